@@ -1,0 +1,57 @@
+//! The one error type of the harness, and the exit codes it maps to.
+
+use std::path::PathBuf;
+
+/// Which reader an error came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The released Paimon Java reader, driven through `jvm-bridge`.
+    Stock,
+    /// The native reader (`native-reader`).
+    Native,
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Side::Stock => "stock",
+            Side::Native => "native",
+        })
+    }
+}
+
+/// Every way the harness can fail. All of them mean "a table could not be read" (exit 2), never
+/// "the readers differ" (exit 1), which is a report, not an error.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The table directory is missing or is not a Paimon table.
+    #[error("{path}: {reason}")]
+    Table { path: PathBuf, reason: String },
+    /// The native reader failed.
+    #[error("native reader: {0}")]
+    Native(#[from] native_reader::Error),
+    /// The stock reader (or its JVM) failed.
+    #[error("stock reader: {0}")]
+    Stock(#[from] jvm_bridge::Error),
+    /// A file the harness writes (report, corpus description) could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A corpus scenario is invalid.
+    #[error("scenario: {0}")]
+    Scenario(String),
+}
+
+/// Result alias of the harness.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Exit status when both readers agree on every split and row.
+pub const EXIT_IDENTICAL: i32 = 0;
+/// Exit status when the readers differ (planning or decoding).
+pub const EXIT_DIFFERENT: i32 = 1;
+/// Exit status when either side could not read the table.
+pub const EXIT_UNREADABLE: i32 = 2;

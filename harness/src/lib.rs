@@ -1,0 +1,14 @@
+//! `harness`: the `paimon-parity` command as a library.
+//!
+//! It replays a retained Paimon warehouse through the released Java reader (`jvm-bridge`) and the native
+//! reader (`native-reader`), matches their splits, diffs their rows, and reports where they first differ.
+
+pub mod cli;
+pub mod corpus;
+pub mod diff;
+pub mod error;
+pub mod reader;
+pub mod replay;
+pub mod report;
+
+pub use error::{Error, Result};

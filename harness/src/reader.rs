@@ -1,0 +1,155 @@
+//! The one reader interface the harness sees: "plan splits" and "read a split".
+//!
+//! Both the released Java reader ([`StockTableReader`]) and the native reader ([`NativeTableReader`])
+//! implement [`TableReader`]; tests wrap either to plant differences, and later an external reader speaking
+//! Arrow IPC will implement it too.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use arrow_array::RecordBatch;
+use native_reader::{Split, Table};
+
+use crate::error::{Error, Result, Side};
+
+/// A planned split plus whatever the reader that planned it needs to read it again
+/// (the stock side keeps the Java-serialized `DataSplit`).
+#[derive(Clone, Debug)]
+pub struct PlannedSplit {
+    /// The split as both readers describe it.
+    pub split: Split,
+    /// Reader-private bytes (stock: Java-serialized `DataSplit`); `None` for the native reader.
+    pub payload: Option<Vec<u8>>,
+}
+
+/// Record batches of one split: `_row_kind` Int8 then the table's columns (see `native_reader::types`).
+pub type Batches<'a> = Box<dyn Iterator<Item = Result<RecordBatch>> + 'a>;
+
+/// A Paimon table reader as the harness sees it.
+pub trait TableReader {
+    /// Which side this is, for messages.
+    fn side(&self) -> Side;
+
+    /// Plans the streaming replay of `table` with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`,
+    /// stopping once the follow-up scan passes `end_snapshot` (mirrors `DataTableStreamScan`).
+    fn plan_stream(&self, table: &Path, from_snapshot: i64, end_snapshot: i64)
+        -> Result<Vec<PlannedSplit>>;
+
+    /// Reads one split it planned, lazily, batch by batch.
+    fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>>;
+}
+
+/// The native reader behind [`TableReader`]. Opened tables are cached per path.
+#[derive(Default)]
+pub struct NativeTableReader {
+    tables: Mutex<HashMap<PathBuf, Arc<Table>>>,
+    batch_size: Option<usize>,
+}
+
+impl NativeTableReader {
+    /// A reader decoding batches of `native_reader::decode::DEFAULT_BATCH_SIZE` rows.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Opens (or returns the cached) table at `path`.
+    pub fn table(&self, path: &Path) -> Result<Arc<Table>> {
+        let mut tables = self
+            .tables
+            .lock()
+            .map_err(|_| Error::Scenario("native table cache poisoned".into()))?;
+        if let Some(t) = tables.get(path) {
+            return Ok(t.clone());
+        }
+        let t = Arc::new(Table::open(path)?);
+        tables.insert(path.to_path_buf(), t.clone());
+        Ok(t)
+    }
+}
+
+impl TableReader for NativeTableReader {
+    fn side(&self) -> Side {
+        Side::Native
+    }
+
+    fn plan_stream(
+        &self,
+        table: &Path,
+        from_snapshot: i64,
+        end_snapshot: i64,
+    ) -> Result<Vec<PlannedSplit>> {
+        let t = self.table(table)?;
+        Ok(t.plan_stream(from_snapshot, end_snapshot)?
+            .into_iter()
+            .map(|split| PlannedSplit {
+                split,
+                payload: None,
+            })
+            .collect())
+    }
+
+    fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>> {
+        let t = self.table(table)?;
+        let size = self
+            .batch_size
+            .unwrap_or(native_reader::decode::DEFAULT_BATCH_SIZE);
+        let reader = native_reader::decode::SplitReader::new(t, &split.split, size)?;
+        Ok(Box::new(reader.map(|r| r.map_err(Error::from))))
+    }
+}
+
+/// The released Paimon Java reader behind [`TableReader`], through `jvm-bridge`.
+pub struct StockTableReader {
+    inner: jvm_bridge::StockReader,
+}
+
+impl StockTableReader {
+    /// Starts (or reuses) the process's JVM.
+    pub fn new() -> Result<Self> {
+        Ok(Self {
+            inner: jvm_bridge::StockReader::new()?,
+        })
+    }
+
+    /// The underlying bridge.
+    pub fn bridge(&self) -> &jvm_bridge::StockReader {
+        &self.inner
+    }
+}
+
+impl TableReader for StockTableReader {
+    fn side(&self) -> Side {
+        Side::Stock
+    }
+
+    fn plan_stream(
+        &self,
+        table: &Path,
+        from_snapshot: i64,
+        end_snapshot: i64,
+    ) -> Result<Vec<PlannedSplit>> {
+        Ok(self
+            .inner
+            .plan_stream(table, from_snapshot, end_snapshot)?
+            .into_iter()
+            .map(|s| PlannedSplit {
+                split: s.split,
+                payload: Some(s.payload),
+            })
+            .collect())
+    }
+
+    fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>> {
+        let payload = split.payload.clone().ok_or_else(|| Error::Table {
+            path: PathBuf::from(&split.split.bucket_path),
+            reason: "the stock reader can only read splits it planned itself".into(),
+        })?;
+        let stock = jvm_bridge::StockSplit {
+            split: split.split.clone(),
+            payload,
+        };
+        let batches = self.inner.read_split(table, &stock)?;
+        Ok(Box::new(batches.map(|r| r.map_err(Error::from))))
+    }
+}

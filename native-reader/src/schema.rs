@@ -1,0 +1,320 @@
+//! Table schemas: `schema/schema-N` JSON files (`org.apache.paimon.schema.TableSchema`,
+//! `SchemaSerializer`) and Paimon data types (`org.apache.paimon.types.DataType`, `DataTypeJsonParser`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// A Paimon data type with its nullability.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataType {
+    /// The type without nullability.
+    pub kind: TypeKind,
+    /// False when the type string carried `NOT NULL`.
+    pub nullable: bool,
+}
+
+/// The Paimon 1.0 types (`org.apache.paimon.types.DataTypeRoot`). Lengths and precisions as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    Boolean,
+    TinyInt,
+    SmallInt,
+    Int,
+    BigInt,
+    Float,
+    Double,
+    /// DECIMAL(precision, scale), precision 1..=38.
+    Decimal { precision: u8, scale: i8 },
+    /// CHAR(n).
+    Char(u32),
+    /// VARCHAR(n); STRING is VARCHAR(2147483647).
+    VarChar(u32),
+    /// BINARY(n).
+    Binary(u32),
+    /// VARBINARY(n); BYTES is VARBINARY(2147483647).
+    VarBinary(u32),
+    /// Days since 1970-01-01.
+    Date,
+    /// TIME(p): milliseconds of the day.
+    Time(u8),
+    /// TIMESTAMP(p) without time zone.
+    Timestamp(u8),
+    /// TIMESTAMP(p) WITH LOCAL TIME ZONE.
+    LocalZonedTimestamp(u8),
+    Array(Box<DataType>),
+    Multiset(Box<DataType>),
+    Map(Box<DataType>, Box<DataType>),
+    Row(Vec<DataField>),
+}
+
+/// One column (`org.apache.paimon.types.DataField`): a stable field id, a name and a type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataField {
+    /// Field id; columns are matched across schema versions by this id, never by name.
+    pub id: i32,
+    /// Column name in this schema version.
+    pub name: String,
+    /// Column type.
+    pub data_type: DataType,
+}
+
+/// One version of a table's schema (`schema/schema-N`).
+#[derive(Clone, Debug)]
+pub struct TableSchema {
+    /// Schema id (N).
+    pub id: i64,
+    /// Columns in order.
+    pub fields: Vec<DataField>,
+    /// Partition key names, in order.
+    pub partition_keys: Vec<String>,
+    /// Primary key names, in declared order (may include partition keys).
+    pub primary_keys: Vec<String>,
+    /// Table options as written (only explicitly set ones).
+    pub options: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawSchema {
+    #[serde(default)]
+    version: Option<i32>,
+    id: i64,
+    fields: Vec<RawField>,
+    #[serde(default)]
+    partition_keys: Vec<String>,
+    #[serde(default)]
+    primary_keys: Vec<String>,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct RawField {
+    id: i32,
+    name: String,
+    #[serde(rename = "type")]
+    data_type: serde_json::Value,
+}
+
+impl TableSchema {
+    /// Reads and parses `path` (a `schema-N` file).
+    ///
+    /// Errors: [`Error::Io`] if unreadable, [`Error::Json`] if malformed or a type string is unknown.
+    /// Applies `SchemaSerializer`'s compatibility rules: version <= 1 without `bucket` gets `bucket=1`,
+    /// version <= 2 without `file.format` gets `file.format=orc`.
+    pub fn read(path: &Path) -> Result<TableSchema> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::parse(&bytes).map_err(|reason| Error::Json {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    /// Parses schema JSON. The error is a human-readable reason.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<TableSchema, String> {
+        let raw: RawSchema = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        let fields = raw
+            .fields
+            .into_iter()
+            .map(parse_field)
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut options = raw.options;
+        let version = raw.version.unwrap_or(1);
+        if version <= 1 && !options.contains_key("bucket") {
+            options.insert("bucket".into(), "1".into());
+        }
+        if version <= 2 && !options.contains_key("file.format") {
+            options.insert("file.format".into(), "orc".into());
+        }
+        Ok(TableSchema {
+            id: raw.id,
+            fields,
+            partition_keys: raw.partition_keys,
+            primary_keys: raw.primary_keys,
+            options,
+        })
+    }
+
+    /// Looks a column up by name.
+    pub fn field(&self, name: &str) -> Option<&DataField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The trimmed primary key: primary keys minus partition keys, in declared order
+    /// (`TableSchema.trimmedPrimaryKeys()`).
+    pub fn trimmed_primary_keys(&self) -> Vec<&DataField> {
+        self.primary_keys
+            .iter()
+            .filter(|k| !self.partition_keys.contains(k))
+            .filter_map(|k| self.field(k))
+            .collect()
+    }
+
+    /// The partition columns in `partitionKeys` order.
+    pub fn partition_fields(&self) -> Vec<&DataField> {
+        self.partition_keys
+            .iter()
+            .filter_map(|k| self.field(k))
+            .collect()
+    }
+
+    /// An option, or `None` when not set.
+    pub fn option(&self, key: &str) -> Option<&str> {
+        self.options.get(key).map(String::as_str)
+    }
+}
+
+fn parse_field(raw: RawField) -> std::result::Result<DataField, String> {
+    Ok(DataField {
+        id: raw.id,
+        data_type: parse_type(&raw.data_type).map_err(|e| format!("field `{}`: {e}", raw.name))?,
+        name: raw.name,
+    })
+}
+
+/// Parses a JSON type: a string for atomic types, an object for ARRAY, MULTISET, MAP and ROW.
+pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, String> {
+    match value {
+        serde_json::Value::String(s) => parse_atomic(s),
+        serde_json::Value::Object(obj) => {
+            let ty = obj
+                .get("type")
+                .and_then(|t| t.as_str())
+                .ok_or_else(|| "nested type without a `type` string".to_string())?;
+            let (root, nullable) = split_not_null(ty);
+            let child = |key: &str| -> std::result::Result<Box<DataType>, String> {
+                let v = obj
+                    .get(key)
+                    .ok_or_else(|| format!("{root} type without `{key}`"))?;
+                Ok(Box::new(parse_type(v)?))
+            };
+            let kind = match root.to_ascii_uppercase().as_str() {
+                "ARRAY" => TypeKind::Array(child("element")?),
+                "MULTISET" => TypeKind::Multiset(child("element")?),
+                "MAP" => TypeKind::Map(child("key")?, child("value")?),
+                "ROW" => {
+                    let fields = obj
+                        .get("fields")
+                        .and_then(|f| f.as_array())
+                        .ok_or_else(|| "ROW type without `fields`".to_string())?;
+                    let mut out = Vec::with_capacity(fields.len());
+                    for f in fields {
+                        let raw: RawField =
+                            serde_json::from_value(f.clone()).map_err(|e| e.to_string())?;
+                        out.push(parse_field(raw)?);
+                    }
+                    TypeKind::Row(out)
+                }
+                other => return Err(format!("unknown type `{other}`")),
+            };
+            Ok(DataType { kind, nullable })
+        }
+        other => Err(format!("a type must be a string or an object, found {other}")),
+    }
+}
+
+fn split_not_null(s: &str) -> (&str, bool) {
+    let t = s.trim();
+    let upper = t.to_ascii_uppercase();
+    if upper.ends_with(" NOT NULL") {
+        (t[..t.len() - " NOT NULL".len()].trim_end(), false)
+    } else {
+        (t, true)
+    }
+}
+
+/// Parses an atomic type string such as `DECIMAL(10, 2) NOT NULL` or `TIMESTAMP(6) WITH LOCAL TIME ZONE`.
+pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
+    let (body, nullable) = split_not_null(s);
+    let upper = body.to_ascii_uppercase();
+    let (name, args) = match upper.find('(') {
+        Some(open) => {
+            let close = upper[open..]
+                .find(')')
+                .map(|c| c + open)
+                .ok_or_else(|| format!("unbalanced parentheses in type `{s}`"))?;
+            let args: Vec<String> = upper[open + 1..close]
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .collect();
+            let rest = upper[close + 1..].trim().to_string();
+            (format!("{}{}", upper[..open].trim(), if rest.is_empty() { String::new() } else { format!(" {rest}") }), args)
+        }
+        None => (upper.clone(), Vec::new()),
+    };
+    let num = |i: usize, default: u32| -> std::result::Result<u32, String> {
+        match args.get(i) {
+            None => Ok(default),
+            Some(a) => a
+                .parse::<u32>()
+                .map_err(|_| format!("bad type parameter `{a}` in `{s}`")),
+        }
+    };
+    let kind = match name.as_str() {
+        "BOOLEAN" => TypeKind::Boolean,
+        "TINYINT" => TypeKind::TinyInt,
+        "SMALLINT" => TypeKind::SmallInt,
+        "INT" | "INTEGER" => TypeKind::Int,
+        "BIGINT" => TypeKind::BigInt,
+        "FLOAT" => TypeKind::Float,
+        "DOUBLE" | "DOUBLE PRECISION" => TypeKind::Double,
+        "DECIMAL" | "NUMERIC" | "DEC" => {
+            let precision = num(0, 10)?;
+            let scale = num(1, 0)?;
+            if !(1..=38).contains(&precision) || scale > precision {
+                return Err(format!("invalid decimal `{s}`"));
+            }
+            TypeKind::Decimal {
+                precision: precision as u8,
+                scale: scale as i8,
+            }
+        }
+        "CHAR" => TypeKind::Char(num(0, 1)?),
+        "VARCHAR" => TypeKind::VarChar(num(0, 1)?),
+        "STRING" => TypeKind::VarChar(i32::MAX as u32),
+        "BINARY" => TypeKind::Binary(num(0, 1)?),
+        "VARBINARY" => TypeKind::VarBinary(num(0, 1)?),
+        "BYTES" => TypeKind::VarBinary(i32::MAX as u32),
+        "DATE" => TypeKind::Date,
+        "TIME" | "TIME WITHOUT TIME ZONE" => TypeKind::Time(num(0, 0)? as u8),
+        "TIMESTAMP" | "TIMESTAMP WITHOUT TIME ZONE" => TypeKind::Timestamp(num(0, 6)? as u8),
+        "TIMESTAMP WITH LOCAL TIME ZONE" | "TIMESTAMP_LTZ" => {
+            TypeKind::LocalZonedTimestamp(num(0, 6)? as u8)
+        }
+        _ => return Err(format!("unknown type `{s}`")),
+    };
+    if let TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p) | TypeKind::Time(p) = kind {
+        if p > 9 {
+            return Err(format!("invalid precision in `{s}`"));
+        }
+    }
+    Ok(DataType { kind, nullable })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_atomic_types() {
+        let t = parse_atomic("DECIMAL(10, 2) NOT NULL").unwrap();
+        assert_eq!(
+            t.kind,
+            TypeKind::Decimal {
+                precision: 10,
+                scale: 2
+            }
+        );
+        assert!(!t.nullable);
+        assert_eq!(
+            parse_atomic("TIMESTAMP(3) WITH LOCAL TIME ZONE").unwrap().kind,
+            TypeKind::LocalZonedTimestamp(3)
+        );
+        assert_eq!(parse_atomic("STRING").unwrap().kind, TypeKind::VarChar(2147483647));
+        assert!(parse_atomic("STRNG").is_err());
+    }
+}
