@@ -1,0 +1,370 @@
+//! Snapshots (`org.apache.paimon.Snapshot`, `snapshot/snapshot-N` JSON) and the snapshot directory rules of
+//! `org.apache.paimon.utils.SnapshotManager`: `LATEST`/`EARLIEST` hint files with listing fallback, and
+//! long-lived changelogs (`changelog/changelog-N`, `Changelog`) when the changelog lifecycle is decoupled.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// File name prefix of snapshot files in `snapshot/`.
+pub const SNAPSHOT_PREFIX: &str = "snapshot-";
+/// File name prefix of long-lived changelog files in `changelog/`.
+pub const CHANGELOG_PREFIX: &str = "changelog-";
+/// Hint file holding the latest id.
+pub const LATEST_HINT: &str = "LATEST";
+/// Hint file holding the earliest id.
+pub const EARLIEST_HINT: &str = "EARLIEST";
+
+/// Why a snapshot was committed (`Snapshot.CommitKind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum CommitKind {
+    /// New data files (and `input` changelog files) from a write.
+    Append,
+    /// Compaction: files rewritten, `lookup`/`full-compaction` changelog, deletion-vector updates.
+    Compact,
+    /// INSERT OVERWRITE or partition drop.
+    Overwrite,
+    /// Statistics only.
+    Analyze,
+}
+
+/// One `snapshot-N` (or `changelog-N`) file. Unknown keys (`logOffsets`, 1.1+ list sizes, `nextRowId`, …)
+/// are ignored, as Jackson does in Java.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// Snapshot file format version (3 since 0.9; `None` for very old files).
+    #[serde(default)]
+    pub version: Option<i32>,
+    /// Snapshot id, equal to N of the file name.
+    pub id: i64,
+    /// Latest schema id at commit time.
+    pub schema_id: i64,
+    /// Manifest list (name in `manifest/`) of every file before this commit.
+    pub base_manifest_list: String,
+    /// Manifest list of the changes made by this commit.
+    pub delta_manifest_list: String,
+    /// Manifest list of the changelog files produced by this commit; `None` when there are none.
+    #[serde(default)]
+    pub changelog_manifest_list: Option<String>,
+    /// Index manifest (name in `manifest/`) listing the full current set of index files.
+    #[serde(default)]
+    pub index_manifest: Option<String>,
+    /// UUID of the writing job.
+    pub commit_user: String,
+    /// Checkpoint id, or `i64::MAX` for batch commits.
+    pub commit_identifier: i64,
+    /// Commit kind.
+    pub commit_kind: CommitKind,
+    /// Commit wall-clock time, epoch milliseconds.
+    pub time_millis: i64,
+    /// Rows of all data files after this commit (ADD minus DELETE row counts).
+    #[serde(default)]
+    pub total_record_count: Option<i64>,
+    /// ADD row count minus DELETE row count of this commit's delta.
+    #[serde(default)]
+    pub delta_record_count: Option<i64>,
+    /// Rows in this commit's changelog files.
+    #[serde(default)]
+    pub changelog_record_count: Option<i64>,
+    /// Watermark (`i64::MIN` when Flink had none).
+    #[serde(default)]
+    pub watermark: Option<i64>,
+    /// Statistics file name in `statistics/`.
+    #[serde(default)]
+    pub statistics: Option<String>,
+}
+
+impl Snapshot {
+    /// Parses snapshot JSON; the error is a human-readable reason.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<Snapshot, String> {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
+    /// Reads and parses a snapshot or changelog file.
+    ///
+    /// Errors: [`Error::Io`] when unreadable (including missing), [`Error::Json`] when malformed.
+    pub fn read(path: &Path) -> Result<Snapshot> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::parse(&bytes).map_err(|reason| Error::Json {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+}
+
+/// The snapshot and long-lived changelog directories of a table (main branch).
+#[derive(Clone, Debug)]
+pub struct SnapshotManager {
+    table_path: PathBuf,
+}
+
+impl SnapshotManager {
+    /// A manager for the table at `table_path`.
+    pub fn new(table_path: &Path) -> Self {
+        SnapshotManager {
+            table_path: table_path.to_path_buf(),
+        }
+    }
+
+    /// `<table>/snapshot`.
+    pub fn snapshot_dir(&self) -> PathBuf {
+        self.table_path.join("snapshot")
+    }
+
+    /// `<table>/changelog`.
+    pub fn changelog_dir(&self) -> PathBuf {
+        self.table_path.join("changelog")
+    }
+
+    /// `<table>/snapshot/snapshot-<id>`.
+    pub fn snapshot_path(&self, id: i64) -> PathBuf {
+        self.snapshot_dir().join(format!("{SNAPSHOT_PREFIX}{id}"))
+    }
+
+    /// `<table>/changelog/changelog-<id>`.
+    pub fn changelog_path(&self, id: i64) -> PathBuf {
+        self.changelog_dir().join(format!("{CHANGELOG_PREFIX}{id}"))
+    }
+
+    /// True when `snapshot-<id>` exists.
+    pub fn snapshot_exists(&self, id: i64) -> bool {
+        self.snapshot_path(id).is_file()
+    }
+
+    /// True when `changelog/changelog-<id>` exists.
+    pub fn changelog_exists(&self, id: i64) -> bool {
+        self.changelog_path(id).is_file()
+    }
+
+    /// Reads snapshot `id`.
+    ///
+    /// Errors: [`Error::Snapshot`] naming the file when it does not exist; [`Error::Io`]/[`Error::Json`]
+    /// when it cannot be read or parsed.
+    pub fn snapshot(&self, id: i64) -> Result<Snapshot> {
+        let path = self.snapshot_path(id);
+        read_existing(&path, || format!("snapshot {id} does not exist"))
+    }
+
+    /// Reads long-lived changelog `id` (same JSON as a snapshot). Errors as [`SnapshotManager::snapshot`].
+    pub fn changelog(&self, id: i64) -> Result<Snapshot> {
+        let path = self.changelog_path(id);
+        read_existing(&path, || {
+            format!("long-lived changelog {id} does not exist")
+        })
+    }
+
+    /// Latest snapshot id (`SnapshotManager.latestSnapshotId`), `None` when there is none.
+    ///
+    /// Rule: if `LATEST` holds h > 0 and `snapshot-(h+1)` does not exist, h; otherwise the largest id among
+    /// the `snapshot-<id>` files. (As in Java, h is trusted even when `snapshot-h` itself is missing.)
+    /// Errors: [`Error::Io`] when the directory exists but cannot be listed.
+    pub fn latest_snapshot_id(&self) -> Result<Option<i64>> {
+        find_latest(&self.snapshot_dir(), SNAPSHOT_PREFIX)
+    }
+
+    /// Earliest snapshot id (`SnapshotManager.earliestSnapshotId`), `None` when there is none.
+    ///
+    /// Rule: if `EARLIEST` holds h and `snapshot-h` exists, h; otherwise the smallest listed id.
+    pub fn earliest_snapshot_id(&self) -> Result<Option<i64>> {
+        find_earliest(&self.snapshot_dir(), SNAPSHOT_PREFIX)
+    }
+
+    /// Latest long-lived changelog id (`changelog/` with the same hint rules).
+    pub fn latest_long_lived_changelog_id(&self) -> Result<Option<i64>> {
+        find_latest(&self.changelog_dir(), CHANGELOG_PREFIX)
+    }
+
+    /// Earliest long-lived changelog id (`changelog/` with the same hint rules).
+    pub fn earliest_long_lived_changelog_id(&self) -> Result<Option<i64>> {
+        find_earliest(&self.changelog_dir(), CHANGELOG_PREFIX)
+    }
+}
+
+fn read_existing(path: &Path, missing: impl FnOnce() -> String) -> Result<Snapshot> {
+    match std::fs::read(path) {
+        Ok(bytes) => Snapshot::parse(&bytes).map_err(|reason| Error::Json {
+            path: path.to_path_buf(),
+            reason,
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::Snapshot {
+            path: path.to_path_buf(),
+            reason: missing(),
+        }),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Reads a hint file (`SnapshotManager.readHint`): the whole content parsed as a decimal i64 (no trimming,
+/// like `Long.parseLong`). Any failure (missing, unreadable, garbage) gives `None`.
+pub fn read_hint(dir: &Path, name: &str) -> Option<i64> {
+    let text = std::fs::read_to_string(dir.join(name)).ok()?;
+    text.parse::<i64>().ok()
+}
+
+/// Ids of the files `<prefix><id>` in `dir` (`FileUtils.listVersionedFiles`); an absent directory has none.
+/// Names whose suffix is not a decimal i64 are skipped.
+pub fn list_ids(dir: &Path, prefix: &str) -> Result<Vec<i64>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    let mut ids = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if let Some(id) = name
+            .strip_prefix(prefix)
+            .and_then(|s| s.parse::<i64>().ok())
+        {
+            ids.push(id);
+        }
+    }
+    Ok(ids)
+}
+
+fn find_latest(dir: &Path, prefix: &str) -> Result<Option<i64>> {
+    if let Some(h) = read_hint(dir, LATEST_HINT) {
+        if h > 0 {
+            let next = dir.join(format!("{prefix}{}", h.saturating_add(1)));
+            if !next.exists() {
+                return Ok(Some(h));
+            }
+        }
+    }
+    Ok(list_ids(dir, prefix)?.into_iter().max())
+}
+
+fn find_earliest(dir: &Path, prefix: &str) -> Result<Option<i64>> {
+    if let Some(h) = read_hint(dir, EARLIEST_HINT) {
+        if dir.join(format!("{prefix}{h}")).exists() {
+            return Ok(Some(h));
+        }
+    }
+    Ok(list_ids(dir, prefix)?.into_iter().min())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &str = r#"{
+      "version" : 3, "id" : 7, "schemaId" : 0,
+      "baseManifestList" : "manifest-list-a-0", "deltaManifestList" : "manifest-list-a-1",
+      "changelogManifestList" : null, "indexManifest" : "index-manifest-b-0",
+      "commitUser" : "u", "commitIdentifier" : 9223372036854775807, "commitKind" : "COMPACT",
+      "timeMillis" : 1684155393354, "logOffsets" : { }, "totalRecordCount" : 1,
+      "deltaRecordCount" : -2, "changelogRecordCount" : 0, "watermark" : -9223372036854775808,
+      "baseManifestListSize" : 5, "nextRowId" : 0, "someFutureKey" : [1, 2]
+    }"#;
+
+    fn snap(id: i64) -> String {
+        JSON.replace("\"id\" : 7", &format!("\"id\" : {id}"))
+    }
+
+    #[test]
+    fn parses_snapshot_json() {
+        let s = Snapshot::parse(JSON.as_bytes()).unwrap();
+        assert_eq!(s.id, 7);
+        assert_eq!(s.commit_kind, CommitKind::Compact);
+        assert_eq!(s.commit_identifier, i64::MAX);
+        assert_eq!(s.changelog_manifest_list, None);
+        assert_eq!(s.index_manifest.as_deref(), Some("index-manifest-b-0"));
+        assert_eq!(s.delta_record_count, Some(-2));
+        assert_eq!(s.watermark, Some(i64::MIN));
+        assert!(Snapshot::parse(b"{\"id\": 1}").is_err());
+        assert!(Snapshot::parse(JSON.replace("COMPACT", "MERGE").as_bytes()).is_err());
+    }
+
+    fn table_with(ids: &[i64]) -> (tempfile::TempDir, SnapshotManager) {
+        let dir = tempfile::tempdir().unwrap();
+        let m = SnapshotManager::new(dir.path());
+        std::fs::create_dir_all(m.snapshot_dir()).unwrap();
+        for id in ids {
+            std::fs::write(m.snapshot_path(*id), snap(*id)).unwrap();
+        }
+        (dir, m)
+    }
+
+    #[test]
+    fn no_snapshot_dir_means_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = SnapshotManager::new(dir.path());
+        assert_eq!(m.latest_snapshot_id().unwrap(), None);
+        assert_eq!(m.earliest_snapshot_id().unwrap(), None);
+        let err = m.snapshot(1).unwrap_err();
+        assert!(matches!(err, Error::Snapshot { .. }));
+        assert!(err.to_string().contains("snapshot-1"));
+    }
+
+    #[test]
+    fn hints_are_used_when_consistent() {
+        let (_d, m) = table_with(&[3, 4, 5]);
+        std::fs::write(m.snapshot_dir().join("LATEST"), "5").unwrap();
+        std::fs::write(m.snapshot_dir().join("EARLIEST"), "3").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(5));
+        assert_eq!(m.earliest_snapshot_id().unwrap(), Some(3));
+        assert_eq!(m.snapshot(4).unwrap().id, 4);
+    }
+
+    #[test]
+    fn stale_or_garbage_hints_fall_back_to_listing() {
+        let (_d, m) = table_with(&[3, 4, 5, 6]);
+        // stale LATEST: snapshot-5 exists after 4
+        std::fs::write(m.snapshot_dir().join("LATEST"), "4").unwrap();
+        // stale EARLIEST: snapshot-1 was expired
+        std::fs::write(m.snapshot_dir().join("EARLIEST"), "1").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(6));
+        assert_eq!(m.earliest_snapshot_id().unwrap(), Some(3));
+        // garbage
+        std::fs::write(m.snapshot_dir().join("LATEST"), "x\n").unwrap();
+        std::fs::write(m.snapshot_dir().join("EARLIEST"), "").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(6));
+        assert_eq!(m.earliest_snapshot_id().unwrap(), Some(3));
+        // trailing newline is garbage for Long.parseLong too, listing gives the same answer
+        std::fs::write(m.snapshot_dir().join("LATEST"), "6\n").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(6));
+        // zero or negative LATEST is ignored
+        std::fs::write(m.snapshot_dir().join("LATEST"), "0").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(6));
+        // missing hints
+        std::fs::remove_file(m.snapshot_dir().join("LATEST")).unwrap();
+        std::fs::remove_file(m.snapshot_dir().join("EARLIEST")).unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(6));
+        assert_eq!(m.earliest_snapshot_id().unwrap(), Some(3));
+        // unrelated files are ignored
+        std::fs::write(m.snapshot_dir().join("snapshot-x"), "").unwrap();
+        std::fs::write(m.snapshot_dir().join(".snapshot-9.tmp"), "").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(6));
+    }
+
+    #[test]
+    fn latest_hint_ahead_is_trusted_like_java() {
+        // Java returns h when snapshot-(h+1) is absent, without checking snapshot-h.
+        let (_d, m) = table_with(&[1, 2]);
+        std::fs::write(m.snapshot_dir().join("LATEST"), "9").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), Some(9));
+    }
+
+    #[test]
+    fn empty_snapshot_dir() {
+        let (_d, m) = table_with(&[]);
+        std::fs::write(m.snapshot_dir().join("EARLIEST"), "1").unwrap();
+        assert_eq!(m.latest_snapshot_id().unwrap(), None);
+        assert_eq!(m.earliest_snapshot_id().unwrap(), None);
+    }
+
+    #[test]
+    fn malformed_snapshot_is_json_error() {
+        let (_d, m) = table_with(&[]);
+        std::fs::write(m.snapshot_path(1), "{not json").unwrap();
+        let err = m.snapshot(1).unwrap_err();
+        assert!(matches!(err, Error::Json { .. }), "{err}");
+        assert!(err.to_string().contains("snapshot-1"));
+    }
+}
