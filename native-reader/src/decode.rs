@@ -86,6 +86,8 @@ impl SplitReader {
     /// Prepares to read `split` of `table` in batches of `batch_size` rows.
     pub fn new(table: Arc<Table>, split: &Split, batch_size: usize) -> Result<SplitReader> {
         let latest = table.schema();
+        let schema = Arc::new(read_schema(&latest.fields));
+        let primary_keyed = !latest.primary_keys.is_empty();
         if !split.deletion_files.iter().all(Option::is_none) {
             return Err(Error::Unsupported {
                 path: PathBuf::from(&split.bucket_path),
@@ -95,8 +97,8 @@ impl SplitReader {
         Ok(SplitReader {
             table,
             split: split.clone(),
-            schema: Arc::new(read_schema(&latest.fields)),
-            primary_keyed: !latest.primary_keys.is_empty(),
+            schema,
+            primary_keyed,
             batch_size: batch_size.max(1),
             next_file: 0,
             current: None,
