@@ -18,7 +18,7 @@ use arrow_schema::{DataType, SortOptions};
 use native_reader::{DataFileDesc, Split, SplitKey};
 use serde::Serialize;
 
-use crate::error::{Result, Side};
+use crate::error::Side;
 use crate::reader::Batches;
 
 /// Rows per RowKind (`org.apache.paimon.types.RowKind`): `+I`, `-U`, `+U`, `-D`.
