@@ -1,0 +1,341 @@
+package org.paimonparity.bridge;
+
+import org.apache.paimon.arrow.ArrowUtils;
+import org.apache.paimon.arrow.writer.ArrowFieldWriter;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.JoinedRow;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.SpecialFields;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.DeletionFile;
+import org.apache.paimon.table.source.SnapshotNotExistPlan;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.StreamTableScan;
+import org.apache.paimon.table.source.TableScan;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.TinyIntType;
+import org.apache.paimon.utils.InstantiationUtil;
+import org.apache.paimon.utils.JsonSerdeUtil;
+import org.apache.paimon.utils.SnapshotManager;
+
+import org.apache.arrow.c.ArrowArray;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The released Paimon reader, driven from Rust (jvm-bridge's {@code stock} module).
+ *
+ * <p>Thin on purpose: it opens tables read-only with {@code FileStoreTableFactory}, plans with the
+ * released {@code StreamTableScan}, reads with the released {@code TableRead}, and exports rows
+ * with paimon-arrow through the Arrow C Data Interface. Nothing is ever written into a table.
+ */
+public final class StockReader {
+
+    /** Rows per exported batch. */
+    public static final int BATCH_ROWS = 4096;
+
+    /** Name of the leading RowKind column. */
+    public static final String ROW_KIND_COLUMN = "_row_kind";
+
+    /**
+     * Field id of the RowKind column in the export RowType: the id of Paimon's own TINYINT row-kind
+     * system field {@code _VALUE_KIND} (outside any table's id range). paimon-arrow writes it as the
+     * field's {@code PARQUET:field_id} metadata.
+     */
+    private static final int ROW_KIND_FIELD_ID = SpecialFields.VALUE_KIND.id();
+
+    private static final BufferAllocator ALLOCATOR = new RootAllocator();
+    private static final AtomicLong NEXT_HANDLE = new AtomicLong(1);
+    private static final Map<Long, OpenRead> READS = new ConcurrentHashMap<>();
+
+    private StockReader() {}
+
+    private static FileStoreTable openTable(String tableDir) {
+        return FileStoreTableFactory.create(LocalFileIO.create(), new Path(tableDir));
+    }
+
+    /**
+     * The version of the Paimon jar on the classpath: the {@code Implementation-Version} of the jar
+     * holding {@code FileStoreTable} (e.g. "1.0.0" for paimon-bundle 1.0.0).
+     */
+    public static String paimonVersion() {
+        Package p = FileStoreTable.class.getPackage();
+        String version = p == null ? null : p.getImplementationVersion();
+        if (version == null) {
+            throw new IllegalStateException(
+                    "no Implementation-Version in the manifest of the jar holding "
+                            + FileStoreTable.class.getName());
+        }
+        return version;
+    }
+
+    /** {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none. */
+    public static long latestSnapshotId(String tableDir) {
+        Long id = new SnapshotManager(LocalFileIO.create(), new Path(tableDir)).latestSnapshotId();
+        return id == null ? -1L : id;
+    }
+
+    /**
+     * Streaming plan with {@code scan.mode=from-snapshot}, {@code scan.snapshot-id=fromSnapshot}.
+     *
+     * <p>Calls {@code plan()} until {@code checkpoint()} (the next snapshot to scan) exceeds
+     * {@code endSnapshot}, or until two {@code SnapshotNotExistPlan}s in a row make no progress.
+     * Splits of snapshots after {@code endSnapshot} (the scanner skips snapshots it ignores, so
+     * one {@code plan()} can land past the end) are dropped.
+     *
+     * @return JSON array of {@code {"split": <native_reader::Split>, "payload": <base64 of the
+     *     Java-serialized DataSplit>}}; {@code bucket_path} is {@code DataSplit.bucketPath()} as is.
+     */
+    public static String planStream(String tableDir, long fromSnapshot, long endSnapshot)
+            throws Exception {
+        Map<String, String> dynamic = new HashMap<>();
+        dynamic.put("scan.mode", "from-snapshot");
+        dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
+        FileStoreTable table = openTable(tableDir).copy(dynamic);
+        InternalRow.FieldGetter[] partitionGetters =
+                table.schema().logicalPartitionType().fieldGetters();
+
+        StreamTableScan scan = table.newReadBuilder().newStreamScan();
+        List<Object> out = new ArrayList<>();
+        Long previous = null;
+        int idle = 0;
+        while (true) {
+            TableScan.Plan plan = scan.plan();
+            for (Split split : plan.splits()) {
+                if (!(split instanceof DataSplit)) {
+                    throw new IllegalStateException(
+                            "unexpected split class " + split.getClass().getName());
+                }
+                DataSplit data = (DataSplit) split;
+                if (data.snapshotId() > endSnapshot) {
+                    continue;
+                }
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("split", splitJson(data, partitionGetters));
+                entry.put(
+                        "payload",
+                        Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(data)));
+                out.add(entry);
+            }
+            Long next = scan.checkpoint();
+            if (next != null && next > endSnapshot) {
+                break;
+            }
+            if (plan instanceof SnapshotNotExistPlan && Objects.equals(next, previous)) {
+                if (++idle >= 2) {
+                    break;
+                }
+            } else {
+                idle = 0;
+            }
+            previous = next;
+        }
+        return JsonSerdeUtil.toJson(out);
+    }
+
+    private static Map<String, Object> splitJson(
+            DataSplit split, InternalRow.FieldGetter[] partitionGetters) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("snapshot_id", split.snapshotId());
+        List<String> partition = new ArrayList<>();
+        for (InternalRow.FieldGetter getter : partitionGetters) {
+            Object v = getter.getFieldOrNull(split.partition());
+            partition.add(v == null ? null : String.valueOf(v));
+        }
+        m.put("partition", partition);
+        m.put("bucket", split.bucket());
+        m.put("bucket_path", split.bucketPath());
+        m.put("data_files", filesJson(split.dataFiles()));
+        m.put("before_files", filesJson(split.beforeFiles()));
+        List<Object> deletions = new ArrayList<>();
+        Optional<List<DeletionFile>> deletionFiles = split.deletionFiles();
+        if (deletionFiles.isPresent()) {
+            for (DeletionFile d : deletionFiles.get()) {
+                if (d == null) {
+                    deletions.add(null);
+                } else {
+                    Map<String, Object> dm = new LinkedHashMap<>();
+                    dm.put("path", d.path());
+                    dm.put("offset", d.offset());
+                    dm.put("length", d.length());
+                    dm.put("cardinality", d.cardinality());
+                    deletions.add(dm);
+                }
+            }
+        }
+        m.put("deletion_files", deletions);
+        m.put("is_streaming", split.isStreaming());
+        m.put("raw_convertible", split.rawConvertible());
+        return m;
+    }
+
+    private static List<Object> filesJson(List<DataFileMeta> files) {
+        List<Object> out = new ArrayList<>();
+        for (DataFileMeta f : files) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("file_name", f.fileName());
+            m.put("level", f.level());
+            m.put("row_count", f.rowCount());
+            m.put("file_size", f.fileSize());
+            m.put("min_sequence_number", f.minSequenceNumber());
+            m.put("max_sequence_number", f.maxSequenceNumber());
+            m.put("schema_id", f.schemaId());
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * Opens {@code table.newReadBuilder().newRead().createReader(split)} on the DataSplit that
+     * {@link #planStream} serialized into {@code payload}; returns a handle for {@link #nextBatch}.
+     */
+    public static long openRead(String tableDir, byte[] payload) throws Exception {
+        Object decoded =
+                InstantiationUtil.deserializeObject(payload, StockReader.class.getClassLoader());
+        if (!(decoded instanceof DataSplit)) {
+            throw new IllegalArgumentException(
+                    "payload is not a DataSplit but "
+                            + (decoded == null ? "null" : decoded.getClass().getName()));
+        }
+        FileStoreTable table = openTable(tableDir);
+        RowType tableType = table.rowType();
+        List<DataField> fields = new ArrayList<>();
+        fields.add(new DataField(ROW_KIND_FIELD_ID, ROW_KIND_COLUMN, new TinyIntType(false)));
+        fields.addAll(tableType.getFields());
+        RowType exportType = new RowType(fields);
+        RecordReader<InternalRow> reader =
+                table.newReadBuilder().newRead().createReader((DataSplit) decoded);
+        long handle = NEXT_HANDLE.getAndIncrement();
+        READS.put(handle, new OpenRead(reader, exportType));
+        return handle;
+    }
+
+    /**
+     * Exports up to {@link #BATCH_ROWS} rows into the Rust-allocated {@code FFI_ArrowArray} /
+     * {@code FFI_ArrowSchema} at the given addresses. Returns the row count, or -1 (nothing
+     * exported) once the reader is exhausted.
+     */
+    public static int nextBatch(long handle, long arrayAddr, long schemaAddr) throws Exception {
+        OpenRead read = READS.get(handle);
+        if (read == null) {
+            throw new IllegalArgumentException("unknown or closed reader handle " + handle);
+        }
+        synchronized (read) {
+            return read.next(arrayAddr, schemaAddr);
+        }
+    }
+
+    /** Closes the reader behind {@code handle}; unknown or already closed handles are ignored. */
+    public static void closeRead(long handle) throws Exception {
+        OpenRead read = READS.remove(handle);
+        if (read != null) {
+            synchronized (read) {
+                read.close();
+            }
+        }
+    }
+
+    /** Bytes currently allocated by the export allocator (exported batches not yet released). */
+    public static long allocatedBytes() {
+        return ALLOCATOR.getAllocatedMemory();
+    }
+
+    /** Readers opened by {@link #openRead} and not yet closed. */
+    public static int openReaders() {
+        return READS.size();
+    }
+
+    /** One open {@code RecordReader} and its position. */
+    private static final class OpenRead {
+        private final RecordReader<InternalRow> reader;
+        private final RowType exportType;
+        private final GenericRow kindRow = new GenericRow(1);
+        private final JoinedRow joined = new JoinedRow();
+        private RecordReader.RecordIterator<InternalRow> batch;
+        private boolean exhausted;
+
+        OpenRead(RecordReader<InternalRow> reader, RowType exportType) {
+            this.reader = reader;
+            this.exportType = exportType;
+        }
+
+        int next(long arrayAddr, long schemaAddr) throws Exception {
+            if (exhausted) {
+                return -1;
+            }
+            VectorSchemaRoot root = ArrowUtils.createVectorSchemaRoot(exportType, ALLOCATOR, true);
+            try {
+                root.allocateNew();
+                ArrowFieldWriter[] writers = ArrowUtils.createArrowFieldWriters(root, exportType);
+                int rows = 0;
+                while (rows < BATCH_ROWS) {
+                    if (batch == null) {
+                        batch = reader.readBatch();
+                        if (batch == null) {
+                            exhausted = true;
+                            break;
+                        }
+                    }
+                    InternalRow row = batch.next();
+                    if (row == null) {
+                        batch.releaseBatch();
+                        batch = null;
+                        continue;
+                    }
+                    kindRow.setField(0, row.getRowKind().toByteValue());
+                    joined.replace(kindRow, row);
+                    for (int i = 0; i < writers.length; i++) {
+                        writers[i].write(rows, joined, i);
+                    }
+                    rows++;
+                }
+                if (rows == 0) {
+                    return -1;
+                }
+                root.setRowCount(rows);
+                Data.exportVectorSchemaRoot(
+                        ALLOCATOR,
+                        root,
+                        null,
+                        ArrowArray.wrap(arrayAddr),
+                        ArrowSchema.wrap(schemaAddr));
+                return rows;
+            } finally {
+                root.close();
+            }
+        }
+
+        void close() throws Exception {
+            exhausted = true;
+            try {
+                if (batch != null) {
+                    batch.releaseBatch();
+                    batch = null;
+                }
+            } finally {
+                reader.close();
+            }
+        }
+    }
+}

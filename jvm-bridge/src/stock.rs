@@ -1,0 +1,349 @@
+//! The released Paimon reader as an oracle: streaming plans and split reads through the embedded JVM.
+//!
+//! Mirrors `org.paimonparity.bridge.StockReader` (Java), which calls the released Paimon 1.0 classes
+//! `FileStoreTableFactory`, `StreamTableScan` (`DataTableStreamScan`), `DataSplit` and `TableRead`, and exports
+//! rows with paimon-arrow (`ArrowUtils`, `ArrowFieldWriter`) through the Arrow C Data Interface.
+
+use std::path::Path;
+
+use arrow::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{Array, RecordBatch, StructArray};
+use arrow_schema::DataType;
+use base64::Engine as _;
+use jni::objects::{JByteArray, JValue};
+use native_reader::Split;
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+use crate::jvm::{self, java_string, path_arg, with_env};
+
+/// The Java class behind this module.
+const CLASS: &str = "org/paimonparity/bridge/StockReader";
+
+/// Rows per batch the Java side exports at most (`StockReader.BATCH_ROWS`).
+pub const BATCH_ROWS: usize = 4096;
+
+/// One split planned by the released reader.
+///
+/// `split` describes the Java `DataSplit` in the shared shape (with `bucket_path` stripped of a `file:` scheme);
+/// `payload` is the Java-serialized `DataSplit` itself, which [`StockReader::read_split`] hands back to Java
+/// unchanged, so the released reader reads exactly the split it planned.
+#[derive(Clone, Debug)]
+pub struct StockSplit {
+    /// The split as `native_reader::Split`.
+    pub split: Split,
+    /// `java.io` serialization of the `org.apache.paimon.table.source.DataSplit`; opaque to Rust.
+    pub payload: Vec<u8>,
+}
+
+/// Handle to the released reader in the embedded JVM. Cheap to create and clone, `Send + Sync`.
+///
+/// Every method attaches the calling thread to the JVM (permanently) if needed. Tables are opened read-only
+/// (`FileStoreTableFactory.create(LocalFileIO, path)`, no catalog, no consumer): nothing is written into them.
+#[derive(Clone, Debug)]
+pub struct StockReader {
+    _started: (),
+}
+
+/// What `StockReader.planStream` returns per split.
+#[derive(Deserialize)]
+struct PlannedSplit {
+    split: Split,
+    payload: String,
+}
+
+impl StockReader {
+    /// Starts the JVM if needed (see [`crate::jvm`]).
+    ///
+    /// Errors: [`Error::JvmStart`].
+    pub fn new() -> Result<Self> {
+        jvm::ensure_started()?;
+        Ok(Self { _started: () })
+    }
+
+    /// Plans a streaming read of `table_dir` the way a streaming job would: `scan.mode=from-snapshot`,
+    /// `scan.snapshot-id=from_snapshot`, then `StreamTableScan.plan()` until `checkpoint()` (the next snapshot to
+    /// scan) passes `end_snapshot` or the scanner stops making progress (`SnapshotNotExistPlan` twice without
+    /// moving).
+    ///
+    /// Returns every split of snapshots `<= end_snapshot`, in plan order: one snapshot after another, and
+    /// within a snapshot in `DataSplit` order. Which snapshots yield splits depends on the table's
+    /// `changelog-producer` (Paimon's follow-up scanners), exactly as in the released reader. Snapshot ids are
+    /// Paimon's (`snapshot-N`), starting at 1.
+    ///
+    /// Errors: [`Error::Java`] (no table at `table_dir`, unreadable metadata, ...), [`Error::Protocol`]
+    /// (non-UTF-8 path, unexpected JSON).
+    pub fn plan_stream(
+        &self,
+        table_dir: &Path,
+        from_snapshot: i64,
+        end_snapshot: i64,
+    ) -> Result<Vec<StockSplit>> {
+        let dir = path_arg(table_dir)?;
+        let json = with_env(|env| {
+            let dir = env.new_string(dir)?;
+            let out = env
+                .call_static_method(
+                    CLASS,
+                    "planStream",
+                    "(Ljava/lang/String;JJ)Ljava/lang/String;",
+                    &[
+                        JValue::Object(&dir),
+                        JValue::Long(from_snapshot),
+                        JValue::Long(end_snapshot),
+                    ],
+                )?
+                .l()?;
+            if out.is_null() {
+                return Err(Error::Protocol("planStream returned null".to_owned()));
+            }
+            java_string(env, out)
+        })?;
+        parse_plan(&json)
+    }
+
+    /// The latest snapshot id of `table_dir` (`SnapshotManager.latestSnapshotId()`), `None` when it has none
+    /// (also when the directory does not exist).
+    ///
+    /// Errors: [`Error::Java`], [`Error::Protocol`] (non-UTF-8 path).
+    pub fn latest_snapshot_id(&self, table_dir: &Path) -> Result<Option<i64>> {
+        let dir = path_arg(table_dir)?;
+        let id = with_env(|env| {
+            let dir = env.new_string(dir)?;
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "latestSnapshotId",
+                    "(Ljava/lang/String;)J",
+                    &[JValue::Object(&dir)],
+                )?
+                .j()?)
+        })?;
+        Ok((id >= 0).then_some(id))
+    }
+
+    /// Reads one split with the released reader: `table.newReadBuilder().newRead().createReader(dataSplit)`,
+    /// where `dataSplit` is deserialized from `split.payload`.
+    ///
+    /// The batches have `_row_kind` (Int8 NOT NULL: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) followed by the table's
+    /// columns in schema order, typed by paimon-arrow; at most [`BATCH_ROWS`] rows each, never empty. Streaming
+    /// splits (`is_streaming`) are read without merging, so every changelog row comes back with its own kind.
+    ///
+    /// Errors: [`Error::Java`] (opening the reader failed); the iterator yields the errors of later reads.
+    pub fn read_split(&self, table_dir: &Path, split: &StockSplit) -> Result<StockBatches> {
+        let dir = path_arg(table_dir)?;
+        let handle = with_env(|env| {
+            let dir = env.new_string(dir)?;
+            let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "openRead",
+                    "(Ljava/lang/String;[B)J",
+                    &[JValue::Object(&dir), JValue::Object(&payload)],
+                )?
+                .j()?)
+        })?;
+        Ok(StockBatches {
+            handle,
+            closed: false,
+        })
+    }
+
+    /// The version of the Paimon SDK the JVM runs (`Implementation-Version` of the jar holding
+    /// `org.apache.paimon.table.FileStoreTable`), e.g. `1.0.0`.
+    ///
+    /// Errors: [`Error::Java`] (no version in the manifest), [`Error::Jni`].
+    pub fn paimon_version(&self) -> Result<String> {
+        with_env(|env| {
+            let v = env
+                .call_static_method(CLASS, "paimonVersion", "()Ljava/lang/String;", &[])?
+                .l()?;
+            if v.is_null() {
+                return Err(Error::Protocol("paimonVersion returned null".to_owned()));
+            }
+            java_string(env, v)
+        })
+    }
+
+    /// Bytes the Java export allocator still holds (`RootAllocator.getAllocatedMemory()`): memory of batches
+    /// exported to Rust and not yet dropped. 0 when every batch has been dropped.
+    ///
+    /// Errors: [`Error::Java`], [`Error::Jni`].
+    pub fn allocated_bytes(&self) -> Result<i64> {
+        with_env(|env| {
+            Ok(env
+                .call_static_method(CLASS, "allocatedBytes", "()J", &[])?
+                .j()?)
+        })
+    }
+
+    /// Number of Java readers opened by [`read_split`](Self::read_split) and not closed yet.
+    ///
+    /// Errors: [`Error::Java`], [`Error::Jni`].
+    pub fn open_readers(&self) -> Result<i32> {
+        with_env(|env| {
+            Ok(env
+                .call_static_method(CLASS, "openReaders", "()I", &[])?
+                .i()?)
+        })
+    }
+}
+
+/// Parses `planStream`'s JSON: `[{"split": <Split>, "payload": "<base64>"}, ...]`.
+fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
+    let planned: Vec<PlannedSplit> = serde_json::from_str(json)
+        .map_err(|e| Error::Protocol(format!("bad planStream JSON: {e}")))?;
+    planned
+        .into_iter()
+        .map(|p| {
+            let payload = base64::engine::general_purpose::STANDARD
+                .decode(p.payload.as_bytes())
+                .map_err(|e| Error::Protocol(format!("bad split payload: {e}")))?;
+            let mut split = p.split;
+            split.bucket_path = strip_file_scheme(&split.bucket_path);
+            Ok(StockSplit { split, payload })
+        })
+        .collect()
+}
+
+/// `file:/a/b` and `file:///a/b` become `/a/b`; anything else is returned unchanged.
+fn strip_file_scheme(path: &str) -> String {
+    match path.strip_prefix("file:") {
+        Some(rest) => format!("/{}", rest.trim_start_matches('/')),
+        None => path.to_owned(),
+    }
+}
+
+/// The batches of one split, pulled from the Java reader one `nextBatch` JNI call per batch.
+///
+/// The Java reader is closed when the iterator is exhausted, after the first error, and on drop. Batches own
+/// their memory until dropped (it stays allocated in the JVM until then, see
+/// [`StockReader::allocated_bytes`]); they can be dropped on any thread.
+#[derive(Debug)]
+pub struct StockBatches {
+    handle: i64,
+    closed: bool,
+}
+
+impl StockBatches {
+    fn close(&mut self) -> Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        self.closed = true;
+        let handle = self.handle;
+        with_env(|env| {
+            env.call_static_method(CLASS, "closeRead", "(J)V", &[JValue::Long(handle)])?;
+            Ok(())
+        })
+    }
+
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let mut array = FFI_ArrowArray::empty();
+        let mut schema = FFI_ArrowSchema::empty();
+        let handle = self.handle;
+        let array_addr = std::ptr::addr_of_mut!(array) as i64;
+        let schema_addr = std::ptr::addr_of_mut!(schema) as i64;
+        let rows = with_env(|env| {
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "nextBatch",
+                    "(JJJ)I",
+                    &[
+                        JValue::Long(handle),
+                        JValue::Long(array_addr),
+                        JValue::Long(schema_addr),
+                    ],
+                )?
+                .i()?)
+        })?;
+        if rows < 0 {
+            return Ok(None);
+        }
+        // SAFETY: Java filled both structs through the C Data Interface (Data.exportVectorSchemaRoot); `array`
+        // is moved into the ArrayData, which calls its release callback when the last buffer is dropped.
+        let mut data = unsafe { from_ffi(array, &schema) }?;
+        drop(schema);
+        data.align_buffers();
+        data.validate_full()?;
+        if !matches!(data.data_type(), DataType::Struct(_)) {
+            return Err(Error::Protocol(format!(
+                "nextBatch exported {} instead of a struct",
+                data.data_type()
+            )));
+        }
+        let columns = StructArray::from(data);
+        if columns.null_count() != 0 {
+            return Err(Error::Protocol(
+                "nextBatch exported a struct with top-level nulls".to_owned(),
+            ));
+        }
+        if columns.len() != rows as usize {
+            return Err(Error::Protocol(format!(
+                "nextBatch reported {rows} rows but exported {}",
+                columns.len()
+            )));
+        }
+        Ok(Some(RecordBatch::from(columns)))
+    }
+}
+
+impl Iterator for StockBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.closed {
+            return None;
+        }
+        match self.next_batch() {
+            Ok(Some(batch)) => Some(Ok(batch)),
+            Ok(None) => self.close().err().map(Err),
+            Err(e) => {
+                let _ = self.close();
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+impl Drop for StockBatches {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_scheme_is_stripped() {
+        assert_eq!(strip_file_scheme("file:/tmp/t/bucket-0"), "/tmp/t/bucket-0");
+        assert_eq!(
+            strip_file_scheme("file:///tmp/t/bucket-0"),
+            "/tmp/t/bucket-0"
+        );
+        assert_eq!(strip_file_scheme("/tmp/t/bucket-0"), "/tmp/t/bucket-0");
+        assert_eq!(strip_file_scheme("s3://b/t/bucket-0"), "s3://b/t/bucket-0");
+    }
+
+    #[test]
+    fn plan_json_is_parsed_and_bad_json_is_a_protocol_error() {
+        let json = r#"[{"split":{"snapshot_id":1,"partition":["p1",null],"bucket":0,
+            "bucket_path":"file:/t/p=p1/bucket-0",
+            "data_files":[{"file_name":"f","level":0,"row_count":2,"file_size":10,
+              "min_sequence_number":0,"max_sequence_number":1,"schema_id":0}],
+            "before_files":[],"deletion_files":[],"is_streaming":true,"raw_convertible":false},
+            "payload":"AAEC"}]"#;
+        let splits = parse_plan(json).unwrap();
+        assert_eq!(splits.len(), 1);
+        assert_eq!(splits[0].payload, vec![0, 1, 2]);
+        assert_eq!(splits[0].split.bucket_path, "/t/p=p1/bucket-0");
+        assert_eq!(splits[0].split.partition, vec![Some("p1".to_owned()), None]);
+        assert!(matches!(parse_plan("{"), Err(Error::Protocol(_))));
+        let bad_payload = json.replace("AAEC", "!!");
+        assert!(matches!(parse_plan(&bad_payload), Err(Error::Protocol(_))));
+    }
+}
