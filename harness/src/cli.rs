@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::{EXIT_UNREADABLE, Result};
+use crate::error::{Result, EXIT_UNREADABLE};
 use crate::reader::{NativeTableReader, StockTableReader};
 use crate::replay::{replay, ReplayOptions};
 use crate::report::{write_json, write_text};

@@ -40,7 +40,10 @@ pub enum Step {
         full: bool,
     },
     /// `prepareCommit(wait_compaction, identifier)` then `commit(identifier, ...)`.
-    Commit { identifier: i64, wait_compaction: bool },
+    Commit {
+        identifier: i64,
+        wait_compaction: bool,
+    },
 }
 
 /// The names of the built-in scenarios.
@@ -144,7 +147,7 @@ fn lookup_partitioned() -> Scenario {
             if !touched.insert((p, k)) {
                 continue;
             }
-            let v1 = (commit as i64) * 1000 + rng.below(1000) as i64;
+            let v1 = commit * 1000 + rng.below(1000) as i64;
             let v2 = format!("c{commit}-{}-{k}", partitions[p]);
             match live.get(&(p, k)).cloned() {
                 None => {
@@ -347,7 +350,8 @@ pub fn generate(name: &str, out: &Path) -> Result<PathBuf> {
             "stream_from_snapshot_1": expected,
         },
     });
-    let steps = serde_json::to_string_pretty(&scenario.steps).map_err(|e| Error::Scenario(e.to_string()))?;
+    let steps = serde_json::to_string_pretty(&scenario.steps)
+        .map_err(|e| Error::Scenario(e.to_string()))?;
     let scenario_path = out.join("scenario.json");
     std::fs::write(&scenario_path, steps + "\n").map_err(|e| io(&scenario_path, e))?;
     let case_path = out.join("case.json");

@@ -320,7 +320,10 @@ impl<'a> Cursor<'a> {
 /// Diffs the rows of one split, streaming: both sides are consumed batch by batch.
 ///
 /// Errors: the first read error of either side, with the side named.
-pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> std::result::Result<RowDiff, ReadFailure> {
+pub fn diff_rows(
+    stock: Batches<'_>,
+    native: Batches<'_>,
+) -> std::result::Result<RowDiff, ReadFailure> {
     let mut s = Cursor::new(Side::Stock, stock);
     let mut n = Cursor::new(Side::Native, native);
     let mut diff = RowDiff::default();
@@ -350,7 +353,9 @@ pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> std::result::Result
                         } else {
                             "<none>".into()
                         },
-                        context: format!("only the {only} reader returns rows from ordinal {ordinal} on"),
+                        context: format!(
+                            "only the {only} reader returns rows from ordinal {ordinal} on"
+                        ),
                     });
                 }
                 diff.differing_rows += rest;

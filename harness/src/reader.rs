@@ -33,8 +33,12 @@ pub trait TableReader {
 
     /// Plans the streaming replay of `table` with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`,
     /// stopping once the follow-up scan passes `end_snapshot` (mirrors `DataTableStreamScan`).
-    fn plan_stream(&self, table: &Path, from_snapshot: i64, end_snapshot: i64)
-        -> Result<Vec<PlannedSplit>>;
+    fn plan_stream(
+        &self,
+        table: &Path,
+        from_snapshot: i64,
+        end_snapshot: i64,
+    ) -> Result<Vec<PlannedSplit>>;
 
     /// Reads one split it planned, lazily, batch by batch.
     fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>>;

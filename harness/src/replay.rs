@@ -280,8 +280,14 @@ fn first_difference_of(report: &SplitReport) -> Option<FirstDifference> {
     let (kind, detail) = match report.verdict {
         SplitVerdict::Identical | SplitVerdict::Unreadable => return None,
         SplitVerdict::DiffersPlanning => ("planning", report.detail.clone().unwrap_or_default()),
-        SplitVerdict::OnlyInStock => ("planning", "only the stock reader planned this split".into()),
-        SplitVerdict::OnlyInNative => ("planning", "only the native reader planned this split".into()),
+        SplitVerdict::OnlyInStock => (
+            "planning",
+            "only the stock reader planned this split".into(),
+        ),
+        SplitVerdict::OnlyInNative => (
+            "planning",
+            "only the native reader planned this split".into(),
+        ),
         SplitVerdict::DiffersDecoding => (
             "decoding",
             report
@@ -338,8 +344,10 @@ fn compare_pair(
         detail: None,
         first_mismatch: None,
     };
-    let one_sided = |reader: &dyn TableReader, p: &PlannedSplit, report: &mut SplitReport| {
-        match read_counts(table, reader, p) {
+    let one_sided =
+        |reader: &dyn TableReader, p: &PlannedSplit, report: &mut SplitReport| match read_counts(
+            table, reader, p,
+        ) {
             Ok(c) => {
                 if reader.side() == Side::Stock {
                     report.stock_rows = Some(c);
@@ -351,8 +359,7 @@ fn compare_pair(
                 report.verdict = SplitVerdict::Unreadable;
                 report.detail = Some(format!("{} reader: {e}", reader.side()));
             }
-        }
-    };
+        };
     match pair {
         Paired::StockOnly(s) => {
             report.verdict = SplitVerdict::OnlyInStock;

@@ -8,7 +8,11 @@ use crate::replay::{ReplayReport, SplitVerdict};
 
 /// Writes the human-readable report: one line per split, the summary line, the first difference, and
 /// the first `max_mismatches` row mismatches with a diff of their neighbouring rows.
-pub fn write_text(out: &mut dyn Write, report: &ReplayReport, max_mismatches: usize) -> std::io::Result<()> {
+pub fn write_text(
+    out: &mut dyn Write,
+    report: &ReplayReport,
+    max_mismatches: usize,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "paimon-parity replay {} (stream scan from snapshot {} to snapshot {})",

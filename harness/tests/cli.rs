@@ -61,12 +61,18 @@ fn non_paimon_directory_exits_2_naming_the_path() {
 fn unreadable_snapshot_file_exits_2_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("table");
-    common::copy_tree(&common::corpus("c00-full-compaction-control").join("table"), &table);
+    common::copy_tree(
+        &common::corpus("c00-full-compaction-control").join("table"),
+        &table,
+    );
     let snapshot = table.join("snapshot").join("snapshot-2");
     std::fs::write(&snapshot, "{ this is not JSON").unwrap();
     let (code, stdout, stderr) = paimon_parity(&["replay", table.to_str().unwrap()]);
     assert_eq!(code, 2, "stdout: {stdout}\nstderr: {stderr}");
     assert!(stderr.contains("snapshot-2"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(!stderr.contains("SIGSEGV") && !stderr.contains("hs_err"), "{stderr}");
+    assert!(
+        !stderr.contains("SIGSEGV") && !stderr.contains("hs_err"),
+        "{stderr}"
+    );
 }

@@ -25,7 +25,11 @@ pub fn corpora() -> Vec<PathBuf> {
 /// A committed corpus by name.
 pub fn corpus(name: &str) -> PathBuf {
     let p = repo_root().join("corpora").join(name);
-    assert!(p.join("case.json").is_file(), "missing corpus {}", p.display());
+    assert!(
+        p.join("case.json").is_file(),
+        "missing corpus {}",
+        p.display()
+    );
     p
 }
 

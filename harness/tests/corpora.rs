@@ -19,7 +19,10 @@ fn every_corpus_replays_identically_and_matches_case_json() {
     let stock = StockTableReader::new().expect("JVM starts");
     let native = NativeTableReader::new();
     let corpora = common::corpora();
-    assert!(corpora.len() >= 2, "expected at least two committed corpora");
+    assert!(
+        corpora.len() >= 2,
+        "expected at least two committed corpora"
+    );
     for dir in corpora {
         let table = dir.join("table");
         let report = replay(&table, &stock, &native, &quiet()).expect("replay runs");
@@ -37,7 +40,12 @@ fn every_corpus_replays_identically_and_matches_case_json() {
         let expected: StockSummary =
             serde_json::from_value(case["expected"]["stream_from_snapshot_1"].clone()).unwrap();
         let actual = stock_summary(&stock, &std::fs::canonicalize(&table).unwrap()).unwrap();
-        assert_eq!(actual, expected, "{}: stock reader differs from case.json", dir.display());
+        assert_eq!(
+            actual,
+            expected,
+            "{}: stock reader differs from case.json",
+            dir.display()
+        );
         let t = &report.totals.stock_rows;
         assert_eq!(
             [t.insert, t.update_before, t.update_after, t.delete],
@@ -54,7 +62,8 @@ fn every_corpus_replays_identically_and_matches_case_json() {
 fn c00_control_changelog_is_what_was_written() {
     let stock = StockTableReader::new().expect("JVM starts");
     let native = NativeTableReader::new();
-    let table = std::fs::canonicalize(common::corpus("c00-full-compaction-control").join("table")).unwrap();
+    let table =
+        std::fs::canonicalize(common::corpus("c00-full-compaction-control").join("table")).unwrap();
     let expected = vec!["+I (1, 10)", "-U (1, 10)", "+U (1, 20)"];
     for reader in [&stock as &dyn TableReader, &native] {
         let mut rows = Vec::new();

@@ -63,7 +63,11 @@ fn one_changed_native_value_is_caught_and_pinpointed() {
     let table = std::fs::canonicalize(common::corpus("lookup-partitioned").join("table")).unwrap();
     let stock = StockTableReader::new().expect("JVM starts");
     let native = NativeTableReader::new();
-    let end = native_reader::Table::open(&table).unwrap().latest_snapshot_id().unwrap().unwrap();
+    let end = native_reader::Table::open(&table)
+        .unwrap()
+        .latest_snapshot_id()
+        .unwrap()
+        .unwrap();
     // Plant in the first split with at least 3 rows, at row 2.
     let plan = native.plan_stream(&table, 1, end).unwrap();
     let target = plan
@@ -108,5 +112,8 @@ fn one_changed_native_value_is_caught_and_pinpointed() {
     harness::report::write_text(&mut text, &report, 10).unwrap();
     let text = String::from_utf8(text).unwrap();
     assert!(text.contains("differs (decoding)"), "{text}");
-    assert!(text.contains(&format!("{target}, row 2, field v1")), "{text}");
+    assert!(
+        text.contains(&format!("{target}, row 2, field v1")),
+        "{text}"
+    );
 }

@@ -126,7 +126,10 @@ impl StockReader {
     /// where `dataSplit` is deserialized from `split.payload`.
     ///
     /// The batches have `_row_kind` (Int8 NOT NULL: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) followed by the table's
-    /// columns in schema order, typed by paimon-arrow; at most [`BATCH_ROWS`] rows each, never empty. Streaming
+    /// columns in schema order, typed by paimon-arrow; at most [`BATCH_ROWS`] rows each, never empty. Every field
+    /// carries paimon-arrow's `PARQUET:field_id` metadata: the table's field ids, and for `_row_kind` 2147483645
+    /// (the id of Paimon's TINYINT row-kind system field `_VALUE_KIND`). TIMESTAMP WITH LOCAL TIME ZONE columns
+    /// carry the zone `UTC` (the JVM runs with `-Duser.timezone=UTC`). Streaming
     /// splits (`is_streaming`) are read without merging, so every changelog row comes back with its own kind.
     ///
     /// Errors: [`Error::Java`] (opening the reader failed); the iterator yields the errors of later reads.

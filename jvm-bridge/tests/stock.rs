@@ -35,6 +35,12 @@ fn rows(batches: &[RecordBatch]) -> Vec<(i8, i32, Option<String>)> {
         assert_eq!(types, [&DataType::Int8, &DataType::Int32, &DataType::Utf8]);
         let nullable: Vec<bool> = schema.fields().iter().map(|f| f.is_nullable()).collect();
         assert_eq!(nullable, [false, false, true]);
+        let ids: Vec<Option<&str>> = schema
+            .fields()
+            .iter()
+            .map(|f| f.metadata().get("PARQUET:field_id").map(String::as_str))
+            .collect();
+        assert_eq!(ids, [Some("2147483645"), Some("0"), Some("1")]);
         assert!(b.num_rows() > 0 && b.num_rows() <= jvm_bridge::stock::BATCH_ROWS);
 
         let kind = b.column(0).as_any().downcast_ref::<Int8Array>().unwrap();

@@ -46,7 +46,12 @@ pub enum FileFormat {
 impl FileFormat {
     /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for an unknown extension.
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
-        match file_name.rsplit('.').next().map(str::to_ascii_lowercase).as_deref() {
+        match file_name
+            .rsplit('.')
+            .next()
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
             Some("parquet") => Ok(FileFormat::Parquet),
             Some("orc") => Ok(FileFormat::Orc),
             Some("avro") => Ok(FileFormat::Avro),
@@ -141,7 +146,12 @@ impl SplitReader {
         let rows = batch.num_rows();
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
         let kinds: ArrayRef = match file.value_kind {
-            Some(i) => cast_to(batch.column(i), &ArrowType::Int8, &file.path, VALUE_KIND_COLUMN)?,
+            Some(i) => cast_to(
+                batch.column(i),
+                &ArrowType::Int8,
+                &file.path,
+                VALUE_KIND_COLUMN,
+            )?,
             None => Arc::new(Int8Array::from(vec![0i8; rows])),
         };
         if kinds.null_count() > 0 {
@@ -153,7 +163,12 @@ impl SplitReader {
         columns.push(kinds);
         for (field, source) in self.schema.fields().iter().skip(1).zip(&file.columns) {
             let array = match source {
-                Some(i) => cast_to(batch.column(*i), field.data_type(), &file.path, field.name())?,
+                Some(i) => cast_to(
+                    batch.column(*i),
+                    field.data_type(),
+                    &file.path,
+                    field.name(),
+                )?,
                 None => new_null_array(field.data_type(), rows),
             };
             columns.push(array);

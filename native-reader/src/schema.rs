@@ -28,7 +28,10 @@ pub enum TypeKind {
     Float,
     Double,
     /// DECIMAL(precision, scale), precision 1..=38.
-    Decimal { precision: u8, scale: i8 },
+    Decimal {
+        precision: u8,
+        scale: i8,
+    },
     /// CHAR(n).
     Char(u32),
     /// VARCHAR(n); STRING is VARCHAR(2147483647).
@@ -213,7 +216,9 @@ pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, St
             };
             Ok(DataType { kind, nullable })
         }
-        other => Err(format!("a type must be a string or an object, found {other}")),
+        other => Err(format!(
+            "a type must be a string or an object, found {other}"
+        )),
     }
 }
 
@@ -242,7 +247,18 @@ pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
                 .map(|a| a.trim().to_string())
                 .collect();
             let rest = upper[close + 1..].trim().to_string();
-            (format!("{}{}", upper[..open].trim(), if rest.is_empty() { String::new() } else { format!(" {rest}") }), args)
+            (
+                format!(
+                    "{}{}",
+                    upper[..open].trim(),
+                    if rest.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {rest}")
+                    }
+                ),
+                args,
+            )
         }
         None => (upper.clone(), Vec::new()),
     };
@@ -311,10 +327,15 @@ mod tests {
         );
         assert!(!t.nullable);
         assert_eq!(
-            parse_atomic("TIMESTAMP(3) WITH LOCAL TIME ZONE").unwrap().kind,
+            parse_atomic("TIMESTAMP(3) WITH LOCAL TIME ZONE")
+                .unwrap()
+                .kind,
             TypeKind::LocalZonedTimestamp(3)
         );
-        assert_eq!(parse_atomic("STRING").unwrap().kind, TypeKind::VarChar(2147483647));
+        assert_eq!(
+            parse_atomic("STRING").unwrap().kind,
+            TypeKind::VarChar(2147483647)
+        );
         assert!(parse_atomic("STRNG").is_err());
     }
 }

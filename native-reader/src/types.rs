@@ -60,11 +60,9 @@ pub fn arrow_type(t: &DataType) -> ArrowType {
         TypeKind::LocalZonedTimestamp(p) => {
             ArrowType::Timestamp(timestamp_unit(*p), Some("UTC".into()))
         }
-        TypeKind::Array(e) => ArrowType::List(Arc::new(Field::new(
-            "element",
-            arrow_type(e),
-            e.nullable,
-        ))),
+        TypeKind::Array(e) => {
+            ArrowType::List(Arc::new(Field::new("element", arrow_type(e), e.nullable)))
+        }
         TypeKind::Multiset(e) => map_type(arrow_type(e), ArrowType::Int32, false),
         TypeKind::Map(k, v) => map_type(arrow_type(k), arrow_type(v), v.nullable),
         TypeKind::Row(fields) => ArrowType::Struct(Fields::from(
