@@ -35,6 +35,30 @@ pub enum Command {
         #[arg(long, default_value_t = 10)]
         max_mismatches: usize,
     },
+    /// Print the snapshot timeline of a table: commit kind, user, identifier, time, record counts, files
+    /// added and deleted per level and bucket, changelog; APPEND and COMPACT halves of a commit together.
+    Inspect {
+        /// The table directory.
+        table: PathBuf,
+        /// Also write the timeline as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Find commits whose changelog was lost (APPEND durable, COMPACT never) and prove it from the data.
+    /// Exit 0 when the changelog is complete, 1 when changelog was lost, 2 when the table cannot be read.
+    Audit {
+        /// The table directory.
+        table: PathBuf,
+        /// Which reader replays the changelog and reads the table: native, stock, or both (cross-check).
+        #[arg(long, default_value = "native")]
+        reader: String,
+        /// Also write the audit as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// List at most this many missing keys.
+        #[arg(long, default_value_t = 20)]
+        max_keys: usize,
+    },
     /// Write test corpora with the released Paimon writer.
     Corpus {
         #[command(subcommand)]
@@ -88,6 +112,35 @@ fn execute(cli: Cli) -> Result<i32> {
             let report = replay(&table, &stock, &native, &options)?;
             let mut out = std::io::stdout().lock();
             write_text(&mut out, &report, max_mismatches).map_err(|e| crate::Error::Io {
+                path: PathBuf::from("<stdout>"),
+                source: e,
+            })?;
+            if let Some(path) = json {
+                write_json(&path, &report)?;
+            }
+            Ok(report.exit_code())
+        }
+        Command::Inspect { table, json } => {
+            let timeline = crate::inspect::inspect(&table)?;
+            let mut out = std::io::stdout().lock();
+            crate::inspect::write_text(&mut out, &timeline).map_err(|e| crate::Error::Io {
+                path: PathBuf::from("<stdout>"),
+                source: e,
+            })?;
+            if let Some(path) = json {
+                write_json(&path, &timeline)?;
+            }
+            Ok(0)
+        }
+        Command::Audit {
+            table,
+            reader,
+            json,
+            max_keys,
+        } => {
+            let report = crate::audit::run(&table, &reader)?;
+            let mut out = std::io::stdout().lock();
+            crate::audit::write_text(&mut out, &report, max_keys).map_err(|e| crate::Error::Io {
                 path: PathBuf::from("<stdout>"),
                 source: e,
             })?;

@@ -3,10 +3,12 @@
 //! It replays a retained Paimon warehouse through the released Java reader (`jvm-bridge`) and the native
 //! reader (`native-reader`), matches their splits, diffs their rows, and reports where they first differ.
 
+pub mod audit;
 pub mod cli;
 pub mod corpus;
 pub mod diff;
 pub mod error;
+pub mod inspect;
 pub mod reader;
 pub mod replay;
 pub mod report;

@@ -104,8 +104,8 @@ pub fn summary_line(report: &ReplayReport) -> String {
     )
 }
 
-/// Writes the report as pretty JSON to `path`.
-pub fn write_json(path: &Path, report: &ReplayReport) -> Result<()> {
+/// Writes a report (replay, timeline, audit) as pretty JSON to `path`.
+pub fn write_json<T: serde::Serialize>(path: &Path, report: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(report).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: std::io::Error::other(e),

@@ -1,0 +1,321 @@
+//! `paimon-parity inspect`: the snapshot timeline of a table, read from its own metadata.
+//!
+//! For each retained snapshot: id, commit kind, commit user, commit identifier, time, record counts, files
+//! added and deleted per (partition, bucket, level), changelog files and rows, schema id. Snapshots are
+//! grouped by (commit user, commit identifier), so that the APPEND and COMPACT halves of one commit
+//! (`FileStoreCommitImpl.commit` writes up to two snapshots with the same identifier) sit together.
+//!
+//! Only metadata is read (snapshot JSON, manifest lists, manifests): never a data file, never a write.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use native_reader::manifest::{read_manifest_file, read_manifest_list, FileKind, ManifestEntry};
+use native_reader::snapshot::{CommitKind, Snapshot};
+use native_reader::Table;
+use serde::Serialize;
+
+use crate::error::Result;
+
+/// Files of one (partition, bucket, level) added or deleted by a snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileGroup {
+    /// Partition values (legacy rendering; NULL as `None`).
+    pub partition: Vec<Option<String>>,
+    /// Bucket.
+    pub bucket: i32,
+    /// LSM level of the files.
+    pub level: i32,
+    /// Number of files.
+    pub files: usize,
+    /// Sum of their `_ROW_COUNT`.
+    pub rows: i64,
+    /// The file names, in manifest order.
+    pub names: Vec<String>,
+}
+
+/// One snapshot of the timeline.
+#[derive(Clone, Debug, Serialize)]
+pub struct SnapshotInfo {
+    /// Snapshot id.
+    pub id: i64,
+    /// `APPEND`, `COMPACT`, `OVERWRITE` or `ANALYZE`.
+    pub commit_kind: CommitKind,
+    /// Commit user.
+    pub commit_user: String,
+    /// Commit identifier (`i64::MAX` for batch commits).
+    pub commit_identifier: i64,
+    /// Commit time, epoch milliseconds.
+    pub time_millis: i64,
+    /// Commit time as an ISO-8601 UTC string.
+    pub time: String,
+    /// Schema id at commit time.
+    pub schema_id: i64,
+    /// `totalRecordCount`.
+    pub total_record_count: Option<i64>,
+    /// `deltaRecordCount`.
+    pub delta_record_count: Option<i64>,
+    /// `changelogRecordCount`.
+    pub changelog_record_count: Option<i64>,
+    /// Files added by this snapshot's delta, grouped.
+    pub added: Vec<FileGroup>,
+    /// Files deleted by this snapshot's delta, grouped.
+    pub deleted: Vec<FileGroup>,
+    /// Changelog files of this snapshot, grouped.
+    pub changelog: Vec<FileGroup>,
+}
+
+impl SnapshotInfo {
+    /// Number of changelog files.
+    pub fn changelog_files(&self) -> usize {
+        self.changelog.iter().map(|g| g.files).sum()
+    }
+
+    /// Rows in changelog files.
+    pub fn changelog_rows(&self) -> i64 {
+        self.changelog.iter().map(|g| g.rows).sum()
+    }
+}
+
+/// The snapshots of one (commit user, commit identifier).
+#[derive(Clone, Debug, Serialize)]
+pub struct CommitGroup {
+    /// Commit user.
+    pub commit_user: String,
+    /// Commit identifier.
+    pub commit_identifier: i64,
+    /// Its snapshots in id order.
+    pub snapshots: Vec<SnapshotInfo>,
+}
+
+/// The whole timeline.
+#[derive(Clone, Debug, Serialize)]
+pub struct Timeline {
+    /// Table directory.
+    pub table: PathBuf,
+    /// `changelog-producer` of the latest schema.
+    pub changelog_producer: String,
+    /// `merge-engine` of the latest schema.
+    pub merge_engine: String,
+    /// Earliest retained snapshot, if any.
+    pub earliest_snapshot: Option<i64>,
+    /// Latest snapshot, if any.
+    pub latest_snapshot: Option<i64>,
+    /// Groups in order of their first snapshot.
+    pub commits: Vec<CommitGroup>,
+}
+
+impl Timeline {
+    /// Every snapshot in id order.
+    pub fn snapshots(&self) -> Vec<&SnapshotInfo> {
+        let mut all: Vec<&SnapshotInfo> = self.commits.iter().flat_map(|c| &c.snapshots).collect();
+        all.sort_by_key(|s| s.id);
+        all
+    }
+}
+
+/// ISO-8601 UTC rendering of epoch milliseconds.
+pub fn iso_time(millis: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(millis)
+        .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
+        .unwrap_or_else(|| format!("{millis} ms"))
+}
+
+/// Reads every entry of a manifest list, in list order then entry order.
+pub fn manifest_list_entries(table: &Table, list: &str) -> Result<Vec<ManifestEntry>> {
+    let mut out = Vec::new();
+    for meta in read_manifest_list(&table.manifest_path(list))? {
+        out.extend(read_manifest_file(&table.manifest_path(&meta.file_name))?);
+    }
+    Ok(out)
+}
+
+fn group(table: &Table, entries: &[&ManifestEntry], source: &Path) -> Result<Vec<FileGroup>> {
+    let mut groups: Vec<FileGroup> = Vec::new();
+    let mut index: BTreeMap<(Vec<u8>, i32, i32), usize> = BTreeMap::new();
+    for e in entries {
+        let key = (e.partition.clone(), e.bucket, e.file.level);
+        let i = match index.get(&key) {
+            Some(i) => *i,
+            None => {
+                let partition = table.partition_computer().render(&e.partition, source)?.values;
+                groups.push(FileGroup {
+                    partition,
+                    bucket: e.bucket,
+                    level: e.file.level,
+                    files: 0,
+                    rows: 0,
+                    names: Vec::new(),
+                });
+                index.insert(key, groups.len() - 1);
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[i];
+        g.files += 1;
+        g.rows += e.file.row_count;
+        g.names.push(e.file.file_name.clone());
+    }
+    Ok(groups)
+}
+
+/// Describes one snapshot from its delta and changelog manifest lists.
+pub fn snapshot_info(table: &Table, snapshot: &Snapshot) -> Result<SnapshotInfo> {
+    let delta_path = table.manifest_path(&snapshot.delta_manifest_list);
+    let delta = manifest_list_entries(table, &snapshot.delta_manifest_list)?;
+    let added: Vec<&ManifestEntry> = delta.iter().filter(|e| e.kind == FileKind::Add).collect();
+    let deleted: Vec<&ManifestEntry> = delta
+        .iter()
+        .filter(|e| e.kind == FileKind::Delete)
+        .collect();
+    let changelog_entries = match &snapshot.changelog_manifest_list {
+        Some(list) => manifest_list_entries(table, list)?,
+        None => Vec::new(),
+    };
+    let changelog: Vec<&ManifestEntry> = changelog_entries
+        .iter()
+        .filter(|e| e.kind == FileKind::Add)
+        .collect();
+    Ok(SnapshotInfo {
+        id: snapshot.id,
+        commit_kind: snapshot.commit_kind,
+        commit_user: snapshot.commit_user.clone(),
+        commit_identifier: snapshot.commit_identifier,
+        time_millis: snapshot.time_millis,
+        time: iso_time(snapshot.time_millis),
+        schema_id: snapshot.schema_id,
+        total_record_count: snapshot.total_record_count,
+        delta_record_count: snapshot.delta_record_count,
+        changelog_record_count: snapshot.changelog_record_count,
+        added: group(table, &added, &delta_path)?,
+        deleted: group(table, &deleted, &delta_path)?,
+        changelog: group(table, &changelog, &delta_path)?,
+    })
+}
+
+/// Reads the timeline of the table at `path` (every retained snapshot, earliest to latest).
+///
+/// Errors: the directory is not a table, or a snapshot or manifest is unreadable (the error names it).
+pub fn inspect(path: &Path) -> Result<Timeline> {
+    let path = crate::replay::resolve_table(path)?;
+    let table = Table::open(&path)?;
+    let earliest = table.earliest_snapshot_id()?;
+    let latest = table.latest_snapshot_id()?;
+    let mut commits: Vec<CommitGroup> = Vec::new();
+    let mut by_commit: BTreeMap<(String, i64), usize> = BTreeMap::new();
+    if let (Some(first), Some(last)) = (earliest, latest) {
+        for id in first..=last {
+            let snapshot = table.snapshot(id)?;
+            let info = snapshot_info(&table, &snapshot)?;
+            let key = (info.commit_user.clone(), info.commit_identifier);
+            match by_commit.get(&key) {
+                Some(i) => commits[*i].snapshots.push(info),
+                None => {
+                    by_commit.insert(key, commits.len());
+                    commits.push(CommitGroup {
+                        commit_user: info.commit_user.clone(),
+                        commit_identifier: info.commit_identifier,
+                        snapshots: vec![info],
+                    });
+                }
+            }
+        }
+    }
+    Ok(Timeline {
+        table: path,
+        changelog_producer: table.options().changelog_producer.as_str().to_string(),
+        merge_engine: table.options().merge_engine.clone(),
+        earliest_snapshot: earliest,
+        latest_snapshot: latest,
+        commits,
+    })
+}
+
+fn show_partition(p: &[Option<String>]) -> String {
+    if p.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<&str> = p.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect();
+    format!("[{}] ", parts.join(", "))
+}
+
+fn show_groups(groups: &[FileGroup]) -> String {
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{}bucket {} level {}: {} file{} {} rows",
+                show_partition(&g.partition),
+                g.bucket,
+                g.level,
+                g.files,
+                if g.files == 1 { "" } else { "s" },
+                g.rows
+            )
+        })
+        .collect();
+    parts.join("; ")
+}
+
+fn show_identifier(id: i64) -> String {
+    if id == i64::MAX {
+        "MAX (batch)".into()
+    } else {
+        id.to_string()
+    }
+}
+
+/// Writes the timeline for people.
+pub fn write_text(out: &mut dyn Write, t: &Timeline) -> std::io::Result<()> {
+    let range = match (t.earliest_snapshot, t.latest_snapshot) {
+        (Some(a), Some(b)) => format!("snapshots {a}..{b}"),
+        _ => "no snapshot".into(),
+    };
+    writeln!(
+        out,
+        "{} (changelog-producer {}, merge-engine {}), {range}",
+        t.table.display(),
+        t.changelog_producer,
+        t.merge_engine
+    )?;
+    for c in &t.commits {
+        let kinds: Vec<String> = c
+            .snapshots
+            .iter()
+            .map(|s| format!("{:?}", s.commit_kind).to_uppercase())
+            .collect();
+        writeln!(
+            out,
+            "commit user {}, identifier {}: {}",
+            c.commit_user,
+            show_identifier(c.commit_identifier),
+            kinds.join(" + ")
+        )?;
+        for s in &c.snapshots {
+            writeln!(
+                out,
+                "  snapshot {:<4} {:<8} {}  schema {}  records total {} delta {}  changelog {} file{} {} rows",
+                s.id,
+                format!("{:?}", s.commit_kind).to_uppercase(),
+                s.time,
+                s.schema_id,
+                s.total_record_count.map_or("-".into(), |v| v.to_string()),
+                s.delta_record_count.map_or("-".into(), |v| v.to_string()),
+                s.changelog_files(),
+                if s.changelog_files() == 1 { "" } else { "s" },
+                s.changelog_rows()
+            )?;
+            if !s.added.is_empty() {
+                writeln!(out, "      added   {}", show_groups(&s.added))?;
+            }
+            if !s.deleted.is_empty() {
+                writeln!(out, "      deleted {}", show_groups(&s.deleted))?;
+            }
+            if !s.changelog.is_empty() {
+                writeln!(out, "      changelog {}", show_groups(&s.changelog))?;
+            }
+        }
+    }
+    Ok(())
+}
