@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use arrow::row::{RowConverter, SortField};
 use arrow_array::{Array, Int8Array, RecordBatch};
 use native_reader::manifest::{FileKind, ManifestEntry};
+use native_reader::scan::ScanMode;
 use native_reader::snapshot::CommitKind;
 use native_reader::table::ChangelogProducer;
 use native_reader::{Split, Table};
@@ -29,6 +30,7 @@ use serde::Serialize;
 
 use crate::diff::render_value;
 use crate::error::{Error, Result};
+use crate::reader::{NativeTableReader, StockTableReader, TableReader};
 use crate::inspect::{inspect, manifest_list_entries, Timeline};
 
 /// What happened to one (commit user, commit identifier).
@@ -136,6 +138,8 @@ pub struct AuditReport {
     pub users: Vec<UserSummary>,
     /// Changelog completeness, per reader (one entry, or two with `--reader both`).
     pub completeness: Vec<Completeness>,
+    /// With `--reader both`: whether the native and stock readers found the same missing keys.
+    pub readers_agree: Option<bool>,
     /// `complete` or `changelog-lost`.
     pub verdict: &'static str,
 }
@@ -425,6 +429,10 @@ pub fn compare_changelog_with_table(
             table.apply(split, b, false)?;
         }
     }
+    Ok(missing_keys(&stream, &table))
+}
+
+fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<MissingKey>) {
     let mut all: HashSet<&Vec<u8>> = stream.state.keys().collect();
     all.extend(table.state.keys());
     let keys = all.len();
@@ -464,10 +472,74 @@ pub fn compare_changelog_with_table(
             }
         }
     }
-    missing.sort_by(|a, b| {
-        (&a.partition, a.bucket, &a.key).cmp(&(&b.partition, b.bucket, &b.key))
-    });
-    Ok((keys, missing))
+    missing.sort_by(|a, b| (&a.partition, a.bucket, &a.key).cmp(&(&b.partition, b.bucket, &b.key)));
+    (keys, missing)
+}
+
+/// Part 2 with one reader: replays the changelog (from snapshot 1, or as `from-snapshot-full` from the
+/// earliest retained snapshot when the history has expired) and reads the latest snapshot in batch mode,
+/// folding both per primary key batch by batch (memory: one entry per key, one batch per side).
+///
+/// Errors: the table has no primary key (nothing to fold), or the reader fails.
+pub fn completeness(
+    reader: &dyn TableReader,
+    table: &std::sync::Arc<Table>,
+    timeline: &Timeline,
+) -> Result<Completeness> {
+    let key_columns = primary_key_columns(table)?;
+    if key_columns.is_empty() {
+        return Err(Error::Table {
+            path: table.path().join("schema"),
+            reason: "the audit folds changelog per primary key; this table has none".into(),
+        });
+    }
+    let schema = native_reader::types::read_schema(&table.schema().fields);
+    let mut stream = Folder::new(&schema, key_columns.clone())?;
+    let mut rows = Folder::new(&schema, key_columns)?;
+    let (Some(earliest), Some(latest)) = (timeline.earliest_snapshot, timeline.latest_snapshot) else {
+        return Ok(Completeness {
+            reader: reader.side().to_string(),
+            from_snapshot: 0,
+            to_snapshot: 0,
+            started_from_full_snapshot: false,
+            keys: 0,
+            missing: Vec::new(),
+        });
+    };
+    let full = earliest > 1;
+    let mode = if full {
+        ScanMode::StreamFull {
+            from_snapshot: earliest,
+        }
+    } else {
+        ScanMode::Stream { from_snapshot: 1 }
+    };
+    let path = table.path();
+    for (mode, folder, changelog) in [
+        (mode, &mut stream, true),
+        (
+            ScanMode::Batch {
+                snapshot: Some(latest),
+            },
+            &mut rows,
+            false,
+        ),
+    ] {
+        for split in reader.plan(path, mode, latest)? {
+            for batch in reader.read_split(path, &split)? {
+                folder.apply(&split.split, &batch?, changelog)?;
+            }
+        }
+    }
+    let (keys, missing) = missing_keys(&stream, &rows);
+    Ok(Completeness {
+        reader: reader.side().to_string(),
+        from_snapshot: earliest,
+        to_snapshot: latest,
+        started_from_full_snapshot: full,
+        keys,
+        missing,
+    })
 }
 
 /// Fills `written_by_*` of each missing key: the newest APPEND snapshot whose added level-0 files in the
@@ -554,7 +626,28 @@ pub fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditRep
     let users = user_summaries(&timeline, &pairs);
     let lost = pairs.iter().any(|p| p.status == PairStatus::Incomplete)
         || completeness.iter().any(|c| !c.missing.is_empty());
+    let readers_agree = match completeness.as_slice() {
+        [a, b] => {
+            let keys = |c: &Completeness| -> Vec<(Vec<Option<String>>, i32, String, String, String)> {
+                c.missing
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.partition.clone(),
+                            m.bucket,
+                            m.key.clone(),
+                            m.stream_value.clone(),
+                            m.table_value.clone(),
+                        )
+                    })
+                    .collect()
+            };
+            Some(keys(a) == keys(b) && a.keys == b.keys)
+        }
+        _ => None,
+    };
     AuditReport {
+        readers_agree,
         table: timeline.table.clone(),
         changelog_producer: timeline.changelog_producer.clone(),
         earliest_snapshot: timeline.earliest_snapshot,
@@ -659,6 +752,17 @@ pub fn write_text(out: &mut dyn std::io::Write, r: &AuditReport, max_keys: usize
             writeln!(out, "  ... {} more", c.missing.len() - max_keys)?;
         }
     }
+    if let Some(agree) = r.readers_agree {
+        writeln!(
+            out,
+            "readers: native and stock {}",
+            if agree {
+                "find the same keys"
+            } else {
+                "DISAGREE (see the JSON report for both lists)"
+            }
+        )?;
+    }
     writeln!(
         out,
         "verdict: {}",
@@ -672,13 +776,30 @@ pub fn write_text(out: &mut dyn std::io::Write, r: &AuditReport, max_keys: usize
 
 /// Runs the audit of the table at `path` with `reader` (`native`, `stock` or `both`).
 ///
+/// With `both`, the completeness part runs on each reader and the report says whether they agree.
 /// Errors: an unknown reader name, an unreadable table (exit 2).
 pub fn run(path: &Path, reader: &str) -> Result<AuditReport> {
-    if !matches!(reader, "native" | "stock" | "both") {
-        return Err(Error::Scenario(format!(
-            "unknown reader `{reader}`: use native, stock or both"
-        )));
-    }
+    let sides: &[&str] = match reader {
+        "native" => &["native"],
+        "stock" => &["stock"],
+        "both" => &["native", "stock"],
+        other => {
+            return Err(Error::Scenario(format!(
+                "unknown reader `{other}`: use native, stock or both"
+            )))
+        }
+    };
     let timeline = timeline(path)?;
-    Ok(assemble(timeline, Vec::new()))
+    let table = std::sync::Arc::new(Table::open(&timeline.table)?);
+    let mut results = Vec::new();
+    for side in sides {
+        let mut c = if *side == "native" {
+            completeness(&NativeTableReader::new(), &table, &timeline)?
+        } else {
+            completeness(&StockTableReader::new()?, &table, &timeline)?
+        };
+        attribute(&table, &timeline, &mut c.missing)?;
+        results.push(c);
+    }
+    Ok(assemble(timeline, results))
 }
