@@ -1,0 +1,144 @@
+//! `paimon-parity audit` finds the lost changelog of the C00 fault corpora, and raises no false alarm on
+//! control corpora, `none`/`input` tables and the external corpora.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use harness::audit::{run, PairStatus};
+
+fn audit(table: &Path, reader: &str) -> harness::audit::AuditReport {
+    run(table, reader).unwrap_or_else(|e| panic!("{}: {e}", table.display()))
+}
+
+/// Corpora written with a fault at the APPEND/COMPACT boundary (their names say so).
+fn is_fault(dir: &Path) -> bool {
+    let name = dir.file_name().unwrap().to_string_lossy().to_string();
+    name.contains("fault") || name.starts_with("two-writers")
+}
+
+#[test]
+fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
+    let faults: Vec<PathBuf> = common::corpora()
+        .into_iter()
+        .filter(|d| d.file_name().unwrap().to_string_lossy().starts_with("c00") && is_fault(d))
+        .collect();
+    assert!(!faults.is_empty(), "no C00 fault corpus committed");
+    for dir in faults {
+        let report = audit(&dir.join("table"), "both");
+        let name = dir.display();
+        assert_eq!(report.exit_code(), 1, "{name}");
+        assert_eq!(report.verdict, "changelog-lost", "{name}");
+        let incomplete = report.incomplete_pairs();
+        assert_eq!(incomplete.len(), 1, "{name}: one incomplete pair");
+        // Commit 2 (the one whose COMPACT half was given up) is the incomplete one.
+        assert_eq!(incomplete[0].commit_identifier, 2, "{name}");
+        assert!(incomplete[0].compact_snapshots.is_empty(), "{name}");
+        assert_eq!(report.readers_agree, Some(true), "{name}");
+        for c in &report.completeness {
+            assert_eq!(c.keys, 1, "{name}: one key");
+            assert_eq!(c.missing.len(), 1, "{name}: {} reader", c.reader);
+            let m = &c.missing[0];
+            // From the writes: +I (1,10) reached the changelog, +I (1,20) did not.
+            assert_eq!(m.key, "(1)", "{name}");
+            assert_eq!(m.table_value, "(1, 20)", "{name}");
+            assert_eq!(m.stream_value, "(1, 10)", "{name}");
+            assert_eq!(m.written_by_identifier, Some(2), "{name}");
+            assert_eq!(m.written_by_snapshot, incomplete[0].append_snapshots.first().copied());
+        }
+    }
+}
+
+#[test]
+fn control_corpora_are_complete() {
+    let controls: Vec<PathBuf> = common::corpora()
+        .into_iter()
+        .filter(|d| !is_fault(d))
+        .collect();
+    assert!(controls.len() >= 2);
+    for dir in controls {
+        let report = audit(&dir.join("table"), "native");
+        assert_eq!(
+            report.verdict,
+            "complete",
+            "{}: {:?}",
+            dir.display(),
+            report
+                .completeness
+                .iter()
+                .map(|c| &c.missing)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(report.exit_code(), 0);
+        assert!(report.incomplete_pairs().is_empty(), "{}", dir.display());
+    }
+}
+
+#[test]
+fn external_corpora_raise_no_false_alarm() {
+    let root = common::repo_root().join("../shared/external-corpora/paimon-cpp");
+    if !root.is_dir() {
+        eprintln!("skipped: {} is absent", root.display());
+        return;
+    }
+    let mut tables = Vec::new();
+    for format in std::fs::read_dir(&root).unwrap().flatten() {
+        if !format.path().is_dir() {
+            continue;
+        }
+        for db in std::fs::read_dir(format.path()).unwrap().flatten() {
+            for t in std::fs::read_dir(db.path()).into_iter().flatten().flatten() {
+                if t.path().join("schema").is_dir() {
+                    tables.push(t.path());
+                }
+            }
+        }
+    }
+    assert!(tables.len() >= 6, "found {tables:?}");
+    for t in tables {
+        let report = audit(&t, "both");
+        assert_eq!(report.verdict, "complete", "{}", t.display());
+        assert_ne!(report.readers_agree, Some(false), "{}", t.display());
+    }
+}
+
+#[test]
+fn expired_history_says_which_range_was_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table");
+    common::copy_tree(&common::corpus("lookup-partitioned").join("table"), &table);
+    // Expire snapshots 1..=6 the way snapshot expiration leaves the directory: files gone, EARLIEST moved.
+    for id in 1..=6 {
+        std::fs::remove_file(table.join(format!("snapshot/snapshot-{id}"))).unwrap();
+    }
+    std::fs::write(table.join("snapshot/EARLIEST"), "7").unwrap();
+    let report = audit(&table, "native");
+    let c = &report.completeness[0];
+    assert_eq!(c.from_snapshot, 7);
+    assert!(c.started_from_full_snapshot);
+    assert_eq!(report.earliest_snapshot, Some(7));
+    assert_eq!(report.verdict, "complete", "{:?}", c.missing);
+    let mut text = Vec::new();
+    harness::audit::write_text(&mut text, &report, 10).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("snapshots 7..24"), "{text}");
+    assert!(text.contains("history before snapshot 7 expired"), "{text}");
+    assert!(report.pairs.iter().all(|p| p.status != PairStatus::Incomplete));
+}
+
+#[test]
+fn audit_cli_exit_codes() {
+    let bin = env!("CARGO_BIN_EXE_paimon-parity");
+    let control = common::corpus("c00-full-compaction-control").join("table");
+    let out = std::process::Command::new(bin)
+        .args(["audit", control.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let missing = std::process::Command::new(bin)
+        .args(["audit", "/nonexistent/table"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/table"));
+}
