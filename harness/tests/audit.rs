@@ -142,3 +142,75 @@ fn audit_cli_exit_codes() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/table"));
 }
+
+/// The two-writer tables: the given-up COMPACT of one user is flagged, and the number of keys whose final
+/// value is missing equals what the released reader's own changelog lacks, counted here independently
+/// (a plain fold of the stock stream rows against the stock batch rows, keyed by rendered primary key).
+#[test]
+fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
+    use harness::reader::{StockTableReader, TableReader};
+    use native_reader::scan::ScanMode;
+    use std::collections::HashMap;
+
+    let stock = StockTableReader::new().unwrap();
+    let dirs: Vec<PathBuf> = common::corpora()
+        .into_iter()
+        .filter(|d| d.file_name().unwrap().to_string_lossy().starts_with("two-writers"))
+        .collect();
+    assert_eq!(dirs.len(), 2, "lookup and full-compaction twins");
+    for dir in dirs {
+        let table = std::fs::canonicalize(dir.join("table")).unwrap();
+        let report = audit(&table, "both");
+        let name = dir.display();
+        let incomplete = report.incomplete_pairs();
+        assert_eq!(incomplete.len(), 1, "{name}");
+        let given_up = incomplete[0];
+        let user = report
+            .users
+            .iter()
+            .find(|u| u.commit_user == given_up.commit_user)
+            .unwrap();
+        // The given-up pair is that user's last APPEND, after its last COMPACT.
+        assert_eq!(user.last_append, given_up.append_snapshots.last().copied(), "{name}");
+        assert!(user.last_compact < user.last_append, "{name}");
+        assert_eq!(report.exit_code(), 1);
+
+        let end = native_reader::Table::open(&table).unwrap().latest_snapshot_id().unwrap().unwrap();
+        let key_of = |b: &arrow_array::RecordBatch, r: usize| {
+            format!(
+                "{}|{}",
+                harness::diff::render_value(b.column(1).as_ref(), r),
+                harness::diff::render_value(b.column(2).as_ref(), r)
+            )
+        };
+        let mut stream: HashMap<String, String> = HashMap::new();
+        for s in stock.plan(&table, ScanMode::Stream { from_snapshot: 1 }, end).unwrap() {
+            for b in stock.read_split(&table, &s).unwrap() {
+                let b = b.unwrap();
+                let kinds = b.column(0).as_any().downcast_ref::<arrow_array::Int8Array>().unwrap();
+                for r in 0..b.num_rows() {
+                    let row = harness::audit::render_values(&b, r);
+                    match kinds.value(r) {
+                        0 | 2 => stream.insert(key_of(&b, r), row),
+                        _ => stream.remove(&key_of(&b, r)),
+                    };
+                }
+            }
+        }
+        let mut batch: HashMap<String, String> = HashMap::new();
+        for s in stock.plan(&table, ScanMode::Batch { snapshot: None }, end).unwrap() {
+            for b in stock.read_split(&table, &s).unwrap() {
+                let b = b.unwrap();
+                for r in 0..b.num_rows() {
+                    batch.insert(key_of(&b, r), harness::audit::render_values(&b, r));
+                }
+            }
+        }
+        let lacking = batch.iter().filter(|(k, v)| stream.get(*k) != Some(v)).count()
+            + stream.keys().filter(|k| !batch.contains_key(*k)).count();
+        assert!(lacking > 0, "{name}: the fault must lose some changelog");
+        for c in &report.completeness {
+            assert_eq!(c.missing.len(), lacking, "{name}: {} reader", c.reader);
+        }
+    }
+}
