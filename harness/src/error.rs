@@ -41,9 +41,23 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A reader could not plan the table: the failing reader's error (the native one when both fail) and
+    /// what the other reader did with the table, its own error or the splits it planned, so that a table
+    /// one reader rejects and the other accepts is reported as such.
+    #[error("{failed}; {other}")]
+    Plan {
+        /// The error of the reader that failed.
+        failed: Box<Error>,
+        /// The other reader's outcome, in words.
+        other: String,
+    },
     /// A corpus scenario is invalid.
     #[error("scenario: {0}")]
     Scenario(String),
+    /// The rows a reader returned cannot be compared (a batch that cannot be normalized, a column type the
+    /// `--unordered` row format does not support).
+    #[error("cannot compare rows: {0}")]
+    Compare(String),
 }
 
 /// Result alias of the harness.

@@ -1,0 +1,181 @@
+//! Splits of millions of rows are diffed streaming, with memory bounded by a batch, not by the split: the
+//! batches are produced lazily, batch by batch, and a counting allocator measures the peak heap while the
+//! diff runs (no timing assertions).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use arrow_array::builder::StringBuilder;
+use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use harness::diff::{diff_rows, diff_rows_unordered, MismatchKind};
+use harness::reader::Batches;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let now = CURRENT.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f` and returns its result and the peak heap growth above the heap in use when it started.
+fn peak_growth<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base))
+}
+
+const MB: usize = 1 << 20;
+
+/// A synthetic split of `rows` rows `(_row_kind, id BIGINT, s STRING)`, produced lazily in batches of
+/// `batch` rows. `changed`: this row's `s` gets a suffix. `missing`: this row is left out. `reversed`:
+/// every batch holds its rows in reverse order.
+fn split(
+    rows: u64,
+    batch: u64,
+    changed: Option<u64>,
+    missing: Option<u64>,
+    reversed: bool,
+) -> Batches<'static> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("_row_kind", DataType::Int8, false),
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let starts = (0..rows.div_ceil(batch)).map(move |b| b * batch);
+    Box::new(starts.map(move |start| {
+        let end = (start + batch).min(rows);
+        let mut ids: Vec<u64> = (start..end).filter(|i| Some(*i) != missing).collect();
+        if reversed {
+            ids.reverse();
+        }
+        let kinds = Int8Array::from_iter_values(ids.iter().map(|i| (i % 4) as i8));
+        let id = Int64Array::from_iter_values(ids.iter().map(|i| *i as i64));
+        let mut s = StringBuilder::with_capacity(ids.len(), ids.len() * 12);
+        for i in &ids {
+            if Some(*i) == changed {
+                let _ = write!(s, "row-{i}-changed");
+            } else {
+                let _ = write!(s, "row-{i}");
+            }
+            s.append_value("");
+        }
+        let columns: Vec<ArrayRef> = vec![Arc::new(kinds), Arc::new(id), Arc::new(s.finish())];
+        Ok(RecordBatch::try_new(schema.clone(), columns).expect("valid batch"))
+    }))
+}
+
+/// Bytes the split would take if held whole: 1 + 8 + 4 (offset) + at least 9 string bytes per row.
+fn whole_split_bytes(rows: u64) -> usize {
+    rows as usize * 22
+}
+
+#[test]
+fn millions_of_rows_are_diffed_streaming_with_memory_bounded_by_a_batch() {
+    // Ordered: 3 million rows per side, different batch sizes on each side, one value changed near the end.
+    let rows = 3_000_000u64;
+    let planted = 2_999_990u64;
+    let (diff, peak) = peak_growth(|| {
+        diff_rows(
+            split(rows, 8192, None, None, false),
+            split(rows, 10_000, Some(planted), None, false),
+        )
+    });
+    let diff = diff.expect("both sides read");
+    assert_eq!(diff.stock_rows.total(), rows);
+    assert_eq!(diff.native_rows.total(), rows);
+    assert_eq!(diff.differing_rows, 1);
+    let m = diff.first.expect("the planted change");
+    assert_eq!(m.kind, MismatchKind::Value);
+    assert_eq!((m.row, m.field.as_str()), (planted, "s"));
+    assert_eq!(m.stock, format!("\"row-{planted}\""));
+    assert_eq!(m.native, format!("\"row-{planted}-changed\""));
+    assert!(
+        peak < 8 * MB && peak * 4 < whole_split_bytes(rows),
+        "ordered diff peak heap growth {peak} bytes for a split of {} bytes",
+        whole_split_bytes(rows)
+    );
+
+    // Identical sides: no difference at all.
+    let (diff, _) = peak_growth(|| {
+        diff_rows(
+            split(1_000_000, 4096, None, None, false),
+            split(1_000_000, 7000, None, None, false),
+        )
+    });
+    let diff = diff.expect("both sides read");
+    assert_eq!((diff.differing_rows, diff.first.is_none()), (0, true));
+
+    // Unordered: 2 million rows per side, every native batch in reverse order, one native row missing.
+    let rows = 2_000_000u64;
+    let missing = 1_234_567u64;
+    let (diff, peak) = peak_growth(|| {
+        diff_rows_unordered(
+            split(rows, 8192, None, None, false),
+            split(rows, 10_000, None, Some(missing), true),
+        )
+    });
+    let diff = diff.expect("both sides read");
+    assert_eq!(diff.stock_rows.total(), rows);
+    assert_eq!(diff.native_rows.total(), rows - 1);
+    assert_eq!(
+        (diff.differing_rows, diff.only_in_stock, diff.only_in_native),
+        (1, 1, 0)
+    );
+    let m = diff.first.expect("the missing row");
+    assert_eq!(m.kind, MismatchKind::Missing);
+    assert_eq!((m.row, m.field.as_str()), (missing, "<row>"));
+    assert_eq!(
+        m.stock,
+        format!(
+            "{} ({missing}, \"row-{missing}\")",
+            ["+I", "-U", "+U", "-D"][(missing % 4) as usize]
+        )
+    );
+    assert!(
+        peak < 16 * MB && peak * 4 < whole_split_bytes(rows),
+        "unordered diff peak heap growth {peak} bytes for a split of {} bytes",
+        whole_split_bytes(rows)
+    );
+}
