@@ -27,6 +27,15 @@ pub enum Error {
     /// A data or changelog file cannot be decoded.
     #[error("{path}: cannot decode: {reason}")]
     Decode { path: PathBuf, reason: String },
+    /// A deletion vector (`index/index-*` file) is malformed or does not fit its data file; `path` is the
+    /// index file, `reason` names the data file.
+    #[error("{path}: invalid deletion vector: {reason}")]
+    DeletionVector { path: PathBuf, reason: String },
+    /// Merge-on-read rejected the table's options or a record, where the released reader throws too (e.g.
+    /// a delete record reaching a `first-row` or `partial-update` merge, an aggregate function that cannot
+    /// retract); `path` is the bucket directory or table, `reason` names the option, key or file.
+    #[error("{path}: merge failed: {reason}")]
+    Merge { path: PathBuf, reason: String },
     /// The table uses something this reader does not support yet.
     #[error("{path}: unsupported: {reason}")]
     Unsupported { path: PathBuf, reason: String },

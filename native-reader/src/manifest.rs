@@ -6,8 +6,11 @@
 //! and ignores fields of newer ones (1.1+ `_MIN_BUCKET`, 1.3+ `_FIRST_ROW_ID`, …). Nullable records are
 //! written as `["null", record]` unions, the top-level record included; unions are unwrapped transparently.
 //!
-//! Errors: [`Error::Io`] when a file cannot be read, [`Error::Unsupported`] for ORC/Parquet manifests
-//! (`manifest.format` other than avro), [`Error::Avro`] naming the file for anything malformed (bad container,
+//! `manifest.format=orc` files hold the same records as ORC struct columns; they are decoded with `orc-rust`
+//! and read through the same by-name field readers.
+//!
+//! Errors: [`Error::Io`] when a file cannot be read, [`Error::Unsupported`] for Parquet manifests
+//! (`manifest.format=parquet`), [`Error::Avro`] naming the file for anything malformed (bad container,
 //! missing required field, wrong type, unknown `_KIND`/`_VERSION`). Decoding never panics on bad bytes.
 
 use std::path::Path;
@@ -145,7 +148,12 @@ pub struct IndexManifestEntry {
 
 /// Reads a manifest list: one [`ManifestFileMeta`] per manifest, in list order.
 pub fn read_manifest_list(path: &Path) -> Result<Vec<ManifestFileMeta>> {
-    read_records(path, |r| {
+    manifest_list_from_bytes(path, &read_bytes(path)?)
+}
+
+/// [`read_manifest_list`] of the file's bytes, already in memory; `path` only names the file in errors.
+pub fn manifest_list_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<ManifestFileMeta>> {
+    records_from_bytes(path, bytes, |r| {
         r.check_version(2)?;
         Ok(ManifestFileMeta {
             file_name: r.string("_FILE_NAME")?,
@@ -159,7 +167,12 @@ pub fn read_manifest_list(path: &Path) -> Result<Vec<ManifestFileMeta>> {
 
 /// Reads a manifest file: its entries in file order.
 pub fn read_manifest_file(path: &Path) -> Result<Vec<ManifestEntry>> {
-    read_records(path, |r| {
+    manifest_file_from_bytes(path, &read_bytes(path)?)
+}
+
+/// [`read_manifest_file`] of the file's bytes, already in memory; `path` only names the file in errors.
+pub fn manifest_file_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<ManifestEntry>> {
+    records_from_bytes(path, bytes, |r| {
         r.check_version(2)?;
         let f = r.record("_FILE")?;
         Ok(ManifestEntry {
@@ -198,7 +211,12 @@ pub fn read_manifest_file(path: &Path) -> Result<Vec<ManifestEntry>> {
 
 /// Reads an index manifest: its entries in file order.
 pub fn read_index_manifest(path: &Path) -> Result<Vec<IndexManifestEntry>> {
-    read_records(path, |r| {
+    index_manifest_from_bytes(path, &read_bytes(path)?)
+}
+
+/// [`read_index_manifest`] of the file's bytes, already in memory; `path` only names the file in errors.
+pub fn index_manifest_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<IndexManifestEntry>> {
+    records_from_bytes(path, bytes, |r| {
         r.check_version(1)?;
         let deletion_vectors = match r.get("_DELETIONS_VECTORS_RANGES") {
             None => None,
@@ -240,28 +258,43 @@ fn file_kind(v: i32) -> std::result::Result<FileKind, String> {
 
 const AVRO_MAGIC: &[u8] = b"Obj\x01";
 
-/// Reads every record of an Avro container file through `convert`.
-fn read_records<T>(
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::io(path, e))
+}
+
+/// Reads every record of the bytes of an Avro container file through `convert`.
+fn records_from_bytes<T>(
     path: &Path,
+    bytes: &[u8],
     convert: impl Fn(&Rec<'_>) -> std::result::Result<T, String>,
 ) -> Result<Vec<T>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let avro_err = |reason: String| Error::Avro {
         path: path.to_path_buf(),
         reason,
     };
+    if bytes.starts_with(b"ORC") {
+        // `manifest.format=orc`: the same records, as ORC struct columns.
+        // The unwind guard keeps "never a panic" should a corner of the ORC decoder panic on bad bytes.
+        let records = std::panic::catch_unwind(|| orc_records(bytes.to_vec()))
+            .unwrap_or_else(|_| Err("the ORC decoder panicked on this file".into()))
+            .map_err(|reason| Error::Avro {
+                path: path.to_path_buf(),
+                reason: format!("ORC manifest: {reason}"),
+            })?;
+        let mut out = Vec::with_capacity(records.len());
+        for (i, value) in records.iter().enumerate() {
+            let rec = Rec::from_value(value, "record")
+                .and_then(|rec| convert(&rec))
+                .map_err(|e| avro_err(format!("ORC record {i}: {e}")))?;
+            out.push(rec);
+        }
+        return Ok(out);
+    }
     if !bytes.starts_with(AVRO_MAGIC) {
-        if bytes.starts_with(b"ORC") || bytes.starts_with(b"PAR1") {
+        if bytes.starts_with(b"PAR1") {
             return Err(Error::Unsupported {
                 path: path.to_path_buf(),
-                reason: format!(
-                    "{} manifest files (table option manifest.format) are not supported, only avro",
-                    if bytes.starts_with(b"ORC") {
-                        "ORC"
-                    } else {
-                        "Parquet"
-                    }
-                ),
+                reason: "Parquet manifest files (table option manifest.format) are not supported, only avro and orc".into(),
             });
         }
         return Err(avro_err(
@@ -271,7 +304,7 @@ fn read_records<T>(
     // apache-avro returns errors for malformed input; the unwind guard keeps "never a panic" even if a
     // corner of the decoder does not.
     let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let reader = apache_avro::Reader::new(&bytes[..]).map_err(|e| e.to_string())?;
+        let reader = apache_avro::Reader::new(bytes).map_err(|e| e.to_string())?;
         let mut out = Vec::new();
         for (i, value) in reader.enumerate() {
             let value = value.map_err(|e| format!("record {i}: {e}"))?;
@@ -284,6 +317,89 @@ fn read_records<T>(
         Ok(r) => r.map_err(avro_err),
         Err(_) => Err(avro_err("the Avro decoder panicked on this file".into())),
     }
+}
+
+/// Decodes an ORC manifest (list, manifest or index manifest written with `manifest.format=orc`) into
+/// one record value per row, fields by name, so that the Avro field readers apply unchanged.
+/// Manifests are small metadata files: the whole file is decoded at once.
+fn orc_records(bytes: Vec<u8>) -> std::result::Result<Vec<Value>, String> {
+    let reader = orc_rust::ArrowReaderBuilder::try_new(bytes::Bytes::from(bytes))
+        .map_err(|e| e.to_string())?
+        .build();
+    let mut out = Vec::new();
+    for batch in reader {
+        let batch = batch.map_err(|e| e.to_string())?;
+        let columns: Vec<(String, &dyn arrow_array::Array)> = batch
+            .schema()
+            .fields()
+            .iter()
+            .zip(batch.columns())
+            .map(|(f, c)| (f.name().clone(), c.as_ref()))
+            .collect();
+        for row in 0..batch.num_rows() {
+            let fields = columns
+                .iter()
+                .map(|(name, c)| Ok((name.clone(), arrow_value(*c, row)?)))
+                .collect::<std::result::Result<Vec<_>, String>>()?;
+            out.push(Value::Record(fields));
+        }
+    }
+    Ok(out)
+}
+
+/// The value at `row` of an Arrow array as an Avro value (the types manifests use).
+fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> std::result::Result<Value, String> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::*;
+    use arrow_schema::{DataType as A, TimeUnit};
+    if array.is_null(row) {
+        return Ok(Value::Null);
+    }
+    Ok(match array.data_type() {
+        A::Boolean => Value::Boolean(array.as_boolean().value(row)),
+        A::Int8 => Value::Int(array.as_primitive::<Int8Type>().value(row).into()),
+        A::Int16 => Value::Int(array.as_primitive::<Int16Type>().value(row).into()),
+        A::Int32 => Value::Int(array.as_primitive::<Int32Type>().value(row)),
+        A::Int64 => Value::Long(array.as_primitive::<Int64Type>().value(row)),
+        A::Float32 => Value::Float(array.as_primitive::<Float32Type>().value(row)),
+        A::Float64 => Value::Double(array.as_primitive::<Float64Type>().value(row)),
+        A::Utf8 => Value::String(array.as_string::<i32>().value(row).to_string()),
+        A::Binary => Value::Bytes(array.as_binary::<i32>().value(row).to_vec()),
+        A::Timestamp(unit, _) => {
+            let millis = match unit {
+                TimeUnit::Second => array.as_primitive::<TimestampSecondType>().value(row) * 1000,
+                TimeUnit::Millisecond => array.as_primitive::<TimestampMillisecondType>().value(row),
+                TimeUnit::Microsecond => array
+                    .as_primitive::<TimestampMicrosecondType>()
+                    .value(row)
+                    .div_euclid(1000),
+                TimeUnit::Nanosecond => array
+                    .as_primitive::<TimestampNanosecondType>()
+                    .value(row)
+                    .div_euclid(1_000_000),
+            };
+            Value::TimestampMillis(millis)
+        }
+        A::Struct(fields) => {
+            let s = array.as_struct();
+            Value::Record(
+                fields
+                    .iter()
+                    .zip(s.columns())
+                    .map(|(f, c)| Ok((f.name().clone(), arrow_value(c.as_ref(), row)?)))
+                    .collect::<std::result::Result<_, String>>()?,
+            )
+        }
+        A::List(_) => {
+            let values = array.as_list::<i32>().value(row);
+            Value::Array(
+                (0..values.len())
+                    .map(|i| arrow_value(values.as_ref(), i))
+                    .collect::<std::result::Result<_, String>>()?,
+            )
+        }
+        other => return Err(format!("unexpected column type {other}")),
+    })
 }
 
 fn unwrap_union(v: &Value) -> &Value {
@@ -593,9 +709,14 @@ mod tests {
             read_manifest_file(&dir.path().join("nope")).unwrap_err(),
             Error::Io { .. }
         ));
-        // ORC manifest
+        // A truncated ORC manifest is an error naming the file, not a panic.
         let p = dir.path().join("manifest-orc");
         std::fs::write(&p, b"ORC\x11\x00\x00").unwrap();
+        let err = read_manifest_file(&p).unwrap_err();
+        assert!(matches!(err, Error::Avro { .. }), "{err}");
+        assert!(err.to_string().contains("manifest-orc"));
+        // Parquet manifests are not supported.
+        std::fs::write(&p, b"PAR1\x00\x00").unwrap();
         assert!(matches!(
             read_manifest_file(&p).unwrap_err(),
             Error::Unsupported { .. }

@@ -1,27 +1,46 @@
 //! Paimon type <-> Arrow type: the one place where the Arrow type of each Paimon type is fixed.
 //!
-//! Both readers return these types. They mirror `org.apache.paimon.arrow.ArrowUtils` /
+//! Both readers return these types. They mirror `org.apache.paimon.arrow.ArrowUtils.toArrowField` /
 //! `ArrowFieldTypeConversion` of the released `paimon-arrow` 1.0, which the stock side uses to export rows,
 //! with the JVM's default time zone pinned to UTC by `jvm-bridge`:
 //!
-//! | Paimon | Arrow |
-//! |---|---|
-//! | BOOLEAN | Boolean |
-//! | TINYINT, SMALLINT, INT, BIGINT | Int8, Int16, Int32, Int64 |
-//! | FLOAT, DOUBLE | Float32, Float64 |
-//! | DECIMAL(p, s) | Decimal128(p, s) |
-//! | CHAR, VARCHAR, STRING | Utf8 |
-//! | BINARY, VARBINARY, BYTES | Binary |
-//! | DATE | Date32 (days) |
-//! | TIME(p) | Time32(Millisecond) |
-//! | TIMESTAMP(p) | Timestamp(Second / Millisecond / Microsecond / Nanosecond for p = 0, 1-3, 4-6, 7-9, no zone) |
-//! | TIMESTAMP(p) WITH LOCAL TIME ZONE | the same units, zone `UTC` |
-//! | ARRAY<T>, MULTISET<T> | List<T> / Map<T, Int32> |
-//! | MAP<K, V> | Map<K, V> (entries `key`, `value`) |
-//! | ROW<...> | Struct |
+//! | Paimon | Arrow | value |
+//! |---|---|---|
+//! | BOOLEAN | Boolean | |
+//! | TINYINT, SMALLINT, INT, BIGINT | Int8, Int16, Int32, Int64 | |
+//! | FLOAT, DOUBLE | Float32, Float64 | |
+//! | DECIMAL(p, s) | Decimal128(p, s) | unscaled value |
+//! | CHAR(n), VARCHAR(n), STRING | Utf8 | as stored (no CHAR padding added or removed) |
+//! | BINARY(n), VARBINARY(n), BYTES | Binary | |
+//! | DATE | Date32 | days since 1970-01-01 |
+//! | TIME(p) | Time32(Millisecond) | milliseconds of the day (any p) |
+//! | TIMESTAMP(p) | Timestamp(unit, no zone): Second for p = 0, Millisecond 1-3, Microsecond 4-6, Nanosecond 7-9 | see below |
+//! | TIMESTAMP(p) WITH LOCAL TIME ZONE | Timestamp(same units, zone `UTC`) | see below |
+//! | ARRAY<T> | List, element field `$data$` | |
+//! | MAP<K, V> | Map (unsorted), entries `entries` NOT NULL = Struct{`key` NOT NULL, `value` nullable} | entries in the reader's order |
+//! | MULTISET<T> | as MAP<T, INT NOT NULL> (paimon-arrow 1.0 cannot export MULTISET at all) | element → count |
+//! | ROW<...> | Struct of the nested fields | |
 //!
-//! Every batch starts with `_row_kind` Int8 NOT NULL: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D` (`org.apache.paimon.types.RowKind`).
+//! Timestamp values are paimon-arrow's `nonCastedTimestampToEpoch` of Paimon's `Timestamp(millisecond,
+//! nanoOfMillisecond)`: seconds = millis / 1000 (truncated toward zero), millis, micros = millis * 1000 +
+//! nanos / 1000, nanos = millis * 10^6 + nanos, all in wrapping Java `long` arithmetic (so a TIMESTAMP(9)
+//! beyond year 2262 wraps exactly as the stock side's does). LTZ values are the UTC epoch.
+//!
+//! Field metadata: like paimon-arrow, every field carries `PARQUET:field_id` = its Paimon field id; a list
+//! element carries `536870911 + id * 1024 + depth`, a map key `536870911 - id * 1024 - depth`, a map value
+//! `536870911 + id * 1024 + depth` and the map entries struct the map's id (`SpecialFields`, `depth` counted
+//! from 1 below the top-level field, restarting at 0 inside a ROW's own fields). Because nested field
+//! metadata is part of an Arrow `DataType`, [`arrow_field`] (with ids) is what batches carry;
+//! [`arrow_type`] is the same type without metadata, for callers that do not know the field id.
+//!
+//! One deliberate difference: paimon-arrow declares every map `value` field NOT NULL (it builds it from
+//! `valueType.notNull()`) yet writes NULL values into it, which is invalid Arrow; `jvm-bridge` imports it as
+//! nullable, and so is it here.
+//!
+//! Every batch starts with `_row_kind` Int8 NOT NULL: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D` (`org.apache.paimon.types.RowKind`),
+//! field id 2147483645 (`SpecialFields.VALUE_KIND`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema, TimeUnit};
@@ -30,6 +49,18 @@ use crate::schema::{DataField, DataType, TypeKind};
 
 /// Name of the leading RowKind column of every batch.
 pub const ROW_KIND_COLUMN: &str = "_row_kind";
+
+/// Field id of the `_row_kind` column (`SpecialFields.VALUE_KIND`), as the stock side exports it.
+pub const ROW_KIND_FIELD_ID: i32 = i32::MAX - 2;
+
+/// Arrow field metadata key holding the Paimon field id (`ArrowUtils.PARQUET_FIELD_ID`).
+pub const FIELD_ID_KEY: &str = "PARQUET:field_id";
+
+/// Name of a list's element field (Arrow Java `ListVector.DATA_VECTOR_NAME`).
+pub const LIST_ELEMENT_NAME: &str = "$data$";
+
+/// Base of the ids of nested array elements and map keys/values (`SpecialFields.STRUCTURED_TYPE_FIELD_ID_BASE`).
+pub const STRUCTURED_TYPE_FIELD_ID_BASE: i32 = i32::MAX / 4;
 
 /// The Arrow time unit for a TIMESTAMP precision.
 pub fn timestamp_unit(precision: u8) -> TimeUnit {
@@ -41,8 +72,47 @@ pub fn timestamp_unit(precision: u8) -> TimeUnit {
     }
 }
 
-/// The Arrow type of a Paimon type (see the module table).
+/// `SpecialFields.getArrayElementFieldId` (Java `int` arithmetic).
+pub fn array_element_field_id(field_id: i32, depth: i32) -> i32 {
+    STRUCTURED_TYPE_FIELD_ID_BASE
+        .wrapping_add(field_id.wrapping_mul(1024))
+        .wrapping_add(depth)
+}
+
+/// `SpecialFields.getMapKeyFieldId` (Java `int` arithmetic).
+pub fn map_key_field_id(field_id: i32, depth: i32) -> i32 {
+    STRUCTURED_TYPE_FIELD_ID_BASE
+        .wrapping_sub(field_id.wrapping_mul(1024))
+        .wrapping_sub(depth)
+}
+
+/// `SpecialFields.getMapValueFieldId` (Java `int` arithmetic).
+pub fn map_value_field_id(field_id: i32, depth: i32) -> i32 {
+    array_element_field_id(field_id, depth)
+}
+
+/// The Arrow type of a Paimon type, without field-id metadata (see the module docs).
 pub fn arrow_type(t: &DataType) -> ArrowType {
+    build_type(t, None, 0)
+}
+
+/// The Arrow type of a Paimon column with field id `field_id`, nested field metadata included: the type of
+/// [`arrow_field`].
+pub fn field_arrow_type(t: &DataType, field_id: i32) -> ArrowType {
+    build_type(t, Some(field_id), 0)
+}
+
+fn with_id(field: Field, id: Option<i32>) -> Field {
+    match id {
+        Some(id) => {
+            field.with_metadata(HashMap::from([(FIELD_ID_KEY.to_string(), id.to_string())]))
+        }
+        None => field,
+    }
+}
+
+/// `ArrowUtils.toArrowField(name, fieldId, type, depth)`'s type; `id` is `None` for no metadata.
+fn build_type(t: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
     match &t.kind {
         TypeKind::Boolean => ArrowType::Boolean,
         TypeKind::TinyInt => ArrowType::Int8,
@@ -61,37 +131,175 @@ pub fn arrow_type(t: &DataType) -> ArrowType {
             ArrowType::Timestamp(timestamp_unit(*p), Some("UTC".into()))
         }
         TypeKind::Array(e) => {
-            ArrowType::List(Arc::new(Field::new("element", arrow_type(e), e.nullable)))
+            let element = Field::new(LIST_ELEMENT_NAME, build_type(e, id, depth + 1), e.nullable);
+            let element_id = id.map(|i| array_element_field_id(i, depth + 1));
+            ArrowType::List(Arc::new(with_id(element, element_id)))
         }
-        TypeKind::Multiset(e) => map_type(arrow_type(e), ArrowType::Int32, false),
-        TypeKind::Map(k, v) => map_type(arrow_type(k), arrow_type(v), v.nullable),
+        TypeKind::Multiset(e) => {
+            let count = DataType {
+                kind: TypeKind::Int,
+                nullable: false,
+            };
+            map_type(e, &count, id, depth)
+        }
+        TypeKind::Map(k, v) => map_type(k, v, id, depth),
         TypeKind::Row(fields) => ArrowType::Struct(Fields::from(
-            fields.iter().map(arrow_field).collect::<Vec<_>>(),
+            fields
+                .iter()
+                .map(|f| {
+                    let field = Field::new(
+                        &f.name,
+                        build_type(&f.data_type, id.map(|_| f.id), 0),
+                        f.data_type.nullable,
+                    );
+                    with_id(field, id.map(|_| f.id))
+                })
+                .collect::<Vec<_>>(),
         )),
     }
 }
 
-fn map_type(key: ArrowType, value: ArrowType, value_nullable: bool) -> ArrowType {
-    let entries = Field::new(
-        "entries",
-        ArrowType::Struct(Fields::from(vec![
-            Field::new("key", key, false),
-            Field::new("value", value, value_nullable),
-        ])),
-        false,
+fn map_type(key: &DataType, value: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
+    let key_field = with_id(
+        Field::new("key", build_type(key, id, depth + 1), false),
+        id.map(|i| map_key_field_id(i, depth + 1)),
+    );
+    let value_field = with_id(
+        Field::new("value", build_type(value, id, depth + 1), true),
+        id.map(|i| map_value_field_id(i, depth + 1)),
+    );
+    let entries = with_id(
+        Field::new(
+            "entries",
+            ArrowType::Struct(Fields::from(vec![key_field, value_field])),
+            false,
+        ),
+        id,
     );
     ArrowType::Map(Arc::new(entries), false)
 }
 
-/// The Arrow field of a Paimon column: same name, Arrow type, nullability.
+/// The Arrow field of a Paimon column: same name, [`field_arrow_type`], nullability, and `PARQUET:field_id`
+/// metadata.
 pub fn arrow_field(f: &DataField) -> Field {
-    Field::new(&f.name, arrow_type(&f.data_type), f.data_type.nullable)
+    with_id(
+        Field::new(
+            &f.name,
+            field_arrow_type(&f.data_type, f.id),
+            f.data_type.nullable,
+        ),
+        Some(f.id),
+    )
+}
+
+/// The `_row_kind` field every batch starts with.
+pub fn row_kind_field() -> Field {
+    with_id(
+        Field::new(ROW_KIND_COLUMN, ArrowType::Int8, false),
+        Some(ROW_KIND_FIELD_ID),
+    )
 }
 
 /// The read schema of a table as every reader returns it: `_row_kind` then the table's columns.
 pub fn read_schema(fields: &[DataField]) -> Schema {
     let mut out = Vec::with_capacity(fields.len() + 1);
-    out.push(Field::new(ROW_KIND_COLUMN, ArrowType::Int8, false));
+    out.push(row_kind_field());
     out.extend(fields.iter().map(arrow_field));
     Schema::new(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::parse_type;
+
+    fn field(id: i32, name: &str, json: serde_json::Value) -> DataField {
+        DataField {
+            id,
+            name: name.into(),
+            data_type: parse_type(&json).unwrap(),
+        }
+    }
+
+    fn id_of(f: &Field) -> &str {
+        f.metadata()
+            .get(FIELD_ID_KEY)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    #[test]
+    fn nested_ids_and_names_follow_paimon_arrow() {
+        // MAP<STRING, ARRAY<INT>> as field 27: key id B - 27*1024 - 1, value B + 27*1024 + 1, the array
+        // element below the value B + 27*1024 + 2.
+        let f = field(
+            27,
+            "m",
+            serde_json::json!({"type": "MAP", "key": "STRING NOT NULL", "value": {"type": "ARRAY", "element": "INT"}}),
+        );
+        let arrow = arrow_field(&f);
+        assert_eq!(id_of(&arrow), "27");
+        let ArrowType::Map(entries, false) = arrow.data_type() else {
+            panic!("{arrow:?}")
+        };
+        assert_eq!(entries.name(), "entries");
+        assert!(!entries.is_nullable());
+        assert_eq!(id_of(entries), "27");
+        let ArrowType::Struct(kv) = entries.data_type() else {
+            panic!()
+        };
+        assert_eq!((kv[0].name().as_str(), id_of(&kv[0])), ("key", "536843262"));
+        assert_eq!(
+            (kv[1].name().as_str(), id_of(&kv[1])),
+            ("value", "536898560")
+        );
+        assert!(!kv[0].is_nullable() && kv[1].is_nullable());
+        let ArrowType::List(element) = kv[1].data_type() else {
+            panic!()
+        };
+        assert_eq!(element.name(), LIST_ELEMENT_NAME);
+        assert_eq!(id_of(element), "536898561");
+        // Without ids: the same shape, no metadata.
+        let ArrowType::Map(entries, _) = arrow_type(&f.data_type) else {
+            panic!()
+        };
+        assert!(entries.metadata().is_empty());
+    }
+
+    #[test]
+    fn row_fields_use_their_own_ids_from_depth_zero() {
+        let f = field(
+            3,
+            "r",
+            serde_json::json!({"type": "ROW", "fields": [
+                {"id": 10, "name": "a", "type": {"type": "ARRAY", "element": "INT NOT NULL"}},
+                {"id": 11, "name": "b", "type": "TIMESTAMP(9) WITH LOCAL TIME ZONE"}
+            ]}),
+        );
+        let ArrowType::Struct(children) = field_arrow_type(&f.data_type, f.id) else {
+            panic!()
+        };
+        assert_eq!(id_of(&children[0]), "10");
+        let ArrowType::List(element) = children[0].data_type() else {
+            panic!()
+        };
+        assert_eq!(id_of(element), (536870911 + 10 * 1024 + 1).to_string());
+        assert!(!element.is_nullable());
+        assert_eq!(
+            children[1].data_type(),
+            &ArrowType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
+        );
+    }
+
+    #[test]
+    fn timestamp_units_by_precision() {
+        assert_eq!(timestamp_unit(0), TimeUnit::Second);
+        assert_eq!(timestamp_unit(3), TimeUnit::Millisecond);
+        assert_eq!(timestamp_unit(4), TimeUnit::Microsecond);
+        assert_eq!(timestamp_unit(7), TimeUnit::Nanosecond);
+        assert_eq!(
+            read_schema(&[]).field(0).metadata()[FIELD_ID_KEY],
+            "2147483645"
+        );
+    }
 }

@@ -150,14 +150,20 @@ fn append_09_has_orc_manifests() {
     }
     // README: "snapshot-4-5 ... FullCompact".
     assert_eq!(t.snapshot(5).unwrap().commit_kind, CommitKind::Compact);
-    // Manifests are ORC: the planner says so, naming snapshot 1's delta manifest list.
-    let err = t.plan_stream(1, 5).unwrap_err();
-    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
-    let delta = snapshot_json(&root, 1)["deltaManifestList"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(err.to_string().contains(&delta), "{err}");
+    // Manifests (and data files) are ORC: they plan and read natively.
+    let splits = t.plan_stream(1, 5).unwrap();
+    assert!(!splits.is_empty());
+    let t = std::sync::Arc::new(t);
+    let rows: usize = splits
+        .iter()
+        .map(|s| {
+            native_reader::decode::SplitReader::new(t.clone(), s, 1024)
+                .unwrap()
+                .map(|b| b.unwrap().num_rows())
+                .sum::<usize>()
+        })
+        .sum();
+    assert_eq!(rows as i64, splits.iter().map(|s| s.row_count()).sum::<i64>());
     // README data_split-01: partition 10, bucket 1; partition 20 has bucket 0.
     assert!(
         Path::new(&t.bucket_path(&partition_path(&[("f1", Some("10"))], "x").unwrap(), 1)).is_dir()
@@ -186,8 +192,8 @@ fn append_with_empty_partition_uses_default_name() {
         let bucket = t.bucket_path(&dir, 0);
         assert!(Path::new(&bucket).is_dir(), "{bucket}");
     }
-    let err = t.plan_stream(1, 1).unwrap_err();
-    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    // ORC manifests plan natively: one split per partition (NULL, "2024", "2025").
+    assert_eq!(t.plan_stream(1, 1).unwrap().len(), 3);
 }
 
 #[test]

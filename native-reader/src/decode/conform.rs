@@ -1,0 +1,376 @@
+//! Bringing an array decoded by a format library to exactly the Arrow type [`crate::types::field_arrow_type`]
+//! fixes for its Paimon type (nested field names, nullability and metadata included), with the value
+//! conversions Paimon's readers and paimon-arrow's writers apply (e.g. timestamp units).
+//!
+//! Nested arrays are rebuilt around their (converted) children without copying buffers.
+
+use std::sync::Arc;
+
+use arrow::buffer::{NullBuffer, OffsetBuffer};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    TimestampSecondType,
+};
+use arrow_array::{
+    new_null_array, Array, ArrayRef, ListArray, MapArray, PrimitiveArray, StructArray,
+};
+use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
+
+use crate::schema::{DataType, TypeKind};
+use crate::types::field_arrow_type;
+
+/// Converts `array` to `field_arrow_type(t, field_id)`; the error is a reason (no file name).
+pub fn conform(array: &ArrayRef, t: &DataType, field_id: i32) -> Result<ArrayRef, String> {
+    let target = field_arrow_type(t, field_id);
+    conform_to(array, t, &target)
+}
+
+fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<ArrayRef, String> {
+    if array.data_type() == target {
+        return Ok(array.clone());
+    }
+    if let ArrowType::Null = array.data_type() {
+        return Ok(new_null_array(target, array.len()));
+    }
+    match (&t.kind, target) {
+        (TypeKind::Array(element), ArrowType::List(field)) => {
+            let (offsets, values, nulls) = list_parts(array)?;
+            let values = conform_to(&values, element, field.data_type())?;
+            ListArray::try_new(field.clone(), offsets, values, nulls)
+                .map(|a| Arc::new(a) as ArrayRef)
+                .map_err(|e| e.to_string())
+        }
+        (TypeKind::Map(key, value), ArrowType::Map(entries, sorted)) => {
+            conform_map(array, key, value, entries, *sorted)
+        }
+        (TypeKind::Multiset(element), ArrowType::Map(entries, sorted)) => {
+            let count = DataType {
+                kind: TypeKind::Int,
+                nullable: false,
+            };
+            conform_map(array, element, &count, entries, *sorted)
+        }
+        (TypeKind::Row(fields), ArrowType::Struct(targets)) => {
+            let source = array
+                .as_struct_opt()
+                .ok_or_else(|| format!("expected a struct, found {}", array.data_type()))?;
+            let mut children = Vec::with_capacity(fields.len());
+            for (i, (f, target)) in fields.iter().zip(targets.iter()).enumerate() {
+                let child = source
+                    .column_by_name(&f.name)
+                    .or_else(|| source.columns().get(i))
+                    .cloned();
+                let child = match child {
+                    Some(c) => conform_to(&c, &f.data_type, target.data_type())?,
+                    None => new_null_array(target.data_type(), array.len()),
+                };
+                children.push(child);
+            }
+            StructArray::try_new(targets.clone(), children, source.nulls().cloned())
+                .map(|a| Arc::new(a) as _)
+                .map_err(|e| e.to_string())
+        }
+        (
+            TypeKind::Timestamp(_) | TypeKind::LocalZonedTimestamp(_),
+            ArrowType::Timestamp(unit, zone),
+        ) => timestamp(array, *unit, zone.clone()),
+        _ => arrow_cast::cast(array, target)
+            .map_err(|e| format!("cannot convert {} to {target}: {e}", array.data_type())),
+    }
+}
+
+/// Offsets, values and nulls of a List or LargeList array (LargeList offsets narrowed to i32).
+fn list_parts(
+    array: &ArrayRef,
+) -> Result<(OffsetBuffer<i32>, ArrayRef, Option<NullBuffer>), String> {
+    match array.data_type() {
+        ArrowType::List(_) => {
+            let l = array.as_list::<i32>();
+            Ok((l.offsets().clone(), l.values().clone(), l.nulls().cloned()))
+        }
+        ArrowType::LargeList(_) => {
+            let l = array.as_list::<i64>();
+            let offsets = l
+                .offsets()
+                .iter()
+                .map(|o| i32::try_from(*o).map_err(|_| "list offsets beyond 2^31".to_string()))
+                .collect::<Result<Vec<i32>, String>>()?;
+            Ok((
+                OffsetBuffer::new(offsets.into()),
+                l.values().clone(),
+                l.nulls().cloned(),
+            ))
+        }
+        ArrowType::Map(_, _) => {
+            let m = array.as_map();
+            Ok((
+                m.offsets().clone(),
+                Arc::new(m.entries().clone()),
+                m.nulls().cloned(),
+            ))
+        }
+        other => Err(format!("expected a list, found {other}")),
+    }
+}
+
+fn conform_map(
+    array: &ArrayRef,
+    key: &DataType,
+    value: &DataType,
+    entries: &Arc<Field>,
+    sorted: bool,
+) -> Result<ArrayRef, String> {
+    let (offsets, pairs, nulls) = list_parts(array)?;
+    let pairs = pairs
+        .as_struct_opt()
+        .ok_or_else(|| format!("map entries are not a struct but {}", pairs.data_type()))?;
+    if pairs.num_columns() != 2 {
+        return Err(format!(
+            "map entries have {} fields, expected 2",
+            pairs.num_columns()
+        ));
+    }
+    let ArrowType::Struct(targets) = entries.data_type() else {
+        return Err("map entries type is not a struct".into());
+    };
+    let keys = conform_to(pairs.column(0), key, targets[0].data_type())?;
+    let values = conform_to(pairs.column(1), value, targets[1].data_type())?;
+    let entries_array = StructArray::try_new(targets.clone(), vec![keys, values], None)
+        .map_err(|e| e.to_string())?;
+    MapArray::try_new(entries.clone(), offsets, entries_array, nulls, sorted)
+        .map(|a| Arc::new(a) as _)
+        .map_err(|e| e.to_string())
+}
+
+/// Epoch value of `unit` as (milliseconds, nano-of-millisecond), the way Paimon's `Timestamp` factory
+/// methods split it (`fromEpochMillis`, `fromMicros`: floor division; nanoseconds likewise).
+fn split(value: i64, unit: TimeUnit) -> (i64, i64) {
+    match unit {
+        TimeUnit::Second => (value.wrapping_mul(1000), 0),
+        TimeUnit::Millisecond => (value, 0),
+        TimeUnit::Microsecond => (value.div_euclid(1000), value.rem_euclid(1000) * 1000),
+        TimeUnit::Nanosecond => (value.div_euclid(1_000_000), value.rem_euclid(1_000_000)),
+    }
+}
+
+/// The epoch value paimon-arrow exports for (millis, nanoOfMilli) at `unit` (`ArrowUtils
+/// .nonCastedTimestampToEpoch`): seconds = millis / 1000 truncated toward zero, micros = millis * 1000 +
+/// nanoOfMilli / 1000, nanos = millis * 10^6 + nanoOfMilli (Java long arithmetic, wrapping).
+pub fn export_epoch(millis: i64, nano_of_milli: i64, unit: TimeUnit) -> i64 {
+    match unit {
+        TimeUnit::Second => millis / 1000,
+        TimeUnit::Millisecond => millis,
+        TimeUnit::Microsecond => millis.wrapping_mul(1000).wrapping_add(nano_of_milli / 1000),
+        TimeUnit::Nanosecond => millis.wrapping_mul(1_000_000).wrapping_add(nano_of_milli),
+    }
+}
+
+/// Converts a timestamp array of any unit/zone to `unit` with zone `zone`, as Paimon reads the stored value
+/// into a `Timestamp` and paimon-arrow exports it.
+fn timestamp(array: &ArrayRef, unit: TimeUnit, zone: Option<Arc<str>>) -> Result<ArrayRef, String> {
+    if let ArrowType::Decimal128(_, 9) = array.data_type() {
+        // Epoch nanoseconds as i128 (orc-rust's form for timestamps beyond the i64 nanosecond range).
+        let nanos = array.as_primitive::<arrow_array::types::Decimal128Type>();
+        let converted = nanos.values().iter().map(|n| {
+            let millis = n.div_euclid(1_000_000) as i64;
+            export_epoch(millis, n.rem_euclid(1_000_000) as i64, unit)
+        });
+        return Ok(timestamp_array(
+            converted,
+            array.nulls().cloned(),
+            unit,
+            zone,
+        ));
+    }
+    let ArrowType::Timestamp(from, _) = array.data_type() else {
+        return arrow_cast::cast(array, &ArrowType::Timestamp(unit, zone))
+            .map_err(|e| format!("cannot convert {} to a timestamp: {e}", array.data_type()));
+    };
+    let from = *from;
+    let values: Vec<i64> = match from {
+        TimeUnit::Second => prim_values::<TimestampSecondType>(array),
+        TimeUnit::Millisecond => prim_values::<TimestampMillisecondType>(array),
+        TimeUnit::Microsecond => prim_values::<TimestampMicrosecondType>(array),
+        TimeUnit::Nanosecond => prim_values::<TimestampNanosecondType>(array),
+    };
+    let converted = values.into_iter().map(|v| {
+        let (millis, nanos) = split(v, from);
+        export_epoch(millis, nanos, unit)
+    });
+    Ok(timestamp_array(
+        converted,
+        array.nulls().cloned(),
+        unit,
+        zone,
+    ))
+}
+
+/// A timestamp array of `unit` and `zone` from exported epoch values.
+fn timestamp_array(
+    converted: impl Iterator<Item = i64>,
+    nulls: Option<NullBuffer>,
+    unit: TimeUnit,
+    zone: Option<Arc<str>>,
+) -> ArrayRef {
+    match unit {
+        TimeUnit::Second => Arc::new(
+            PrimitiveArray::<TimestampSecondType>::new(converted.collect(), nulls)
+                .with_timezone_opt(zone),
+        ),
+        TimeUnit::Millisecond => Arc::new(
+            PrimitiveArray::<TimestampMillisecondType>::new(converted.collect(), nulls)
+                .with_timezone_opt(zone),
+        ),
+        TimeUnit::Microsecond => Arc::new(
+            PrimitiveArray::<TimestampMicrosecondType>::new(converted.collect(), nulls)
+                .with_timezone_opt(zone),
+        ),
+        TimeUnit::Nanosecond => Arc::new(
+            PrimitiveArray::<TimestampNanosecondType>::new(converted.collect(), nulls)
+                .with_timezone_opt(zone),
+        ),
+    }
+}
+
+fn prim_values<T: arrow_array::ArrowPrimitiveType<Native = i64>>(array: &ArrayRef) -> Vec<i64> {
+    array.as_primitive::<T>().values().to_vec()
+}
+
+/// Fields of a struct type, for callers that build struct arrays.
+pub fn struct_fields(t: &ArrowType) -> Option<&Fields> {
+    match t {
+        ArrowType::Struct(f) => Some(f),
+        _ => None,
+    }
+}
+
+/// Rebuilds a nested array bottom-up: `leaf` may replace any array (given its Paimon type) after its
+/// children were rebuilt; nested arrays keep their types, so the result has `array`'s exact type.
+pub fn rewrite(
+    array: &ArrayRef,
+    t: &DataType,
+    leaf: &dyn Fn(ArrayRef, &DataType) -> Result<ArrayRef, String>,
+) -> Result<ArrayRef, String> {
+    let rebuilt: ArrayRef = match (&t.kind, array.data_type()) {
+        (TypeKind::Array(element), ArrowType::List(field)) => {
+            let list = array.as_list::<i32>();
+            let values = rewrite(list.values(), element, leaf)?;
+            Arc::new(
+                ListArray::try_new(
+                    field.clone(),
+                    list.offsets().clone(),
+                    values,
+                    list.nulls().cloned(),
+                )
+                .map_err(|e| e.to_string())?,
+            )
+        }
+        (TypeKind::Map(_, _) | TypeKind::Multiset(_), ArrowType::Map(entries, sorted)) => {
+            let (key_t, value_t) = match &t.kind {
+                TypeKind::Map(k, v) => (k.as_ref().clone(), v.as_ref().clone()),
+                TypeKind::Multiset(e) => (
+                    e.as_ref().clone(),
+                    DataType {
+                        kind: TypeKind::Int,
+                        nullable: false,
+                    },
+                ),
+                _ => unreachable_types()?,
+            };
+            let map = array.as_map();
+            let kv = map.entries();
+            let keys = rewrite(kv.column(0), &key_t, leaf)?;
+            let values = rewrite(kv.column(1), &value_t, leaf)?;
+            let ArrowType::Struct(fields) = entries.data_type() else {
+                return Err("map entries are not a struct".into());
+            };
+            let kv = StructArray::try_new(fields.clone(), vec![keys, values], kv.nulls().cloned())
+                .map_err(|e| e.to_string())?;
+            Arc::new(
+                MapArray::try_new(
+                    entries.clone(),
+                    map.offsets().clone(),
+                    kv,
+                    map.nulls().cloned(),
+                    *sorted,
+                )
+                .map_err(|e| e.to_string())?,
+            )
+        }
+        (TypeKind::Row(fields), ArrowType::Struct(arrow_fields))
+            if fields.len() == arrow_fields.len() =>
+        {
+            let s = array.as_struct();
+            let children = s
+                .columns()
+                .iter()
+                .zip(fields)
+                .map(|(c, f)| rewrite(c, &f.data_type, leaf))
+                .collect::<Result<Vec<_>, _>>()?;
+            Arc::new(
+                StructArray::try_new(arrow_fields.clone(), children, s.nulls().cloned())
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+        _ => array.clone(),
+    };
+    leaf(rebuilt, t)
+}
+
+fn unreachable_types<T>() -> Result<T, String> {
+    Err("unexpected type".into())
+}
+
+/// Paimon 1.0's Parquet reader (`RowColumnReader`, `NestedColumnReader.readRow`) returns a ROW as NULL
+/// whenever all of its fields are NULL, at any depth; applied to a decoded array of type `t`.
+pub fn parquet_row_nulls(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, String> {
+    rewrite(array, t, &|a, t| {
+        let TypeKind::Row(_) = t.kind else {
+            return Ok(a);
+        };
+        let s = a.as_struct();
+        if s.num_columns() == 0 {
+            return Ok(a);
+        }
+        let len = s.len();
+        let any_child: Vec<bool> = (0..len)
+            .map(|i| s.columns().iter().any(|c| c.is_valid(i)))
+            .collect();
+        let parent = s.nulls();
+        let valid: Vec<bool> = (0..len)
+            .map(|i| any_child[i] && parent.is_none_or(|n| n.is_valid(i)))
+            .collect();
+        if valid.iter().all(|v| *v) {
+            return Ok(a);
+        }
+        let ArrowType::Struct(fields) = a.data_type() else {
+            return Ok(a);
+        };
+        StructArray::try_new(
+            fields.clone(),
+            s.columns().to_vec(),
+            Some(NullBuffer::from(valid)),
+        )
+        .map(|s| Arc::new(s) as ArrayRef)
+        .map_err(|e| e.to_string())
+    })
+}
+
+/// The ORC Java reader (`CharTreeReader`) strips trailing spaces from CHAR(n) values (the writer pads
+/// them to n); applied to a decoded array of type `t`.
+pub fn orc_char_trim(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, String> {
+    rewrite(array, t, &|a, t| {
+        let TypeKind::Char(_) = t.kind else {
+            return Ok(a);
+        };
+        let Some(strings) = a.as_string_opt::<i32>() else {
+            return Ok(a);
+        };
+        let trimmed: arrow_array::StringArray = strings
+            .iter()
+            .map(|v| v.map(|s| s.trim_end_matches(' ')))
+            .collect();
+        Ok(Arc::new(trimmed) as ArrayRef)
+    })
+}

@@ -1,0 +1,205 @@
+//! ORC data files (paimon-format `OrcReaderFactory`), decoded with `orc-rust` and brought to Paimon's Arrow
+//! types by [`super::conform`].
+//!
+//! Type notes (paimon-format `OrcTypeUtil`, §6.2 of the format notes):
+//! * TIMESTAMP is an ORC `timestamp` holding the writer JVM's wall clock; `orc-rust` converts it from the
+//!   stripe's writer time zone to UTC wall clock, which is what the released reader returns with its JVM
+//!   pinned to UTC. LTZ is `timestamp with local time zone` (an instant, UTC). Each timestamp column is
+//!   decoded in the unit of its precision (ms for 0-3, µs for 4-6, i128 ns for 7-9), so values of any year
+//!   fit; the export to the column's unit then wraps like paimon-arrow's Java `long` arithmetic.
+//! * TIME is an ORC `int` (ms of day); TINYINT/SMALLINT are `tinyint`/`smallint`; DECIMAL is `decimal(p,s)`.
+//! * CHAR(n) values: the ORC writer pads them to n and the ORC Java reader strips trailing spaces again
+//!   (`CharTreeReader`), so trailing spaces are stripped ([`super::conform::orc_char_trim`]).
+//! * ARRAY/MAP/ROW are `array`/`map`/`struct`; MULTISET is not supported by Paimon's ORC format.
+//!
+//! Compression: zlib (Paimon's "gzip"), snappy, lz4, zstd, lzo and none, as the file's postscript says.
+//! Columns are matched **by name** (the 1.0 reader's default); a name the file lacks reads as NULL.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
+use orc_rust::projection::ProjectionMask;
+use orc_rust::{ArrowReader, ArrowReaderBuilder};
+
+use super::conform::{conform, orc_char_trim};
+use super::{FileColumn, RawBatches};
+use crate::error::{Error, Result};
+use crate::schema::{DataType, TypeKind};
+use crate::types::{field_arrow_type, timestamp_unit};
+
+/// Opens an ORC file and decodes `columns` (see [`FileColumn`]) in batches of `batch_size` rows.
+///
+/// Errors: [`Error::Io`] when the file cannot be opened, [`Error::Decode`] naming it when it is not
+/// readable ORC or a column cannot be brought to its Paimon type.
+pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+    let decode_err = |reason: String| Error::Decode {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let builder = guard(|| ArrowReaderBuilder::try_new(file).map_err(|e| e.to_string()))
+        .map_err(|e| decode_err(format!("not a readable ORC file: {e}")))?;
+    let root = builder.file_metadata().root_data_type().clone();
+    let present: Vec<&str> = root.children().iter().map(|c| c.name()).collect();
+    let wanted: Vec<&str> = columns
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|n| present.contains(n))
+        .collect();
+    let builder = builder
+        .with_projection(ProjectionMask::named_roots(&root, &wanted))
+        .with_batch_size(batch_size);
+    // Decode every timestamp in the unit of its Paimon precision (orc-rust defaults to ns).
+    let types: HashMap<&str, &DataType> = columns
+        .iter()
+        .map(|c| (c.name.as_str(), &c.data_type))
+        .collect();
+    let projected = builder.schema();
+    let fields: Vec<Field> = projected
+        .fields()
+        .iter()
+        .map(|f| match types.get(f.name().as_str()) {
+            Some(t) => f
+                .as_ref()
+                .clone()
+                .with_data_type(decode_type(f.data_type(), t)),
+            None => f.as_ref().clone(),
+        })
+        .collect();
+    let schema = Arc::new(Schema::new_with_metadata(
+        fields,
+        projected.metadata().clone(),
+    ));
+    let by_name: HashMap<String, usize> = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name().clone(), i))
+        .collect();
+    let positions = columns
+        .iter()
+        .map(|c| by_name.get(&c.name).copied())
+        .collect();
+    let reader = builder.with_schema(schema).build();
+    Ok(Box::new(OrcBatches {
+        path: path.to_path_buf(),
+        reader,
+        columns: columns.to_vec(),
+        positions,
+    }))
+}
+
+/// Runs `f`, turning a panic of the ORC decoder on bad bytes into an error.
+fn guard<T>(f: impl FnOnce() -> std::result::Result<T, String>) -> std::result::Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err("the ORC decoder panicked on this file".into()))
+}
+
+/// The Arrow type to ask orc-rust for: its default for the ORC type, with timestamps in the unit of the
+/// Paimon precision (nested ones included).
+fn decode_type(default: &ArrowType, t: &DataType) -> ArrowType {
+    match (default, &t.kind) {
+        (
+            ArrowType::Timestamp(_, zone),
+            TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p),
+        ) => {
+            match *p {
+                0..=3 => ArrowType::Timestamp(timestamp_unit(3), zone.clone()),
+                4..=6 => ArrowType::Timestamp(timestamp_unit(6), zone.clone()),
+                // i128 epoch nanoseconds: years beyond 1677..2262 do not fit i64 nanoseconds.
+                _ => ArrowType::Decimal128(38, 9),
+            }
+        }
+        (ArrowType::List(f), TypeKind::Array(e)) => ArrowType::List(Arc::new(
+            f.as_ref()
+                .clone()
+                .with_data_type(decode_type(f.data_type(), e)),
+        )),
+        (ArrowType::Map(entries, sorted), TypeKind::Map(k, v)) => match entries.data_type() {
+            ArrowType::Struct(kv) if kv.len() == 2 => {
+                let key = kv[0]
+                    .as_ref()
+                    .clone()
+                    .with_data_type(decode_type(kv[0].data_type(), k));
+                let value = kv[1]
+                    .as_ref()
+                    .clone()
+                    .with_data_type(decode_type(kv[1].data_type(), v));
+                let entries = entries
+                    .as_ref()
+                    .clone()
+                    .with_data_type(ArrowType::Struct(Fields::from(vec![key, value])));
+                ArrowType::Map(Arc::new(entries), *sorted)
+            }
+            _ => default.clone(),
+        },
+        (ArrowType::Struct(children), TypeKind::Row(fields)) => ArrowType::Struct(Fields::from(
+            children
+                .iter()
+                .map(|c| {
+                    let t = fields.iter().find(|f| &f.name == c.name());
+                    match t {
+                        Some(f) => c
+                            .as_ref()
+                            .clone()
+                            .with_data_type(decode_type(c.data_type(), &f.data_type)),
+                        None => c.as_ref().clone(),
+                    }
+                })
+                .collect::<Vec<_>>(),
+        )),
+        _ => default.clone(),
+    }
+}
+
+struct OrcBatches {
+    path: PathBuf,
+    reader: ArrowReader<File>,
+    columns: Vec<FileColumn>,
+    positions: Vec<Option<usize>>,
+}
+
+impl OrcBatches {
+    fn convert(&self, batch: RecordBatch) -> Result<(usize, Vec<ArrayRef>)> {
+        let rows = batch.num_rows();
+        let mut out = Vec::with_capacity(self.columns.len());
+        for (column, position) in self.columns.iter().zip(&self.positions) {
+            let array = match position.and_then(|i| batch.columns().get(i)) {
+                Some(a) => conform(a, &column.data_type, column.id)
+                    .and_then(|a| orc_char_trim(&a, &column.data_type))
+                    .map_err(|reason| Error::Decode {
+                        path: self.path.clone(),
+                        reason: format!("column `{}`: {reason}", column.name),
+                    })?,
+                None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
+            };
+            out.push(array);
+        }
+        Ok((rows, out))
+    }
+}
+
+impl Iterator for OrcBatches {
+    type Item = Result<(usize, Vec<ArrayRef>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let reader = &mut self.reader;
+        let next = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.next()));
+        match next {
+            Ok(None) => None,
+            Ok(Some(Ok(batch))) => Some(self.convert(batch)),
+            Ok(Some(Err(e))) => Some(Err(Error::Decode {
+                path: self.path.clone(),
+                reason: e.to_string(),
+            })),
+            Err(_) => Some(Err(Error::Decode {
+                path: self.path.clone(),
+                reason: "the ORC decoder panicked on this file".into(),
+            })),
+        }
+    }
+}
