@@ -8,8 +8,10 @@
 
 pub mod binary_row;
 pub mod decode;
+pub mod deletion_vector;
 pub mod error;
 pub mod manifest;
+pub mod merge;
 pub mod partition;
 pub mod scan;
 pub mod schema;

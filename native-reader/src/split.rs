@@ -24,6 +24,17 @@ pub struct DataFileDesc {
     pub max_sequence_number: i64,
     /// Schema the file was written with (`_SCHEMA_ID`).
     pub schema_id: i64,
+    /// Number of `-U`/`-D` rows (`_DELETE_ROW_COUNT`); `None` when unknown (files of ≤0.7 writers). A batch
+    /// read uses the raw reader only when every file's count is known (`RawFileSplitReadProvider.match`).
+    #[serde(default)]
+    pub delete_row_count: Option<i64>,
+    /// Serialized BinaryRow (4-byte big-endian arity prefix included) of the file's first trimmed-PK key
+    /// (`_MIN_KEY`); an empty row for append tables. Merge reads partition files by key range with it.
+    #[serde(default)]
+    pub min_key: Vec<u8>,
+    /// Same for the file's last key (`_MAX_KEY`).
+    #[serde(default)]
+    pub max_key: Vec<u8>,
 }
 
 /// A deletion vector attached to one data file of a split (`org.apache.paimon.table.source.DeletionFile`).
