@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
+use native_reader::scan::ScanMode;
 use native_reader::{Split, Table};
 
 use crate::error::{Error, Result, Side};
@@ -39,6 +40,24 @@ pub trait TableReader {
         from_snapshot: i64,
         end_snapshot: i64,
     ) -> Result<Vec<PlannedSplit>>;
+
+    /// Plans a scan of `table` in `mode`: the streaming modes followed until the follow-up scan passes
+    /// `end_snapshot` (mirrors `DataTableStreamScan`), [`ScanMode::Batch`] as one batch plan
+    /// (`DataTableBatchScan`).
+    ///
+    /// The default supports [`ScanMode::Stream`] through [`plan_stream`](Self::plan_stream) only and reports
+    /// the other modes as a [`Error::Scenario`] naming the side.
+    fn plan(&self, table: &Path, mode: ScanMode, end_snapshot: i64) -> Result<Vec<PlannedSplit>> {
+        match mode {
+            ScanMode::Stream { from_snapshot } => {
+                self.plan_stream(table, from_snapshot, end_snapshot)
+            }
+            other => Err(Error::Scenario(format!(
+                "the {} reader cannot plan {other}",
+                self.side()
+            ))),
+        }
+    }
 
     /// Reads one split it planned, lazily, batch by batch.
     fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>>;
@@ -93,12 +112,23 @@ impl TableReader for NativeTableReader {
             .collect())
     }
 
+    fn plan(&self, table: &Path, mode: ScanMode, end_snapshot: i64) -> Result<Vec<PlannedSplit>> {
+        let t = self.table(table)?;
+        Ok(t.plan(mode, end_snapshot)?
+            .into_iter()
+            .map(|split| PlannedSplit {
+                split,
+                payload: None,
+            })
+            .collect())
+    }
+
     fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>> {
         let t = self.table(table)?;
         let size = self
             .batch_size
             .unwrap_or(native_reader::decode::DEFAULT_BATCH_SIZE);
-        let reader = native_reader::decode::SplitReader::new(t, &split.split, size)?;
+        let reader = native_reader::merge::read_split(&t, &split.split, size)?;
         Ok(Box::new(reader.map(|r| r.map_err(Error::from))))
     }
 }
@@ -136,6 +166,18 @@ impl TableReader for StockTableReader {
         Ok(self
             .inner
             .plan_stream(table, from_snapshot, end_snapshot)?
+            .into_iter()
+            .map(|s| PlannedSplit {
+                split: s.split,
+                payload: Some(s.payload),
+            })
+            .collect())
+    }
+
+    fn plan(&self, table: &Path, mode: ScanMode, end_snapshot: i64) -> Result<Vec<PlannedSplit>> {
+        Ok(self
+            .inner
+            .plan(table, mode, end_snapshot)?
             .into_iter()
             .map(|s| PlannedSplit {
                 split: s.split,

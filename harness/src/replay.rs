@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use native_reader::scan::ScanMode;
 use native_reader::{Split, SplitKey};
 use serde::Serialize;
 
-use crate::diff::{compare_plans, diff_rows, match_splits, Paired, RowCounts, RowMismatch};
+use crate::diff::{compare_plans, diff_split, match_splits, Paired, RowCounts, RowMismatch};
 use crate::error::{Error, Result, Side, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_UNREADABLE};
 use crate::reader::{PlannedSplit, TableReader};
 
@@ -26,6 +27,47 @@ pub struct ReplayOptions {
     pub max_mismatches: usize,
     /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+    /// Compare the rows of a split as a multiset (`--unordered`), for readers whose row order within a
+    /// merge split may legitimately differ; reports the rows only one side has.
+    pub unordered: bool,
+    /// Which scan to replay (`--mode`); [`ReplayMode::Stream`] by default.
+    pub mode: ReplayMode,
+    /// Batch time travel (`--snapshot`, `scan.snapshot-id` of [`ReplayMode::Batch`]); the latest snapshot
+    /// when `None`.
+    pub snapshot: Option<i64>,
+}
+
+/// The scans `paimon-parity replay --mode` replays (see `native_reader::scan::ScanMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReplayMode {
+    /// Streaming, `scan.mode=from-snapshot` from `--from-snapshot`: follow-up plans only.
+    #[default]
+    Stream,
+    /// Streaming, `scan.mode=from-snapshot-full` from `--from-snapshot`: a full first plan, then follow-ups.
+    StreamFull,
+    /// Streaming, `scan.mode=latest-full`: a full first plan of the latest snapshot, then follow-ups.
+    LatestFull,
+    /// Batch `newScan().plan()` of the latest snapshot, or of `--snapshot`.
+    Batch,
+}
+
+impl ReplayOptions {
+    /// The scan both readers plan.
+    pub fn scan_mode(&self) -> ScanMode {
+        match self.mode {
+            ReplayMode::Stream => ScanMode::Stream {
+                from_snapshot: self.from_snapshot,
+            },
+            ReplayMode::StreamFull => ScanMode::StreamFull {
+                from_snapshot: self.from_snapshot,
+            },
+            ReplayMode::LatestFull => ScanMode::LatestFull,
+            ReplayMode::Batch => ScanMode::Batch {
+                snapshot: self.snapshot,
+            },
+        }
+    }
 }
 
 impl Default for ReplayOptions {
@@ -34,6 +76,9 @@ impl Default for ReplayOptions {
             from_snapshot: 1,
             max_mismatches: 10,
             progress: true,
+            unordered: false,
+            mode: ReplayMode::Stream,
+            snapshot: None,
         }
     }
 }
@@ -140,6 +185,8 @@ pub struct ReplayReport {
     pub table: PathBuf,
     /// `scan.snapshot-id` of the replay.
     pub from_snapshot: i64,
+    /// The scan replayed.
+    pub mode: ScanMode,
     /// The latest snapshot when the replay started; the replay covers snapshots up to it.
     pub end_snapshot: i64,
     /// One entry per split pair, in stock plan order then native-only splits.
@@ -198,17 +245,34 @@ pub fn replay(
 ) -> Result<ReplayReport> {
     let started = Instant::now();
     let table = resolve_table(table)?;
-    let meta = native_reader::Table::open(&table)?;
+    // The snapshot directory alone fixes the range (no schema needed), so that a table whose schema the
+    // native reader rejects is still planned by the stock reader and both verdicts are reported.
+    let meta = native_reader::snapshot::SnapshotManager::new(&table);
     let end = meta.latest_snapshot_id()?.ok_or_else(|| Error::Table {
         path: table.join("snapshot"),
         reason: "the table has no snapshot to replay".into(),
     })?;
     let earliest = meta.earliest_snapshot_id()?.unwrap_or(1);
-    let start = options.from_snapshot.max(earliest);
+    let mode = options.scan_mode();
+    let (start, end) = match mode {
+        ScanMode::Stream { .. } | ScanMode::StreamFull { .. } => {
+            (options.from_snapshot.max(earliest), end)
+        }
+        ScanMode::LatestFull => (end, end),
+        ScanMode::Batch { snapshot } => {
+            let id = snapshot.unwrap_or(end);
+            (id, id)
+        }
+    };
 
-    // The native plan goes first: its errors name the exact metadata file that is damaged.
-    let native_plan = native.plan_stream(&table, options.from_snapshot, end)?;
-    let stock_plan = stock.plan_stream(&table, options.from_snapshot, end)?;
+    // Both readers plan even when one fails, so that a table one reader rejects and the other accepts is
+    // reported as such. The native error comes first: it names the exact metadata file that is damaged.
+    let native_plan = native.plan(&table, mode, end);
+    let stock_plan = stock.plan(&table, mode, end);
+    let (stock_plan, native_plan) = match (stock_plan, native_plan) {
+        (Ok(s), Ok(n)) => (s, n),
+        (s, n) => return Err(plan_failure(s, n, end)),
+    };
     let pairs = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
 
     let bar = if options.progress {
@@ -230,7 +294,7 @@ pub fn replay(
     let mut first_difference: Option<FirstDifference> = None;
     let mut snapshots_seen = std::collections::BTreeSet::new();
     for pair in pairs {
-        let report = compare_pair(&table, stock, native, pair);
+        let report = compare_pair(&table, stock, native, pair, options.unordered);
         bar.inc(1);
         bar.set_message(format!("{}", report.key));
         snapshots_seen.insert(report.key.snapshot_id);
@@ -268,6 +332,7 @@ pub fn replay(
     Ok(ReplayReport {
         table,
         from_snapshot: options.from_snapshot,
+        mode,
         end_snapshot: end,
         splits,
         totals,
@@ -309,6 +374,62 @@ fn first_difference_of(report: &SplitReport) -> Option<FirstDifference> {
     })
 }
 
+/// The error of a replay whose planning failed on at least one side: the failing side's error (the native
+/// one when both fail) and what the other side did, its own error or the splits it planned.
+fn plan_failure(
+    stock: Result<Vec<PlannedSplit>>,
+    native: Result<Vec<PlannedSplit>>,
+    end: i64,
+) -> Error {
+    let accepts = |side: Side, splits: &[PlannedSplit]| {
+        format!(
+            "the {side} reader plans the table without error ({} splits up to snapshot {end})",
+            splits.len()
+        )
+    };
+    let (failed, other) = match (native, stock) {
+        (Err(n), Err(s)) => (n, side_error(Side::Stock, &s)),
+        (Err(n), Ok(s)) => (n, accepts(Side::Stock, &s)),
+        (Ok(n), Err(s)) => (s, accepts(Side::Native, &n)),
+        (Ok(n), Ok(s)) => {
+            return Error::Scenario(format!(
+                "internal: plan_failure called with two plans ({} and {} splits)",
+                n.len(),
+                s.len()
+            ))
+        }
+    };
+    Error::Plan {
+        failed: Box::new(failed),
+        other,
+    }
+}
+
+/// `<side> reader: <error>`, without repeating the side when the error already names it.
+fn side_error(side: Side, e: &Error) -> String {
+    match e {
+        Error::Native(_) | Error::Stock(_) | Error::Plan { .. } => e.to_string(),
+        other => format!("{side} reader: {other}"),
+    }
+}
+
+/// The error of the reader that failed on a split, followed by what the other reader does with the same
+/// split (its rows, or its own error), so that a split one reader rejects and the other reads is said to
+/// be so.
+fn unreadable_detail(
+    table: &Path,
+    failed: Side,
+    error: &Error,
+    other: &dyn TableReader,
+    other_split: &PlannedSplit,
+) -> String {
+    let outcome = match read_counts(table, other, other_split) {
+        Ok(c) => format!("the {} reader reads the split ({c})", other.side()),
+        Err(e) => side_error(other.side(), &e),
+    };
+    format!("{}; {outcome}", side_error(failed, error))
+}
+
 fn read_counts(table: &Path, reader: &dyn TableReader, split: &PlannedSplit) -> Result<RowCounts> {
     let mut counts = RowCounts::default();
     for batch in reader.read_split(table, split)? {
@@ -329,6 +450,7 @@ fn compare_pair(
     stock: &dyn TableReader,
     native: &dyn TableReader,
     pair: Paired<'_, PlannedSplit>,
+    unordered: bool,
 ) -> SplitReport {
     let any: &Split = match pair {
         Paired::Both(s, _) | Paired::StockOnly(s) => &s.split,
@@ -357,7 +479,7 @@ fn compare_pair(
             }
             Err(e) => {
                 report.verdict = SplitVerdict::Unreadable;
-                report.detail = Some(format!("{} reader: {e}", reader.side()));
+                report.detail = Some(side_error(reader.side(), &e));
             }
         };
     match pair {
@@ -384,15 +506,26 @@ fn compare_pair(
                         .map(|nb| (sb, nb))
                         .map_err(|e| (Side::Native, e))
                 });
+            // The reader that did not fail, and its split.
+            let other = |failed: Side| -> (&dyn TableReader, &PlannedSplit) {
+                if failed == Side::Stock {
+                    (native, n)
+                } else {
+                    (stock, s)
+                }
+            };
             match batches {
                 Err((side, e)) => {
                     report.verdict = SplitVerdict::Unreadable;
-                    report.detail = Some(format!("{side} reader: {e}"));
+                    let (reader, split) = other(side);
+                    report.detail = Some(unreadable_detail(table, side, &e, reader, split));
                 }
-                Ok((sb, nb)) => match diff_rows(sb, nb) {
+                Ok((sb, nb)) => match diff_split(sb, nb, unordered) {
                     Err(f) => {
                         report.verdict = SplitVerdict::Unreadable;
-                        report.detail = Some(format!("{} reader: {}", f.side, f.error));
+                        let (reader, split) = other(f.side);
+                        report.detail =
+                            Some(unreadable_detail(table, f.side, &f.error, reader, split));
                     }
                     Ok(d) => {
                         report.stock_rows = Some(d.stock_rows);

@@ -13,13 +13,21 @@ pub fn write_text(
     report: &ReplayReport,
     max_mismatches: usize,
 ) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "paimon-parity replay {} (stream scan from snapshot {} to snapshot {})",
-        report.table.display(),
-        report.from_snapshot,
-        report.end_snapshot
-    )?;
+    match report.mode {
+        native_reader::scan::ScanMode::Stream { .. } => writeln!(
+            out,
+            "paimon-parity replay {} (stream scan from snapshot {} to snapshot {})",
+            report.table.display(),
+            report.from_snapshot,
+            report.end_snapshot
+        )?,
+        mode => writeln!(
+            out,
+            "paimon-parity replay {} ({mode} scan, up to snapshot {})",
+            report.table.display(),
+            report.end_snapshot
+        )?,
+    }
     for s in &report.splits {
         let rows = s
             .stock_rows

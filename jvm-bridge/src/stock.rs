@@ -1,16 +1,18 @@
 //! The released Paimon reader as an oracle: streaming plans and split reads through the embedded JVM.
 //!
 //! Mirrors `org.paimonparity.bridge.StockReader` (Java), which calls the released Paimon 1.0 classes
-//! `FileStoreTableFactory`, `StreamTableScan` (`DataTableStreamScan`), `DataSplit` and `TableRead`, and exports
+//! `FileStoreTableFactory`, `StreamTableScan` (`DataTableStreamScan`), `TableScan` (`DataTableBatchScan`),
+//! `DataSplit` and `TableRead`, and exports
 //! rows with paimon-arrow (`ArrowUtils`, `ArrowFieldWriter`) through the Arrow C Data Interface.
 
 use std::path::Path;
 
-use arrow::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{Array, RecordBatch, StructArray};
 use arrow_schema::DataType;
 use base64::Engine as _;
 use jni::objects::{JByteArray, JValue};
+use native_reader::scan::ScanMode;
 use native_reader::Split;
 use serde::Deserialize;
 
@@ -45,7 +47,7 @@ pub struct StockReader {
     _started: (),
 }
 
-/// What `StockReader.planStream` returns per split.
+/// What `StockReader.plan` returns per split.
 #[derive(Deserialize)]
 struct PlannedSplit {
     split: Split,
@@ -64,7 +66,7 @@ impl StockReader {
     /// Plans a streaming read of `table_dir` the way a streaming job would: `scan.mode=from-snapshot`,
     /// `scan.snapshot-id=from_snapshot`, then `StreamTableScan.plan()` until `checkpoint()` (the next snapshot to
     /// scan) passes `end_snapshot` or the scanner stops making progress (`SnapshotNotExistPlan` twice without
-    /// moving).
+    /// moving). Same as [`plan`](Self::plan) with [`ScanMode::Stream`].
     ///
     /// Returns every split of snapshots `<= end_snapshot`, in plan order: one snapshot after another, and
     /// within a snapshot in `DataSplit` order. Which snapshots yield splits depends on the table's
@@ -79,23 +81,53 @@ impl StockReader {
         from_snapshot: i64,
         end_snapshot: i64,
     ) -> Result<Vec<StockSplit>> {
+        self.plan(table_dir, ScanMode::Stream { from_snapshot }, end_snapshot)
+    }
+
+    /// Plans a scan of `table_dir` in `mode` with the released scans (`StockReader.plan` in Java):
+    ///
+    /// - [`ScanMode::Stream`], [`ScanMode::StreamFull`], [`ScanMode::LatestFull`]: a `StreamTableScan` with
+    ///   `scan.mode` = `from-snapshot`, `from-snapshot-full` (both with `scan.snapshot-id`) or `latest-full`,
+    ///   planned until `checkpoint()` passes `end_snapshot` (see [`plan_stream`](Self::plan_stream)); splits of
+    ///   snapshots after `end_snapshot` are dropped. The full first plan's splits are batch splits
+    ///   (`is_streaming` false).
+    /// - [`ScanMode::Batch`]: `newScan().plan()` of the latest snapshot, or of `scan.snapshot-id` (time
+    ///   travel); `end_snapshot` is unused.
+    ///
+    /// Splits come in plan order. Errors: [`Error::Java`] (no table, no such snapshot, unreadable metadata,
+    /// ...), [`Error::Protocol`] (non-UTF-8 path, unexpected JSON).
+    pub fn plan(
+        &self,
+        table_dir: &Path,
+        mode: ScanMode,
+        end_snapshot: i64,
+    ) -> Result<Vec<StockSplit>> {
         let dir = path_arg(table_dir)?;
+        let from = match mode {
+            ScanMode::Stream { from_snapshot } | ScanMode::StreamFull { from_snapshot } => {
+                from_snapshot
+            }
+            ScanMode::LatestFull => -1,
+            ScanMode::Batch { snapshot } => snapshot.unwrap_or(-1),
+        };
         let json = with_env(|env| {
+            let mode = env.new_string(mode.name())?;
             let dir = env.new_string(dir)?;
             let out = env
                 .call_static_method(
                     CLASS,
-                    "planStream",
-                    "(Ljava/lang/String;JJ)Ljava/lang/String;",
+                    "plan",
+                    "(Ljava/lang/String;Ljava/lang/String;JJ)Ljava/lang/String;",
                     &[
+                        JValue::Object(&mode),
                         JValue::Object(&dir),
-                        JValue::Long(from_snapshot),
+                        JValue::Long(from),
                         JValue::Long(end_snapshot),
                     ],
                 )?
                 .l()?;
             if out.is_null() {
-                return Err(Error::Protocol("planStream returned null".to_owned()));
+                return Err(Error::Protocol("plan returned null".to_owned()));
             }
             java_string(env, out)
         })?;
@@ -133,8 +165,12 @@ impl StockReader {
     /// splits (`is_streaming`) are read without merging, so every changelog row comes back with its own kind.
     ///
     /// Errors: [`Error::Java`] (opening the reader failed); the iterator yields the errors of later reads.
+    /// The message of every [`Error::Java`] ends with the split's bucket directory, data files and deletion
+    /// files (`(reading <bucket path>: [data files]; deletion files [..])`): Paimon's format readers do not
+    /// always name the file they fail on.
     pub fn read_split(&self, table_dir: &Path, split: &StockSplit) -> Result<StockBatches> {
         let dir = path_arg(table_dir)?;
+        let reading = reading(&split.split);
         let handle = with_env(|env| {
             let dir = env.new_string(dir)?;
             let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
@@ -146,10 +182,12 @@ impl StockReader {
                     &[JValue::Object(&dir), JValue::Object(&payload)],
                 )?
                 .j()?)
-        })?;
+        })
+        .map_err(|e| in_split(e, &reading))?;
         Ok(StockBatches {
             handle,
             closed: false,
+            reading,
         })
     }
 
@@ -167,6 +205,33 @@ impl StockReader {
             }
             java_string(env, v)
         })
+    }
+
+    /// Benchmark helper: reads `split` with the released reader in Java and only counts its rows, without
+    /// exporting them (`StockReader.countSplit`). Returns `(rows, nanoseconds)`, the time of `createReader`
+    /// and the read as Java's `System.nanoTime` measures it (JNI and payload decoding excluded).
+    ///
+    /// Errors: [`Error::Java`] (the read failed), [`Error::Jni`], [`Error::Protocol`].
+    pub fn count_split(&self, table_dir: &Path, split: &StockSplit) -> Result<(i64, i64)> {
+        let dir = path_arg(table_dir)?;
+        let reading = reading(&split.split);
+        with_env(|env| {
+            let dir = env.new_string(dir)?;
+            let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
+            let out = env
+                .call_static_method(
+                    CLASS,
+                    "countSplit",
+                    "(Ljava/lang/String;[B)[J",
+                    &[JValue::Object(&dir), JValue::Object(&payload)],
+                )?
+                .l()?;
+            let arr = jni::objects::JLongArray::from(out);
+            let mut buf = [0i64; 2];
+            env.get_long_array_region(&arr, 0, &mut buf)?;
+            Ok((buf[0], buf[1]))
+        })
+        .map_err(|e| in_split(e, &reading))
     }
 
     /// Bytes the Java export allocator still holds (`RootAllocator.getAllocatedMemory()`): memory of batches
@@ -193,10 +258,10 @@ impl StockReader {
     }
 }
 
-/// Parses `planStream`'s JSON: `[{"split": <Split>, "payload": "<base64>"}, ...]`.
+/// Parses `plan`'s JSON: `[{"split": <Split>, "payload": "<base64>"}, ...]`.
 fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
-    let planned: Vec<PlannedSplit> = serde_json::from_str(json)
-        .map_err(|e| Error::Protocol(format!("bad planStream JSON: {e}")))?;
+    let planned: Vec<PlannedSplit> =
+        serde_json::from_str(json).map_err(|e| Error::Protocol(format!("bad plan JSON: {e}")))?;
     planned
         .into_iter()
         .map(|p| {
@@ -211,6 +276,42 @@ fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
 }
 
 /// `file:/a/b` and `file:///a/b` become `/a/b`; anything else is returned unchanged.
+/// `t` with every map's `value` field made nullable (recursively).
+fn nullable_map_values(t: &DataType) -> DataType {
+    use arrow_schema::{Field, Fields};
+    use std::sync::Arc;
+    let field = |f: &Field, nullable: bool| {
+        Arc::new(
+            f.clone()
+                .with_data_type(nullable_map_values(f.data_type()))
+                .with_nullable(nullable),
+        )
+    };
+    match t {
+        DataType::Struct(fields) => DataType::Struct(Fields::from(
+            fields
+                .iter()
+                .map(|f| field(f, f.is_nullable()))
+                .collect::<Vec<_>>(),
+        )),
+        DataType::List(f) => DataType::List(field(f, f.is_nullable())),
+        DataType::Map(entries, sorted) => {
+            let kv = match entries.data_type() {
+                DataType::Struct(kv) if kv.len() == 2 => DataType::Struct(Fields::from(vec![
+                    field(&kv[0], kv[0].is_nullable()),
+                    field(&kv[1], true),
+                ])),
+                other => nullable_map_values(other),
+            };
+            DataType::Map(
+                Arc::new(entries.as_ref().clone().with_data_type(kv)),
+                *sorted,
+            )
+        }
+        other => other.clone(),
+    }
+}
+
 fn strip_file_scheme(path: &str) -> String {
     match path.strip_prefix("file:") {
         Some(rest) => format!("/{}", rest.trim_start_matches('/')),
@@ -227,6 +328,41 @@ fn strip_file_scheme(path: &str) -> String {
 pub struct StockBatches {
     handle: i64,
     closed: bool,
+    /// The split's files, for error messages (see [`reading`]).
+    reading: String,
+}
+
+/// `reading <bucket path>: [data files]` plus the deletion files, if any: what a Java error during a split
+/// read is about.
+fn reading(split: &Split) -> String {
+    let files: Vec<&str> = split.data_files.iter().map(|f| f.file_name.as_str()).collect();
+    let deletions: Vec<&str> = split
+        .deletion_files
+        .iter()
+        .flatten()
+        .map(|d| d.path.as_str())
+        .collect();
+    let mut out = format!("reading {}: [{}]", split.bucket_path, files.join(", "));
+    if !deletions.is_empty() {
+        out.push_str(&format!("; deletion files [{}]", deletions.join(", ")));
+    }
+    out
+}
+
+/// Appends `(reading ...)` to the message of a Java error.
+fn in_split(e: Error, reading: &str) -> Error {
+    match e {
+        Error::Java {
+            class,
+            message,
+            stack,
+        } => Error::Java {
+            class,
+            message: format!("{message} ({reading})"),
+            stack,
+        },
+        other => other,
+    }
 }
 
 impl StockBatches {
@@ -267,8 +403,11 @@ impl StockBatches {
         }
         // SAFETY: Java filled both structs through the C Data Interface (Data.exportVectorSchemaRoot); `array`
         // is moved into the ArrayData, which calls its release callback when the last buffer is dropped.
-        let mut data = unsafe { from_ffi(array, &schema) }?;
+        // paimon-arrow declares map `value` fields NOT NULL yet writes NULL values into them (invalid Arrow);
+        // import them as nullable (native_reader::types documents the same type).
+        let exported = DataType::try_from(&schema)?;
         drop(schema);
+        let mut data = unsafe { from_ffi_and_data_type(array, nullable_map_values(&exported)) }?;
         data.align_buffers();
         data.validate_full()?;
         if !matches!(data.data_type(), DataType::Struct(_)) {
@@ -302,10 +441,10 @@ impl Iterator for StockBatches {
         }
         match self.next_batch() {
             Ok(Some(batch)) => Some(Ok(batch)),
-            Ok(None) => self.close().err().map(Err),
+            Ok(None) => self.close().err().map(|e| Err(in_split(e, &self.reading))),
             Err(e) => {
                 let _ = self.close();
-                Some(Err(e))
+                Some(Err(in_split(e, &self.reading)))
             }
         }
     }

@@ -23,6 +23,7 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TinyIntType;
 import org.apache.paimon.utils.InstantiationUtil;
 import org.apache.paimon.utils.JsonSerdeUtil;
+import org.apache.paimon.utils.SerializationUtils;
 import org.apache.paimon.utils.SnapshotManager;
 
 import org.apache.arrow.c.ArrowArray;
@@ -47,7 +48,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The released Paimon reader, driven from Rust (jvm-bridge's {@code stock} module).
  *
  * <p>Thin on purpose: it opens tables read-only with {@code FileStoreTableFactory}, plans with the
- * released {@code StreamTableScan}, reads with the released {@code TableRead}, and exports rows
+ * released {@code StreamTableScan} and {@code TableScan}, reads with the released {@code TableRead}, and exports rows
  * with paimon-arrow through the Arrow C Data Interface. Nothing is ever written into a table.
  */
 public final class StockReader {
@@ -97,46 +98,79 @@ public final class StockReader {
     }
 
     /**
-     * Streaming plan with {@code scan.mode=from-snapshot}, {@code scan.snapshot-id=fromSnapshot}.
+     * Streaming plan with {@code scan.mode=from-snapshot}, {@code scan.snapshot-id=fromSnapshot}: {@code
+     * plan("stream", tableDir, fromSnapshot, endSnapshot)}.
+     */
+    public static String planStream(String tableDir, long fromSnapshot, long endSnapshot)
+            throws Exception {
+        return plan("stream", tableDir, fromSnapshot, endSnapshot);
+    }
+
+    /**
+     * Plans a scan of the table with the released scans, as a job would, and describes its splits.
      *
-     * <p>Calls {@code plan()} until {@code checkpoint()} (the next snapshot to scan) exceeds
-     * {@code endSnapshot}, or until two {@code SnapshotNotExistPlan}s in a row make no progress.
-     * Splits of snapshots after {@code endSnapshot} (the scanner skips snapshots it ignores, so
-     * one {@code plan()} can land past the end) are dropped.
+     * <ul>
+     *   <li>{@code stream}: {@code scan.mode=from-snapshot}, {@code scan.snapshot-id=fromSnapshot};
+     *   <li>{@code stream-full}: {@code scan.mode=from-snapshot-full}, {@code
+     *       scan.snapshot-id=fromSnapshot};
+     *   <li>{@code latest-full}: {@code scan.mode=latest-full} ({@code fromSnapshot} unused);
+     *   <li>{@code batch}: {@code newScan().plan()} of the latest snapshot, or with {@code
+     *       scan.snapshot-id=fromSnapshot} when {@code fromSnapshot >= 0} ({@code endSnapshot}
+     *       unused).
+     * </ul>
+     *
+     * <p>The streaming modes call {@code StreamTableScan.plan()} until {@code checkpoint()} (the next
+     * snapshot to scan) exceeds {@code endSnapshot}, or until two {@code SnapshotNotExistPlan}s in a
+     * row make no progress. Splits of snapshots after {@code endSnapshot} (the scanner skips
+     * snapshots it ignores, so one {@code plan()} can land past the end) are dropped.
      *
      * @return JSON array of {@code {"split": <native_reader::Split>, "payload": <base64 of the
      *     Java-serialized DataSplit>}}; {@code bucket_path} is {@code DataSplit.bucketPath()} as is.
      */
-    public static String planStream(String tableDir, long fromSnapshot, long endSnapshot)
+    public static String plan(String mode, String tableDir, long fromSnapshot, long endSnapshot)
             throws Exception {
         Map<String, String> dynamic = new HashMap<>();
-        dynamic.put("scan.mode", "from-snapshot");
-        dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
+        switch (mode) {
+            case "stream":
+                dynamic.put("scan.mode", "from-snapshot");
+                dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
+                break;
+            case "stream-full":
+                dynamic.put("scan.mode", "from-snapshot-full");
+                dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
+                break;
+            case "latest-full":
+                dynamic.put("scan.mode", "latest-full");
+                break;
+            case "batch":
+                if (fromSnapshot >= 0) {
+                    dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
+                }
+                break;
+            default:
+                throw new IllegalArgumentException("unknown scan mode " + mode);
+        }
         FileStoreTable table = openTable(tableDir).copy(dynamic);
         InternalRow.FieldGetter[] partitionGetters =
                 table.schema().logicalPartitionType().fieldGetters();
+        List<Object> out = new ArrayList<>();
+        if (mode.equals("batch")) {
+            for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+                out.add(planned(split, partitionGetters));
+            }
+            return JsonSerdeUtil.toJson(out);
+        }
 
         StreamTableScan scan = table.newReadBuilder().newStreamScan();
-        List<Object> out = new ArrayList<>();
         Long previous = null;
         int idle = 0;
         while (true) {
             TableScan.Plan plan = scan.plan();
             for (Split split : plan.splits()) {
-                if (!(split instanceof DataSplit)) {
-                    throw new IllegalStateException(
-                            "unexpected split class " + split.getClass().getName());
-                }
-                DataSplit data = (DataSplit) split;
-                if (data.snapshotId() > endSnapshot) {
+                if (split instanceof DataSplit && ((DataSplit) split).snapshotId() > endSnapshot) {
                     continue;
                 }
-                Map<String, Object> entry = new LinkedHashMap<>();
-                entry.put("split", splitJson(data, partitionGetters));
-                entry.put(
-                        "payload",
-                        Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(data)));
-                out.add(entry);
+                out.add(planned(split, partitionGetters));
             }
             Long next = scan.checkpoint();
             if (next != null && next > endSnapshot) {
@@ -152,6 +186,20 @@ public final class StockReader {
             previous = next;
         }
         return JsonSerdeUtil.toJson(out);
+    }
+
+    private static Map<String, Object> planned(
+            Split split, InternalRow.FieldGetter[] partitionGetters) throws Exception {
+        if (!(split instanceof DataSplit)) {
+            throw new IllegalStateException("unexpected split class " + split.getClass().getName());
+        }
+        DataSplit data = (DataSplit) split;
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("split", splitJson(data, partitionGetters));
+        entry.put(
+                "payload",
+                Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(data)));
+        return entry;
     }
 
     private static Map<String, Object> splitJson(
@@ -201,7 +249,19 @@ public final class StockReader {
             m.put("min_sequence_number", f.minSequenceNumber());
             m.put("max_sequence_number", f.maxSequenceNumber());
             m.put("schema_id", f.schemaId());
+            m.put("delete_row_count", f.deleteRowCount().orElse(null));
+            m.put("min_key", unsigned(SerializationUtils.serializeBinaryRow(f.minKey())));
+            m.put("max_key", unsigned(SerializationUtils.serializeBinaryRow(f.maxKey())));
             out.add(m);
+        }
+        return out;
+    }
+
+    /** Bytes as a list of unsigned ints (0..255), the JSON shape of Rust's {@code Vec<u8>}. */
+    private static List<Integer> unsigned(byte[] bytes) {
+        List<Integer> out = new ArrayList<>(bytes.length);
+        for (byte b : bytes) {
+            out.add(b & 0xff);
         }
         return out;
     }
@@ -254,6 +314,33 @@ public final class StockReader {
                 read.close();
             }
         }
+    }
+
+    /**
+     * Benchmark helper: reads the DataSplit serialized in {@code payload} with the released reader and
+     * only counts its rows (no Arrow export). Returns {@code {rows, nanos}}: the time of
+     * {@code createReader} plus the whole read, by {@code System.nanoTime}.
+     */
+    public static long[] countSplit(String tableDir, byte[] payload) throws Exception {
+        Object decoded =
+                InstantiationUtil.deserializeObject(payload, StockReader.class.getClassLoader());
+        if (!(decoded instanceof DataSplit)) {
+            throw new IllegalArgumentException("payload is not a DataSplit");
+        }
+        FileStoreTable table = openTable(tableDir);
+        long start = System.nanoTime();
+        long rows = 0;
+        try (RecordReader<InternalRow> reader =
+                table.newReadBuilder().newRead().createReader((DataSplit) decoded)) {
+            RecordReader.RecordIterator<InternalRow> batch;
+            while ((batch = reader.readBatch()) != null) {
+                while (batch.next() != null) {
+                    rows++;
+                }
+                batch.releaseBatch();
+            }
+        }
+        return new long[] {rows, System.nanoTime() - start};
     }
 
     /** Bytes currently allocated by the export allocator (exported batches not yet released). */
