@@ -15,6 +15,9 @@ fn audit(table: &Path, reader: &str) -> harness::audit::AuditReport {
 fn is_fault(dir: &Path) -> bool {
     let name = dir.file_name().unwrap().to_string_lossy().to_string();
     name.contains("fault") || name.starts_with("two-writers")
+        // Released 1.0.0 breaks the equal-sequence tie by file name in compaction, so here the compacted
+        // table keeps (1,8) while the changelog ends with (1,9) (corpora/README.md, C03).
+        || name == "c03-two-writers-equal-sequence-reversed"
 }
 
 #[test]

@@ -12,23 +12,127 @@
 //!   as JSON boolean; TINYINT..BIGINT as JSON integers; FLOAT/DOUBLE as numbers or `"NaN"`, `"Infinity"`,
 //!   `"-Infinity"`; DECIMAL as a string (`"12.30"`); CHAR/VARCHAR/STRING as strings; BINARY/VARBINARY/BYTES as
 //!   base64 strings; DATE as int days since 1970-01-01; TIME as int millis of the day; TIMESTAMP as
-//!   `"yyyy-MM-ddTHH:mm:ss[.fffffffff]"` (TIMESTAMP WITH LOCAL TIME ZONE: the same, read as UTC); `null` is
-//!   NULL. Other types are rejected with a Java exception.
+//!   `"yyyy-MM-ddTHH:mm:ss[.fffffffff]"` (TIMESTAMP WITH LOCAL TIME ZONE: the same, read as UTC); ARRAY as a
+//!   JSON array of elements; MAP as a JSON array of `[key, value]` pairs (written in that order); MULTISET as a
+//!   JSON array of `[element, count]` pairs; ROW as a JSON array of the nested fields' values; `null` is NULL.
 //! - partition (for `compact`): the JSON array of the partition key values, converted the same way; `[]` for an
 //!   unpartitioned table.
+//! - schema changes (for [`alter_table`]): `[{"op":"add-column","name":"d","type":"INT"},
+//!   {"op":"rename-column","from":"c","to":"c2"}, {"op":"drop-column","name":"d"},
+//!   {"op":"set-option","key":"k","value":"v"}, {"op":"remove-option","key":"k"},
+//!   {"op":"update-column-type","name":"c","type":"BIGINT"}, {"op":"move-first","name":"c"}]`.
+//!
+//! Faults ([`arm_fault`]) belong to one table and fire once, at an exact point of the released commit protocol:
+//! [`FAULT_MANIFEST_READ`] fails the first manifest read after the next snapshot is published (in a commit with
+//! APPEND and COMPACT parts: after the APPEND snapshot is durable, before the COMPACT snapshot is written);
+//! [`FAULT_CALLBACK`] throws from a commit callback after the next APPEND snapshot. Injected exceptions carry
+//! [`INJECTED`] in their message.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use jni::objects::JValue;
+use serde::Deserialize;
 
-use crate::error::Result;
-use crate::jvm::{path_arg, with_env};
+use crate::error::{Error, Result};
+use crate::jvm::{java_string, path_arg, with_env};
+
+/// Name of the fault that fails the first manifest read after the next snapshot is published.
+pub const FAULT_MANIFEST_READ: &str = "manifest-read-after-snapshot";
+/// Name of the fault that throws from a commit callback after the next APPEND snapshot.
+pub const FAULT_CALLBACK: &str = "callback-after-append";
+/// Marker in the message of every injected exception.
+pub const INJECTED: &str = "paimon-parity injected fault";
+
+/// What a prepared commit holds: `StreamTableWrite.prepareCommit`'s messages, file counts summed over them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub struct Prepared {
+    /// Commit messages (one per written or compacted (partition, bucket)).
+    pub messages: u64,
+    /// `newFilesIncrement().newFiles()`: new level-0 files (the APPEND part).
+    pub new_files: u64,
+    /// `newFilesIncrement().deletedFiles()`.
+    pub deleted_files: u64,
+    /// `newFilesIncrement().changelogFiles()`: `input` changelog (APPEND part).
+    pub append_changelog: u64,
+    /// `compactIncrement().compactBefore()` (COMPACT part).
+    pub compact_before: u64,
+    /// `compactIncrement().compactAfter()` (COMPACT part).
+    pub compact_after: u64,
+    /// `compactIncrement().changelogFiles()`: `lookup` / `full-compaction` changelog (COMPACT part).
+    pub compact_changelog: u64,
+}
+
+/// Arms a fault by name ([`FAULT_MANIFEST_READ`], [`FAULT_CALLBACK`]) for the table at `table_dir` (as
+/// given to [`CorpusWriter::open`]); it fires once, in a writer of that table only.
+///
+/// Errors: [`Error::Java`] for an unknown name, [`Error::Protocol`] (non-UTF-8 path).
+pub fn arm_fault(table_dir: &Path, name: &str) -> Result<()> {
+    let dir = path_arg(table_dir)?;
+    with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let name = env.new_string(name)?;
+        env.call_static_method(
+            CLASS,
+            "armFault",
+            "(Ljava/lang/String;Ljava/lang/String;)V",
+            &[JValue::Object(&dir), JValue::Object(&name)],
+        )?;
+        Ok(())
+    })
+}
+
+/// Disarms every fault of the table at `table_dir` and returns the names of those that were armed and never
+/// fired.
+///
+/// Errors: [`Error::Java`], [`Error::Jni`], [`Error::Protocol`] (non-UTF-8 path).
+pub fn disarm_faults(table_dir: &Path) -> Result<Vec<String>> {
+    let dir = path_arg(table_dir)?;
+    let text = with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let out = env
+            .call_static_method(
+                CLASS,
+                "disarmFaults",
+                "(Ljava/lang/String;)Ljava/lang/String;",
+                &[JValue::Object(&dir)],
+            )?
+            .l()?;
+        java_string(env, out)
+    })?;
+    Ok(text
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect())
+}
+
+/// Changes the schema of the table at `table_dir` (`SchemaManager.commitChanges`), see the module docs for
+/// `changes_json`. Writers opened before keep the old schema: reopen them.
+///
+/// Errors: [`Error::Java`] (bad JSON, unknown column, change Paimon rejects), [`Error::Protocol`].
+pub fn alter_table(table_dir: &Path, changes_json: &str) -> Result<()> {
+    let dir = path_arg(table_dir)?;
+    with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let changes = env.new_string(changes_json)?;
+        env.call_static_method(
+            CLASS,
+            "alterTable",
+            "(Ljava/lang/String;Ljava/lang/String;)V",
+            &[JValue::Object(&dir), JValue::Object(&changes)],
+        )?;
+        Ok(())
+    })
+}
 
 /// The Java class behind this module.
 const CLASS: &str = "org/paimonparity/bridge/CorpusWriter";
 
 /// An open writer of one table: a `StreamTableWrite` and a `StreamTableCommit` of one commit user.
 ///
+/// The table is opened on the bridge's `FaultyFileIO` (the released `LocalFileIO` unless a fault is armed) with
+/// the dynamic option `commit.callbacks` naming the bridge's fault callback (a no-op unless armed).
 /// Calls are serialised on the Java side. [`close`](Self::close) closes the write, the commit and the
 /// `IOManager`; dropping an open writer closes it too (ignoring errors).
 #[derive(Debug)]
@@ -65,21 +169,38 @@ impl CorpusWriter {
     ///
     /// Errors: [`crate::Error::Java`] (no table, I/O), [`crate::Error::Protocol`] (non-UTF-8 path).
     pub fn open(table_dir: &Path, commit_user: &str, io_tmp_dir: &Path) -> Result<Self> {
+        Self::open_with_options(table_dir, commit_user, io_tmp_dir, &BTreeMap::new())
+    }
+
+    /// [`open`](Self::open) with dynamic table options for this writer only (`table.copy(options)`), e.g.
+    /// `data-file.prefix`.
+    ///
+    /// Errors: as [`open`](Self::open); [`crate::Error::Java`] also for options Paimon rejects.
+    pub fn open_with_options(
+        table_dir: &Path,
+        commit_user: &str,
+        io_tmp_dir: &Path,
+        options: &BTreeMap<String, String>,
+    ) -> Result<Self> {
         let dir = path_arg(table_dir)?;
         let tmp = path_arg(io_tmp_dir)?;
+        let options = serde_json::to_string(options)
+            .map_err(|e| Error::Protocol(format!("writer options: {e}")))?;
         let handle = with_env(|env| {
             let dir = env.new_string(dir)?;
             let user = env.new_string(commit_user)?;
             let tmp = env.new_string(tmp)?;
+            let options = env.new_string(&options)?;
             Ok(env
                 .call_static_method(
                     CLASS,
-                    "openWriter",
-                    "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)J",
+                    "openWriterWithOptions",
+                    "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)J",
                     &[
                         JValue::Object(&dir),
                         JValue::Object(&user),
                         JValue::Object(&tmp),
+                        JValue::Object(&options),
                     ],
                 )?
                 .j()?)
@@ -132,24 +253,99 @@ impl CorpusWriter {
         })
     }
 
-    /// `commit.commit(identifier, write.prepareCommit(wait_compaction, identifier))`: one APPEND snapshot, and a
-    /// COMPACT snapshot with the same identifier when compaction produced files. Identifiers must increase
-    /// per commit user.
+    /// `write.compact(partition, bucket, full)` for every (partition, bucket) written since the last
+    /// [`prepare`](Self::prepare); returns how many.
     ///
-    /// Errors: [`crate::Error::Java`]. After a failed commit, close this writer and open a new one.
-    pub fn commit(&self, identifier: i64, wait_compaction: bool) -> Result<()> {
+    /// Errors: [`crate::Error::Java`].
+    pub fn compact_touched(&self, full: bool) -> Result<i32> {
+        let handle = self.handle;
+        with_env(|env| {
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "compactTouched",
+                    "(JZ)I",
+                    &[JValue::Long(handle), JValue::Bool(u8::from(full))],
+                )?
+                .i()?)
+        })
+    }
+
+    /// `write.prepareCommit(wait_compaction, identifier)`. The messages stay in the JVM, pending, until
+    /// [`commit_prepared`](Self::commit_prepared) commits them (or [`recover`](Self::recover) after a failure).
+    ///
+    /// Errors: [`crate::Error::Java`] (also when `identifier` is already pending), [`crate::Error::Protocol`].
+    pub fn prepare(&self, identifier: i64, wait_compaction: bool) -> Result<Prepared> {
+        let handle = self.handle;
+        let json = with_env(|env| {
+            let out = env
+                .call_static_method(
+                    CLASS,
+                    "prepare",
+                    "(JJZ)Ljava/lang/String;",
+                    &[
+                        JValue::Long(handle),
+                        JValue::Long(identifier),
+                        JValue::Bool(u8::from(wait_compaction)),
+                    ],
+                )?
+                .l()?;
+            java_string(env, out)
+        })?;
+        serde_json::from_str(&json)
+            .map_err(|e| Error::Protocol(format!("bad prepare JSON `{json}`: {e}")))
+    }
+
+    /// `commit.commit(identifier, messages)` with the messages [`prepare`](Self::prepare) kept: one APPEND
+    /// snapshot, and a COMPACT snapshot with the same identifier when compaction produced files. On failure the
+    /// messages stay pending and the write must not be used again: call [`recover`](Self::recover).
+    ///
+    /// Errors: [`crate::Error::Java`] (also injected faults and commit conflicts).
+    pub fn commit_prepared(&self, identifier: i64) -> Result<()> {
         let handle = self.handle;
         with_env(|env| {
             env.call_static_method(
                 CLASS,
-                "commit",
-                "(JJZ)V",
-                &[
-                    JValue::Long(handle),
-                    JValue::Long(identifier),
-                    JValue::Bool(u8::from(wait_compaction)),
-                ],
+                "commitPrepared",
+                "(JJ)V",
+                &[JValue::Long(handle), JValue::Long(identifier)],
             )?;
+            Ok(())
+        })
+    }
+
+    /// [`prepare`](Self::prepare) then [`commit_prepared`](Self::commit_prepared): one whole commit. Identifiers
+    /// must increase per commit user.
+    ///
+    /// Errors: [`crate::Error::Java`]. After a failed commit, [`recover`](Self::recover).
+    pub fn commit(&self, identifier: i64, wait_compaction: bool) -> Result<()> {
+        self.prepare(identifier, wait_compaction)?;
+        self.commit_prepared(identifier)
+    }
+
+    /// What a restarted job does: closes the write and the commit, builds new ones with the same commit user
+    /// from a freshly loaded table, and calls `StreamTableCommit.filterAndCommit` with every pending
+    /// identifier. Returns how many identifiers Paimon committed (0 when it considers them all committed).
+    ///
+    /// Errors: [`crate::Error::Java`].
+    pub fn recover(&self) -> Result<i32> {
+        let handle = self.handle;
+        with_env(|env| {
+            Ok(env
+                .call_static_method(CLASS, "recover", "(J)I", &[JValue::Long(handle)])?
+                .i()?)
+        })
+    }
+
+    /// Closes the write and the commit and builds new ones with the same commit user (they restore from the
+    /// latest snapshot), as a job restarted from a successful checkpoint does. Needed after
+    /// [`alter_table`] and to see other users' commits.
+    ///
+    /// Errors: [`crate::Error::Java`] (also when prepared identifiers are pending).
+    pub fn reopen(&self) -> Result<()> {
+        let handle = self.handle;
+        with_env(|env| {
+            env.call_static_method(CLASS, "reopen", "(J)V", &[JValue::Long(handle)])?;
             Ok(())
         })
     }

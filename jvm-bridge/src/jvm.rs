@@ -4,8 +4,11 @@
 //! started lazily by the first call that needs it ([`ensure_started`], [`with_env`]) with:
 //!
 //! - libjvm from `JAVA_HOME`, else from `java` on `PATH` (the `jni` crate's `java-locator`);
-//! - `-Djava.class.path=` the env var `PAIMON_PARITY_CLASSPATH` if set, else `<crate>/java/target/classes` plus
-//!   every jar in `<crate>/java/target/lib` (built by `mvn -B -q -f jvm-bridge/java/pom.xml package`);
+//! - `-Djava.class.path=` the env var `PAIMON_PARITY_CLASSPATH` if set, else the build of the selected Paimon
+//!   release: `<crate>/java/target/paimon-<version>/classes` plus every jar in `<crate>/java/target/paimon-<version>/lib`
+//!   (built by `scripts/build-java --paimon-version <version>`). The release is the one given to
+//!   [`select_paimon_version`] before the JVM starts, else the env var `PAIMON_PARITY_PAIMON_VERSION`, else
+//!   [`DEFAULT_PAIMON_VERSION`]. One process runs exactly one release: its JVM has one classpath;
 //! - `-Duser.timezone=UTC` (paimon-arrow stamps TIMESTAMP WITH LOCAL TIME ZONE with the JVM zone),
 //!   `--add-opens=java.base/java.nio=ALL-UNNAMED` (Arrow memory on JDK 17), `-Xrs` (signals stay with Rust),
 //!   `-Xmx` from `PAIMON_PARITY_XMX` (default `2g`).
@@ -22,33 +25,111 @@ use crate::error::{Error, Result};
 pub const CLASSPATH_ENV: &str = "PAIMON_PARITY_CLASSPATH";
 /// Environment variable for the JVM's maximum heap (`-Xmx` value, e.g. `4g`); default `2g`.
 pub const XMX_ENV: &str = "PAIMON_PARITY_XMX";
+/// Environment variable naming the Paimon release whose build the JVM loads (e.g. `1.0.0`), when
+/// [`select_paimon_version`] was not called.
+pub const PAIMON_VERSION_ENV: &str = "PAIMON_PARITY_PAIMON_VERSION";
+/// The Paimon release used when none is selected.
+pub const DEFAULT_PAIMON_VERSION: &str = "1.0.0";
 
 /// How to build the Java side, quoted in [`Error::JvmStart`].
 const BUILD_HINT: &str =
-    "build the Java side first: `mvn -B -q -f jvm-bridge/java/pom.xml package` \
-     (run from the workspace root), or point PAIMON_PARITY_CLASSPATH at the classes and jars";
+    "build the Java side first: `scripts/build-java --paimon-version <version>`, which runs \
+     `mvn -B -q -f jvm-bridge/java/pom.xml package` (from the workspace root), or point \
+     PAIMON_PARITY_CLASSPATH at the classes and jars";
 
 /// The class that describes exceptions (`org.paimonparity.bridge.Errors`).
 const ERRORS_CLASS: &str = "org/paimonparity/bridge/Errors";
 
 static JVM: OnceLock<JavaVM> = OnceLock::new();
+/// The release chosen with [`select_paimon_version`].
+static SELECTED: Mutex<Option<String>> = Mutex::new(None);
+/// The release whose build the running JVM loaded (`None` when started from `PAIMON_PARITY_CLASSPATH`).
+static STARTED_WITH: OnceLock<Option<String>> = OnceLock::new();
 /// Serialises start-up and remembers a failed `JNI_CreateJavaVM` (which cannot be retried).
 static START: Mutex<Option<String>> = Mutex::new(None);
+/// The `-Xmx` value the running JVM was started with, quoted in `OutOfMemoryError` messages.
+static HEAP: OnceLock<String> = OnceLock::new();
+
+/// Chooses the Paimon release (e.g. `1.0.0`, `2.0.0`) whose build this process's JVM loads. Call it before
+/// the JVM starts; calling it again with the release already in use is fine.
+///
+/// Errors: [`Error::JvmStart`] when `version` is not a plain release name (digits, letters, `.`, `-`), or
+/// when the JVM already runs another release (a process cannot switch: start another process).
+pub fn select_paimon_version(version: &str) -> Result<()> {
+    check_version_name(version)?;
+    let _start = START.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(started) = STARTED_WITH.get() {
+        return match started {
+            Some(v) if v == version => Ok(()),
+            Some(v) => Err(Error::JvmStart(format!(
+                "this process's JVM already runs Paimon {v}; Paimon {version} needs another process"
+            ))),
+            None => Err(Error::JvmStart(format!(
+                "this process's JVM already runs the classpath of {CLASSPATH_ENV}; Paimon {version} \
+                 needs another process"
+            ))),
+        };
+    }
+    *SELECTED.lock().unwrap_or_else(|p| p.into_inner()) = Some(version.to_owned());
+    Ok(())
+}
+
+/// The Paimon release whose build the JVM loads (or would load): the one given to
+/// [`select_paimon_version`], else `PAIMON_PARITY_PAIMON_VERSION`, else [`DEFAULT_PAIMON_VERSION`].
+/// With `PAIMON_PARITY_CLASSPATH` set, the classpath decides instead (ask the JVM:
+/// `StockReader::paimon_version`).
+pub fn paimon_version() -> String {
+    if let Some(v) = SELECTED.lock().unwrap_or_else(|p| p.into_inner()).clone() {
+        return v;
+    }
+    match std::env::var(PAIMON_VERSION_ENV) {
+        Ok(v) if !v.trim().is_empty() => v.trim().to_owned(),
+        _ => DEFAULT_PAIMON_VERSION.to_owned(),
+    }
+}
+
+fn check_version_name(version: &str) -> Result<()> {
+    let plain = !version.is_empty()
+        && !version.starts_with('.')
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    if plain {
+        Ok(())
+    } else {
+        Err(Error::JvmStart(format!(
+            "`{version}` is not a Paimon release name (e.g. 1.0.0)"
+        )))
+    }
+}
+
+/// The directory the Java side of Paimon release `version` is built into:
+/// `<crate>/java/target/paimon-<version>` (with `classes/` and `lib/`).
+pub fn build_dir(version: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("java")
+        .join("target")
+        .join(format!("paimon-{version}"))
+}
 
 /// The classpath the JVM is (or would be) started with, `:`-separated.
 ///
-/// Errors: [`Error::JvmStart`] when `PAIMON_PARITY_CLASSPATH` is unset and the Maven build output
-/// (`java/target/classes` with the bridge classes, `java/target/lib/*.jar`) is missing.
+/// Errors: [`Error::JvmStart`] when `PAIMON_PARITY_CLASSPATH` is unset and the Maven build output of the
+/// selected release ([`build_dir`]: `classes/` with the bridge classes, `lib/*.jar`) is missing.
 pub fn classpath() -> Result<String> {
-    if let Ok(cp) = std::env::var(CLASSPATH_ENV) {
-        if !cp.trim().is_empty() {
-            return Ok(cp);
-        }
+    if let Some(cp) = classpath_override() {
+        return Ok(cp);
     }
-    let java = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("java")
-        .join("target");
-    default_classpath(&java.join("classes"), &java.join("lib"))
+    let version = paimon_version();
+    check_version_name(&version)?;
+    let dir = build_dir(&version);
+    default_classpath(&dir.join("classes"), &dir.join("lib"))
+}
+
+fn classpath_override() -> Option<String> {
+    std::env::var(CLASSPATH_ENV)
+        .ok()
+        .filter(|cp| !cp.trim().is_empty())
 }
 
 fn default_classpath(classes: &Path, lib: &Path) -> Result<String> {
@@ -108,6 +189,7 @@ pub fn vm() -> Result<&'static JavaVM> {
         return Err(Error::JvmStart(msg.clone()));
     }
     let cp = classpath()?;
+    let release = classpath_override().is_none().then(paimon_version);
     let xmx = std::env::var(XMX_ENV)
         .ok()
         .filter(|x| !x.trim().is_empty())
@@ -118,12 +200,16 @@ pub fn vm() -> Result<&'static JavaVM> {
         .option("-Duser.timezone=UTC")
         .option("--add-opens=java.base/java.nio=ALL-UNNAMED")
         .option("-Xrs")
-        .option(format!("-Xmx{xmx}"))
+        .option(format!("-Xmx{}", xmx.trim()))
         .ignore_unrecognized(false)
         .build()
         .map_err(|e| Error::JvmStart(format!("bad JVM option: {e}")))?;
     match JavaVM::new(args) {
-        Ok(vm) => Ok(JVM.get_or_init(|| vm)),
+        Ok(vm) => {
+            let _ = STARTED_WITH.set(release);
+            let _ = HEAP.set(xmx.trim().to_owned());
+            Ok(JVM.get_or_init(|| vm))
+        }
         Err(e) => {
             let msg =
                 format!("{e} (libjvm is found through JAVA_HOME, else through `java` on PATH)");
@@ -208,7 +294,8 @@ fn take_exception(env: &mut JNIEnv) -> Error {
     if env.exception_clear().is_err() {
         return Error::Jni("cannot clear the pending Java exception".to_owned());
     }
-    match describe(env, &throwable) {
+    let described = describe(env, &throwable);
+    with_heap(match described {
         Ok(e) => e,
         Err(first) => {
             let _ = env.exception_clear();
@@ -222,6 +309,26 @@ fn take_exception(env: &mut JNIEnv) -> Error {
                 }
             }
         }
+    })
+}
+
+/// Adds the JVM's heap size to the message of an `OutOfMemoryError` (thrown, or the cause of what was
+/// thrown): `... (JVM heap -Xmx2g; raise it with PAIMON_PARITY_XMX)`.
+fn with_heap(e: Error) -> Error {
+    match e {
+        Error::Java {
+            class,
+            message,
+            stack,
+        } if class.contains("OutOfMemoryError") || stack.contains("java.lang.OutOfMemoryError") => {
+            let heap = HEAP.get().map_or("unknown", String::as_str);
+            Error::Java {
+                message: format!("{message} (JVM heap -Xmx{heap}; raise it with {XMX_ENV})"),
+                class,
+                stack,
+            }
+        }
+        other => other,
     }
 }
 
@@ -244,13 +351,34 @@ fn describe(env: &mut JNIEnv, throwable: &JThrowable) -> Result<Error> {
         out.push(java_string(env, s)?);
     }
     let stack = out.pop().unwrap_or_default();
-    let message = out.pop().unwrap_or_default();
+    let message = with_root_cause(out.pop().unwrap_or_default(), &stack);
     let class = out.pop().unwrap_or_default();
     Ok(Error::Java {
         class,
         message,
         stack,
     })
+}
+
+/// Appends the root cause of an exception chain (the last top-level `Caused by:` line of `stack`) to
+/// `message` unless the message already holds it: released Paimon often wraps the precise error
+/// (`FileNotFoundException: ... does not exist`) in a generic one (`Failed to read manifest-...`).
+fn with_root_cause(message: String, stack: &str) -> String {
+    let root = stack
+        .lines()
+        .filter_map(|l| l.strip_prefix("Caused by: "))
+        .last()
+        .map(str::trim);
+    match root {
+        Some(root) if !root.is_empty() && !message.contains(root) => {
+            if message.is_empty() {
+                format!("caused by {root}")
+            } else {
+                format!("{message} (root cause: {root})")
+            }
+        }
+        _ => message,
+    }
 }
 
 /// Describes an exception without the bridge classes (e.g. when they failed to load): class name and
@@ -302,5 +430,64 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn root_cause_is_appended_once() {
+        let stack = "java.lang.RuntimeException: Failed to read manifest-a-0\n\tat X.y(X.java:1)\n\
+                     Caused by: java.lang.RuntimeException: wrapped\n\tat X.z(X.java:2)\n\
+                     Caused by: java.io.FileNotFoundException: File /t/manifest/manifest-a-0 does not exist\n\
+                     \tat X.w(X.java:3)\n\tSuppressed: java.lang.Exception: other\n\t\tCaused by: x.Y: nested\n";
+        assert_eq!(
+            with_root_cause("Failed to read manifest-a-0".into(), stack),
+            "Failed to read manifest-a-0 (root cause: java.io.FileNotFoundException: File \
+             /t/manifest/manifest-a-0 does not exist)"
+        );
+        assert_eq!(
+            with_root_cause(String::new(), stack),
+            "caused by java.io.FileNotFoundException: File /t/manifest/manifest-a-0 does not exist"
+        );
+        let already = "java.io.FileNotFoundException: File /t/manifest/manifest-a-0 does not exist";
+        assert_eq!(with_root_cause(already.into(), stack), already);
+        assert_eq!(
+            with_root_cause("plain".into(), "x.Y: plain\n\tat A.b"),
+            "plain"
+        );
+    }
+
+    #[test]
+    fn out_of_memory_errors_name_the_heap() {
+        let oom = Error::Java {
+            class: "java.lang.OutOfMemoryError".into(),
+            message: "Java heap space".into(),
+            stack: String::new(),
+        };
+        let Error::Java { message, .. } = with_heap(oom) else {
+            panic!("not a Java error")
+        };
+        assert!(
+            message.starts_with("Java heap space (JVM heap -Xmx"),
+            "{message}"
+        );
+        assert!(message.contains(XMX_ENV), "{message}");
+        let other = Error::Java {
+            class: "java.io.IOException".into(),
+            message: "disk".into(),
+            stack: String::new(),
+        };
+        let Error::Java { message, .. } = with_heap(other) else {
+            panic!("not a Java error")
+        };
+        assert_eq!(message, "disk");
+    }
+
+    #[test]
+    fn release_names_are_plain() {
+        assert!(check_version_name("1.0.0").is_ok());
+        assert!(check_version_name("2.0.0-rc1").is_ok());
+        for bad in ["", "../x", "1.0/..", ".hidden", "1 0"] {
+            assert!(check_version_name(bad).is_err(), "{bad}");
+        }
+        assert!(build_dir("1.0.0").ends_with("java/target/paimon-1.0.0"));
     }
 }

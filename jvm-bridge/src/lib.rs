@@ -1,8 +1,9 @@
 //! `jvm-bridge`: the released Apache Paimon 1.0 Java SDK, driven from Rust in an embedded JVM.
 //!
 //! - [`jvm`]: starts the one JVM of the process, attaches threads, turns Java exceptions into [`Error::Java`].
-//! - [`stock`]: the released reader as the oracle: streaming plans ([`StockReader::plan_stream`]) and split
-//!   reads ([`StockReader::read_split`]) as Arrow batches (`_row_kind` Int8, then the table's columns).
+//! - [`stock`]: the released reader as the oracle: streaming and batch plans ([`StockReader::plan`],
+//!   [`StockReader::plan_stream`]) and split reads ([`StockReader::read_split`]) as Arrow batches
+//!   (`_row_kind` Int8, then the table's columns).
 //! - [`corpus`]: the released writer, to create and write test tables ([`CorpusWriter`]).
 //!
 //! The Java side (`java/`, package `org.paimonparity.bridge`) only calls released Paimon APIs and exports

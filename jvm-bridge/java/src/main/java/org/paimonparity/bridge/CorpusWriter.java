@@ -10,12 +10,16 @@ import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.StreamTableCommit;
 import org.apache.paimon.table.sink.StreamTableWrite;
 import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeJsonParser;
@@ -30,10 +34,14 @@ import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -41,7 +49,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Writes test tables with the released Paimon writer (jvm-bridge's {@code corpus} module).
  *
  * <p>Tables are created without a catalog ({@code SchemaManager.createTable}) and written with
- * {@code StreamWriteBuilder} / {@code StreamTableWrite} / {@code StreamTableCommit}.
+ * {@code StreamWriteBuilder} / {@code StreamTableWrite} / {@code StreamTableCommit}, one writer
+ * per commit user. A commit is two calls, {@link #prepare} then {@link #commitPrepared}, so that
+ * the messages of a failed commit stay pending for {@link #recover} ({@code filterAndCommit} after
+ * a restart with the same commit user). Faults are armed through {@link Faults}. The scenario
+ * logic (which user writes what, when to fail, what to expect) lives in Rust.
  */
 public final class CorpusWriter {
 
@@ -110,29 +122,43 @@ public final class CorpusWriter {
     /**
      * Opens {@code newStreamWriteBuilder().withCommitUser(commitUser)}: its {@code newWrite()}
      * (with {@code IOManager.create(ioTmpDir)}) and {@code newCommit()}. Returns a handle.
+     *
+     * <p>The table is opened on {@link FaultyFileIO} (the released {@code LocalFileIO} unless a
+     * fault is armed) with the dynamic options {@code commit.callbacks} naming {@link
+     * FailAfterAppendCallback} (a no-op unless armed) and its parameter, the table directory;
+     * nothing else differs from a plain writer.
      */
     public static long openWriter(String tableDir, String commitUser, String ioTmpDir) {
-        FileStoreTable table = FileStoreTableFactory.create(LocalFileIO.create(), new Path(tableDir));
-        StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser(commitUser);
-        IOManager io = IOManager.create(ioTmpDir);
-        StreamTableWrite write = null;
-        try {
-            write = builder.newWrite();
-            write.withIOManager(io);
-            StreamTableCommit commit = builder.newCommit();
-            long handle = NEXT_HANDLE.getAndIncrement();
-            WRITERS.put(handle, new Writer(table, write, commit, io));
-            return handle;
-        } catch (RuntimeException | Error e) {
-            closeQuietly(write, e);
-            closeQuietly(io, e);
-            throw e;
+        return openWriterWithOptions(tableDir, commitUser, ioTmpDir, "{}");
+    }
+
+    /**
+     * {@link #openWriter} with dynamic table options for this writer only ({@code
+     * {"data-file.prefix":"a-"}}), applied with {@code table.copy(options)}.
+     */
+    public static long openWriterWithOptions(
+            String tableDir, String commitUser, String ioTmpDir, String optionsJson) {
+        JsonNode options = JsonSerdeUtil.fromJson(optionsJson, JsonNode.class);
+        if (options == null || !options.isObject()) {
+            throw new IllegalArgumentException("writer options JSON must be an object");
         }
+        Map<String, String> dynamic = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = options.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            dynamic.put(e.getKey(), e.getValue().asText());
+        }
+        Writer w = new Writer(tableDir, commitUser, ioTmpDir, dynamic);
+        w.open();
+        long handle = NEXT_HANDLE.getAndIncrement();
+        WRITERS.put(handle, w);
+        return handle;
     }
 
     /**
      * Writes {@code [{"kind":"+I","values":[..]}, ..]}; values are in column order and converted
-     * by column type (see {@link #toInternal}).
+     * by column type (see {@link #toInternal}). Remembers the (partition, bucket) of every row for
+     * {@link #compactTouched}.
      */
     public static void write(long handle, String rowsJson) throws Exception {
         Writer w = writer(handle);
@@ -149,9 +175,14 @@ public final class CorpusWriter {
                     throw new IllegalArgumentException(
                             "every row needs a \"kind\" string and a \"values\" array: " + r);
                 }
-                w.write.write(
+                GenericRow row =
                         GenericRow.ofKind(
-                                RowKind.fromShortString(kind.asText()), toRow(fields, values)));
+                                RowKind.fromShortString(kind.asText()), toRow(fields, values));
+                if (w.write instanceof TableWriteImpl) {
+                    TableWriteImpl<?> impl = (TableWriteImpl<?>) w.write;
+                    w.touched.add(new Touched(impl.getPartition(row).copy(), impl.getBucket(row)));
+                }
+                w.write.write(row);
             }
         }
     }
@@ -183,13 +214,177 @@ public final class CorpusWriter {
         }
     }
 
-    /** {@code commit.commit(identifier, write.prepareCommit(waitCompaction, identifier))}. */
-    public static void commit(long handle, long identifier, boolean waitCompaction)
+    /**
+     * {@code write.compact(partition, bucket, full)} for every (partition, bucket) written since
+     * the last {@link #prepare}; returns how many.
+     */
+    public static int compactTouched(long handle, boolean full) throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            for (Touched t : w.touched) {
+                w.write.compact(t.partition, t.bucket, full);
+            }
+            return w.touched.size();
+        }
+    }
+
+    /**
+     * {@code write.prepareCommit(waitCompaction, identifier)}; keeps the messages as pending for
+     * {@link #commitPrepared} and {@link #recover}. Returns what they hold, as JSON: {@code
+     * {"messages":n,"new_files":n,"deleted_files":n,"append_changelog":n,"compact_before":n,
+     * "compact_after":n,"compact_changelog":n}} (file counts summed over the messages).
+     */
+    public static String prepare(long handle, long identifier, boolean waitCompaction)
             throws Exception {
         Writer w = writer(handle);
         synchronized (w) {
-            w.commit.commit(identifier, w.write.prepareCommit(waitCompaction, identifier));
+            if (w.pending.containsKey(identifier)) {
+                throw new IllegalStateException(
+                        "identifier " + identifier + " is already prepared and not committed");
+            }
+            List<CommitMessage> messages = w.write.prepareCommit(waitCompaction, identifier);
+            w.pending.put(identifier, messages);
+            w.touched.clear();
+            long[] n = new long[6];
+            for (CommitMessage m : messages) {
+                if (!(m instanceof CommitMessageImpl)) {
+                    continue;
+                }
+                CommitMessageImpl c = (CommitMessageImpl) m;
+                n[0] += c.newFilesIncrement().newFiles().size();
+                n[1] += c.newFilesIncrement().deletedFiles().size();
+                n[2] += c.newFilesIncrement().changelogFiles().size();
+                n[3] += c.compactIncrement().compactBefore().size();
+                n[4] += c.compactIncrement().compactAfter().size();
+                n[5] += c.compactIncrement().changelogFiles().size();
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("messages", messages.size());
+            out.put("new_files", n[0]);
+            out.put("deleted_files", n[1]);
+            out.put("append_changelog", n[2]);
+            out.put("compact_before", n[3]);
+            out.put("compact_after", n[4]);
+            out.put("compact_changelog", n[5]);
+            return JsonSerdeUtil.toJson(out);
         }
+    }
+
+    /**
+     * {@code commit.commit(identifier, messages)} with the messages {@link #prepare} kept. On
+     * success they are dropped; on failure they stay pending for {@link #recover}, and the write
+     * and commit must not be used again before {@link #recover} or {@link #reopen}.
+     */
+    public static void commitPrepared(long handle, long identifier) throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            List<CommitMessage> messages = w.pending.get(identifier);
+            if (messages == null) {
+                throw new IllegalStateException("identifier " + identifier + " is not prepared");
+            }
+            w.commit.commit(identifier, messages);
+            w.pending.remove(identifier);
+        }
+    }
+
+    /**
+     * What a restarted job does: closes the write and the commit, builds new ones from a freshly
+     * loaded table with the same commit user, and calls {@code filterAndCommit} with every pending
+     * identifier. Returns how many identifiers it committed (Paimon's answer).
+     */
+    public static int recover(long handle) throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            Map<Long, List<CommitMessage>> pending = new LinkedHashMap<>(w.pending);
+            w.pending.clear();
+            w.reopen();
+            return w.commit.filterAndCommit(pending);
+        }
+    }
+
+    /**
+     * Closes the write and the commit and builds new ones with the same commit user, as a job
+     * restarted from its last successful checkpoint does (they restore from the latest
+     * snapshot). Fails when prepared messages are pending (use {@link #recover}).
+     */
+    public static void reopen(long handle) throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            if (!w.pending.isEmpty()) {
+                throw new IllegalStateException(
+                        "identifiers " + w.pending.keySet() + " are pending; recover them first");
+            }
+            w.reopen();
+        }
+    }
+
+    /** Arms a fault of {@link Faults} by name for the table at {@code tableDir}. */
+    public static void armFault(String tableDir, String fault) {
+        Faults.arm(fault, tableDir);
+    }
+
+    /**
+     * Disarms every fault of the table at {@code tableDir}; returns those that were armed and did
+     * not fire (comma-separated).
+     */
+    public static String disarmFaults(String tableDir) {
+        return Faults.disarmAll(tableDir);
+    }
+
+    /**
+     * {@code new SchemaManager(LocalFileIO, table).commitChanges(...)} for {@code
+     * [{"op":"add-column","name":..,"type":..}, {"op":"rename-column","from":..,"to":..},
+     * {"op":"drop-column","name":..}, {"op":"set-option","key":..,"value":..},
+     * {"op":"remove-option","key":..}]}. Open writers of the table keep the old schema: reopen
+     * them.
+     */
+    public static void alterTable(String tableDir, String changesJson) throws Exception {
+        JsonNode changes = JsonSerdeUtil.fromJson(changesJson, JsonNode.class);
+        if (changes == null || !changes.isArray()) {
+            throw new IllegalArgumentException("changes JSON must be an array");
+        }
+        List<SchemaChange> out = new ArrayList<>();
+        for (JsonNode c : changes) {
+            String op = text(c, "op");
+            switch (op) {
+                case "add-column":
+                    out.add(
+                            SchemaChange.addColumn(
+                                    text(c, "name"), DataTypeJsonParser.parseDataType(c.get("type"))));
+                    break;
+                case "rename-column":
+                    out.add(SchemaChange.renameColumn(text(c, "from"), text(c, "to")));
+                    break;
+                case "drop-column":
+                    out.add(SchemaChange.dropColumn(text(c, "name")));
+                    break;
+                case "update-column-type":
+                    out.add(
+                            SchemaChange.updateColumnType(
+                                    text(c, "name"), DataTypeJsonParser.parseDataType(c.get("type"))));
+                    break;
+                case "move-first":
+                    out.add(SchemaChange.updateColumnPosition(SchemaChange.Move.first(text(c, "name"))));
+                    break;
+                case "set-option":
+                    out.add(SchemaChange.setOption(text(c, "key"), text(c, "value")));
+                    break;
+                case "remove-option":
+                    out.add(SchemaChange.removeOption(text(c, "key")));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown schema change op '" + op + "'");
+            }
+        }
+        new SchemaManager(LocalFileIO.create(), new Path(tableDir)).commitChanges(out);
+    }
+
+    private static String text(JsonNode node, String key) {
+        JsonNode v = node.get(key);
+        if (v == null || !v.isTextual()) {
+            throw new IllegalArgumentException("\"" + key + "\" must be a string in " + node);
+        }
+        return v.asText();
     }
 
     /** Closes the write, the commit and the IOManager; unknown handles are ignored. */
@@ -199,21 +394,7 @@ public final class CorpusWriter {
             return;
         }
         synchronized (w) {
-            Exception first = null;
-            for (AutoCloseable c : new AutoCloseable[] {w.write, w.commit, w.io}) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    if (first == null) {
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
-                }
-            }
-            if (first != null) {
-                throw first;
-            }
+            w.close();
         }
     }
 
@@ -327,6 +508,58 @@ public final class CorpusWriter {
                 } catch (java.time.format.DateTimeParseException e) {
                     throw mismatch(field, v, "a timestamp string yyyy-MM-ddTHH:mm:ss[.fffffffff]");
                 }
+            case ARRAY:
+                {
+                    // A JSON array of elements.
+                    if (!v.isArray()) {
+                        throw mismatch(field, v, "a JSON array");
+                    }
+                    DataField element =
+                            new DataField(
+                                    field.id(),
+                                    field.name() + "[]",
+                                    ((org.apache.paimon.types.ArrayType) type).getElementType());
+                    Object[] out = new Object[v.size()];
+                    for (int i = 0; i < out.length; i++) {
+                        out[i] = toInternal(element, v.get(i));
+                    }
+                    return new org.apache.paimon.data.GenericArray(out);
+                }
+            case MAP:
+            case MULTISET:
+                {
+                    // A JSON array of [key, value] pairs (MULTISET: [element, count]), kept in order.
+                    if (!v.isArray()) {
+                        throw mismatch(field, v, "a JSON array of [key, value] pairs");
+                    }
+                    DataType keyType;
+                    DataType valueType;
+                    if (type instanceof org.apache.paimon.types.MapType) {
+                        keyType = ((org.apache.paimon.types.MapType) type).getKeyType();
+                        valueType = ((org.apache.paimon.types.MapType) type).getValueType();
+                    } else {
+                        keyType = ((org.apache.paimon.types.MultisetType) type).getElementType();
+                        valueType = new org.apache.paimon.types.IntType(false);
+                    }
+                    DataField key = new DataField(field.id(), field.name() + ".key", keyType);
+                    DataField value = new DataField(field.id(), field.name() + ".value", valueType);
+                    Map<Object, Object> out = new LinkedHashMap<>();
+                    for (JsonNode pair : v) {
+                        if (!pair.isArray() || pair.size() != 2) {
+                            throw mismatch(field, v, "a JSON array of [key, value] pairs");
+                        }
+                        out.put(toInternal(key, pair.get(0)), toInternal(value, pair.get(1)));
+                    }
+                    return new org.apache.paimon.data.GenericMap(out);
+                }
+            case ROW:
+                {
+                    // A JSON array of the nested fields' values, in field order.
+                    if (!v.isArray()) {
+                        throw mismatch(field, v, "a JSON array of field values");
+                    }
+                    return GenericRow.of(toRow(((RowType) type).getFields(), v));
+                }
             default:
                 throw new UnsupportedOperationException(
                         "column '" + field.name() + "': type " + type
@@ -370,18 +603,104 @@ public final class CorpusWriter {
                         + ", got " + v);
     }
 
-    /** One open writer. */
-    private static final class Writer {
-        final FileStoreTable table;
-        final StreamTableWrite write;
-        final StreamTableCommit commit;
-        final IOManager io;
+    /** A (partition, bucket) written since the last prepare. */
+    private static final class Touched {
+        final BinaryRow partition;
+        final int bucket;
 
-        Writer(FileStoreTable table, StreamTableWrite write, StreamTableCommit commit, IOManager io) {
-            this.table = table;
-            this.write = write;
-            this.commit = commit;
-            this.io = io;
+        Touched(BinaryRow partition, int bucket) {
+            this.partition = partition;
+            this.bucket = bucket;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Touched)) {
+                return false;
+            }
+            Touched t = (Touched) o;
+            return bucket == t.bucket && partition.equals(t.partition);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * partition.hashCode() + bucket;
+        }
+    }
+
+    /** One open writer: a commit user's write and commit, rebuilt on {@link #reopen}. */
+    private static final class Writer {
+        final String tableDir;
+        final String commitUser;
+        final String ioTmpDir;
+        final Map<String, String> options;
+        final Set<Touched> touched = new LinkedHashSet<>();
+        final Map<Long, List<CommitMessage>> pending = new TreeMap<>();
+        FileStoreTable table;
+        StreamTableWrite write;
+        StreamTableCommit commit;
+        IOManager io;
+
+        Writer(String tableDir, String commitUser, String ioTmpDir, Map<String, String> options) {
+            this.tableDir = tableDir;
+            this.commitUser = commitUser;
+            this.ioTmpDir = ioTmpDir;
+            this.options = options;
+        }
+
+        void open() {
+            Map<String, String> dynamic = new HashMap<>(options);
+            dynamic.put("commit.callbacks", FailAfterAppendCallback.class.getName());
+            dynamic.put(
+                    "commit.callback." + FailAfterAppendCallback.class.getName() + ".param",
+                    tableDir);
+            FileStoreTable t =
+                    FileStoreTableFactory.create(new FaultyFileIO(), new Path(tableDir))
+                            .copy(dynamic);
+            StreamWriteBuilder builder = t.newStreamWriteBuilder().withCommitUser(commitUser);
+            IOManager newIo = IOManager.create(ioTmpDir);
+            StreamTableWrite newWrite = null;
+            try {
+                newWrite = builder.newWrite();
+                newWrite.withIOManager(newIo);
+                StreamTableCommit newCommit = builder.newCommit();
+                table = t;
+                write = newWrite;
+                commit = newCommit;
+                io = newIo;
+                touched.clear();
+            } catch (RuntimeException | Error e) {
+                closeQuietly(newWrite, e);
+                closeQuietly(newIo, e);
+                throw e;
+            }
+        }
+
+        /** Closes the current write and commit (errors ignored: they may be broken) and opens anew. */
+        void reopen() {
+            RuntimeException ignored = new RuntimeException("close before reopen");
+            closeQuietly(write, ignored);
+            closeQuietly(commit, ignored);
+            closeQuietly(io, ignored);
+            open();
+        }
+
+        void close() throws Exception {
+            Exception first = null;
+            for (AutoCloseable c : new AutoCloseable[] {write, commit, io}) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
         }
     }
 }

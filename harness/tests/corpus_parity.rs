@@ -1,0 +1,123 @@
+//! Both readers agree on every committed corpus: the streaming replay from snapshot 1 and the batch read of
+//! the latest snapshot give the same splits and the same rows through the released Java reader and the
+//! native reader.
+//!
+//! A corpus the native reader cannot read yet, or reads differently, must be listed in [`KNOWN`] with the
+//! text of its first difference (or of the reason it is unreadable) and the issue that will fix it; then the
+//! test checks that exactly that difference is still the first one. A listed corpus that has become identical
+//! passes (with a note to remove its entry). Anything else fails, naming the corpus, the scan and the first
+//! difference.
+//!
+//! The stock side runs the release this process's JVM runs (default 1.0.0; CI runs this test a second time
+//! with `PAIMON_PARITY_PAIMON_VERSION` set to the other released line).
+
+mod common;
+
+use harness::reader::{NativeTableReader, StockTableReader};
+use harness::replay::SplitVerdict;
+use harness::replay::{replay, ReplayMode, ReplayOptions, ReplayReport};
+
+/// A difference the native reader is known to have on a committed corpus.
+struct Known {
+    /// Corpus directory name.
+    corpus: &'static str,
+    /// The scan: `stream` or `batch`.
+    mode: &'static str,
+    /// Text the first difference (or the unreadable split's reason, or the replay error) contains.
+    first_difference: &'static str,
+    /// The issue that will fix it.
+    issue: &'static str,
+}
+
+/// Known differences. Empty: with the native reader of this tree every committed corpus replays identically
+/// in both scans. Add an entry (and the issue that fixes it) rather than weakening the test.
+const KNOWN: &[Known] = &[];
+
+fn options(mode: ReplayMode) -> ReplayOptions {
+    ReplayOptions {
+        progress: false,
+        mode,
+        ..ReplayOptions::default()
+    }
+}
+
+/// The first thing that is not identical, in words; `None` when the replay is identical.
+fn first_problem(report: &ReplayReport) -> Option<String> {
+    if report.verdict == "identical" {
+        return None;
+    }
+    if let Some(d) = &report.first_difference {
+        return Some(format!(
+            "{} difference at {}: {}",
+            d.kind, d.split, d.detail
+        ));
+    }
+    let unreadable = report
+        .splits
+        .iter()
+        .find(|s| s.verdict == SplitVerdict::Unreadable);
+    Some(match unreadable {
+        Some(s) => format!(
+            "unreadable split {}: {}",
+            s.key,
+            s.detail.clone().unwrap_or_default()
+        ),
+        None => format!("verdict {}", report.verdict),
+    })
+}
+
+#[test]
+fn both_readers_agree_on_every_committed_corpus() {
+    let stock = StockTableReader::new().expect("JVM starts");
+    let version = stock.bridge().paimon_version().expect("version");
+    let native = NativeTableReader::new();
+    let corpora = common::corpora();
+    assert!(corpora.len() >= 20, "expected the committed corpora");
+    let mut failures = Vec::new();
+    let mut notes = Vec::new();
+    for dir in &corpora {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let table = dir.join("table");
+        for (mode_name, mode) in [("stream", ReplayMode::Stream), ("batch", ReplayMode::Batch)] {
+            let problem = match replay(&table, &stock, &native, &options(mode)) {
+                Ok(report) => {
+                    notes.push(format!(
+                        "{name} [{mode_name}]: {}",
+                        harness::report::summary_line(&report)
+                    ));
+                    first_problem(&report)
+                }
+                Err(e) => Some(format!("replay failed: {e}")),
+            };
+            let known = KNOWN
+                .iter()
+                .find(|k| k.corpus == name && k.mode == mode_name);
+            match (problem, known) {
+                (None, None) => {}
+                (None, Some(k)) => notes.push(format!(
+                    "{name} [{mode_name}]: now identical; remove its KNOWN entry ({})",
+                    k.issue
+                )),
+                (Some(p), Some(k)) if p.contains(k.first_difference) => notes.push(format!(
+                    "{name} [{mode_name}]: known difference, to be fixed by {}: {p}",
+                    k.issue
+                )),
+                (Some(p), Some(k)) => failures.push(format!(
+                    "{name} [{mode_name}]: first difference changed (known: `{}`, {}): {p}",
+                    k.first_difference, k.issue
+                )),
+                (Some(p), None) => failures.push(format!(
+                    "{name} [{mode_name}]: {p} (no issue names this difference: fix it, or list it in KNOWN \
+                     with the issue that will)"
+                )),
+            }
+        }
+    }
+    eprintln!("stock: Paimon {version}\n  {}", notes.join("\n  "));
+    assert!(
+        failures.is_empty(),
+        "the readers differ on {} corpus scan(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
