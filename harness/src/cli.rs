@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::{Result, EXIT_UNREADABLE};
 use crate::reader::{NativeTableReader, StockTableReader};
-use crate::replay::{replay, ReplayOptions};
+use crate::replay::{replay, ReplayMode, ReplayOptions};
 use crate::report::{write_json, write_text};
 
 /// Proves a native reader of Apache Paimon tables returns exactly what the released Java reader returns.
@@ -25,15 +25,30 @@ pub enum Command {
     Replay {
         /// The table directory (the one holding `schema/`, `snapshot/`, `manifest/`).
         table: PathBuf,
-        /// First snapshot of the streaming scan (`scan.mode=from-snapshot`, `scan.snapshot-id`).
+        /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`).
         #[arg(long, default_value_t = 1)]
         from_snapshot: i64,
+        /// The scan to replay: `stream` (`scan.mode=from-snapshot`), `stream-full`
+        /// (`from-snapshot-full`), `latest-full`, or `batch` (`newScan().plan()`).
+        #[arg(long, value_enum, default_value_t = ReplayMode::Stream)]
+        mode: ReplayMode,
+        /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest.
+        #[arg(long)]
+        snapshot: Option<i64>,
         /// Also write the report as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
         /// Describe at most this many mismatching splits in detail.
         #[arg(long, default_value_t = 10)]
         max_mismatches: usize,
+        /// Compare the rows of each split as a multiset (any order), for readers whose row order within a
+        /// merge split may legitimately differ; reports the rows only one side has.
+        #[arg(long)]
+        unordered: bool,
+        /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`);
+        /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+        #[arg(long)]
+        paimon_version: Option<String>,
     },
     /// Print the snapshot timeline of a table: commit kind, user, identifier, time, record counts, files
     /// added and deleted per level and bucket, changelog; APPEND and COMPACT halves of a commit together.
@@ -59,6 +74,34 @@ pub enum Command {
         #[arg(long, default_value_t = 20)]
         max_keys: usize,
     },
+    /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
+    /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, paimon-rust when its
+    /// probe is built; per split kind (changelog, raw batch, merge-on-read batch), with every sample.
+    Bench {
+        /// The table directory.
+        table: PathBuf,
+        /// Write the report as JSON here (default `benches/results/<UTC timestamp>.json`).
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Timed samples per measurement (after one warm-up run).
+        #[arg(long, default_value_t = 5)]
+        samples: usize,
+        /// Threads of the parallel native run (default: available cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Native reader and plain decoding only (no JVM).
+        #[arg(long)]
+        native_only: bool,
+        /// Skip the peak-RSS child run.
+        #[arg(long)]
+        no_rss: bool,
+    },
+    /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.
+    #[command(hide = true)]
+    BenchRss {
+        /// The table directory.
+        table: PathBuf,
+    },
     /// Write test corpora with the released Paimon writer.
     Corpus {
         #[command(subcommand)]
@@ -69,15 +112,20 @@ pub enum Command {
 /// `paimon-parity corpus ...`.
 #[derive(Subcommand, Debug)]
 pub enum CorpusCommand {
-    /// Write a built-in scenario into `<out>/table` and record `<out>/case.json`.
+    /// Run a scenario with the released writer into `<out>/table` and record `<out>/scenario.json` and
+    /// `<out>/case.json`.
     Generate {
-        /// Scenario name (`paimon-parity corpus list`).
+        /// Scenario file, directory holding `scenario.json`, or corpus name (`corpora/<name>/scenario.json`).
         scenario: String,
         /// Corpus directory to create.
         #[arg(long)]
         out: PathBuf,
+        /// Released Paimon version that writes it (its build in `jvm-bridge/java/target/paimon-<V>`);
+        /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+        #[arg(long)]
+        paimon_version: Option<String>,
     },
-    /// List the built-in scenarios.
+    /// List the committed scenarios (`corpora/*/scenario.json`).
     List,
 }
 
@@ -99,11 +147,21 @@ fn execute(cli: Cli) -> Result<i32> {
             from_snapshot,
             json,
             max_mismatches,
+            paimon_version,
+            unordered,
+            mode,
+            snapshot,
         } => {
+            if let Some(v) = &paimon_version {
+                jvm_bridge::jvm::select_paimon_version(v)?;
+            }
             let options = ReplayOptions {
                 from_snapshot,
                 max_mismatches,
                 progress: true,
+                unordered,
+                mode,
+                snapshot,
             };
             // Check the table before starting a JVM: a missing directory fails fast.
             crate::replay::resolve_table(&table)?;
@@ -149,16 +207,64 @@ fn execute(cli: Cli) -> Result<i32> {
             }
             Ok(report.exit_code())
         }
+        Command::Bench {
+            table,
+            json,
+            samples,
+            threads,
+            native_only,
+            no_rss,
+        } => {
+            crate::replay::resolve_table(&table)?;
+            let mut opts = crate::bench::BenchOptions {
+                samples,
+                native_only,
+                measure_rss: !no_rss,
+                ..Default::default()
+            };
+            if let Some(t) = threads {
+                opts.threads = t;
+            }
+            let report = crate::bench::run(&table, &opts)?;
+            let mut out = std::io::stdout().lock();
+            crate::bench::write_text(&mut out, &report).map_err(|e| crate::Error::Io {
+                path: PathBuf::from("<stdout>"),
+                source: e,
+            })?;
+            let path = json.unwrap_or_else(crate::bench::default_json_path);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| crate::Error::Io {
+                    path: dir.to_path_buf(),
+                    source: e,
+                })?;
+            }
+            write_json(&path, &report)?;
+            println!("wrote {}", path.display());
+            Ok(0)
+        }
+        Command::BenchRss { table } => {
+            let v = crate::bench::native_replay_rss(&table)?;
+            println!("{v}");
+            Ok(0)
+        }
         Command::Corpus { command } => match command {
             CorpusCommand::List => {
-                for name in crate::corpus::scenario_names() {
-                    let s = crate::corpus::scenario(name)?;
-                    println!("{name}: {}", s.description);
+                for file in crate::corpus::scenario_files(&crate::corpus::corpora_dir())? {
+                    let s = crate::corpus::load_scenario(&file)?;
+                    println!("{}: {}", s.name, s.description);
                 }
                 Ok(0)
             }
-            CorpusCommand::Generate { scenario, out } => {
-                let case = crate::corpus::generate(&scenario, &out)?;
+            CorpusCommand::Generate {
+                scenario,
+                out,
+                paimon_version,
+            } => {
+                if let Some(v) = &paimon_version {
+                    jvm_bridge::jvm::select_paimon_version(v)?;
+                }
+                let file = crate::corpus::resolve_scenario(&scenario)?;
+                let case = crate::corpus::generate(&file, &out)?;
                 println!("wrote {}", case.display());
                 Ok(0)
             }

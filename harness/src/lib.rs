@@ -4,6 +4,7 @@
 //! reader (`native-reader`), matches their splits, diffs their rows, and reports where they first differ.
 
 pub mod audit;
+pub mod bench;
 pub mod cli;
 pub mod corpus;
 pub mod diff;
