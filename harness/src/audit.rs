@@ -30,8 +30,8 @@ use serde::Serialize;
 
 use crate::diff::render_value;
 use crate::error::{Error, Result};
-use crate::reader::{NativeTableReader, StockTableReader, TableReader};
 use crate::inspect::{inspect, manifest_list_entries, Timeline};
+use crate::reader::{NativeTableReader, StockTableReader, TableReader};
 
 /// What happened to one (commit user, commit identifier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -193,7 +193,11 @@ pub fn commit_pairs(timeline: &Timeline) -> Vec<CommitPair> {
             let compact_snapshots = ids(CommitKind::Compact);
             // Level-0 files added by the APPEND halves, keyed by (partition, bucket, name).
             let mut level0: Vec<(Vec<Option<String>>, i32, String)> = Vec::new();
-            for s in c.snapshots.iter().filter(|s| s.commit_kind == CommitKind::Append) {
+            for s in c
+                .snapshots
+                .iter()
+                .filter(|s| s.commit_kind == CommitKind::Append)
+            {
                 for g in s.added.iter().filter(|g| g.level == 0) {
                     for n in &g.names {
                         level0.push((g.partition.clone(), g.bucket, n.clone()));
@@ -244,7 +248,9 @@ pub fn commit_pairs(timeline: &Timeline) -> Vec<CommitPair> {
                     rewritten_by.dedup();
                     (
                         PairStatus::CompactedLater,
-                        format!("level-0 files rewritten with changelog by snapshot {rewritten_by:?}"),
+                        format!(
+                            "level-0 files rewritten with changelog by snapshot {rewritten_by:?}"
+                        ),
                     )
                 } else {
                     (
@@ -528,7 +534,8 @@ pub fn completeness(
     let schema = native_reader::types::read_schema(&table.schema().fields);
     let mut stream = Folder::new(&schema, key_columns.clone())?;
     let mut rows = Folder::new(&schema, key_columns)?;
-    let (Some(earliest), Some(latest)) = (timeline.earliest_snapshot, timeline.latest_snapshot) else {
+    let (Some(earliest), Some(latest)) = (timeline.earliest_snapshot, timeline.latest_snapshot)
+    else {
         return Ok(skipped("the table has no snapshot"));
     };
     let full = earliest > 1;
@@ -576,12 +583,15 @@ pub fn completeness(
     })
 }
 
+/// (partition values, bucket, rendered primary key) of one key.
+type KeyPlace = (Vec<Option<String>>, i32, String);
+
 /// Keys (partition, bucket, rendered key) held by the level-0 files of snapshot `id`, read natively.
 fn level0_keys(
     table: &std::sync::Arc<Table>,
     id: i64,
     folder: &Folder,
-) -> Result<HashSet<(Vec<Option<String>>, i32, String)>> {
+) -> Result<HashSet<KeyPlace>> {
     let snapshot = table.snapshot(id)?;
     let mut out = HashSet::new();
     for group in native_reader::scan::read_all_files(table, &snapshot, &|level| level == 0)? {
@@ -608,7 +618,11 @@ fn level0_keys(
         for batch in reader {
             let batch = batch?;
             for r in 0..batch.num_rows() {
-                out.insert((split.partition.clone(), split.bucket, folder.render_key(&batch, r)));
+                out.insert((
+                    split.partition.clone(),
+                    split.bucket,
+                    folder.render_key(&batch, r),
+                ));
             }
         }
     }
@@ -617,7 +631,11 @@ fn level0_keys(
 
 /// Fills `written_by_*` of each missing key: the newest APPEND snapshot whose added level-0 files in the
 /// key's (partition, bucket) hold a row equal to the table's value. Reads only those files, natively.
-pub fn attribute(table: &std::sync::Arc<Table>, timeline: &Timeline, missing: &mut [MissingKey]) -> Result<()> {
+pub fn attribute(
+    table: &std::sync::Arc<Table>,
+    timeline: &Timeline,
+    missing: &mut [MissingKey],
+) -> Result<()> {
     let wanted: HashSet<(Vec<Option<String>>, i32)> = missing
         .iter()
         .filter(|m| m.table_value != "<deleted>")
@@ -636,12 +654,20 @@ pub fn attribute(table: &std::sync::Arc<Table>, timeline: &Timeline, missing: &m
         let snapshot = table.snapshot(s.id)?;
         let delta = manifest_list_entries(table, &snapshot.delta_manifest_list)?;
         let mut by_bucket: BTreeMap<(Vec<u8>, i32), Vec<&ManifestEntry>> = BTreeMap::new();
-        for e in delta.iter().filter(|e| e.kind == FileKind::Add && e.file.level == 0) {
-            by_bucket.entry((e.partition.clone(), e.bucket)).or_default().push(e);
+        for e in delta
+            .iter()
+            .filter(|e| e.kind == FileKind::Add && e.file.level == 0)
+        {
+            by_bucket
+                .entry((e.partition.clone(), e.bucket))
+                .or_default()
+                .push(e);
         }
         for ((partition_bytes, bucket), entries) in by_bucket {
             let source = table.manifest_path(&snapshot.delta_manifest_list);
-            let rendered = table.partition_computer().render(&partition_bytes, &source)?;
+            let rendered = table
+                .partition_computer()
+                .render(&partition_bytes, &source)?;
             if !wanted.contains(&(rendered.values.clone(), bucket)) {
                 continue;
             }
@@ -701,14 +727,12 @@ pub fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditRep
         || completeness.iter().any(|c| !c.missing.is_empty());
     let readers_agree = match completeness.as_slice() {
         [a, b] => {
-            let keys = |c: &Completeness| -> Vec<(Vec<Option<String>>, i32, String, String, String)> {
+            let keys = |c: &Completeness| -> Vec<(KeyPlace, String, String)> {
                 c.missing
                     .iter()
                     .map(|m| {
                         (
-                            m.partition.clone(),
-                            m.bucket,
-                            m.key.clone(),
+                            (m.partition.clone(), m.bucket, m.key.clone()),
                             m.stream_value.clone(),
                             m.table_value.clone(),
                         )
@@ -743,7 +767,11 @@ fn show_partition(p: &[Option<String>]) -> String {
 }
 
 /// Writes the audit for people: commit pairs that are not complete, per-user summary, missing keys, verdict.
-pub fn write_text(out: &mut dyn std::io::Write, r: &AuditReport, max_keys: usize) -> std::io::Result<()> {
+pub fn write_text(
+    out: &mut dyn std::io::Write,
+    r: &AuditReport,
+    max_keys: usize,
+) -> std::io::Result<()> {
     let range = match (r.earliest_snapshot, r.latest_snapshot) {
         (Some(a), Some(b)) => format!("snapshots {a}..{b}"),
         _ => "no snapshot".into(),
@@ -788,7 +816,11 @@ pub fn write_text(out: &mut dyn std::io::Write, r: &AuditReport, max_keys: usize
     }
     for c in &r.completeness {
         if let Some(why) = &c.skipped {
-            writeln!(out, "changelog completeness ({} reader): not checked: {why}", c.reader)?;
+            writeln!(
+                out,
+                "changelog completeness ({} reader): not checked: {why}",
+                c.reader
+            )?;
             continue;
         }
         writeln!(
@@ -816,7 +848,11 @@ pub fn write_text(out: &mut dyn std::io::Write, r: &AuditReport, max_keys: usize
             )?;
         }
         for m in c.missing.iter().take(max_keys) {
-            let by = match (&m.written_by_snapshot, &m.written_by_user, &m.written_by_identifier) {
+            let by = match (
+                &m.written_by_snapshot,
+                &m.written_by_user,
+                &m.written_by_identifier,
+            ) {
                 (Some(s), Some(u), Some(i)) => {
                     format!("; written by APPEND snapshot {s} (user {u}, identifier {i})")
                 }

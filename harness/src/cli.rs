@@ -198,9 +198,11 @@ fn execute(cli: Cli) -> Result<i32> {
         } => {
             let report = crate::audit::run(&table, &reader)?;
             let mut out = std::io::stdout().lock();
-            crate::audit::write_text(&mut out, &report, max_keys).map_err(|e| crate::Error::Io {
-                path: PathBuf::from("<stdout>"),
-                source: e,
+            crate::audit::write_text(&mut out, &report, max_keys).map_err(|e| {
+                crate::Error::Io {
+                    path: PathBuf::from("<stdout>"),
+                    source: e,
+                }
             })?;
             if let Some(path) = json {
                 write_json(&path, &report)?;

@@ -139,7 +139,10 @@ fn group(table: &Table, entries: &[&ManifestEntry], source: &Path) -> Result<Vec
         let i = match index.get(&key) {
             Some(i) => *i,
             None => {
-                let partition = table.partition_computer().render(&e.partition, source)?.values;
+                let partition = table
+                    .partition_computer()
+                    .render(&e.partition, source)?
+                    .values;
                 groups.push(FileGroup {
                     partition,
                     bucket: e.bucket,

@@ -47,7 +47,10 @@ fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
             assert_eq!(m.table_value, "(1, 20)", "{name}");
             assert_eq!(m.stream_value, "(1, 10)", "{name}");
             assert_eq!(m.written_by_identifier, Some(2), "{name}");
-            assert_eq!(m.written_by_snapshot, incomplete[0].append_snapshots.first().copied());
+            assert_eq!(
+                m.written_by_snapshot,
+                incomplete[0].append_snapshots.first().copied()
+            );
         }
     }
 }
@@ -126,7 +129,10 @@ fn expired_history_says_which_range_was_checked() {
     let text = String::from_utf8(text).unwrap();
     assert!(text.contains("snapshots 7..24"), "{text}");
     assert!(text.contains("history before snapshot 7 expired"), "{text}");
-    assert!(report.pairs.iter().all(|p| p.status != PairStatus::Incomplete));
+    assert!(report
+        .pairs
+        .iter()
+        .all(|p| p.status != PairStatus::Incomplete));
 }
 
 #[test]
@@ -137,7 +143,12 @@ fn audit_cli_exit_codes() {
         .args(["audit", control.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let missing = std::process::Command::new(bin)
         .args(["audit", "/nonexistent/table"])
         .output()
@@ -158,7 +169,12 @@ fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
     let stock = StockTableReader::new().unwrap();
     let dirs: Vec<PathBuf> = common::corpora()
         .into_iter()
-        .filter(|d| d.file_name().unwrap().to_string_lossy().starts_with("two-writers"))
+        .filter(|d| {
+            d.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("two-writers")
+        })
         .collect();
     assert_eq!(dirs.len(), 2, "lookup and full-compaction twins");
     for dir in dirs {
@@ -174,11 +190,19 @@ fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
             .find(|u| u.commit_user == given_up.commit_user)
             .unwrap();
         // The given-up pair is that user's last APPEND, after its last COMPACT.
-        assert_eq!(user.last_append, given_up.append_snapshots.last().copied(), "{name}");
+        assert_eq!(
+            user.last_append,
+            given_up.append_snapshots.last().copied(),
+            "{name}"
+        );
         assert!(user.last_compact < user.last_append, "{name}");
         assert_eq!(report.exit_code(), 1);
 
-        let end = native_reader::Table::open(&table).unwrap().latest_snapshot_id().unwrap().unwrap();
+        let end = native_reader::Table::open(&table)
+            .unwrap()
+            .latest_snapshot_id()
+            .unwrap()
+            .unwrap();
         let key_of = |b: &arrow_array::RecordBatch, r: usize| {
             format!(
                 "{}|{}",
@@ -187,10 +211,17 @@ fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
             )
         };
         let mut stream: HashMap<String, String> = HashMap::new();
-        for s in stock.plan(&table, ScanMode::Stream { from_snapshot: 1 }, end).unwrap() {
+        for s in stock
+            .plan(&table, ScanMode::Stream { from_snapshot: 1 }, end)
+            .unwrap()
+        {
             for b in stock.read_split(&table, &s).unwrap() {
                 let b = b.unwrap();
-                let kinds = b.column(0).as_any().downcast_ref::<arrow_array::Int8Array>().unwrap();
+                let kinds = b
+                    .column(0)
+                    .as_any()
+                    .downcast_ref::<arrow_array::Int8Array>()
+                    .unwrap();
                 for r in 0..b.num_rows() {
                     let row = harness::audit::render_values(&b, r);
                     match kinds.value(r) {
@@ -201,7 +232,10 @@ fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
             }
         }
         let mut batch: HashMap<String, String> = HashMap::new();
-        for s in stock.plan(&table, ScanMode::Batch { snapshot: None }, end).unwrap() {
+        for s in stock
+            .plan(&table, ScanMode::Batch { snapshot: None }, end)
+            .unwrap()
+        {
             for b in stock.read_split(&table, &s).unwrap() {
                 let b = b.unwrap();
                 for r in 0..b.num_rows() {
@@ -209,7 +243,10 @@ fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
                 }
             }
         }
-        let lacking = batch.iter().filter(|(k, v)| stream.get(*k) != Some(v)).count()
+        let lacking = batch
+            .iter()
+            .filter(|(k, v)| stream.get(*k) != Some(v))
+            .count()
             + stream.keys().filter(|k| !batch.contains_key(*k)).count();
         assert!(lacking > 0, "{name}: the fault must lose some changelog");
         for c in &report.completeness {

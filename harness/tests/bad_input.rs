@@ -69,7 +69,9 @@ fn snapshot_file(t: &Path, id: i64) -> PathBuf {
 
 /// The manifest named first by the changelog manifest list of C00's snapshot 2 (read by the stream scan).
 fn c00_changelog_manifest(t: &Path) -> PathBuf {
-    let list = snapshot(t, 2).changelog_manifest_list.expect("changelog list");
+    let list = snapshot(t, 2)
+        .changelog_manifest_list
+        .expect("changelog list");
     t.join("manifest").join(&manifests_of(t, &list)[0])
 }
 

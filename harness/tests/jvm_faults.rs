@@ -75,16 +75,21 @@ fn stock_out_of_heap_is_an_error_naming_the_heap_and_the_jvm_survives() {
     assert!(crash_files.is_empty(), "{crash_files:?}");
 
     // The heap ran out while reading the first split; the same JVM then read the next one.
-    let report: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let splits = report["splits"].as_array().unwrap();
     assert_eq!(splits.len(), 2, "{report:#}");
     assert_eq!(splits[0]["verdict"], "unreadable");
     let detail = splits[0]["detail"].as_str().unwrap();
     println!("first split: {detail}");
-    assert!(detail.starts_with("stock reader: java.lang.OutOfMemoryError"), "{detail}");
+    assert!(
+        detail.starts_with("stock reader: java.lang.OutOfMemoryError"),
+        "{detail}"
+    );
     // The native reader reads the 64 MiB row, and the report says so.
-    assert!(detail.contains("the native reader reads the split (1 rows"), "{detail}");
+    assert!(
+        detail.contains("the native reader reads the split (1 rows"),
+        "{detail}"
+    );
     assert_eq!(splits[1]["verdict"], "identical", "{report:#}");
     assert_eq!(splits[1]["stock_rows"]["insert"], 2);
 }

@@ -126,7 +126,9 @@ fn no_command_changes_adds_or_removes_a_file_of_any_corpus() {
     let mut commands_run = 0;
     // Three corpora at a time; the whole tree is compared after each group.
     for group in corpora.chunks(3) {
-        let outs: Vec<tempfile::TempDir> = group.iter().map(|_| tempfile::tempdir().unwrap()).collect();
+        let outs: Vec<tempfile::TempDir> =
+            group.iter().map(|_| tempfile::tempdir().unwrap()).collect();
+        #[allow(clippy::type_complexity)]
         let results: Vec<Vec<(Vec<String>, Option<i32>, bool, String)>> = std::thread::scope(|s| {
             let handles: Vec<_> = group
                 .iter()
@@ -179,7 +181,9 @@ fn the_tree_comparison_sees_changes_additions_and_removals() {
     std::fs::remove_file(dir.path().join("table/snapshot/LATEST")).unwrap();
     let diff = differences(&before, &tree(dir.path()));
     assert_eq!(diff.len(), 3, "{diff:?}");
-    assert!(diff.iter().any(|d| d.starts_with("changed table/snapshot/snapshot-1")));
+    assert!(diff
+        .iter()
+        .any(|d| d.starts_with("changed table/snapshot/snapshot-1")));
     assert!(diff.iter().any(|d| d == "added table/consumer"));
     assert!(diff.iter().any(|d| d == "removed table/snapshot/LATEST"));
 }

@@ -367,7 +367,7 @@ fn with_root_cause(message: String, stack: &str) -> String {
     let root = stack
         .lines()
         .filter_map(|l| l.strip_prefix("Caused by: "))
-        .last()
+        .next_back()
         .map(str::trim);
     match root {
         Some(root) if !root.is_empty() && !message.contains(root) => {

@@ -335,7 +335,11 @@ pub struct StockBatches {
 /// `reading <bucket path>: [data files]` plus the deletion files, if any: what a Java error during a split
 /// read is about.
 fn reading(split: &Split) -> String {
-    let files: Vec<&str> = split.data_files.iter().map(|f| f.file_name.as_str()).collect();
+    let files: Vec<&str> = split
+        .data_files
+        .iter()
+        .map(|f| f.file_name.as_str())
+        .collect();
     let deletions: Vec<&str> = split
         .deletion_files
         .iter()

@@ -278,7 +278,10 @@ fn avro_long(b: &[u8], pos: &mut usize) -> std::result::Result<i64, String> {
             return Ok(((value >> 1) as i64) ^ -((value & 1) as i64));
         }
     }
-    Err(format!("a variable-length integer at byte {} is longer than 10 bytes", *pos))
+    Err(format!(
+        "a variable-length integer at byte {} is longer than 10 bytes",
+        *pos
+    ))
 }
 
 /// Checks the names and sizes of a writer schema (Avro schema JSON) before apache-avro parses it: apache-avro
@@ -552,7 +555,9 @@ fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> std::result::Resul
         A::Timestamp(unit, _) => {
             let millis = match unit {
                 TimeUnit::Second => array.as_primitive::<TimestampSecondType>().value(row) * 1000,
-                TimeUnit::Millisecond => array.as_primitive::<TimestampMillisecondType>().value(row),
+                TimeUnit::Millisecond => {
+                    array.as_primitive::<TimestampMillisecondType>().value(row)
+                }
                 TimeUnit::Microsecond => array
                     .as_primitive::<TimestampMicrosecondType>()
                     .value(row)
@@ -865,7 +870,10 @@ mod tests {
             ] {
                 assert!(matches!(err, Error::Avro { .. }), "{err}");
                 let text = err.to_string();
-                assert!(text.contains("manifest-oom") && text.contains("entries"), "{text}");
+                assert!(
+                    text.contains("manifest-oom") && text.contains("entries"),
+                    "{text}"
+                );
             }
         }
         // What one count may allocate is bounded for the whole process.
@@ -884,7 +892,8 @@ mod tests {
         let err = manifest_file_from_bytes(path, crashing).unwrap_err();
         assert!(matches!(err, Error::Avro { .. }), "{err}");
         assert!(
-            err.to_string().contains("`record__FILE__VALUE_ST TS` is not an Avro name"),
+            err.to_string()
+                .contains("`record__FILE__VALUE_ST TS` is not an Avro name"),
             "{err}"
         );
         let ok = |json: &str| check_writer_schema(json.as_bytes());
@@ -919,7 +928,10 @@ mod tests {
         // A block claiming more bytes than the file has.
         let cut = &bytes[..bytes.len() - 40];
         let reason = check_container(cut).unwrap_err();
-        assert!(reason.contains("block 0") && reason.contains("remain"), "{reason}");
+        assert!(
+            reason.contains("block 0") && reason.contains("remain"),
+            "{reason}"
+        );
         // Bytes after the last block that are not a block.
         let mut trailing = bytes.clone();
         trailing.extend_from_slice(&[0x02, 0x02, 0xAA]);
@@ -927,8 +939,12 @@ mod tests {
         // A varint that never ends.
         let mut endless = AVRO_MAGIC.to_vec();
         endless.extend_from_slice(&[0xFF; 12]);
-        assert!(check_container(&endless).unwrap_err().contains("longer than 10 bytes"));
-        assert!(check_container(AVRO_MAGIC).unwrap_err().contains("truncated"));
+        assert!(check_container(&endless)
+            .unwrap_err()
+            .contains("longer than 10 bytes"));
+        assert!(check_container(AVRO_MAGIC)
+            .unwrap_err()
+            .contains("truncated"));
     }
 
     #[test]

@@ -163,7 +163,10 @@ fn append_09_has_orc_manifests() {
                 .sum::<usize>()
         })
         .sum();
-    assert_eq!(rows as i64, splits.iter().map(|s| s.row_count()).sum::<i64>());
+    assert_eq!(
+        rows as i64,
+        splits.iter().map(|s| s.row_count()).sum::<i64>()
+    );
     // README data_split-01: partition 10, bucket 1; partition 20 has bucket 0.
     assert!(
         Path::new(&t.bucket_path(&partition_path(&[("f1", Some("10"))], "x").unwrap(), 1)).is_dir()

@@ -348,8 +348,8 @@ pub fn first_deletion_vector(table: &Path) -> (PathBuf, i64, i64) {
 pub fn set_last_deleted_position(index: &Path, offset: i64, position: u16) {
     let mut b = fs::read(index).unwrap();
     let body = offset as usize + 4 + 4; // size field, magic
-    // Portable RoaringBitmap without run containers: cookie 12346, container count, then per container
-    // (key u16, cardinality-1 u16), then per container a u32 offset, then the u16 values.
+                                        // Portable RoaringBitmap without run containers: cookie 12346, container count, then per container
+                                        // (key u16, cardinality-1 u16), then per container a u32 offset, then the u16 values.
     let cookie = u32::from_le_bytes(b[body..body + 4].try_into().unwrap());
     assert_eq!(cookie, 12346, "expected a bitmap without run containers");
     let containers = u32::from_le_bytes(b[body + 4..body + 8].try_into().unwrap()) as usize;
