@@ -364,8 +364,13 @@ fn bench_kind(
             stock, table, &k.splits, samples, file_bytes,
         )?);
     }
-    if let Some(plain) = plain_measurement(&files, samples, file_bytes)? {
-        measurements.push(plain);
+    // The plain decoders are a baseline, not a reader under test: when they cannot decode a file that
+    // Paimon wrote (orc-rust overflows on year-9999 timestamps in nanoseconds), the baseline is left out
+    // and the rest of the comparison still runs.
+    match plain_measurement(&files, samples, file_bytes) {
+        Ok(Some(plain)) => measurements.push(plain),
+        Ok(None) => {}
+        Err(e) => eprintln!("bench:   plain: not measured: {e}"),
     }
 
     let mut fixed_cost_us = BTreeMap::new();
