@@ -465,6 +465,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn java_read_errors_name_the_split_files() {
+        let split: Split = serde_json::from_str(
+            r#"{"snapshot_id":1,"partition":[],"bucket":0,"bucket_path":"/t/bucket-0",
+            "data_files":[{"file_name":"a.parquet","level":0,"row_count":2,"file_size":10,
+              "min_sequence_number":0,"max_sequence_number":1,"schema_id":0},
+              {"file_name":"b.parquet","level":5,"row_count":2,"file_size":10,
+              "min_sequence_number":0,"max_sequence_number":1,"schema_id":0}],
+            "before_files":[],"deletion_files":[{"path":"/t/index/index-x-0","offset":1,"length":24,
+              "cardinality":2},null],"is_streaming":false,"raw_convertible":false}"#,
+        )
+        .unwrap();
+        let reading = reading(&split);
+        assert_eq!(
+            reading,
+            "reading /t/bucket-0: [a.parquet, b.parquet]; deletion files [/t/index/index-x-0]"
+        );
+        let java = Error::Java {
+            class: "java.io.EOFException".into(),
+            message: "".into(),
+            stack: "trace".into(),
+        };
+        match in_split(java, &reading) {
+            Error::Java { message, stack, .. } => {
+                assert_eq!(message, format!(" ({reading})"));
+                assert_eq!(stack, "trace");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(
+            in_split(Error::Jni("x".into()), &reading),
+            Error::Jni(m) if m == "x"
+        ));
+    }
+
+    #[test]
     fn file_scheme_is_stripped() {
         assert_eq!(strip_file_scheme("file:/tmp/t/bucket-0"), "/tmp/t/bucket-0");
         assert_eq!(

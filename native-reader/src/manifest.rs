@@ -510,7 +510,12 @@ fn records_from_bytes<T>(
 /// one record value per row, fields by name, so that the Avro field readers apply unchanged.
 /// Manifests are small metadata files: the whole file is decoded at once.
 fn orc_records(bytes: Vec<u8>) -> std::result::Result<Vec<Value>, String> {
-    let reader = orc_rust::ArrowReaderBuilder::try_new(bytes::Bytes::from(bytes))
+    let tail = &bytes[bytes
+        .len()
+        .saturating_sub(crate::decode::orc_tail::TAIL_LEN as usize)..];
+    crate::decode::orc_tail::check_tail(tail, bytes.len() as u64)?;
+    let bytes = crate::decode::orc_tail::Bounded(bytes::Bytes::from(bytes));
+    let reader = orc_rust::ArrowReaderBuilder::try_new(bytes)
         .map_err(|e| e.to_string())?
         .build();
     let mut out = Vec::new();
@@ -909,6 +914,26 @@ mod tests {
         ] {
             assert!(ok(bad).is_err(), "{bad}");
         }
+    }
+
+    /// Found by the `manifest` fuzz target: ORC manifests whose tail announces lengths past the file (a
+    /// slice past the end in `orc-rust`) are rejected before `orc-rust` reads them; one whose footer's
+    /// root type is not a struct trips an `orc-rust` assertion, which the unwind guard turns into an
+    /// error naming the file (the panic message still reaches stderr: `orc-rust` 0.9 asserts instead of
+    /// returning an error there).
+    #[test]
+    fn corrupt_orc_manifests_are_errors() {
+        let path = Path::new("manifest-orc");
+        let past_end = include_bytes!("../tests/fuzz-regressions/manifest-orc-tail-past-end");
+        let err = manifest_file_from_bytes(path, past_end).unwrap_err();
+        assert!(
+            err.to_string().contains("postscript announces a footer"),
+            "{err}"
+        );
+        let not_struct = include_bytes!("../tests/fuzz-regressions/manifest-orc-root-not-struct");
+        let err = manifest_list_from_bytes(path, not_struct).unwrap_err();
+        assert!(matches!(err, Error::Avro { .. }), "{err}");
+        assert!(err.to_string().contains("manifest-orc"), "{err}");
     }
 
     #[test]

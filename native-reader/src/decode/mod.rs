@@ -30,6 +30,7 @@ pub mod avro;
 pub mod cast;
 pub mod conform;
 pub mod orc;
+pub(crate) mod orc_tail;
 pub mod parquet;
 
 use std::collections::HashMap;

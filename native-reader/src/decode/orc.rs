@@ -26,6 +26,7 @@ use orc_rust::projection::ProjectionMask;
 use orc_rust::{ArrowReader, ArrowReaderBuilder};
 
 use super::conform::{conform, orc_char_trim};
+use super::orc_tail::{check_file, Bounded};
 use super::{FileColumn, RawBatches};
 use crate::error::{Error, Result};
 use crate::schema::{DataType, TypeKind};
@@ -41,7 +42,8 @@ pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Re
         reason,
     };
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let builder = guard(|| ArrowReaderBuilder::try_new(file).map_err(|e| e.to_string()))
+    check_file(&file).map_err(|e| decode_err(format!("not a readable ORC file: {e}")))?;
+    let builder = guard(|| ArrowReaderBuilder::try_new(Bounded(file)).map_err(|e| e.to_string()))
         .map_err(|e| decode_err(format!("not a readable ORC file: {e}")))?;
     let root = builder.file_metadata().root_data_type().clone();
     let present: Vec<&str> = root.children().iter().map(|c| c.name()).collect();
@@ -158,7 +160,7 @@ fn decode_type(default: &ArrowType, t: &DataType) -> ArrowType {
 
 struct OrcBatches {
     path: PathBuf,
-    reader: ArrowReader<File>,
+    reader: ArrowReader<Bounded<File>>,
     columns: Vec<FileColumn>,
     positions: Vec<Option<usize>>,
 }
