@@ -4,7 +4,8 @@
 //! Per split kind (streaming changelog splits, raw batch splits, merge-on-read batch splits) it times:
 //!
 //! * `native-1t`: the native reader (`native_reader::merge::read_split`) over every split on one thread;
-//! * `native-par`: the same over as many threads as the machine has cores, splits handed out one by one;
+//! * `native-par`: the same over as many threads as the machine has cores through
+//!   `native_reader::read::read_splits` (a rayon pool, output kept in plan order);
 //! * `stock-export`: the released reader through the bridge, rows exported to Arrow (Rust-side timing);
 //! * `stock-count`: the released reader counting rows in Java, no export (`System.nanoTime` in Java);
 //! * `plain`: parquet-rs / orc-rust decoding of the split's files, every column, no Paimon logic
@@ -19,7 +20,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -62,10 +62,27 @@ impl Default for BenchOptions {
     }
 }
 
-/// The paimon-rust probe built by `scripts/bench-paimon-rust`, if present.
+/// The paimon-rust probe built by `scripts/bench-paimon-rust`, if present: `$PAIMON_PARITY_PAIMON_RUST_PROBE`,
+/// else the script's target directory `$PAIMON_PARITY_PROBE_TARGET` (default
+/// `$HOME/.cache/paimon-parity/paimon-rust-probe-target`), else `benches/paimon-rust-probe/target`.
 pub fn default_probe() -> Option<PathBuf> {
-    let p = workspace_dir().join("benches/paimon-rust-probe/target/release/paimon-rust-probe");
-    p.is_file().then_some(p)
+    if let Some(p) = std::env::var_os("PAIMON_PARITY_PAIMON_RUST_PROBE") {
+        let p = PathBuf::from(p);
+        return p.is_file().then_some(p);
+    }
+    let cache_target = std::env::var_os("PAIMON_PARITY_PROBE_TARGET")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|h| PathBuf::from(h).join(".cache/paimon-parity/paimon-rust-probe-target"))
+        });
+    cache_target
+        .map(|t| t.join("release/paimon-rust-probe"))
+        .into_iter()
+        .chain(std::iter::once(
+            workspace_dir().join("benches/paimon-rust-probe/target/release/paimon-rust-probe"),
+        ))
+        .find(|p| p.is_file())
 }
 
 /// The workspace directory this binary was built from (for `benches/results`).
@@ -542,7 +559,9 @@ fn mean_us(samples: usize, units: usize, mut f: impl FnMut() -> Result<()>) -> R
     Ok(median_of(&times) * 1e6 / units.max(1) as f64)
 }
 
-/// Reads every split with the native reader on `threads` threads; returns the rows read.
+/// Reads every split with the native reader on `threads` threads; returns the rows read. More than one
+/// thread goes through `native_reader::read::read_splits` (a rayon pool, splits handed out in plan order,
+/// as a replay consumes them).
 pub fn native_read_all(table: &Arc<Table>, splits: &[Split], threads: usize) -> Result<u64> {
     if threads <= 1 {
         let mut n = 0u64;
@@ -551,30 +570,19 @@ pub fn native_read_all(table: &Arc<Table>, splits: &[Split], threads: usize) -> 
         }
         return Ok(n);
     }
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| -> Result<u64> {
-                    let mut n = 0u64;
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(s) = splits.get(i) else {
-                            return Ok(n);
-                        };
-                        n += native_read_split(table, s)?;
-                    }
-                })
-            })
-            .collect();
-        let mut total = 0u64;
-        for w in workers {
-            total += w
-                .join()
-                .map_err(|_| Error::Scenario("a native bench thread panicked".into()))??;
+    let options = native_reader::read::ReadOptions {
+        threads,
+        in_flight: 2 * threads,
+        batch_size: BATCH_SIZE,
+        ..native_reader::read::ReadOptions::default()
+    };
+    let mut n = 0u64;
+    for split in native_reader::read::read_splits(table.clone(), splits.to_vec(), options)? {
+        for batch in split {
+            n += batch?.num_rows() as u64;
         }
-        Ok(total)
-    })
+    }
+    Ok(n)
 }
 
 /// Reads one split natively; returns its rows.

@@ -39,6 +39,9 @@ pub enum Error {
     /// The table uses something this reader does not support yet.
     #[error("{path}: unsupported: {reason}")]
     Unsupported { path: PathBuf, reason: String },
+    /// The thread pool of [`crate::read::read_splits`] could not be started.
+    #[error("cannot start the native reader's thread pool: {reason}")]
+    ThreadPool { reason: String },
     /// Snapshot chain problem: a snapshot that must exist is missing.
     #[error("{path}: {reason}")]
     Snapshot { path: PathBuf, reason: String },

@@ -13,6 +13,7 @@ pub mod error;
 pub mod manifest;
 pub mod merge;
 pub mod partition;
+pub mod read;
 pub mod scan;
 pub mod schema;
 pub mod snapshot;
