@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use crate::error::{Result, EXIT_UNREADABLE};
 use crate::reader::{NativeTableReader, StockTableReader};
 use crate::replay::{replay, ReplayMode, ReplayOptions};
-use crate::report::{write_json, write_text};
+use crate::report::{write_json, write_matrix, write_run, write_text, MatrixRun};
 
 /// Proves a native reader of Apache Paimon tables returns exactly what the released Java reader returns.
 #[derive(Parser, Debug)]
@@ -22,16 +22,21 @@ pub struct Cli {
 pub enum Command {
     /// Replay a table from a snapshot through the released Java reader and the native reader, split by
     /// split and row by row. Exit 0 when identical, 1 when they differ, 2 when a side cannot read the table.
+    ///
+    /// Several tables and/or modes (`--mode stream,batch`) run one after another in one JVM; each run prints
+    /// its summary and first difference, then a table of table x mode -> splits, rows, verdict. The exit
+    /// status is the worst run's.
     Replay {
-        /// The table directory (the one holding `schema/`, `snapshot/`, `manifest/`).
-        table: PathBuf,
+        /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
+        #[arg(required = true, num_args = 1..)]
+        tables: Vec<PathBuf>,
         /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`).
         #[arg(long, default_value_t = 1)]
         from_snapshot: i64,
-        /// The scan to replay: `stream` (`scan.mode=from-snapshot`), `stream-full`
-        /// (`from-snapshot-full`), `latest-full`, or `batch` (`newScan().plan()`).
-        #[arg(long, value_enum, default_value_t = ReplayMode::Stream)]
-        mode: ReplayMode,
+        /// The scans to replay, comma-separated: `stream` (`scan.mode=from-snapshot`), `stream-full`
+        /// (`from-snapshot-full`), `latest-full`, `batch` (`newScan().plan()`), or `all` (the four).
+        #[arg(long, value_delimiter = ',', default_value = "stream")]
+        mode: Vec<ModeArg>,
         /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest.
         #[arg(long)]
         snapshot: Option<i64>,
@@ -129,6 +134,48 @@ pub enum CorpusCommand {
     List,
 }
 
+/// A `--mode` value of `replay`: one scan, or `all` of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// `scan.mode=from-snapshot` from `--from-snapshot`.
+    Stream,
+    /// `scan.mode=from-snapshot-full` from `--from-snapshot`.
+    StreamFull,
+    /// `scan.mode=latest-full`.
+    LatestFull,
+    /// A batch plan of the latest snapshot, or of `--snapshot`.
+    Batch,
+    /// The four scans above, in that order.
+    All,
+}
+
+impl ModeArg {
+    /// The replay modes the arguments name, in order, each once.
+    pub fn expand(args: &[ModeArg]) -> Vec<ReplayMode> {
+        let mut modes = Vec::new();
+        for a in args {
+            let these: &[ReplayMode] = match a {
+                ModeArg::Stream => &[ReplayMode::Stream],
+                ModeArg::StreamFull => &[ReplayMode::StreamFull],
+                ModeArg::LatestFull => &[ReplayMode::LatestFull],
+                ModeArg::Batch => &[ReplayMode::Batch],
+                ModeArg::All => &[
+                    ReplayMode::Stream,
+                    ReplayMode::StreamFull,
+                    ReplayMode::LatestFull,
+                    ReplayMode::Batch,
+                ],
+            };
+            for m in these {
+                if !modes.contains(m) {
+                    modes.push(*m);
+                }
+            }
+        }
+        modes
+    }
+}
+
 /// Runs the command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     match execute(cli) {
@@ -143,7 +190,7 @@ pub fn run(cli: Cli) -> i32 {
 fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Replay {
-            table,
+            tables,
             from_snapshot,
             json,
             max_mismatches,
@@ -155,7 +202,8 @@ fn execute(cli: Cli) -> Result<i32> {
             if let Some(v) = &paimon_version {
                 jvm_bridge::jvm::select_paimon_version(v)?;
             }
-            let options = ReplayOptions {
+            let modes = ModeArg::expand(&mode);
+            let options = |mode| ReplayOptions {
                 from_snapshot,
                 max_mismatches,
                 progress: true,
@@ -163,20 +211,46 @@ fn execute(cli: Cli) -> Result<i32> {
                 mode,
                 snapshot,
             };
-            // Check the table before starting a JVM: a missing directory fails fast.
-            crate::replay::resolve_table(&table)?;
-            let stock = StockTableReader::new()?;
-            let native = NativeTableReader::new();
-            let report = replay(&table, &stock, &native, &options)?;
-            let mut out = std::io::stdout().lock();
-            write_text(&mut out, &report, max_mismatches).map_err(|e| crate::Error::Io {
+            let stdout_err = |e| crate::Error::Io {
                 path: PathBuf::from("<stdout>"),
                 source: e,
-            })?;
-            if let Some(path) = json {
-                write_json(&path, &report)?;
+            };
+            if let ([table], [mode]) = (tables.as_slice(), modes.as_slice()) {
+                // Check the table before starting a JVM: a missing directory fails fast.
+                crate::replay::resolve_table(table)?;
+                let stock = StockTableReader::new()?;
+                let native = NativeTableReader::new();
+                let report = replay(table, &stock, &native, &options(*mode))?;
+                let mut out = std::io::stdout().lock();
+                write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
+                if let Some(path) = json {
+                    write_json(&path, &report)?;
+                }
+                return Ok(report.exit_code());
             }
-            Ok(report.exit_code())
+            for table in &tables {
+                crate::replay::resolve_table(table)?;
+            }
+            let stock = StockTableReader::new()?;
+            let native = NativeTableReader::new();
+            let mut runs = Vec::new();
+            for table in &tables {
+                for mode in &modes {
+                    let run = match replay(table, &stock, &native, &options(*mode)) {
+                        Ok(report) => MatrixRun::of_report(table, *mode, report),
+                        Err(e) => MatrixRun::of_error(table, *mode, &e),
+                    };
+                    let mut out = std::io::stdout().lock();
+                    write_run(&mut out, &run).map_err(stdout_err)?;
+                    runs.push(run);
+                }
+            }
+            let mut out = std::io::stdout().lock();
+            write_matrix(&mut out, &runs).map_err(stdout_err)?;
+            if let Some(path) = json {
+                write_json(&path, &runs)?;
+            }
+            Ok(runs.iter().map(|r| r.exit_code).max().unwrap_or(0))
         }
         Command::Inspect { table, json } => {
             let timeline = crate::inspect::inspect(&table)?;

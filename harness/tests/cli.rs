@@ -76,3 +76,83 @@ fn unreadable_snapshot_file_exits_2_naming_the_file() {
         "{stderr}"
     );
 }
+
+/// The released reader's row counts (`+I -U +U -D`) as recorded in a corpus's `case.json`.
+fn expected_counts(corpus: &str, scan: &str) -> (u64, String) {
+    let case: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(common::corpus(corpus).join("case.json")).unwrap(),
+    )
+    .unwrap();
+    let e = &case["expected"][scan];
+    let rows: Vec<u64> = e["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    (
+        e["splits"].as_u64().unwrap(),
+        format!(
+            "{} ({} {} {} {})",
+            rows.iter().sum::<u64>(),
+            rows[0],
+            rows[1],
+            rows[2],
+            rows[3]
+        ),
+    )
+}
+
+#[test]
+fn several_tables_and_modes_print_a_matrix_and_exit_with_the_worst_verdict() {
+    let a = common::corpus("c00-lookup-control").join("table");
+    let b = common::corpus("c09-aggregation").join("table");
+    let dir = tempfile::tempdir().unwrap();
+    // A copy of C00 whose schema file is not JSON: its runs fail, the others still run.
+    let broken = dir.path().join("broken").join("table");
+    common::copy_tree(&a, &broken);
+    std::fs::write(broken.join("schema").join("schema-0"), "{ not JSON").unwrap();
+    let json = dir.path().join("matrix.json");
+    let (code, stdout, stderr) = paimon_parity(&[
+        "replay",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--mode",
+        "stream,batch",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout: {stdout}\nstderr: {stderr}");
+    for (corpus, scan, mode) in [
+        ("c00-lookup-control", "stream_from_snapshot_1", "stream"),
+        ("c00-lookup-control", "batch_latest", "batch"),
+        ("c09-aggregation", "stream_from_snapshot_1", "stream"),
+        ("c09-aggregation", "batch_latest", "batch"),
+    ] {
+        let (splits, rows) = expected_counts(corpus, scan);
+        let line = format!("| {corpus} | {mode} | {splits} | {rows} | {rows} | identical |");
+        assert!(stdout.contains(&line), "missing `{line}` in\n{stdout}");
+    }
+    assert!(stdout.contains("4 runs: 4 identical"), "{stdout}");
+    let runs: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 4);
+
+    let (code, stdout, stderr) = paimon_parity(&[
+        "replay",
+        broken.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--mode",
+        "all",
+    ]);
+    assert_eq!(code, 2, "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stdout.contains("schema-0"), "{stdout}");
+    assert!(
+        stdout.contains("| broken | stream | 0 |") && stdout.contains("| error |"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("8 runs: 4 error, 4 identical"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
