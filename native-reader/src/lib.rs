@@ -6,6 +6,7 @@
 //!
 //! Modules are named after the Paimon concepts they mirror.
 
+mod aggregate;
 pub mod binary_row;
 pub mod decode;
 pub mod deletion_vector;
@@ -16,6 +17,7 @@ pub mod partition;
 pub mod read;
 pub mod scan;
 pub mod schema;
+pub mod sketch;
 pub mod snapshot;
 pub mod split;
 pub mod table;
