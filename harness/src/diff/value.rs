@@ -579,6 +579,18 @@ fn write_value(out: &mut String, array: &dyn Array, row: usize) {
             }
             out.push('}');
         }
+        // A TIME outside the day (Paimon 1.0's TimestampToTimeCastRule gives `millis % 86400000`, negative
+        // before 1970), which Arrow's formatter cannot show: the milliseconds.
+        DataType::Time32(arrow_schema::TimeUnit::Millisecond)
+            if array
+                .as_primitive_opt::<arrow_array::types::Time32MillisecondType>()
+                .is_some_and(|t| !(0..86_400_000).contains(&t.value(row))) =>
+        {
+            let ms = array
+                .as_primitive::<arrow_array::types::Time32MillisecondType>()
+                .value(row);
+            out.push_str(&format!("TIME({ms} ms)"));
+        }
         _ => {
             let options = FormatOptions::default().with_null("NULL");
             match ArrayFormatter::try_new(array, &options) {
