@@ -606,6 +606,7 @@ fn level0_keys(
                 .map(native_reader::scan::data_file_desc)
                 .collect(),
             before_files: Vec::new(),
+            before_deletion_files: Vec::new(),
             deletion_files: Vec::new(),
             is_streaming: true,
             raw_convertible: true,
@@ -681,6 +682,7 @@ pub fn attribute(
                     .map(|e| native_reader::scan::data_file_desc(&e.file))
                     .collect(),
                 before_files: Vec::new(),
+                before_deletion_files: Vec::new(),
                 deletion_files: Vec::new(),
                 is_streaming: true,
                 raw_convertible: true,

@@ -79,9 +79,9 @@ pub fn default_probe() -> Option<PathBuf> {
     cache_target
         .map(|t| t.join("release/paimon-rust-probe"))
         .into_iter()
-        .chain(std::iter::once(
-            workspace_dir().join("benches/paimon-rust-probe/target/release/paimon-rust-probe"),
-        ))
+        .chain(std::iter::once(workspace_dir().join(
+            "benches/paimon-rust-probe/target/release/paimon-rust-probe",
+        )))
         .find(|p| p.is_file())
 }
 
@@ -314,7 +314,8 @@ pub fn plan_kinds(
         let mut m = Vec::new();
         for s in splits {
             match split_read_kind(pk, &s.split)? {
-                SplitReadKind::Merge => m.push(s),
+                // Batch plans carry no before-files, so `Changes` does not occur here.
+                SplitReadKind::Merge | SplitReadKind::Changes => m.push(s),
                 SplitReadKind::Raw | SplitReadKind::NoMerge => r.push(s),
             }
         }

@@ -24,6 +24,9 @@ use native_reader::scan::ScanMode;
 
 /// Commit user of steps that name none.
 pub const DEFAULT_USER: &str = "paimon-parity-corpus";
+/// The commit user of an `overwrite` step when it names none (the released `BatchWriteBuilderImpl` would pick a
+/// random UUID, which would make `case.json` irreproducible).
+pub const DEFAULT_OVERWRITE_USER: &str = "paimon-parity-overwrite";
 
 /// Streams or batches with at most this many rows are recorded row by row in `case.json`.
 pub const MAX_RECORDED_ROWS: u64 = 1024;
@@ -141,6 +144,7 @@ pub enum Step {
     },
     /// Change the schema (`SchemaManager.commitChanges`): `{"op":"add-column","name":..,"type":..}`,
     /// `{"op":"rename-column","from":..,"to":..}`, `{"op":"drop-column","name":..}`,
+    /// `{"op":"update-column-type","name":..,"type":..}` (`SchemaChange.updateColumnType`),
     /// `{"op":"set-option","key":..,"value":..}`, `{"op":"remove-option","key":..}`. Open writers are reopened.
     Alter {
         /// The changes, applied together.
@@ -169,6 +173,21 @@ pub enum Step {
         /// Commit user (default [`DEFAULT_USER`]).
         #[serde(default = "default_user")]
         user: String,
+    },
+    /// One batch overwrite through the released batch write path
+    /// (`newBatchWriteBuilder().withOverwrite(partition)`, write, `prepareCommit()`, `commit(messages)`): an
+    /// OVERWRITE snapshot replacing the files of the overwritten partitions with the rows, identifier
+    /// `BatchWriteBuilder.COMMIT_IDENTIFIER` (`i64::MAX`). Other users' writers are marked stale.
+    Overwrite {
+        /// Commit user (default [`DEFAULT_OVERWRITE_USER`]); its `writer_options` apply.
+        #[serde(default = "default_overwrite_user")]
+        user: String,
+        /// Static partition values for the first partition keys (absent: the whole table). With
+        /// `dynamic-partition-overwrite=true` (the default) only partitions the rows touch are replaced.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partition: Option<Vec<Value>>,
+        /// The rows.
+        rows: Vec<RowSpec>,
     },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
@@ -222,6 +241,9 @@ pub struct RandomBurst {
 
 fn default_user() -> String {
     DEFAULT_USER.to_owned()
+}
+fn default_overwrite_user() -> String {
+    DEFAULT_OVERWRITE_USER.to_owned()
 }
 fn default_users() -> Vec<String> {
     vec![default_user()]
@@ -895,6 +917,11 @@ impl<'a> Run<'a> {
                 w.stale = false;
                 Ok(())
             }
+            Step::Overwrite {
+                user,
+                partition,
+                rows,
+            } => self.overwrite(user, partition.as_deref(), rows),
             Step::ReadBatch => {
                 let batch = batch_summary(self.stock, self.table, None)?;
                 self.batch_reads.push(BatchRead {
@@ -972,6 +999,39 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    fn overwrite(
+        &mut self,
+        user: &str,
+        partition: Option<&[Value]>,
+        rows: &[RowSpec],
+    ) -> Result<()> {
+        for r in rows {
+            check_kind(&r.kind)?;
+        }
+        let rows_json = serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+        let partition_json = partition
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| Error::Scenario(e.to_string()))?;
+        let options = self.writer_options.get(user).cloned().unwrap_or_default();
+        let prepared = jvm_bridge::corpus::overwrite(
+            self.table,
+            user,
+            self.tmp,
+            &options,
+            partition_json.as_deref(),
+            &rows_json,
+        )?;
+        self.log.push(CommitRecord {
+            user: user.to_owned(),
+            identifier: i64::MAX,
+            outcome: "committed".to_owned(),
+            prepared: Some(prepared),
+        });
+        self.mark_others_stale(user);
+        Ok(())
+    }
+
     fn alter(&mut self, changes: &[Value]) -> Result<()> {
         if let Some((user, _)) = self.writers.iter().find(|(_, w)| !w.pending.is_empty()) {
             return Err(Error::Scenario(format!(
@@ -1018,6 +1078,17 @@ impl<'a> Run<'a> {
             "drop-column" => {
                 let name = s("name")?;
                 self.fields.retain(|f| f.0 != name);
+            }
+            "update-column-type" => {
+                let name = s("name")?;
+                let ty = change.get("type").map(type_text).ok_or_else(|| {
+                    Error::Scenario(format!("update-column-type needs `type`: {change}"))
+                })?;
+                for f in &mut self.fields {
+                    if f.0 == name {
+                        f.1 = ty.clone();
+                    }
+                }
             }
             _ => {}
         }
@@ -1338,6 +1409,7 @@ fn step_name(step: &Step) -> &'static str {
         Step::ArmFault { .. } => "arm-fault",
         Step::Recover { .. } => "recover",
         Step::Reopen { .. } => "reopen",
+        Step::Overwrite { .. } => "overwrite",
         Step::ReadBatch => "read-batch",
         Step::Random(_) => "random",
     }

@@ -278,6 +278,12 @@ pub fn compare_plans(stock: &Split, native: &Split) -> Option<String> {
             show(&nb)
         ));
     }
+    if stock.before_deletion_files != native.before_deletion_files {
+        return Some(format!(
+            "before deletion files differ: stock {:?} vs native {:?}",
+            stock.before_deletion_files, native.before_deletion_files
+        ));
+    }
     if stock.deletion_files != native.deletion_files {
         return Some(format!(
             "deletion files differ: stock {:?} vs native {:?}",

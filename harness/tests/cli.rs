@@ -79,10 +79,9 @@ fn unreadable_snapshot_file_exits_2_naming_the_file() {
 
 /// The released reader's row counts (`+I -U +U -D`) as recorded in a corpus's `case.json`.
 fn expected_counts(corpus: &str, scan: &str) -> (u64, String) {
-    let case: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(common::corpus(corpus).join("case.json")).unwrap(),
-    )
-    .unwrap();
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(common::corpus(corpus).join("case.json")).unwrap())
+            .unwrap();
     let e = &case["expected"][scan];
     let rows: Vec<u64> = e["rows"]
         .as_array()
@@ -150,9 +149,6 @@ fn several_tables_and_modes_print_a_matrix_and_exit_with_the_worst_verdict() {
         stdout.contains("| broken | stream | 0 |") && stdout.contains("| error |"),
         "{stdout}"
     );
-    assert!(
-        stdout.contains("8 runs: 4 error, 4 identical"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("8 runs: 4 error, 4 identical"), "{stdout}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }

@@ -368,3 +368,382 @@ fn c09_aggregation_and_partial_update_merge() {
         assert_eq!(native_rows, sorted(&expected), "{engine}");
     }
 }
+
+/// `BinaryRow` of one INT (`BinaryRow.singleColumn`-like, row kind `+I`), serialized with its arity prefix.
+/// C10: collection and bitmap aggregate functions merged across two level-0 files, with a `-D` retraction.
+/// Small INTEGERs hash to themselves, so Java's `HashSet`/`HashMap` results (collect with distinct,
+/// merge_map) iterate in ascending order; the rbm32 union {1, 2, 3} | {3, 4} becomes one run container
+/// after `runOptimize` (cookie 12347, one run flag, key 0 with 4 values, run (1, length 4)).
+#[test]
+fn c10_collection_and_bitmap_aggregate_functions() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let s = scratch(
+        r#"{"fields":[{"name":"k","type":"INT NOT NULL"},
+            {"name":"col","type":{"type":"ARRAY","element":"INT"}},
+            {"name":"cold","type":{"type":"ARRAY","element":"INT"}},
+            {"name":"mm","type":{"type":"MAP","key":"INT NOT NULL","value":"STRING"}},
+            {"name":"nu","type":{"type":"ARRAY","element":{"type":"ROW","fields":[
+                {"id":10,"name":"id","type":"INT"},{"id":11,"name":"v","type":"STRING"}]}}},
+            {"name":"r32","type":"BYTES"},{"name":"s","type":"BIGINT"}],
+            "partitionKeys":[],"primaryKeys":["k"],
+            "options":{"bucket":"1","merge-engine":"aggregation",
+                "fields.col.aggregate-function":"collect",
+                "fields.cold.aggregate-function":"collect","fields.cold.distinct":"true",
+                "fields.mm.aggregate-function":"merge_map",
+                "fields.nu.aggregate-function":"nested_update","fields.nu.nested-key":"id",
+                "fields.r32.aggregate-function":"rbm32","fields.r32.ignore-retract":"true",
+                "fields.s.aggregate-function":"sum"}}"#,
+    );
+    // RoaringBitmap32 {1, 2, 3} and {3, 4} as Paimon serializes them (array containers).
+    let (b123, b34) = (
+        "OjAAAAEAAAAAAAIAEAAAAAEAAgADAA==",
+        "OjAAAAEAAAAAAAEAEAAAAAMABAA=",
+    );
+    let w = CorpusWriter::open(&s.table, "c10", &s.io).unwrap();
+    w.write(&format!(
+        r#"[{{"kind":"+I","values":[1,[1,2],[3,1],[[2,"b"],[1,"a"]],[[1,"a"]],"{b123}",10]}},
+            {{"kind":"+I","values":[2,[5],[5],[[5,"e"]],[[5,"e"]],null,1]}}]"#
+    ))
+    .unwrap();
+    w.commit(1, false).unwrap();
+    w.write(&format!(
+        r#"[{{"kind":"+I","values":[1,[2],[2,1],[[1,"A"],[3,"c"]],[[1,"b"]],"{b34}",5]}},
+            {{"kind":"-D","values":[2,[5],[5],[[5,"x"]],[[5,"e"]],"{b34}",1]}}]"#
+    ))
+    .unwrap();
+    w.commit(2, false).unwrap();
+    w.close().unwrap();
+
+    let expected = [
+        r#"+I (1, [1, 2, 2], [1, 2, 3], {1: "A", 2: "b", 3: "c"}, [{id: 1, v: "b"}], 3b3000000100000300010001000300, 15)"#,
+        "+I (2, [], [], {}, [], NULL, 0)",
+    ];
+    let (stock_rows, native_rows) = check(&s.table, &stock);
+    assert_eq!(stock_rows, sorted(&expected));
+    assert_eq!(native_rows, sorted(&expected));
+}
+
+fn int_key_row(k: i32) -> Vec<u8> {
+    let mut row = 1i32.to_be_bytes().to_vec();
+    row.extend_from_slice(&[0u8; 8]); // header (row kind +I) and null bits
+    row.extend_from_slice(&(k as i64).to_le_bytes()); // the fixed-length slot
+    row
+}
+
+/// C11: with `streaming-read-overwrite=true`, the stream reads the OVERWRITE snapshot 3 of
+/// `c11-streaming-read-overwrite` as a changes plan. Expected from the writes: before the overwrite,
+/// partition `a` holds 1→a1, 2→a2-u (an +U), 3→a3, 4→a4; the overwrite writes 1→a1, 2→a2-o, 4→a4, 5→a5-o.
+/// Java (`IncrementalChangelogReadProvider`) reads per (partition, bucket) the merged before-files with
+/// every row turned into -D (`ReverseReader`), then the merged new files: no diff, so the identical keys 1 and
+/// 4 come out as -D and +I too. Buckets: `abs(hash(trimmed key row) % 2)` (`KeyAndBucketExtractor`).
+#[test]
+fn c11_streaming_read_overwrite_changes_plan() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let native = NativeTableReader::new();
+    let table = common::corpus("c11-streaming-read-overwrite").join("table");
+    let table = std::fs::canonicalize(table).unwrap();
+
+    let bucket = |k: i32| (native_reader::scan::binary_row_hash(&int_key_row(k)) % 2).abs();
+    let before = [(1, "a1"), (2, "a2-u"), (3, "a3"), (4, "a4")];
+    let after = [(1, "a1"), (2, "a2-o"), (4, "a4"), (5, "a5-o")];
+    // Buckets in Java `HashSet<Integer>` order (ascending for small buckets), each side in key order.
+    let mut expected: Vec<(i32, Vec<String>)> = Vec::new();
+    for b in 0..2 {
+        let mut rows: Vec<String> = before
+            .iter()
+            .filter(|(k, _)| bucket(*k) == b)
+            .map(|(k, v)| format!("-D (\"a\", {k}, \"{v}\")"))
+            .collect();
+        rows.extend(
+            after
+                .iter()
+                .filter(|(k, _)| bucket(*k) == b)
+                .map(|(k, v)| format!("+I (\"a\", {k}, \"{v}\")")),
+        );
+        if !rows.is_empty() {
+            expected.push((b, rows));
+        }
+    }
+    assert!(!expected.is_empty());
+
+    for reader in [&stock as &dyn TableReader, &native] {
+        let splits = reader
+            .plan(&table, ScanMode::Stream { from_snapshot: 1 }, 4)
+            .unwrap();
+        let overwrite: Vec<_> = splits.iter().filter(|p| p.split.snapshot_id == 3).collect();
+        let mut got: Vec<(i32, Vec<String>)> = Vec::new();
+        for p in &overwrite {
+            assert_eq!(p.split.partition, vec![Some("a".to_string())]);
+            assert!(p.split.is_streaming);
+            assert!(
+                !p.split.before_files.is_empty(),
+                "{:?}: every bucket of partition a had files before",
+                reader.side()
+            );
+            let mut rows = Vec::new();
+            for batch in reader.read_split(&table, p).unwrap() {
+                let batch = batch.unwrap();
+                for r in 0..batch.num_rows() {
+                    rows.push(harness::diff::render_row(&batch, r));
+                }
+            }
+            got.push((p.split.bucket, rows));
+        }
+        assert_eq!(got, expected, "{:?}", reader.side());
+        // Nothing of partition b is in the overwrite snapshot, and the last commit is read as a delta.
+        assert!(splits
+            .iter()
+            .filter(|p| p.split.snapshot_id == 4)
+            .all(|p| p.split.before_files.is_empty()));
+    }
+    assert_eq!(
+        report_of(&table, &stock, ReplayMode::Stream).verdict,
+        "identical"
+    );
+}
+
+/// Changes plans of an overwrite spanning 16 partitions of 3 buckets: both readers plan the same splits in
+/// the same order (Java iterates a `HashMap<BinaryRow, HashSet<Integer>>` filled with `computeIfAbsent`,
+/// resized once), with buckets only on the after side (new partitions), only on the before side and on
+/// both, and read them identically in every mode.
+#[test]
+fn streaming_read_overwrite_of_many_partitions_plans_in_java_order() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let native = NativeTableReader::new();
+    let s = scratch(
+        r#"{"fields":[{"name":"p","type":"INT NOT NULL"},{"name":"k","type":"INT NOT NULL"},{"name":"v","type":"STRING"}],
+            "partitionKeys":["p"],"primaryKeys":["p","k"],
+            "options":{"bucket":"3","streaming-read-overwrite":"true","file.format":"orc"}}"#,
+    );
+    let rows = |ps: std::ops::Range<i32>, tag: &str| -> String {
+        let mut out = Vec::new();
+        for p in ps {
+            for k in 0..6 {
+                if (p + k) % 4 != 0 {
+                    out.push(format!(
+                        r#"{{"kind":"+I","values":[{p},{k},"{tag}{p}-{k}"]}}"#
+                    ));
+                }
+            }
+        }
+        format!("[{}]", out.join(","))
+    };
+    let w = CorpusWriter::open(&s.table, "stream", &s.io).unwrap();
+    w.write(&rows(0..14, "v")).unwrap();
+    w.commit(1, true).unwrap();
+    w.close().unwrap();
+    // Partitions 4..14 are rewritten (5 with its values unchanged), 14..20 are new. With
+    // `dynamic-partition-overwrite=true` (the default) partitions 0..4, which no row touches, stay.
+    let tagged = rows(4..20, "o").replace("\"o5-", "\"v5-");
+    let options = std::collections::BTreeMap::new();
+    jvm_bridge::corpus::overwrite(&s.table, "batch", &s.io, &options, None, &tagged).unwrap();
+    let plan = |reader: &dyn TableReader| {
+        reader
+            .plan(&s.table, ScanMode::Stream { from_snapshot: 1 }, 2)
+            .unwrap()
+            .into_iter()
+            .filter(|p| p.split.snapshot_id == 2)
+            .map(|p| {
+                (
+                    p.split.key(),
+                    p.split.before_files.len(),
+                    p.split.data_files.len(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (stock_plan, native_plan) = (plan(&stock), plan(&native));
+    assert!(stock_plan.len() > 16, "{stock_plan:?}");
+    assert_eq!(native_plan, stock_plan);
+    assert!(stock_plan.iter().any(|(_, b, d)| *b == 0 && *d > 0));
+    assert!(stock_plan.iter().any(|(_, b, d)| *b > 0 && *d > 0));
+    for mode in MODES {
+        assert_replays_identically(&s.table, mode, &stock);
+    }
+}
+
+/// C12: column types changed by ALTER TABLE (`SchemaChange.updateColumnType`) are read through Paimon 1.0's
+/// cast rules. Expected values follow from the writes and the Java rules: `StringToDecimalCastRule`
+/// (`new BigDecimal`, HALF_UP to the scale), `StringToDateCastRule` (`BinaryStringUtils.toDate`: digits only
+/// are a day count), `TimestampToDateCastRule` (`(int) (millis / 86400000)`, toward zero, so the last
+/// millisecond of 1969 is day 0), `BinaryToStringCastRule` (the UTF-8 bytes) and `StringToTimestampCastRule`
+/// (`DateTimeUtils.parseTimestampData`: SMART resolution clamps Feb 30 to Feb 28, `24:00:00` is the next
+/// midnight; digits only are epoch microseconds at precision 6).
+#[test]
+fn c12_column_type_changes_read_through_java_cast_rules() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let s = scratch(
+        r#"{"fields":[{"name":"id","type":"INT NOT NULL"},{"name":"dec","type":"STRING"},
+            {"name":"day","type":"STRING"},{"name":"ts","type":"TIMESTAMP(3)"},{"name":"bin","type":"VARBINARY(8)"},
+            {"name":"text_ts","type":"STRING"}],
+            "partitionKeys":[],"primaryKeys":["id"],"options":{"bucket":"1","file.format":"parquet"}}"#,
+    );
+    let w = CorpusWriter::open(&s.table, "c12", &s.io).unwrap();
+    // "aMOp" is base64 of the UTF-8 bytes of "hé", "YWI=" of "ab".
+    w.write(
+        r#"[{"kind":"+I","values":[1,"12.345","2024-02-29","1969-12-31T23:59:59.999","aMOp","2023-02-30 24:00:00"]},
+            {"kind":"+I","values":[2,"-0.005","19000","2024-01-02T03:04:05.999","YWI=","1700000000123456"]}]"#,
+    )
+    .unwrap();
+    w.commit(1, true).unwrap();
+    w.close().unwrap();
+    jvm_bridge::corpus::alter_table(
+        &s.table,
+        r#"[{"op":"update-column-type","name":"dec","type":"DECIMAL(6, 2)"},
+            {"op":"update-column-type","name":"day","type":"DATE"},
+            {"op":"update-column-type","name":"ts","type":"DATE"},
+            {"op":"update-column-type","name":"bin","type":"STRING"},
+            {"op":"update-column-type","name":"text_ts","type":"TIMESTAMP(6)"}]"#,
+    )
+    .unwrap();
+    let w = CorpusWriter::open(&s.table, "c12", &s.io).unwrap();
+    w.write(r#"[{"kind":"+I","values":[3,"1.50",0,0,"new","1970-01-01T00:00:00.000001"]}]"#)
+        .unwrap();
+    w.commit(2, true).unwrap();
+    w.close().unwrap();
+
+    let (stock_rows, native_rows) = check(&s.table, &stock);
+    let expected = sorted(&[
+        "+I (1, 12.35, 2024-02-29, 1970-01-01, \"hé\", 2023-03-01T00:00:00)",
+        "+I (2, -0.01, 2022-01-08, 2024-01-02, \"ab\", 2023-11-14T22:13:20.123456)",
+        "+I (3, 1.50, 1970-01-01, 1970-01-01, \"new\", 1970-01-01T00:00:00.000001)",
+    ]);
+    assert_eq!(stock_rows, expected);
+    assert_eq!(native_rows, expected);
+}
+
+/// A changes plan of a table with deletion vectors: the before-files carry the deletion vectors of the
+/// snapshot before the overwrite (`DataSplit.beforeDeletionFiles()`), and both readers apply them. Expected
+/// from the writes: before the overwrite the table holds 1→10, 2→21 (updated), 3 deleted, 4→40; the
+/// overwrite writes 1→10, 2→22, 5→50.
+#[test]
+fn streaming_read_overwrite_with_deletion_vectors() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let native = NativeTableReader::new();
+    let s = scratch(
+        r#"{"fields":[{"name":"k","type":"INT NOT NULL"},{"name":"v","type":"INT"}],
+            "partitionKeys":[],"primaryKeys":["k"],
+            "options":{"bucket":"1","streaming-read-overwrite":"true","deletion-vectors.enabled":"true"}}"#,
+    );
+    let w = CorpusWriter::open(&s.table, "stream", &s.io).unwrap();
+    w.write(
+        r#"[{"kind":"+I","values":[1,10]},{"kind":"+I","values":[2,20]},
+            {"kind":"+I","values":[3,30]},{"kind":"+I","values":[4,40]}]"#,
+    )
+    .unwrap();
+    w.commit(1, true).unwrap();
+    w.write(r#"[{"kind":"+U","values":[2,21]},{"kind":"-D","values":[3,30]}]"#)
+        .unwrap();
+    w.commit(2, true).unwrap();
+    w.close().unwrap();
+    let options = std::collections::BTreeMap::new();
+    jvm_bridge::corpus::overwrite(
+        &s.table,
+        "batch",
+        &s.io,
+        &options,
+        None,
+        r#"[{"kind":"+I","values":[1,10]},{"kind":"+I","values":[2,22]},{"kind":"+I","values":[5,50]}]"#,
+    )
+    .unwrap();
+    let end = native_reader::Table::open(&s.table)
+        .unwrap()
+        .latest_snapshot_id()
+        .unwrap()
+        .unwrap();
+    let expected = [
+        "-D (1, 10)",
+        "-D (2, 21)",
+        "-D (4, 40)",
+        "+I (1, 10)",
+        "+I (2, 22)",
+        "+I (5, 50)",
+    ];
+    for reader in [&stock as &dyn TableReader, &native] {
+        let splits = reader
+            .plan(&s.table, ScanMode::Stream { from_snapshot: 1 }, end)
+            .unwrap();
+        let changes: Vec<_> = splits
+            .iter()
+            .filter(|p| !p.split.before_files.is_empty())
+            .collect();
+        assert_eq!(changes.len(), 1, "{:?}", reader.side());
+        assert!(
+            changes[0]
+                .split
+                .before_deletion_files
+                .iter()
+                .any(Option::is_some),
+            "{:?}: {:?}",
+            reader.side(),
+            changes[0].split
+        );
+        let mut rows = Vec::new();
+        for batch in reader.read_split(&s.table, changes[0]).unwrap() {
+            let batch = batch.unwrap();
+            for r in 0..batch.num_rows() {
+                rows.push(harness::diff::render_row(&batch, r));
+            }
+        }
+        assert_eq!(rows, expected, "{:?}", reader.side());
+    }
+    for mode in MODES {
+        assert_replays_identically(&s.table, mode, &stock);
+    }
+}
+
+/// The first error of a batch read of the latest snapshot by `reader`, if any.
+fn batch_read_error(reader: &dyn TableReader, table: &Path) -> Option<String> {
+    let splits = match reader.plan(table, ScanMode::Batch { snapshot: None }, i64::MAX) {
+        Ok(s) => s,
+        Err(e) => return Some(e.to_string()),
+    };
+    for split in &splits {
+        let batches = match reader.read_split(table, split) {
+            Ok(b) => b,
+            Err(e) => return Some(e.to_string()),
+        };
+        for batch in batches {
+            if let Err(e) = batch {
+                return Some(e.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// C12: a string the Java cast throws on (`BinaryStringUtils.toDate` of `"2023-02-30"`: `parseDate` returns
+/// null for a day past the month's end, then `DateTimeException`) fails the released read, and the native
+/// read fails too, naming the data file and the value.
+#[test]
+fn c12_unparsable_string_after_type_change_is_an_error_naming_file_and_value() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let s = scratch(
+        r#"{"fields":[{"name":"id","type":"INT NOT NULL"},{"name":"day","type":"STRING"}],
+            "partitionKeys":[],"primaryKeys":["id"],"options":{"bucket":"1","file.format":"parquet"}}"#,
+    );
+    let w = CorpusWriter::open(&s.table, "c12", &s.io).unwrap();
+    w.write(r#"[{"kind":"+I","values":[1,"2024-02-29"]},{"kind":"+I","values":[2,"2023-02-30"]}]"#)
+        .unwrap();
+    w.commit(1, true).unwrap();
+    w.close().unwrap();
+    jvm_bridge::corpus::alter_table(
+        &s.table,
+        r#"[{"op":"update-column-type","name":"day","type":"DATE"}]"#,
+    )
+    .unwrap();
+
+    let stock_error = batch_read_error(&stock, &s.table).expect("the released reader throws");
+    assert!(stock_error.contains("2023-02-30"), "{stock_error}");
+    let native_error =
+        batch_read_error(&NativeTableReader::new(), &s.table).expect("the native reader fails");
+    assert!(native_error.contains("\"2023-02-30\""), "{native_error}");
+    assert!(native_error.contains(".parquet"), "{native_error}");
+    assert!(native_error.contains("`day`"), "{native_error}");
+}

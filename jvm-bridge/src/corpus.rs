@@ -2,7 +2,7 @@
 //!
 //! Mirrors `org.paimonparity.bridge.CorpusWriter` (Java), which calls the released Paimon 1.0 classes
 //! `SchemaManager` (table creation without a catalog), `StreamWriteBuilder`, `StreamTableWrite` and
-//! `StreamTableCommit`.
+//! `StreamTableCommit`, and for [`overwrite`] the batch write path of `BatchWriteBuilder.withOverwrite`.
 //!
 //! JSON shapes:
 //! - schema: `{"fields":[{"name":"k","type":"INT NOT NULL"}, ...],"partitionKeys":[..],"primaryKeys":[..],
@@ -124,6 +124,59 @@ pub fn alter_table(table_dir: &Path, changes_json: &str) -> Result<()> {
         )?;
         Ok(())
     })
+}
+
+/// One batch overwrite of the table at `table_dir` through the released batch write path
+/// (`newBatchWriteBuilder().withOverwrite(staticPartition)`, as `BatchWriteBuilderImpl` builds it, with
+/// `commit_user` instead of a random UUID): a write that ignores previous files, `rows_json` written,
+/// `prepareCommit()`, then `commit(messages)` with identifier `BatchWriteBuilder.COMMIT_IDENTIFIER`
+/// (`i64::MAX`). `partition_json` is `None` (the whole table) or the JSON array of static partition values for
+/// the first partition keys; `options` are dynamic table options. Returns what the messages hold.
+///
+/// Errors: [`Error::Java`] (bad JSON, a row outside the static partition, a commit failure),
+/// [`Error::Protocol`] (non-UTF-8 path, bad answer).
+pub fn overwrite(
+    table_dir: &Path,
+    commit_user: &str,
+    io_tmp_dir: &Path,
+    options: &BTreeMap<String, String>,
+    partition_json: Option<&str>,
+    rows_json: &str,
+) -> Result<Prepared> {
+    let dir = path_arg(table_dir)?;
+    let tmp = path_arg(io_tmp_dir)?;
+    let options_json = serde_json::to_string(options)
+        .map_err(|e| Error::Protocol(format!("cannot encode writer options: {e}")))?;
+    let json = with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let user = env.new_string(commit_user)?;
+        let tmp = env.new_string(tmp)?;
+        let options = env.new_string(&options_json)?;
+        let partition = match partition_json {
+            Some(p) => env.new_string(p)?.into(),
+            None => jni::objects::JObject::null(),
+        };
+        let rows = env.new_string(rows_json)?;
+        let out = env
+            .call_static_method(
+                CLASS,
+                "overwrite",
+                "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;\
+                 Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+                &[
+                    JValue::Object(&dir),
+                    JValue::Object(&user),
+                    JValue::Object(&tmp),
+                    JValue::Object(&options),
+                    JValue::Object(&partition),
+                    JValue::Object(&rows),
+                ],
+            )?
+            .l()?;
+        java_string(env, out)
+    })?;
+    serde_json::from_str(&json)
+        .map_err(|e| Error::Protocol(format!("bad overwrite JSON `{json}`: {e}")))
 }
 
 /// The Java class behind this module.

@@ -3,10 +3,18 @@
 //!
 //! Which reader a split gets ([`read_split`], mirroring the split read providers of `KeyValueTableRead`):
 //! * append tables: every file in split order, rows in file order, all `+I` (`RawFileSplitRead`);
-//! * primary-key splits with before-files (changes plans): not supported;
+//! * primary-key streaming splits with before-files (the changes plan of an OVERWRITE snapshot read with
+//!   `streaming-read-overwrite=true`, see [`crate::scan::plan_changes`]): the **changes reader**
+//!   (`IncrementalChangelogReadProvider`): the merge reader over the before-files (with their deletion
+//!   vectors) with every row turned into `-D` (`ReverseReader`), then the merge reader over the data files,
+//!   rows with their merged kind (`+I` or `+U`). Nothing is diffed: a key on both sides comes out as `-D`
+//!   of its old value (in the before part) and again with its new value (in the after part), equal values
+//!   included;
+//! * primary-key batch splits with before-files (`IncrementalDiffSplitRead`, incremental-between batch
+//!   scans, which the native planner never produces): not supported;
 //! * primary-key batch splits (`!is_streaming`) that are raw-convertible and whose files all know their
 //!   delete-row count: the **raw reader**, files concatenated, every row `+I` (`RawFileSplitReadProvider`);
-//! * primary-key streaming splits: the **no-merge reader**, each row with its stored RowKind
+//! * other primary-key streaming splits: the **no-merge reader**, each row with its stored RowKind
 //!   (`MergeFileSplitRead.createNoMergeReader`);
 //! * other primary-key batch splits: the **merge reader** (`MergeFileSplitRead.createMergeReader`).
 //!
@@ -30,9 +38,21 @@
 //! Aggregate functions of 1.0 (`fields.<f>.aggregate-function`, `fields.default-aggregate-function`,
 //! `fields.<f>.ignore-retract`): `sum`, `product`, `max`, `min`, `last_value`, `last_non_null_value`
 //! (the default), `first_value`, `first_non_null_value` (and `first_not_null_value`), `listagg`
-//! (`fields.<f>.list-agg-delimiter`), `bool_and`, `bool_or`, and `primary-key` for primary-key columns.
-//! `collect`, `merge_map`, `nested_update`, `hll_sketch`, `theta_sketch`, `rbm32` and `rbm64` are reported
-//! as [`Error::Unsupported`]. (1.0 has no `count` function.)
+//! (`fields.<f>.list-agg-delimiter`), `bool_and`, `bool_or`, `collect` (`fields.<f>.distinct`),
+//! `merge_map`, `nested_update` (`fields.<f>.nested-key`), `rbm32`, `rbm64`, `theta_sketch`,
+//! `hll_sketch`, and `primary-key` for primary-key columns (1.0 has no `count` function). Retraction
+//! (`-U`/`-D`) follows each Java class: `sum`, `product`, `last_value`, `last_non_null_value`,
+//! `collect`, `merge_map` and `nested_update` retract, the others throw unless
+//! `fields.<f>.ignore-retract`. The collection and bitmap functions live
+//! in `crate::aggregate`, which says what of them is not reproduced exactly (then
+//! [`Error::Unsupported`]): Java `HashSet`/`HashMap` orders of element types whose `hashCode()` is not
+//! modelled (`byte[]`, DECIMAL, TIMESTAMP, nested) or of bins Java turns into trees; `rbm32` unions of two
+//! run containers larger than a bitmap; and **every `rbm64` union of two non-NULL values**: Paimon 1.0's
+//! `RoaringBitmap64` is a `Roaring64Bitmap` whose `serialize` writes RoaringBitmap 1.0.5's adaptive radix
+//! tree layout (node types and order depend on its insertion history), not the portable 64-bit format
+//! the `roaring` crate writes. `hll_sketch` and `theta_sketch` union DataSketches images byte for byte as
+//! datasketches-java 4.2.0 does in Paimon 1.0 ([`crate::sketch`]); like every function without a retract,
+//! they throw on `-U`/`-D` unless `fields.<f>.ignore-retract`.
 //!
 //! Output shape: [`crate::types::read_schema`] of the latest schema (`_row_kind`, then the table's columns),
 //! batches of at most `batch_size` rows (never empty). Memory is bounded by the split: one batch per run of
@@ -56,10 +76,11 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, SchemaRef, SortOptions, TimeUnit};
 
+use crate::aggregate::{self, AggError, Val};
 use crate::decode::{read_file, FileBatches, FileReadOptions, SplitReader};
 use crate::error::{Error, Result};
 use crate::scan::{interval_partition, KeyComparator, KeyedFile};
-use crate::schema::{DataField, TypeKind};
+use crate::schema::{DataField, DataType, TypeKind};
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
 use crate::types::read_schema;
@@ -85,18 +106,27 @@ pub enum SplitReadKind {
     Raw,
     /// Merge-on-read.
     Merge,
+    /// Merge-on-read of the before-files as `-D`, then merge-on-read of the data files (streaming splits
+    /// with before-files, `IncrementalChangelogReadProvider`).
+    Changes,
 }
 
 /// The reader `KeyValueTableRead` picks for `split` of a table with (`primary_keyed`) or without a primary
-/// key. Errors: [`Error::Unsupported`] naming the bucket directory for splits with before-files.
+/// key. Errors: [`Error::Unsupported`] naming the bucket directory for batch splits with before-files
+/// (`IncrementalDiffSplitRead`).
 pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKind> {
     if !primary_keyed {
         return Ok(SplitReadKind::NoMerge);
     }
     if !split.before_files.is_empty() {
+        if split.is_streaming {
+            return Ok(SplitReadKind::Changes);
+        }
         return Err(Error::Unsupported {
             path: PathBuf::from(&split.bucket_path),
-            reason: "splits with before-files (changes plans) are not read natively".into(),
+            reason: "batch splits with before-files (incremental diff, IncrementalDiffSplitRead) are not \
+                     read natively"
+                .into(),
         });
     }
     let raw = !split.is_streaming
@@ -118,7 +148,7 @@ pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKi
 /// at most `batch_size` rows with [`crate::types::read_schema`].
 ///
 /// Errors (here or from the iterator, each naming a file, the bucket directory or the table):
-/// [`Error::Unsupported`] for before-files, unsupported merge engines or aggregate functions;
+/// [`Error::Unsupported`] for batch splits with before-files, unsupported merge engines or aggregate functions;
 /// [`Error::Merge`] for invalid merge options or records the merge engine rejects (as Java throws);
 /// [`Error::BinaryRow`] for malformed file keys; decoding errors of [`read_file`].
 pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Result<SplitBatches> {
@@ -129,6 +159,32 @@ pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Resul
         SplitReadKind::NoMerge => Inner::Plain(SplitReader::new(table.clone(), split, batch_size)?),
         SplitReadKind::Raw => Inner::Raw(SplitReader::new(table.clone(), split, batch_size)?),
         SplitReadKind::Merge => Inner::Merge(Box::new(MergeReader::new(table, split, batch_size)?)),
+        SplitReadKind::Changes => {
+            // Each side read as `createMergeReader(files, deletionFiles, keepDelete = false)`.
+            let side =
+                |files: &[DataFileDesc], deletion_files: &[Option<DeletionFileDesc>]| Split {
+                    data_files: files.to_vec(),
+                    before_files: Vec::new(),
+                    deletion_files: deletion_files.to_vec(),
+                    before_deletion_files: Vec::new(),
+                    is_streaming: false,
+                    raw_convertible: false,
+                    ..split.clone()
+                };
+            Inner::Changes {
+                before: Some(Box::new(MergeReader::new(
+                    table,
+                    &side(&split.before_files, &split.before_deletion_files),
+                    batch_size,
+                )?)),
+                after: Box::new(MergeReader::new(
+                    table,
+                    &side(&split.data_files, &split.deletion_files),
+                    batch_size,
+                )?),
+                bucket_path: PathBuf::from(&split.bucket_path),
+            }
+        }
     };
     Ok(SplitBatches {
         schema,
@@ -148,6 +204,12 @@ enum Inner {
     Plain(SplitReader),
     Raw(SplitReader),
     Merge(Box<MergeReader>),
+    /// The before side (until exhausted), then the after side.
+    Changes {
+        before: Option<Box<MergeReader>>,
+        after: Box<MergeReader>,
+        bucket_path: PathBuf,
+    },
 }
 
 impl SplitBatches {
@@ -170,12 +232,50 @@ impl Iterator for SplitBatches {
                 .next()
                 .map(|b| b.and_then(|b| all_insert(&self.schema, b))),
             Inner::Merge(m) => m.next_batch().transpose(),
+            Inner::Changes {
+                before,
+                after,
+                bucket_path,
+            } => loop {
+                match before {
+                    Some(b) => match b.next_batch() {
+                        Ok(Some(batch)) => break Some(reverse_kinds(batch, bucket_path)),
+                        Ok(None) => *before = None,
+                        Err(e) => break Some(Err(e)),
+                    },
+                    None => break after.next_batch().transpose(),
+                }
+            },
         };
         if matches!(item, Some(Err(_))) {
             self.failed = true;
         }
         item
     }
+}
+
+/// `ReverseReader`: the batch with every row kind (`+I` or `+U`) set to `-D`. Errors: [`Error::Merge`]
+/// naming the bucket directory for a `-U`/`-D` row (Java's `IllegalStateException`).
+fn reverse_kinds(batch: RecordBatch, bucket_path: &Path) -> Result<RecordBatch> {
+    let mut columns = batch.columns().to_vec();
+    if let Some(first) = columns.first_mut() {
+        if let Some(kinds) = first.as_any().downcast_ref::<Int8Array>() {
+            if kinds.iter().any(|k| !k.is_some_and(is_add)) {
+                return Err(Error::Merge {
+                    path: bucket_path.to_path_buf(),
+                    reason:
+                        "In reverse reader, the value kind of records cannot be UPDATE_BEFORE or \
+                             DELETE."
+                            .into(),
+                });
+            }
+        }
+        *first = Arc::new(Int8Array::from(vec![DELETE; batch.num_rows()]));
+    }
+    RecordBatch::try_new(batch.schema(), columns).map_err(|e| Error::Decode {
+        path: bucket_path.to_path_buf(),
+        reason: e.to_string(),
+    })
 }
 
 /// The batch with every row kind set to `+I`.
@@ -230,6 +330,26 @@ enum AggFunc {
     Listagg(String),
     BoolAnd,
     BoolOr,
+    /// `collect` of an ARRAY of `element`s, `fields.<f>.distinct`.
+    Collect {
+        element: DataType,
+        distinct: bool,
+    },
+    /// `merge_map` of a MAP with `key`s.
+    MergeMap {
+        key: DataType,
+    },
+    /// `nested_update` of an ARRAY of ROWs of `fields`, keyed by `fields.<f>.nested-key` (indexes).
+    NestedUpdate {
+        fields: Vec<DataField>,
+        key: Vec<usize>,
+    },
+    Rbm32,
+    Rbm64,
+    /// `theta_sketch`: [`crate::sketch::theta_union`].
+    ThetaSketch,
+    /// `hll_sketch`: [`crate::sketch::hll_union`].
+    HllSketch,
 }
 
 #[derive(Clone, Debug)]
@@ -330,15 +450,104 @@ fn agg_spec(table: &Table, field: &DataField, func: &str, is_pk: bool) -> Result
             check(matches!(field.data_type.kind, TypeKind::Boolean), "bool or")?;
             AggFunc::BoolOr
         }
-        "collect" | "merge_map" | "nested_update" | "hll_sketch" | "theta_sketch" | "rbm32"
-        | "rbm64" => {
-            return Err(Error::Unsupported {
-                path: table.path().to_path_buf(),
-                reason: format!(
-                    "aggregate function `{name}` of column `{}` is not merged natively",
-                    field.name
+        "collect" => match &field.data_type.kind {
+            TypeKind::Array(element) => AggFunc::Collect {
+                element: (**element).clone(),
+                distinct: bool_opt(table, &format!("fields.{}.distinct", field.name), false)?,
+            },
+            _ => {
+                return Err(merge_err(
+                    table,
+                    format!(
+                    "Data type for collect column must be 'Array' but was '{:?}' (column `{}`).",
+                    field.data_type.kind, field.name
                 ),
-            })
+                ))
+            }
+        },
+        "merge_map" => match &field.data_type.kind {
+            TypeKind::Map(key, _) => AggFunc::MergeMap {
+                key: (**key).clone(),
+            },
+            _ => {
+                return Err(merge_err(
+                    table,
+                    format!(
+                        "Data type for merge map column must be 'MAP' but was '{:?}' (column `{}`)",
+                        field.data_type.kind, field.name
+                    ),
+                ))
+            }
+        },
+        "nested_update" => {
+            let fields = match &field.data_type.kind {
+                TypeKind::Array(element) => match &element.kind {
+                    TypeKind::Row(fields) => Some(fields.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(fields) = fields else {
+                return Err(merge_err(
+                    table,
+                    format!(
+                        "Data type for nested table column must be 'Array<Row>' but was '{:?}' \
+                         (column `{}`).",
+                        field.data_type.kind, field.name
+                    ),
+                ));
+            };
+            let mut key = Vec::new();
+            if let Some(names) = option(table, &format!("fields.{}.nested-key", field.name)) {
+                for name in names.split(',') {
+                    key.push(fields.iter().position(|f| f.name == name).ok_or_else(|| {
+                        merge_err(
+                            table,
+                            format!(
+                                "nested-key `{name}` of column `{}` is not a field of its rows",
+                                field.name
+                            ),
+                        )
+                    })?);
+                }
+            }
+            AggFunc::NestedUpdate { fields, key }
+        }
+        "rbm32" | "rbm64" => {
+            if !matches!(field.data_type.kind, TypeKind::VarBinary(_)) {
+                return Err(merge_err(
+                    table,
+                    format!(
+                        "Data type for roaring bitmap column must be 'VarBinaryType' but was \
+                         '{:?}' (column `{}`).",
+                        field.data_type.kind, field.name
+                    ),
+                ));
+            }
+            if name == "rbm32" {
+                AggFunc::Rbm32
+            } else {
+                AggFunc::Rbm64
+            }
+        }
+        "hll_sketch" | "theta_sketch" => {
+            // FieldHllSketchAggFactory / FieldThetaSketchAggFactory.
+            if !matches!(field.data_type.kind, TypeKind::VarBinary(_)) {
+                let what = if name == "hll_sketch" { "hll" } else { "theta" };
+                return Err(merge_err(
+                    table,
+                    format!(
+                        "Data type for {what} sketch column must be 'VarBinaryType' but was \
+                         '{:?}' (column `{}`).",
+                        field.data_type.kind, field.name
+                    ),
+                ));
+            }
+            if name == "hll_sketch" {
+                AggFunc::HllSketch
+            } else {
+                AggFunc::ThetaSketch
+            }
         }
         other => {
             return Err(merge_err(
@@ -966,6 +1175,8 @@ enum Scalar {
     Decimal(i128),
     Str(String),
     Bytes(Vec<u8>),
+    /// An ARRAY, MAP or ROW value (collection aggregate functions).
+    Nested(Val),
 }
 
 /// A field of a merged row: NULL, a value of an input record (batch `src` of the chunk, `row`), or a
@@ -1122,6 +1333,9 @@ fn scalar_at(array: &dyn Array, row: usize) -> std::result::Result<Option<Scalar
         }
         ArrowType::Utf8 => Scalar::Str(array.as_string::<i32>().value(row).to_string()),
         ArrowType::Binary => Scalar::Bytes(array.as_binary::<i32>().value(row).to_vec()),
+        ArrowType::List(_) | ArrowType::Map(_, _) | ArrowType::Struct(_) => {
+            Scalar::Nested(Val::from_arrow(array, row)?)
+        }
         other => {
             return Err(format!(
                 "values of type {other} cannot be compared or computed"
@@ -1246,7 +1460,48 @@ impl FieldAgg {
                     Ok(acc)
                 }
             }
+            Collect { element, distinct } => {
+                let (a, b) = (self.val(ctx, &acc)?, self.val(ctx, &input)?);
+                let r = aggregate::collect_agg(element, *distinct, &a, &b);
+                self.computed(ctx, r)
+            }
+            MergeMap { key } => {
+                let (a, b) = (self.val(ctx, &acc)?, self.val(ctx, &input)?);
+                let r = aggregate::merge_map_agg(key, &a, &b);
+                self.computed(ctx, r)
+            }
+            NestedUpdate { fields, key } => {
+                let (a, b) = (self.val(ctx, &acc)?, self.val(ctx, &input)?);
+                let r = aggregate::NestedUpdate { fields, key }.agg(&a, &b);
+                self.computed(ctx, r)
+            }
             _ if acc.is_null() || input.is_null() => Ok(if acc.is_null() { input } else { acc }),
+            Rbm32 => match (self.value(ctx, &acc)?, self.value(ctx, &input)?) {
+                (Scalar::Bytes(a), Scalar::Bytes(b)) => {
+                    let r = aggregate::rbm32_or(&a, &b).map(Val::Bytes);
+                    self.computed(ctx, r)
+                }
+                _ => Err(ctx.err("rbm32 over non-binaries".into())),
+            },
+            ThetaSketch | HllSketch => match (self.value(ctx, &acc)?, self.value(ctx, &input)?) {
+                (Scalar::Bytes(a), Scalar::Bytes(b)) => {
+                    let r = if self.spec.func == ThetaSketch {
+                        crate::sketch::theta_union(&a, &b)
+                    } else {
+                        crate::sketch::hll_union(&a, &b)
+                    };
+                    self.computed(ctx, r.map(Val::Bytes).map_err(AggError::Java))
+                }
+                _ => Err(ctx.err(format!("{} over non-binaries", self.spec.name))),
+            },
+            Rbm64 => Err(Error::Unsupported {
+                path: ctx.path.to_path_buf(),
+                reason: format!(
+                    "rbm64 of column `{}`: Paimon 1.0 serializes the union as a Roaring64Bitmap \
+                     (RoaringBitmap 1.0.5's ART layout), which is not reproduced",
+                    ctx.field_name(self.col)
+                ),
+            }),
             Max | Min => {
                 let (a, b) = (self.value(ctx, &acc)?, self.value(ctx, &input)?);
                 let ord = compare_internal(&a, &b).map_err(|e| ctx.err(e))?;
@@ -1289,9 +1544,50 @@ impl FieldAgg {
         }
     }
 
-    /// `aggReversed(accumulator, input)` = `agg(input, accumulator)`.
+    /// `aggReversed(accumulator, input)` = `agg(input, accumulator)`; `FieldCollectAgg` overrides it
+    /// with `agg(accumulator, input)`.
     fn agg_reversed(&mut self, ctx: &Ctx, acc: Cell, input: Cell) -> Result<Cell> {
+        if matches!(self.spec.func, AggFunc::Collect { .. }) {
+            return self.agg(ctx, acc, input);
+        }
         self.agg(ctx, input, acc)
+    }
+
+    /// A cell's value for the collection functions (`Val::Null` for NULL).
+    fn val(&self, ctx: &Ctx, cell: &Cell) -> Result<Val> {
+        Ok(match ctx.scalar(cell, self.col)? {
+            None => Val::Null,
+            Some(Scalar::Nested(v)) => v,
+            Some(Scalar::Bytes(b)) => Val::Bytes(b),
+            Some(other) => {
+                return Err(ctx.err(format!(
+                    "column `{}`: {other:?} is not a collection",
+                    ctx.field_name(self.col)
+                )))
+            }
+        })
+    }
+
+    /// The cell of a collection function's result; its errors as Java's or as unsupported.
+    fn computed(&self, ctx: &Ctx, r: std::result::Result<Val, AggError>) -> Result<Cell> {
+        match r {
+            Ok(Val::Null) => Ok(Cell::Null),
+            Ok(Val::Bytes(b)) => Ok(Cell::Value(Scalar::Bytes(b))),
+            Ok(v) => Ok(Cell::Value(Scalar::Nested(v))),
+            Err(AggError::Java(m)) => Err(ctx.err(format!(
+                "{} of column `{}`: {m}",
+                self.spec.name,
+                ctx.field_name(self.col)
+            ))),
+            Err(AggError::Unsupported(m)) => Err(Error::Unsupported {
+                path: ctx.path.to_path_buf(),
+                reason: format!(
+                    "{} of column `{}`: {m}",
+                    self.spec.name,
+                    ctx.field_name(self.col)
+                ),
+            }),
+        }
     }
 
     /// `retract(accumulator, input)`.
@@ -1324,6 +1620,21 @@ impl FieldAgg {
                 }
                 let (a, b) = (self.value(ctx, &acc)?, self.value(ctx, &input)?);
                 self.divide(ctx, a, b)
+            }
+            Collect { element, distinct } => {
+                let (a, b) = (self.val(ctx, &acc)?, self.val(ctx, &input)?);
+                let r = aggregate::collect_retract(element, *distinct, &a, &b);
+                self.computed(ctx, r)
+            }
+            MergeMap { key } => {
+                let (a, b) = (self.val(ctx, &acc)?, self.val(ctx, &input)?);
+                let r = aggregate::merge_map_retract(key, &a, &b);
+                self.computed(ctx, r)
+            }
+            NestedUpdate { fields, key } => {
+                let (a, b) = (self.val(ctx, &acc)?, self.val(ctx, &input)?);
+                let r = aggregate::NestedUpdate { fields, key }.retract(&a, &b);
+                self.computed(ctx, r)
             }
             _ => Err(self.unsupported_retract(ctx)),
         }
@@ -2282,6 +2593,17 @@ fn scalars_to_array(
                 })
                 .collect::<std::result::Result<Vec<_>, _>>()?,
         )),
+        ArrowType::List(_) | ArrowType::Map(_, _) | ArrowType::Struct(_) => Val::to_arrow(
+            data_type,
+            &values
+                .into_iter()
+                .map(|v| match v {
+                    None => Ok(Val::Null),
+                    Some(Scalar::Nested(v)) => Ok(v),
+                    Some(o) => Err(bad(&o)),
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?,
+        )?,
         other => return Err(format!("computed values of type {other} are not supported")),
     })
 }
@@ -2347,6 +2669,7 @@ mod tests {
                 max_key: vec![],
             }],
             before_files: vec![],
+            before_deletion_files: vec![],
             deletion_files: vec![],
             is_streaming: streaming,
             raw_convertible: raw,
@@ -2375,10 +2698,20 @@ mod tests {
         );
         let mut with_before = split(false, false, Some(0));
         with_before.before_files = with_before.data_files.clone();
+        // a batch split with before-files (IncrementalDiffSplitRead) is not read natively
         assert!(matches!(
             split_read_kind(true, &with_before),
             Err(Error::Unsupported { .. })
         ));
+        // a streaming one is a changes split (IncrementalChangelogReadProvider), raw-convertible or not
+        let mut streaming_before = split(true, true, Some(0));
+        streaming_before.before_files = streaming_before.data_files.clone();
+        assert_eq!(split_read_kind(true, &streaming_before).unwrap(), Changes);
+        // without before-files a streaming split stays a no-merge split (MergeFileSplitReadProvider)
+        assert_eq!(
+            split_read_kind(true, &split(true, false, Some(0))).unwrap(),
+            NoMerge
+        );
     }
 
     /// A table with `fields` (JSON DataFields), primary key `pk` and `options`, in a temporary directory.
@@ -2434,7 +2767,10 @@ mod tests {
                     values.iter().for_each(|v| b.append_option(v.as_bool()));
                     Arc::new(b.finish())
                 }
-                other => panic!("test type {other}"),
+                other => {
+                    let vals: Vec<Val> = values.iter().map(|v| json_val(other, v)).collect();
+                    Val::to_arrow(other, &vals).unwrap()
+                }
             };
             columns.push(array);
         }
@@ -2717,6 +3053,91 @@ mod tests {
         assert!(matches!(merge(&t, runs), Err(Error::Merge { .. })));
     }
 
+    /// A JSON test value as a [`Val`] of `data_type` (BINARY as a hex string).
+    fn json_val(data_type: &ArrowType, v: &Value) -> Val {
+        match (data_type, v) {
+            (_, Value::Null) => Val::Null,
+            (ArrowType::Int32 | ArrowType::Int64, v) => Val::Int(v.as_i64().unwrap()),
+            (ArrowType::Utf8, v) => Val::Str(v.as_str().unwrap().to_string()),
+            (ArrowType::Binary, v) => {
+                let h = v.as_str().unwrap();
+                Val::Bytes(
+                    (0..h.len())
+                        .step_by(2)
+                        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                        .collect(),
+                )
+            }
+            (ArrowType::List(f), Value::Array(items)) => {
+                Val::List(items.iter().map(|x| json_val(f.data_type(), x)).collect())
+            }
+            (other, v) => panic!("test value {v} of {other}"),
+        }
+    }
+
+    #[test]
+    fn collection_and_bitmap_functions_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let fields = json!([
+            {"id": 0, "name": "k", "type": "INT NOT NULL"},
+            {"id": 1, "name": "c", "type": {"type": "ARRAY", "element": "INT"}},
+            {"id": 2, "name": "r", "type": "BYTES"},
+            {"id": 3, "name": "r64", "type": "BYTES"}
+        ]);
+        let t = table(
+            dir.path(),
+            fields.clone(),
+            &["k"],
+            json!({"merge-engine": "aggregation", "fields.c.aggregate-function": "collect",
+                   "fields.r.aggregate-function": "rbm32", "fields.r64.aggregate-function": "rbm64"}),
+        );
+        // RoaringBitmap32 {1, 2, 3} | {3, 4}: one run container (RoaringBitmap32.serialize after runOptimize).
+        let (a, b) = (
+            "3a300000010000000000020010000000010002000300",
+            "3a30000001000000000001001000000003000400",
+        );
+        let runs = vec![
+            vec![(0, I, json!([1, [1, 2], a, null]))],
+            vec![(1, I, json!([1, [3], b, "00"]))],
+        ];
+        assert_eq!(
+            merge(&t, runs).unwrap(),
+            ["+I 1 [1, 2, 3] 3b3000000100000300010001000300 00"]
+        );
+        // Two rbm64 values: Roaring64Bitmap's serialized union is not reproduced.
+        let runs = vec![
+            vec![(0, I, json!([1, null, null, "00"]))],
+            vec![(1, I, json!([1, null, null, "01"]))],
+        ];
+        assert!(matches!(merge(&t, runs), Err(Error::Unsupported { .. })));
+        // rbm32 cannot retract (UnsupportedOperationException) unless ignore-retract.
+        let runs = vec![
+            vec![(0, I, json!([1, null, a, null]))],
+            vec![(1, UB, json!([1, null, a, null]))],
+        ];
+        assert!(matches!(merge(&t, runs), Err(Error::Merge { .. })));
+
+        // In a partial-update sequence group, FieldCollectAgg.aggReversed is agg(accumulator, input):
+        // an older record's elements still come after the accumulator's.
+        let dir = tempfile::tempdir().unwrap();
+        let t = table(
+            dir.path(),
+            json!([
+                {"id": 0, "name": "k", "type": "INT NOT NULL"},
+                {"id": 1, "name": "g", "type": "INT"},
+                {"id": 2, "name": "c", "type": {"type": "ARRAY", "element": "INT"}}
+            ]),
+            &["k"],
+            json!({"merge-engine": "partial-update", "fields.g.sequence-group": "c",
+                   "fields.c.aggregate-function": "collect"}),
+        );
+        let runs = vec![
+            vec![(0, I, json!([1, 2, [1]]))],
+            vec![(1, I, json!([1, 1, [2]]))],
+        ];
+        assert_eq!(merge(&t, runs).unwrap(), ["+I 1 2 [1, 2]"]);
+    }
+
     #[test]
     fn invalid_merge_options_fail_like_java() {
         let dir = tempfile::tempdir().unwrap();
@@ -2734,7 +3155,25 @@ mod tests {
             &["k"],
             json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "collect"}),
         );
-        assert!(matches!(engine(&t), Err(Error::Unsupported { .. })));
+        // FieldCollectAggFactory: "Data type for collect column must be 'Array' ...".
+        assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+        let dir = tempfile::tempdir().unwrap();
+        let t = table(
+            dir.path(),
+            kv_fields(&[("v", "BYTES")]),
+            &["k"],
+            json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "hll_sketch"}),
+        );
+        assert!(engine(&t).is_ok());
+        // FieldThetaSketchAggFactory: "Data type for theta sketch column must be 'VarBinaryType' ...".
+        let dir = tempfile::tempdir().unwrap();
+        let t = table(
+            dir.path(),
+            kv_fields(&[("v", "STRING")]),
+            &["k"],
+            json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "theta_sketch"}),
+        );
+        assert!(matches!(engine(&t), Err(Error::Merge { .. })));
         let dir = tempfile::tempdir().unwrap();
         let t = table(
             dir.path(),

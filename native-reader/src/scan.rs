@@ -8,7 +8,10 @@
 //!   `CompactionChangelogFollowUpScanner`), by `changelog-producer`:
 //!   `none` ⇒ APPEND snapshots, ADD entries of `deltaManifestList`; `input` ⇒ APPEND snapshots,
 //!   `changelogManifestList`; `lookup`/`full-compaction` ⇒ COMPACT snapshots, `changelogManifestList`.
-//!   Other snapshots produce no plan.
+//!   Other snapshots produce no plan, except that for a primary-key table with `streaming-read-overwrite=true`
+//!   an OVERWRITE snapshot gives a **changes plan** ([`plan_changes`], `SnapshotReaderImpl.readChanges`): per
+//!   (partition, bucket) a split whose before-files are the files the overwrite deleted and whose data files are
+//!   those it added.
 //! * Splits (`SnapshotReaderImpl.generateSplits`): ADD entries grouped by partition (first seen) then bucket
 //!   (first seen), files in manifest-entry order; PK tables and fixed-bucket append tables get one split per
 //!   (partition, bucket); bucket-unaware append tables (`bucket=-1`) get their files sorted by
@@ -224,9 +227,8 @@ fn check_streaming_options(table: &Table) -> Result<()> {
 ///
 /// Empty when `from_snapshot > end_snapshot` (or the start is past the end). Errors: [`Error::Snapshot`]
 /// naming the first missing snapshot in the range (also when the table has no snapshot at all);
-/// [`Error::Unsupported`] for internal `stream-scan-mode`s, `scan.plan-sort-partition=true`, and OVERWRITE
-/// snapshots of PK tables with `streaming-read-overwrite=true` (change plans); manifest errors as
-/// [`plan_snapshot`].
+/// [`Error::Unsupported`] for internal `stream-scan-mode`s and `scan.plan-sort-partition=true`; manifest
+/// errors as [`plan_snapshot`] and [`plan_changes`].
 pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
     if from_snapshot > end_snapshot {
@@ -260,14 +262,10 @@ fn follow_up_plans(
             && options.streaming_read_overwrite
             && table.is_primary_key_table()
         {
-            return Err(Error::Unsupported {
-                path: table.path().to_path_buf(),
-                reason: format!(
-                "snapshot {next} is an OVERWRITE read with streaming-read-overwrite=true (change plans)"
-            ),
-            });
+            splits.extend(plan_changes(table, &snapshot)?);
+        } else {
+            splits.extend(plan_snapshot(table, &snapshot)?.unwrap_or_default());
         }
-        splits.extend(plan_snapshot(table, &snapshot)?.unwrap_or_default());
         next += 1;
     }
     Ok(())
@@ -462,6 +460,190 @@ pub fn plan_snapshot(table: &Table, snapshot: &Snapshot) -> Result<Option<Vec<Sp
         HashMap::new()
     };
     Ok(Some(generate_splits(table, snapshot.id, groups, &dv_index)))
+}
+
+/// The changes plan of an OVERWRITE snapshot that a streaming scan of a primary-key table with
+/// `streaming-read-overwrite=true` reads instead of its follow-up plan (`DataTableStreamScan.handleOverwriteSnapshot`,
+/// `FollowUpScanner.getOverwriteChangesPlan`, `SnapshotReaderImpl.readChanges` and `toChangesPlan`):
+///
+/// * the entries of `deltaManifestList`, in manifest order and not merged (`ScanMode.DELTA`): DELETE entries are
+///   the before-files, ADD entries the data files, each grouped by partition then bucket (first seen);
+/// * one split per (partition, bucket) present on either side, in the iteration order of Java's
+///   `HashMap<BinaryRow, HashSet<Integer>>` filled with the before side's keys then the data side's
+///   ([`java_hash_order`]; partitions by `BinaryRow.hashCode()` through `computeIfAbsent`, buckets by their
+///   value through `HashSet.addAll`);
+/// * files both deleted and added are dropped from both lists (`before.removeIf(data::remove)`);
+/// * `is_streaming` true, `raw_convertible` false; with `deletion-vectors.enabled`, one deletion file (or
+///   `None`) per data file from this snapshot's index manifest and per before-file from the index manifest
+///   of snapshot `id − 1`.
+///
+/// Errors: [`Error::Snapshot`] when deletion vectors are enabled and snapshot `id − 1` is missing; otherwise
+/// as [`read_added_files`] and [`deletion_vector_index`].
+pub fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
+    let list_path = table.manifest_path(&snapshot.delta_manifest_list);
+    let mut before = Grouper::new(table);
+    let mut after = Grouper::new(table);
+    for meta in read_manifest_list(&list_path)? {
+        let path = table.manifest_path(&meta.file_name);
+        for entry in read_manifest_file(&path)? {
+            let side = match entry.kind {
+                FileKind::Delete => &mut before,
+                FileKind::Add => &mut after,
+            };
+            side.add(&path, entry.partition, entry.bucket, entry.file)?;
+        }
+    }
+    let (before, after) = (before.partitions, after.partitions);
+    // `buckets`: partition → bucket set, filled before side first (HashMap.computeIfAbsent + HashSet.addAll).
+    let mut parts: Vec<(Vec<u8>, RenderedPartition, Vec<i32>)> = Vec::new();
+    for (partition, rendered, buckets) in before.iter().chain(after.iter()) {
+        let slot = match parts.iter().position(|(p, _, _)| p == partition) {
+            Some(i) => i,
+            None => {
+                parts.push((partition.clone(), rendered.clone(), Vec::new()));
+                parts.len() - 1
+            }
+        };
+        for (bucket, _) in buckets {
+            if !parts[slot].2.contains(bucket) {
+                parts[slot].2.push(*bucket);
+            }
+        }
+    }
+    let files_of = |side: &[PartitionGroup], partition: &[u8], bucket: i32| -> Vec<DataFileMeta> {
+        side.iter()
+            .find(|(p, _, _)| p == partition)
+            .and_then(|(_, _, buckets)| buckets.iter().find(|(b, _)| *b == bucket))
+            .map(|(_, files)| files.clone())
+            .unwrap_or_default()
+    };
+    let parts = java_hash_order(
+        parts
+            .into_iter()
+            .map(|p| (binary_row_hash(&p.0), p))
+            .collect(),
+        JavaInsert::ComputeIfAbsent,
+    );
+    let dv = table.options().deletion_vectors_enabled;
+    let (before_dvs, after_dvs) = if dv {
+        let previous = table.snapshot(snapshot.id - 1)?;
+        (
+            deletion_vector_index(table, &previous)?,
+            deletion_vector_index(table, snapshot)?,
+        )
+    } else {
+        (HashMap::new(), HashMap::new())
+    };
+    let mut splits = Vec::new();
+    for (partition, rendered, buckets) in parts {
+        let buckets = java_hash_order(
+            buckets.into_iter().map(|b| (b, b)).collect(),
+            JavaInsert::Put,
+        );
+        for bucket in buckets {
+            let mut before_files = files_of(&before, &partition, bucket);
+            let mut data_files = files_of(&after, &partition, bucket);
+            // `before.removeIf(data::remove)`: List.remove drops the first equal data file.
+            before_files.retain(|b| match data_files.iter().position(|d| d == b) {
+                Some(i) => {
+                    data_files.remove(i);
+                    false
+                }
+                None => true,
+            });
+            let deletion_files = |index: &DeletionVectorIndex, files: &[DataFileMeta]| {
+                if !dv {
+                    return Vec::new();
+                }
+                let dvs = index.get(&(partition.clone(), bucket));
+                files.iter().map(|f| deletion_file(table, dvs, f)).collect()
+            };
+            splits.push(Split {
+                snapshot_id: snapshot.id,
+                partition: rendered.values.clone(),
+                bucket,
+                bucket_path: table.bucket_path(&rendered.path, bucket),
+                deletion_files: deletion_files(&after_dvs, &data_files),
+                before_deletion_files: deletion_files(&before_dvs, &before_files),
+                data_files: data_files.iter().map(data_file_desc).collect(),
+                before_files: before_files.iter().map(data_file_desc).collect(),
+                is_streaming: true,
+                raw_convertible: false,
+            });
+        }
+    }
+    Ok(splits)
+}
+
+/// Java's `BinaryRow.hashCode()` of a serialized partition row (4-byte arity prefix, then the row):
+/// `MurmurHashUtils.hashBytesByWords` (seed 42, little-endian 4-byte words as `MemorySegment.getInt` reads them
+/// on x86) over the row bytes.
+pub fn binary_row_hash(serialized: &[u8]) -> i32 {
+    let row = serialized.get(4..).unwrap_or_default();
+    let mix_k1 = |k: u32| {
+        k.wrapping_mul(0xcc9e_2d51)
+            .rotate_left(15)
+            .wrapping_mul(0x1b87_3593)
+    };
+    let mut h1: u32 = 42;
+    for word in row.chunks_exact(4) {
+        let k1 = mix_k1(u32::from_le_bytes([word[0], word[1], word[2], word[3]]));
+        h1 = (h1 ^ k1)
+            .rotate_left(13)
+            .wrapping_mul(5)
+            .wrapping_add(0xe654_6b64);
+    }
+    let mut h = h1 ^ row.len() as u32;
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^= h >> 16;
+    h as i32
+}
+
+/// How keys went into a Java `HashMap` (JDK 8 and later), which decides their order within a bin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JavaInsert {
+    /// `put`/`HashSet.add`: appended to the bin; the table doubles after an insert that makes the size
+    /// exceed the threshold.
+    Put,
+    /// `computeIfAbsent`: prepended to the bin; the table doubles before an insert when the size already
+    /// exceeds the threshold.
+    ComputeIfAbsent,
+}
+
+/// The iteration order of a Java `HashMap`/`HashSet` (default capacity 16, load factor 0.75) whose distinct
+/// keys, with these `hashCode()`s, were inserted in this order with `insert`: by bin (`(h ^ h >>> 16) &
+/// (capacity − 1)` at the final capacity), then within a bin in insertion order ([`JavaInsert::Put`]) or in
+/// reverse insertion order ([`JavaInsert::ComputeIfAbsent`]); resizes keep the order within a bin. Bins that
+/// Java turns into trees (8 or more keys in one bin of a table of 64 bins or more) are not modelled.
+pub fn java_hash_order<T>(items: Vec<(i32, T)>, insert: JavaInsert) -> Vec<T> {
+    let (mut capacity, mut size) = (16usize, 0usize);
+    for _ in 0..items.len() {
+        if insert == JavaInsert::ComputeIfAbsent && size > capacity / 4 * 3 {
+            capacity *= 2;
+        }
+        size += 1;
+        if insert == JavaInsert::Put && size > capacity / 4 * 3 {
+            capacity *= 2;
+        }
+    }
+    let n = items.len();
+    let mut keyed: Vec<(usize, usize, T)> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, (h, t))| {
+            let h = h as u32;
+            let order = match insert {
+                JavaInsert::Put => i,
+                JavaInsert::ComputeIfAbsent => n - i,
+            };
+            (((h ^ (h >> 16)) as usize) & (capacity - 1), order, t)
+        })
+        .collect();
+    keyed.sort_by_key(|(bin, order, _)| (*bin, *order));
+    keyed.into_iter().map(|(_, _, t)| t).collect()
 }
 
 /// Files of one (partition, bucket), in manifest-entry order.
@@ -714,6 +896,7 @@ pub fn generate_splits(
                 data_files: files.iter().map(data_file_desc).collect(),
                 before_files: Vec::new(),
                 deletion_files,
+                before_deletion_files: Vec::new(),
                 is_streaming: true,
                 raw_convertible: true,
             });
@@ -815,6 +998,7 @@ pub fn batch_splits(
                 data_files: files.iter().map(data_file_desc).collect(),
                 before_files: Vec::new(),
                 deletion_files,
+                before_deletion_files: Vec::new(),
                 is_streaming: false,
                 raw_convertible,
             });
@@ -1981,6 +2165,59 @@ mod tests {
             t.plan(ScanMode::StreamFull { from_snapshot: 1 }, 3)
                 .unwrap(),
             t.plan_stream_full(1, 3).unwrap()
+        );
+    }
+
+    /// Expected values printed by the released 1.0.0 jars: `BinaryRow.hashCode()` of a one-STRING row
+    /// `("a")` and of one-INT rows, and the iteration order of `HashSet<Integer>`s.
+    #[test]
+    fn java_hashes_and_hash_order() {
+        let a: Vec<u8> = [
+            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 97, 0, 0, 0, 0, 0, 0, -127i8,
+        ]
+        .iter()
+        .map(|b| *b as u8)
+        .collect();
+        assert_eq!(binary_row_hash(&a), 943_281_246);
+        let int_row = |k: i32| {
+            let mut row = vec![0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+            row.extend_from_slice(&i64::from(k).to_le_bytes());
+            row
+        };
+        let java = [
+            1_465_514_398,
+            1_340_390_384,
+            -771_300_025,
+            1_447_522_506,
+            260_196_596,
+        ];
+        for (k, h) in (1..=5).zip(java) {
+            assert_eq!(binary_row_hash(&int_row(k)), h, "key {k}");
+        }
+        let set = |keys: &[i32]| {
+            java_hash_order(keys.iter().map(|k| (*k, *k)).collect(), JavaInsert::Put)
+        };
+        assert_eq!(set(&[20, 3, 16, 35, 4]), vec![16, 3, 35, 20, 4]);
+        // 16 keys: the set has resized to 32 bins.
+        let evens: Vec<i32> = (0..=30).rev().step_by(2).collect();
+        assert_eq!(set(&evens), (0..=30).step_by(2).collect::<Vec<_>>());
+        // `HashMap.computeIfAbsent` prepends within a bin and resizes before the insert that follows the
+        // one exceeding the threshold: 13 keys stay in 16 bins, 14 keys end in 32.
+        let map = |keys: &[i32]| {
+            java_hash_order(
+                keys.iter().map(|k| (*k, *k)).collect(),
+                JavaInsert::ComputeIfAbsent,
+            )
+        };
+        assert_eq!(map(&[20, 3, 16, 35, 4]), vec![16, 35, 3, 4, 20]);
+        let fives = |n: i32| (0..n).map(|i| i * 5).collect::<Vec<_>>();
+        assert_eq!(
+            map(&fives(14)),
+            vec![0, 65, 35, 5, 40, 10, 45, 15, 50, 20, 55, 25, 60, 30]
+        );
+        assert_eq!(
+            map(&fives(13)),
+            vec![0, 50, 35, 20, 5, 55, 40, 25, 10, 60, 45, 30, 15]
         );
     }
 }

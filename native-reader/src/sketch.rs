@@ -75,7 +75,8 @@ const LG_AUX_ARR_INTS: [u8; 27] = [
 /// The union of two HLL sketch images, as `org.apache.paimon.utils.HllSketchUtil.union(acc, input)` returns
 /// it (see the module docs). Errors: an image that is not an HLL sketch (the reason, in words).
 pub fn hll_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, String> {
-    let a = heapify_hll(acc).map_err(|e| format!("the accumulated value is not an HLL sketch: {e}"))?;
+    let a =
+        heapify_hll(acc).map_err(|e| format!("the accumulated value is not an HLL sketch: {e}"))?;
     let b = heapify_hll(input).map_err(|e| format!("the input value is not an HLL sketch: {e}"))?;
     let mut union = HllUnion::new(b.lg_config_k()).map_err(|e| e.to_string())?;
     union.update(&b);

@@ -54,7 +54,8 @@ pub struct DeletionFileDesc {
 ///
 /// Shapes: `partition` has one entry per partition key in `partitionKeys` order, each the value rendered
 /// the way `partition.legacy-name=true` renders it (Java `toString()` of the internal value; `None` for NULL).
-/// `deletion_files` is empty or has one entry per data file, in the same order.
+/// `deletion_files` is empty or has one entry per data file, in the same order; `before_deletion_files`
+/// likewise for `before_files`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Split {
     /// The snapshot this split was planned from (`DataSplit.snapshotId()`).
@@ -71,6 +72,9 @@ pub struct Split {
     pub before_files: Vec<DataFileDesc>,
     /// Deletion vectors of `data_files` (`DataSplit.deletionFiles()`); empty when the split has none.
     pub deletion_files: Vec<Option<DeletionFileDesc>>,
+    /// Deletion vectors of `before_files` (`DataSplit.beforeDeletionFiles()`); empty when the split has none.
+    #[serde(default)]
+    pub before_deletion_files: Vec<Option<DeletionFileDesc>>,
     /// True for splits of a streaming follow-up plan, read without merging (`DataSplit.isStreaming()`).
     pub is_streaming: bool,
     /// True when the files can be read as plain files (`DataSplit.rawConvertible()`).

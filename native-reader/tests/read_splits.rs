@@ -144,8 +144,7 @@ fn a_broken_split_is_an_error_naming_its_file_and_the_others_still_read() {
 
 #[test]
 fn dropping_the_reads_early_stops_the_workers() {
-    let table =
-        Arc::new(Table::open(&corpus("lookup-partitioned").join("table")).unwrap());
+    let table = Arc::new(Table::open(&corpus("lookup-partitioned").join("table")).unwrap());
     let end = table.latest_snapshot_id().unwrap().unwrap();
     let splits = table.plan_stream(1, end).unwrap();
     let options = ReadOptions {

@@ -53,3 +53,57 @@ fn malformed_images_are_errors() {
     let e = hll_union(&set, &set).unwrap_err();
     assert!(e.contains("announces 100 coupons"), "{e}");
 }
+
+/// The batch read of `corpora/c13-sketch-aggregation` (4 level-0 files merged per key) returns the
+/// sketches the released reader returned when the corpus was written (`case.json`,
+/// `expected.batch_latest.values`: `+I (k, <theta hex>, <hll hex>)`).
+#[test]
+fn merged_sketches_of_the_c13_corpus_match_the_released_reader() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int32Type;
+    use arrow_array::{Array, BinaryArray};
+    use std::path::Path;
+    use std::sync::Arc;
+
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c13-sketch-aggregation");
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("case.json")).unwrap()).unwrap();
+    let expected: Vec<String> = case["expected"]["batch_latest"]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(expected.len(), 4);
+
+    let table = Arc::new(native_reader::Table::open(&corpus.join("table")).unwrap());
+    let splits = table.plan_batch(None).unwrap();
+    let hex = |a: &BinaryArray, i: usize| -> String {
+        if a.is_null(i) {
+            "null".into()
+        } else {
+            a.value(i).iter().map(|b| format!("{b:02x}")).collect()
+        }
+    };
+    let mut got = Vec::new();
+    for split in &splits {
+        for batch in native_reader::merge::read_split(&table, split, 1024).unwrap() {
+            let batch = batch.unwrap();
+            let k = batch.column(1).as_primitive::<Int32Type>();
+            let th = batch.column(2).as_binary::<i32>();
+            let hl = batch.column(3).as_binary::<i32>();
+            for r in 0..batch.num_rows() {
+                got.push(format!(
+                    "+I ({}, {}, {})",
+                    k.value(r),
+                    hex(th, r),
+                    hex(hl, r)
+                ));
+            }
+        }
+    }
+    got.sort();
+    let mut want = expected;
+    want.sort();
+    assert_eq!(got, want);
+}

@@ -19,6 +19,7 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.StreamTableCommit;
 import org.apache.paimon.table.sink.StreamTableWrite;
 import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -315,6 +316,113 @@ public final class CorpusWriter {
                         "identifiers " + w.pending.keySet() + " are pending; recover them first");
             }
             w.reopen();
+        }
+    }
+
+    /**
+     * One batch overwrite, the released batch write path of {@code
+     * newBatchWriteBuilder().withOverwrite(staticPartition)} ({@code BatchWriteBuilderImpl}): {@code
+     * table.newWrite(commitUser).withIgnorePreviousFiles(true).withExecutionMode(false)}, the rows
+     * written, {@code prepareCommit()}, then {@code table.newCommit(commitUser)
+     * .withOverwrite(staticPartition).ignoreEmptyCommit(true).commit(messages)} (identifier {@code
+     * BatchWriteBuilder.COMMIT_IDENTIFIER}). The only difference from {@code BatchWriteBuilderImpl}
+     * is the commit user, given instead of a random UUID so that a corpus is reproducible.
+     *
+     * <p>{@code partitionValuesJson} is {@code null} (overwrite the whole table) or the JSON array
+     * of static partition values for the first partition keys, rendered with {@code asText()}
+     * ({@code [1]} gives {@code {"p":"1"}}). With {@code dynamic-partition-overwrite=true} (the
+     * default) Paimon overwrites only the partitions the rows touch. The table is opened on the
+     * released {@code LocalFileIO} with {@code optionsJson} as dynamic options. Returns what {@link
+     * #prepare} returns for the messages.
+     */
+    public static String overwrite(
+            String tableDir,
+            String commitUser,
+            String ioTmpDir,
+            String optionsJson,
+            String partitionValuesJson,
+            String rowsJson)
+            throws Exception {
+        JsonNode options = JsonSerdeUtil.fromJson(optionsJson, JsonNode.class);
+        if (options == null || !options.isObject()) {
+            throw new IllegalArgumentException("writer options JSON must be an object");
+        }
+        Map<String, String> dynamic = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = options.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            dynamic.put(e.getKey(), e.getValue().asText());
+        }
+        FileStoreTable table =
+                FileStoreTableFactory.create(LocalFileIO.create(), new Path(tableDir))
+                        .copy(dynamic);
+        Map<String, String> staticPartition = new LinkedHashMap<>();
+        if (partitionValuesJson != null) {
+            JsonNode values = JsonSerdeUtil.fromJson(partitionValuesJson, JsonNode.class);
+            List<String> keys = table.schema().partitionKeys();
+            if (values == null || !values.isArray() || values.size() > keys.size()) {
+                throw new IllegalArgumentException(
+                        "overwrite partition must be a JSON array of at most "
+                                + keys.size()
+                                + " partition values");
+            }
+            for (int i = 0; i < values.size(); i++) {
+                if (values.get(i).isNull()) {
+                    throw new IllegalArgumentException("overwrite partition values cannot be null");
+                }
+                staticPartition.put(keys.get(i), values.get(i).asText());
+            }
+        }
+        JsonNode rows = JsonSerdeUtil.fromJson(rowsJson, JsonNode.class);
+        if (rows == null || !rows.isArray()) {
+            throw new IllegalArgumentException("rows JSON must be an array");
+        }
+        List<DataField> fields = table.rowType().getFields();
+        try (IOManager io = IOManager.create(ioTmpDir);
+                TableWriteImpl<?> write =
+                        table.newWrite(commitUser)
+                                .withIgnorePreviousFiles(true)
+                                .withExecutionMode(false)
+                                .withIOManager(io);
+                TableCommitImpl commit =
+                        table.newCommit(commitUser)
+                                .withOverwrite(staticPartition)
+                                .ignoreEmptyCommit(true)) {
+            for (JsonNode r : rows) {
+                JsonNode kind = r.get("kind");
+                JsonNode values = r.get("values");
+                if (kind == null || !kind.isTextual() || values == null || !values.isArray()) {
+                    throw new IllegalArgumentException(
+                            "every row needs a \"kind\" string and a \"values\" array: " + r);
+                }
+                write.write(
+                        GenericRow.ofKind(
+                                RowKind.fromShortString(kind.asText()), toRow(fields, values)));
+            }
+            List<CommitMessage> messages = write.prepareCommit();
+            long[] n = new long[6];
+            for (CommitMessage m : messages) {
+                if (!(m instanceof CommitMessageImpl)) {
+                    continue;
+                }
+                CommitMessageImpl c = (CommitMessageImpl) m;
+                n[0] += c.newFilesIncrement().newFiles().size();
+                n[1] += c.newFilesIncrement().deletedFiles().size();
+                n[2] += c.newFilesIncrement().changelogFiles().size();
+                n[3] += c.compactIncrement().compactBefore().size();
+                n[4] += c.compactIncrement().compactAfter().size();
+                n[5] += c.compactIncrement().changelogFiles().size();
+            }
+            commit.commit(messages);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("messages", messages.size());
+            out.put("new_files", n[0]);
+            out.put("deleted_files", n[1]);
+            out.put("append_changelog", n[2]);
+            out.put("compact_before", n[3]);
+            out.put("compact_after", n[4]);
+            out.put("compact_changelog", n[5]);
+            return JsonSerdeUtil.toJson(out);
         }
     }
 

@@ -216,8 +216,16 @@ public final class StockReader {
         m.put("bucket_path", split.bucketPath());
         m.put("data_files", filesJson(split.dataFiles()));
         m.put("before_files", filesJson(split.beforeFiles()));
+        m.put("deletion_files", deletionFilesJson(split.deletionFiles()));
+        m.put("before_deletion_files", deletionFilesJson(split.beforeDeletionFiles()));
+        m.put("is_streaming", split.isStreaming());
+        m.put("raw_convertible", split.rawConvertible());
+        return m;
+    }
+
+    /** Deletion files ({@code null} entries kept); empty when the split has none. */
+    private static List<Object> deletionFilesJson(Optional<List<DeletionFile>> deletionFiles) {
         List<Object> deletions = new ArrayList<>();
-        Optional<List<DeletionFile>> deletionFiles = split.deletionFiles();
         if (deletionFiles.isPresent()) {
             for (DeletionFile d : deletionFiles.get()) {
                 if (d == null) {
@@ -232,10 +240,7 @@ public final class StockReader {
                 }
             }
         }
-        m.put("deletion_files", deletions);
-        m.put("is_streaming", split.isStreaming());
-        m.put("raw_convertible", split.rawConvertible());
-        return m;
+        return deletions;
     }
 
     private static List<Object> filesJson(List<DataFileMeta> files) {
