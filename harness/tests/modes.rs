@@ -747,3 +747,35 @@ fn c12_unparsable_string_after_type_change_is_an_error_naming_file_and_value() {
     assert!(native_error.contains(".parquet"), "{native_error}");
     assert!(native_error.contains("`day`"), "{native_error}");
 }
+
+/// C12: a DECIMAL narrowed by ALTER so that an old value no longer fits. The cast rule gives NULL
+/// (`Decimal.fromBigDecimal`), but the released reader's `CastedRow` keeps the file value's non-null flag, so
+/// reading the row fails in Java (`NullPointerException`); the native read fails too, naming the file, the
+/// column and the value, instead of inventing a NULL.
+#[test]
+fn c12_decimal_overflow_after_type_change_fails_in_both_readers() {
+    let _serial = serial();
+    let stock = StockTableReader::new().expect("JVM starts");
+    let s = scratch(
+        r#"{"fields":[{"name":"id","type":"INT NOT NULL"},{"name":"amount","type":"STRING"}],
+            "partitionKeys":[],"primaryKeys":["id"],"options":{"bucket":"1","file.format":"parquet"}}"#,
+    );
+    let w = CorpusWriter::open(&s.table, "c12", &s.io).unwrap();
+    w.write(r#"[{"kind":"+I","values":[1,"12.34"]},{"kind":"+I","values":[2,"123456.7"]}]"#)
+        .unwrap();
+    w.commit(1, true).unwrap();
+    w.close().unwrap();
+    jvm_bridge::corpus::alter_table(
+        &s.table,
+        r#"[{"op":"update-column-type","name":"amount","type":"DECIMAL(6, 2)"}]"#,
+    )
+    .unwrap();
+
+    let stock_error = batch_read_error(&stock, &s.table).expect("the released reader fails");
+    assert!(stock_error.contains("NullPointerException"), "{stock_error}");
+    let native_error =
+        batch_read_error(&NativeTableReader::new(), &s.table).expect("the native reader fails");
+    assert!(native_error.contains("\"123456.7\" does not fit"), "{native_error}");
+    assert!(native_error.contains(".parquet"), "{native_error}");
+    assert!(native_error.contains("`amount`"), "{native_error}");
+}

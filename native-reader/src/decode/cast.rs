@@ -11,8 +11,8 @@
 //! * integers, FLOAT/DOUBLE and BOOLEAN to DECIMAL (`NumericPrimitiveToDecimalCastRule`,
 //!   `BooleanToNumericCastRule`: `DecimalUtils.castFrom`, FLOAT/DOUBLE through `BigDecimal.valueOf`, i.e. the
 //!   `Double.toString` digits, NaN and infinities are errors as Java throws), DECIMAL to DECIMAL
-//!   (`DecimalToDecimalCastRule`): rescaled HALF_UP, NULL when the value has more digits than the target
-//!   precision (`Decimal.fromBigDecimal`);
+//!   (`DecimalToDecimalCastRule`): rescaled HALF_UP; a value with more digits than the target precision
+//!   (NULL from `Decimal.fromBigDecimal`) fails the read as it does in the released reader (below);
 //! * DECIMAL to integers (rounded toward zero, then narrowed like Java) and to FLOAT/DOUBLE
 //!   (`DecimalToNumericPrimitiveCastRule`);
 //! * BOOLEAN to numbers (1/0) and integers to BOOLEAN (non-zero) (`BooleanToNumericCastRule`,
@@ -52,7 +52,7 @@
 //! parses with non-ASCII Unicode digits (`Character.isDigit`) is an error here; invalid UTF-8 in BINARY to
 //! STRING is replaced as `String::from_utf8_lossy` does. Where `Decimal.fromBigDecimal` yields NULL
 //! (overflow), the released reader's `CastedRow` still reports the field non-null and paimon-arrow fails with
-//! a `NullPointerException`; this reader returns NULL. `cast_java_cases.txt` holds the released jar's results
+//! a `NullPointerException`; this reader fails the read too, naming the file, the column and the value. `cast_java_cases.txt` holds the released jar's results
 //! for the values the unit tests check (`scripts/cast-probe`).
 
 use std::sync::Arc;
@@ -305,6 +305,16 @@ fn truncate(millis: i64, nanos: i64, precision: u8) -> (i64, i64) {
 
 const MILLIS_PER_DAY: i64 = 86_400_000;
 
+/// A value that does not fit the target DECIMAL: `Decimal.fromBigDecimal` gives NULL, but the released
+/// reader's `CastedRow` still reports the field non-null (the file value's flag), so reading it fails there
+/// (`NullPointerException` in paimon-arrow, and in any consumer of the row). The native read fails too.
+fn decimal_overflow(value: String, to: &TypeKind) -> String {
+    format!(
+        "{value} does not fit {to:?}: the cast gives NULL in a field the released reader reports \
+         non-null (CastedRow), so Paimon 1.0 fails reading it (NullPointerException)"
+    )
+}
+
 fn cast_value(v: V, from: &DataType, to: &DataType) -> std::result::Result<Option<V>, String> {
     use TypeKind as K;
     let decimal = |x: Option<i128>, scale: i8| x.map(|x| V::Dec(x, i32::from(scale)));
@@ -330,7 +340,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> std::result::Result<Optio
                 *scale,
             ) {
                 Some(v) => v,
-                None => return Ok(None),
+                None => return Err(decimal_overflow(x.to_string(), &to.kind)),
             }
         }
         // NumericPrimitiveToDecimalCastRule: `DecimalUtils.castFrom(double)`, i.e. `BigDecimal.valueOf`
@@ -346,13 +356,13 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> std::result::Result<Optio
                 .ok_or_else(|| format!("cannot cast {text} to {:?}", to.kind))?;
             match decimal(parsed.to_unscaled(*precision, *scale), *scale) {
                 Some(v) => v,
-                None => return Ok(None),
+                None => return Err(decimal_overflow(text.clone(), &to.kind)),
             }
         }
         (V::Dec(x, s), K::Decimal { precision, scale }) => {
             match decimal(rescale(x, s, *precision, i32::from(*scale)), *scale) {
                 Some(v) => v,
-                None => return Ok(None),
+                None => return Err(decimal_overflow(decimal_to_plain_string(x, s as i8), &to.kind)),
             }
         }
         (V::Dec(x, s), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
@@ -372,7 +382,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> std::result::Result<Optio
                 *scale,
             ) {
                 Some(v) => v,
-                None => return Ok(None),
+                None => return Err(decimal_overflow(b.to_string(), &to.kind)),
             }
         }
         (V::Int(x), K::Boolean) => V::Bool(x != 0),
@@ -421,7 +431,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> std::result::Result<Optio
                 .ok_or_else(|| format!("cannot cast string {s:?} to {:?}", to.kind))?;
             match decimal(parsed.to_unscaled(*precision, *scale), *scale) {
                 Some(v) => v,
-                None => return Ok(None),
+                None => return Err(decimal_overflow(format!("{s:?}"), &to.kind)),
             }
         }
         (V::Str(s), K::Boolean) => match s.to_lowercase().as_str() {
@@ -1463,14 +1473,21 @@ mod tests {
     #[test]
     fn decimal_and_string_casts() {
         let d: ArrayRef = Arc::new(
-            Decimal128Array::from(vec![12345, -12355, 99999])
+            Decimal128Array::from(vec![12345, -12355, 99949])
                 .with_precision_and_scale(5, 2)
                 .unwrap(),
         );
         let out = run(d.clone(), "DECIMAL(5, 2)", "DECIMAL(4, 1)");
         let v = out.as_primitive::<Decimal128Type>();
-        assert_eq!((v.value(0), v.value(1)), (1235, -1236));
-        assert!(out.is_null(2)); // 1000.0 needs 5 digits
+        assert_eq!((v.value(0), v.value(1), v.value(2)), (1235, -1236, 9995));
+        // 999.99 rounds to 1000.0, 5 digits: NULL from the cast, a failed read in the released reader.
+        let over: ArrayRef = Arc::new(
+            Decimal128Array::from(vec![99999])
+                .with_precision_and_scale(5, 2)
+                .unwrap(),
+        );
+        let e = cast(&over, &ty("DECIMAL(5, 2)"), &ty("DECIMAL(4, 1)"), 1).unwrap_err();
+        assert!(e.contains("999.99 does not fit"), "{e}");
         let out = run(d.clone(), "DECIMAL(5, 2)", "INT");
         assert_eq!(out.as_primitive::<Int32Type>().value(1), -123);
         let out = run(d, "DECIMAL(5, 2)", "VARCHAR(5)");
@@ -1580,7 +1597,8 @@ mod tests {
     /// `CastExecutors.resolve(FROM, TO).cast(VALUE)` on the released Paimon 1.0.0 jar
     /// (`-Duser.timezone=UTC`; `scripts/cast-probe/CastProbe.java` regenerates the file): `NORULE` when no
     /// rule resolves, `ERR(...)` when the Java cast throws. The native cast must give the same value, NULL,
-    /// refusal or error for each.
+    /// refusal or error for each, except that a DECIMAL overflow (NULL in Java) is an error (see
+    /// `decimal_overflow`).
     #[test]
     fn casts_match_released_java_cast_executors() {
         let mut failures = Vec::new();
@@ -1601,7 +1619,10 @@ mod tests {
                     Err(_) => "ERR".to_string(),
                 }
             };
-            let expected = if expected.starts_with("ERR(") {
+            // A DECIMAL overflow is NULL from the cast executor, but the released reader fails reading it
+            // (`CastedRow` keeps the non-null flag): the native read fails as well.
+            let overflow = expected == "NULL" && matches!(to.kind, TypeKind::Decimal { .. });
+            let expected = if expected.starts_with("ERR(") || overflow {
                 "ERR"
             } else {
                 expected
