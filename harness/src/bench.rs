@@ -46,6 +46,9 @@ pub struct BenchOptions {
     pub paimon_rust_probe: Option<PathBuf>,
     /// Measure the peak resident memory of a native-only replay in a child process.
     pub measure_rss: bool,
+    /// Decoded batches a `native-par` worker may buffer ahead per split
+    /// (`native_reader::read::ReadOptions::queue_depth`; default that of `ReadOptions::default()`).
+    pub queue_depth: usize,
 }
 
 impl Default for BenchOptions {
@@ -58,6 +61,7 @@ impl Default for BenchOptions {
             native_only: false,
             paimon_rust_probe: default_probe(),
             measure_rss: true,
+            queue_depth: native_reader::read::ReadOptions::default().queue_depth,
         }
     }
 }
@@ -142,6 +146,8 @@ pub struct Environment {
     pub samples: usize,
     /// Threads of `native-par`.
     pub threads: usize,
+    /// Batches a `native-par` worker buffers ahead per split.
+    pub queue_depth: usize,
 }
 
 /// Results for one split kind.
@@ -257,6 +263,7 @@ pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
         started,
         samples: opts.samples,
         threads: opts.threads,
+        queue_depth: opts.queue_depth,
     };
     Ok(BenchReport {
         table: table.display().to_string(),
@@ -365,7 +372,7 @@ fn bench_kind(
     measurements.push(native_1t);
     if opts.threads > 1 {
         measurements.push(measure("native-par", samples, file_bytes, || {
-            native_read_all(native, &splits, opts.threads)
+            native_read_all_with(native, &splits, opts.threads, opts.queue_depth)
         })?);
     }
     if let Some(stock) = stock {
@@ -562,20 +569,42 @@ fn mean_us(samples: usize, units: usize, mut f: impl FnMut() -> Result<()>) -> R
 
 /// Reads every split with the native reader on `threads` threads; returns the rows read. More than one
 /// thread goes through `native_reader::read::read_splits` (a rayon pool, splits handed out in plan order,
-/// as a replay consumes them).
+/// as a replay consumes them). One thread is a spawned thread rather than the caller's (which, with the stock
+/// reader, is the thread that created the JVM), so that `native-1t` and `native-par` both decode on threads
+/// of their own.
 pub fn native_read_all(table: &Arc<Table>, splits: &[Split], threads: usize) -> Result<u64> {
+    let queue_depth = native_reader::read::ReadOptions::default().queue_depth;
+    native_read_all_with(table, splits, threads, queue_depth)
+}
+
+/// [`native_read_all`] with `queue_depth` decoded batches buffered ahead per split on more than one thread
+/// (`native_reader::read::ReadOptions::queue_depth`): with few large splits, a small depth holds every
+/// worker but the one on the split being consumed.
+pub fn native_read_all_with(
+    table: &Arc<Table>,
+    splits: &[Split],
+    threads: usize,
+    queue_depth: usize,
+) -> Result<u64> {
     if threads <= 1 {
-        let mut n = 0u64;
-        for s in splits {
-            n += native_read_split(table, s)?;
-        }
-        return Ok(n);
+        return std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let mut n = 0u64;
+                    for s in splits {
+                        n += native_read_split(table, s)?;
+                    }
+                    Ok(n)
+                })
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
     }
     let options = native_reader::read::ReadOptions {
         threads,
         in_flight: 2 * threads,
         batch_size: BATCH_SIZE,
-        ..native_reader::read::ReadOptions::default()
+        queue_depth: queue_depth.max(1),
     };
     let mut n = 0u64;
     for split in native_reader::read::read_splits(table.clone(), splits.to_vec(), options)? {

@@ -100,6 +100,10 @@ pub enum Command {
         /// Skip the peak-RSS child run.
         #[arg(long)]
         no_rss: bool,
+        /// Decoded batches each `native-par` worker may buffer ahead per split (default: the native
+        /// reader's `ReadOptions` default, 2, as a replay reads).
+        #[arg(long)]
+        queue_depth: Option<usize>,
     },
     /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.
     #[command(hide = true)]
@@ -290,6 +294,7 @@ fn execute(cli: Cli) -> Result<i32> {
             threads,
             native_only,
             no_rss,
+            queue_depth,
         } => {
             crate::replay::resolve_table(&table)?;
             let mut opts = crate::bench::BenchOptions {
@@ -300,6 +305,9 @@ fn execute(cli: Cli) -> Result<i32> {
             };
             if let Some(t) = threads {
                 opts.threads = t;
+            }
+            if let Some(q) = queue_depth {
+                opts.queue_depth = q;
             }
             let report = crate::bench::run(&table, &opts)?;
             let mut out = std::io::stdout().lock();

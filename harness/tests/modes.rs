@@ -772,10 +772,16 @@ fn c12_decimal_overflow_after_type_change_fails_in_both_readers() {
     .unwrap();
 
     let stock_error = batch_read_error(&stock, &s.table).expect("the released reader fails");
-    assert!(stock_error.contains("NullPointerException"), "{stock_error}");
+    assert!(
+        stock_error.contains("NullPointerException"),
+        "{stock_error}"
+    );
     let native_error =
         batch_read_error(&NativeTableReader::new(), &s.table).expect("the native reader fails");
-    assert!(native_error.contains("\"123456.7\" does not fit"), "{native_error}");
+    assert!(
+        native_error.contains("\"123456.7\" does not fit"),
+        "{native_error}"
+    );
     assert!(native_error.contains(".parquet"), "{native_error}");
     assert!(native_error.contains("`amount`"), "{native_error}");
 }

@@ -8,13 +8,12 @@ use std::time::Instant;
 
 use futures::TryStreamExt;
 use paimon::catalog::{Catalog, FileSystemCatalog, Identifier};
-use paimon::io::FileIOBuilder;
+use paimon::{CatalogOptions, Options};
 
 async fn read_once(warehouse: &str, name: &str) -> Result<u64, String> {
-    let file_io = FileIOBuilder::new("file")
-        .build()
-        .map_err(|e| e.to_string())?;
-    let catalog = FileSystemCatalog::new(warehouse, file_io);
+    let mut options = Options::new();
+    options.set(CatalogOptions::WAREHOUSE, warehouse);
+    let catalog = FileSystemCatalog::new(options).map_err(|e| e.to_string())?;
     let table = catalog
         .get_table(&Identifier::new("default", name))
         .await
