@@ -46,9 +46,9 @@ pub struct BenchOptions {
     pub paimon_rust_probe: Option<PathBuf>,
     /// Measure the peak resident memory of a native-only replay in a child process.
     pub measure_rss: bool,
-    /// Decoded batches a `native-par` worker may buffer ahead per split
-    /// (`native_reader::read::ReadOptions::queue_depth`; default that of `ReadOptions::default()`).
-    pub queue_depth: usize,
+    /// Bytes of decoded batches `native-par` may buffer ahead of the consumer
+    /// (`native_reader::read::ReadOptions::buffer_bytes`; default that of `ReadOptions::default()`).
+    pub buffer_bytes: usize,
 }
 
 impl Default for BenchOptions {
@@ -61,7 +61,7 @@ impl Default for BenchOptions {
             native_only: false,
             paimon_rust_probe: default_probe(),
             measure_rss: true,
-            queue_depth: native_reader::read::ReadOptions::default().queue_depth,
+            buffer_bytes: native_reader::read::ReadOptions::default().buffer_bytes,
         }
     }
 }
@@ -146,8 +146,8 @@ pub struct Environment {
     pub samples: usize,
     /// Threads of `native-par`.
     pub threads: usize,
-    /// Batches a `native-par` worker buffers ahead per split.
-    pub queue_depth: usize,
+    /// Bytes of decoded batches `native-par` buffers ahead of the consumer.
+    pub buffer_bytes: usize,
 }
 
 /// Results for one split kind.
@@ -263,7 +263,7 @@ pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
         started,
         samples: opts.samples,
         threads: opts.threads,
-        queue_depth: opts.queue_depth,
+        buffer_bytes: opts.buffer_bytes,
     };
     Ok(BenchReport {
         table: table.display().to_string(),
@@ -372,7 +372,7 @@ fn bench_kind(
     measurements.push(native_1t);
     if opts.threads > 1 {
         measurements.push(measure("native-par", samples, file_bytes, || {
-            native_read_all_with(native, &splits, opts.threads, opts.queue_depth)
+            native_read_all_with(native, &splits, opts.threads, opts.buffer_bytes)
         })?);
     }
     if let Some(stock) = stock {
@@ -573,18 +573,18 @@ fn mean_us(samples: usize, units: usize, mut f: impl FnMut() -> Result<()>) -> R
 /// reader, is the thread that created the JVM), so that `native-1t` and `native-par` both decode on threads
 /// of their own.
 pub fn native_read_all(table: &Arc<Table>, splits: &[Split], threads: usize) -> Result<u64> {
-    let queue_depth = native_reader::read::ReadOptions::default().queue_depth;
-    native_read_all_with(table, splits, threads, queue_depth)
+    let buffer_bytes = native_reader::read::ReadOptions::default().buffer_bytes;
+    native_read_all_with(table, splits, threads, buffer_bytes)
 }
 
-/// [`native_read_all`] with `queue_depth` decoded batches buffered ahead per split on more than one thread
-/// (`native_reader::read::ReadOptions::queue_depth`): with few large splits, a small depth holds every
-/// worker but the one on the split being consumed.
+/// [`native_read_all`] with at most `buffer_bytes` of decoded batches buffered ahead of the consumer on
+/// more than one thread (`native_reader::read::ReadOptions::buffer_bytes`): with few large splits, a small
+/// budget holds every worker but the one on the split being consumed.
 pub fn native_read_all_with(
     table: &Arc<Table>,
     splits: &[Split],
     threads: usize,
-    queue_depth: usize,
+    buffer_bytes: usize,
 ) -> Result<u64> {
     if threads <= 1 {
         return std::thread::scope(|scope| {
@@ -604,7 +604,7 @@ pub fn native_read_all_with(
         threads,
         in_flight: 2 * threads,
         batch_size: BATCH_SIZE,
-        queue_depth: queue_depth.max(1),
+        buffer_bytes,
     };
     let mut n = 0u64;
     for split in native_reader::read::read_splits(table.clone(), splits.to_vec(), options)? {

@@ -100,10 +100,10 @@ pub enum Command {
         /// Skip the peak-RSS child run.
         #[arg(long)]
         no_rss: bool,
-        /// Decoded batches each `native-par` worker may buffer ahead per split (default: the native
-        /// reader's `ReadOptions` default, 2, as a replay reads).
+        /// MiB of decoded batches `native-par` may buffer ahead of the consumer over all splits in
+        /// flight (default: the native reader's `ReadOptions::buffer_bytes`, 64 MiB).
         #[arg(long)]
-        queue_depth: Option<usize>,
+        buffer_mib: Option<usize>,
     },
     /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.
     #[command(hide = true)]
@@ -294,7 +294,7 @@ fn execute(cli: Cli) -> Result<i32> {
             threads,
             native_only,
             no_rss,
-            queue_depth,
+            buffer_mib,
         } => {
             crate::replay::resolve_table(&table)?;
             let mut opts = crate::bench::BenchOptions {
@@ -306,8 +306,8 @@ fn execute(cli: Cli) -> Result<i32> {
             if let Some(t) = threads {
                 opts.threads = t;
             }
-            if let Some(q) = queue_depth {
-                opts.queue_depth = q;
+            if let Some(m) = buffer_mib {
+                opts.buffer_bytes = m << 20;
             }
             let report = crate::bench::run(&table, &opts)?;
             let mut out = std::io::stdout().lock();

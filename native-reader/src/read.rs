@@ -8,21 +8,27 @@
 //! * split `i` is read by [`crate::merge::read_split`] (the same reader, the same rows, in the same order,
 //!   as one split read on its own) on a dedicated rayon pool of [`ReadOptions::threads`] threads;
 //! * at most [`ReadOptions::in_flight`] splits are queued or being read: split `i + in_flight` is queued
-//!   only once split `i` has been handed out; each buffers at most [`ReadOptions::queue_depth`] decoded
-//!   batches in a bounded channel, so memory is bounded by `in_flight` splits, never by the table. Splits
-//!   start in plan order (a FIFO queue), so the split the consumer waits for is always running: a worker
-//!   blocked on a full channel never starves it;
-//! * the iterator yields one [`SplitRead`] per split in plan order; its batches are yielded in the split's
-//!   own order. Dropping either stops the decoding behind it (the worker's next send fails).
+//!   only once split `i` has been handed out. Splits start in plan order (a FIFO queue);
+//! * the iterator yields one [`SplitRead`] per split in plan order, its batches in the split's own order;
+//! * memory: decoded batches waiting for the consumer are bounded by [`ReadOptions::buffer_bytes`]
+//!   (Arrow memory size, over all in-flight splits), plus the batch each worker is decoding and two
+//!   batches of the split the consumer is reading. A worker whose batch does not fit waits, except the
+//!   worker of the split being read, which always may hold two batches, so the consumer never starves.
+//!   Splits read ahead fill the budget while the consumer drains the current one: with few large splits
+//!   that is what lets the threads overlap (a fixed per-split queue of a couple of batches leaves them
+//!   idle behind the current split). The bound holds when splits are read in plan order; a consumer that
+//!   waits for a split whose worker has not started yet lets the others exceed it rather than deadlock.
 //!
-//! A panic inside a worker (a decoder bug) is caught and becomes an [`Error::Decode`] naming the bucket
-//! directory, so one bad split cannot take the process down.
+//! Dropping a [`SplitRead`] or the [`OrderedSplitReads`] stops the decoding behind it: the worker sees the
+//! split cancelled before its next batch. A panic inside a worker (a decoder bug) is caught and becomes an
+//! [`Error::Decode`] naming the bucket directory, so one bad split cannot take the process down.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Condvar, Mutex};
 
 use arrow_array::RecordBatch;
 
@@ -36,13 +42,13 @@ use crate::table::Table;
 pub struct ReadOptions {
     /// Worker threads (at least 1). Default: the machine's available parallelism.
     pub threads: usize,
-    /// Splits queued or being read at once (at least `threads`): more lets later splits proceed while the
-    /// consumer drains a long one. Default: twice the threads.
+    /// Splits queued or being read at once (at least `threads`). Default: twice the threads.
     pub in_flight: usize,
     /// Rows per record batch (at most), as for [`crate::merge::read_split`].
     pub batch_size: usize,
-    /// Decoded batches a worker may buffer ahead of the consumer per split (at least 1). Default 2.
-    pub queue_depth: usize,
+    /// Bytes of decoded batches (Arrow memory size) buffered ahead of the consumer over all in-flight
+    /// splits (see the module docs). Default 64 MiB.
+    pub buffer_bytes: usize,
 }
 
 impl Default for ReadOptions {
@@ -52,35 +58,137 @@ impl Default for ReadOptions {
             threads,
             in_flight: 2 * threads,
             batch_size: crate::decode::DEFAULT_BATCH_SIZE,
-            queue_depth: 2,
+            buffer_bytes: 64 << 20,
         }
     }
 }
+
+/// Batches of one split that a worker may hold ahead of the consumer when it is the split being read,
+/// whatever the budget.
+const HEAD_BATCHES: usize = 2;
+
+/// The shared buffer budget.
+struct Budget {
+    state: Mutex<BudgetState>,
+    changed: Condvar,
+    limit: usize,
+}
+
+struct BudgetState {
+    /// Bytes of batches sent and not yet taken by the consumer.
+    bytes: usize,
+    /// The split the consumer is reading (or will read next).
+    head: usize,
+    /// What its worker shares, once known.
+    head_split: Option<Arc<SplitShared>>,
+}
+
+impl Budget {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BudgetState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits until split `index` may buffer a batch of `size` bytes; false when the split was cancelled.
+    fn acquire(&self, index: usize, size: usize, split: &SplitShared) -> bool {
+        let mut state = self.lock();
+        loop {
+            if split.cancelled.load(Ordering::Acquire) {
+                return false;
+            }
+            let fits = state.bytes == 0 || state.bytes + size <= self.limit;
+            let head =
+                state.head == index && split.outstanding.load(Ordering::Acquire) < HEAD_BATCHES;
+            // The consumer waits for a split whose worker has not started (it reads splits out of plan
+            // order, or the pool is busy): workers ahead must not hold the threads it needs.
+            let head_queued = state
+                .head_split
+                .as_ref()
+                .is_some_and(|h| !h.started.load(Ordering::Acquire));
+            if fits || head || head_queued {
+                state.bytes += size;
+                split.outstanding.fetch_add(1, Ordering::AcqRel);
+                return true;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    fn release(&self, size: usize, split: &SplitShared) {
+        let mut state = self.lock();
+        state.bytes = state.bytes.saturating_sub(size);
+        split.outstanding.fetch_sub(1, Ordering::AcqRel);
+        drop(state);
+        self.changed.notify_all();
+    }
+
+    fn set_head(&self, index: usize, split: &Arc<SplitShared>) {
+        let mut state = self.lock();
+        if state.head == index && state.head_split.is_some() {
+            return;
+        }
+        state.head = index;
+        state.head_split = Some(split.clone());
+        drop(state);
+        self.changed.notify_all();
+    }
+}
+
+/// What a worker and the consumer of one split share.
+#[derive(Default)]
+struct SplitShared {
+    started: AtomicBool,
+    cancelled: AtomicBool,
+    outstanding: AtomicUsize,
+}
+
+/// One message of a worker: a batch with its accounted size, or the error that ended the split.
+type Message = (Result<RecordBatch>, usize);
 
 /// The batches of one split, in the split's order; an iterator over `Result<RecordBatch>` with
 /// [`crate::types::read_schema`] (`_row_kind` Int8 first). An error ends the split.
 pub struct SplitRead {
     /// Position of the split in the slice given to [`read_splits`].
     pub index: usize,
-    batches: Receiver<Result<RecordBatch>>,
+    batches: Receiver<Message>,
+    shared: Arc<SplitShared>,
+    budget: Arc<Budget>,
 }
 
 impl Iterator for SplitRead {
     type Item = Result<RecordBatch>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.batches.recv().ok()
+        self.budget.set_head(self.index, &self.shared);
+        let (batch, size) = self.batches.recv().ok()?;
+        if batch.is_ok() {
+            self.budget.release(size, &self.shared);
+        }
+        Some(batch)
+    }
+}
+
+impl Drop for SplitRead {
+    fn drop(&mut self) {
+        // Stop the worker, then take back what it buffered (it sends nothing after it sees the flag).
+        self.shared.cancelled.store(true, Ordering::Release);
+        self.budget.changed.notify_all();
+        while let Ok((batch, size)) = self.batches.recv() {
+            if batch.is_ok() {
+                self.budget.release(size, &self.shared);
+            }
+        }
     }
 }
 
 /// The splits given to [`read_splits`], read in parallel and yielded in order (see the module docs).
 pub struct OrderedSplitReads {
+    in_flight: VecDeque<SplitRead>,
     pool: Arc<rayon::ThreadPool>,
     table: Arc<Table>,
     splits: Arc<[Split]>,
     options: ReadOptions,
+    budget: Arc<Budget>,
     next_to_start: usize,
-    in_flight: VecDeque<SplitRead>,
 }
 
 impl OrderedSplitReads {
@@ -90,17 +198,30 @@ impl OrderedSplitReads {
             return;
         }
         self.next_to_start += 1;
-        let (tx, rx) = sync_channel(self.options.queue_depth.max(1));
-        let table = self.table.clone();
-        let splits = self.splits.clone();
+        let (tx, rx) = channel::<Message>();
+        let shared = Arc::new(SplitShared::default());
+        let (table, splits, budget, worker_shared) = (
+            self.table.clone(),
+            self.splits.clone(),
+            self.budget.clone(),
+            shared.clone(),
+        );
         let batch_size = self.options.batch_size;
         self.pool.spawn_fifo(move || {
             let split = &splits[index];
+            worker_shared.started.store(true, Ordering::Release);
             let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<()> {
+                if worker_shared.cancelled.load(Ordering::Acquire) {
+                    return Ok(());
+                }
                 for batch in read_split(&table, split, batch_size)? {
-                    let failed = batch.is_err();
-                    if tx.send(batch).is_err() || failed {
-                        // The consumer is gone, or the split ended with an error already sent.
+                    let batch = batch?;
+                    let size = batch.get_array_memory_size();
+                    if !budget.acquire(index, size, &worker_shared) {
+                        return Ok(());
+                    }
+                    if tx.send((Ok(batch), size)).is_err() {
+                        budget.release(size, &worker_shared);
                         return Ok(());
                     }
                 }
@@ -118,9 +239,14 @@ impl OrderedSplitReads {
                     ),
                 },
             };
-            let _ = tx.send(Err(error));
+            let _ = tx.send((Err(error), 0));
         });
-        self.in_flight.push_back(SplitRead { index, batches: rx });
+        self.in_flight.push_back(SplitRead {
+            index,
+            batches: rx,
+            shared,
+            budget: self.budget.clone(),
+        });
     }
 }
 
@@ -133,7 +259,9 @@ impl Iterator for OrderedSplitReads {
         {
             self.start_next();
         }
-        self.in_flight.pop_front()
+        let read = self.in_flight.pop_front()?;
+        self.budget.set_head(read.index, &read.shared);
+        Some(read)
     }
 }
 
@@ -164,11 +292,20 @@ pub fn read_splits(
             reason: e.to_string(),
         })?;
     Ok(OrderedSplitReads {
+        in_flight: VecDeque::new(),
         pool: Arc::new(pool),
         table,
         splits: splits.into(),
         options,
+        budget: Arc::new(Budget {
+            state: Mutex::new(BudgetState {
+                bytes: 0,
+                head: 0,
+                head_split: None,
+            }),
+            changed: Condvar::new(),
+            limit: options.buffer_bytes,
+        }),
         next_to_start: 0,
-        in_flight: VecDeque::new(),
     })
 }

@@ -362,7 +362,12 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> std::result::Result<Optio
         (V::Dec(x, s), K::Decimal { precision, scale }) => {
             match decimal(rescale(x, s, *precision, i32::from(*scale)), *scale) {
                 Some(v) => v,
-                None => return Err(decimal_overflow(decimal_to_plain_string(x, s as i8), &to.kind)),
+                None => {
+                    return Err(decimal_overflow(
+                        decimal_to_plain_string(x, s as i8),
+                        &to.kind,
+                    ))
+                }
             }
         }
         (V::Dec(x, s), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
