@@ -169,8 +169,12 @@ impl Iterator for SplitRead {
 
 impl Drop for SplitRead {
     fn drop(&mut self) {
-        // Stop the worker, then take back what it buffered (it sends nothing after it sees the flag).
-        self.shared.cancelled.store(true, Ordering::Release);
+        // Stop the worker, then take back what it buffered (it sends nothing after it sees the flag). The
+        // flag is set under the budget's lock so that a worker about to wait cannot miss the wake-up.
+        {
+            let _state = self.budget.lock();
+            self.shared.cancelled.store(true, Ordering::Release);
+        }
         self.budget.changed.notify_all();
         while let Ok((batch, size)) = self.batches.recv() {
             if batch.is_ok() {
