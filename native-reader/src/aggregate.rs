@@ -10,8 +10,9 @@
 //! those of the Java objects Paimon's `InternalArray.ElementGetter` returns: `Byte`, `Short`, `Integer`
 //! (also DATE and TIME), `Long`, `Float`, `Double`, `Boolean`, `BinaryString` (`MurmurHashUtils.hashBytes`),
 //! and for nested keys the projected `BinaryRow` (`MurmurHashUtils.hashBytesByWords` over its bytes).
-//! Elements whose Java hash is not reproduced (`byte[]` hashes by identity; `Decimal`, `Timestamp` and
-//! nested values are not modelled) and a bin reaching 9 entries (Java then resizes early or turns the bin
+//! `Decimal` (`BigDecimal.hashCode`) and `Timestamp` (millisecond and nano-of-millisecond) hash as in
+//! Java. Elements whose Java hash is not reproduced (`byte[]` hashes by identity; nested values are not
+//! modelled) and a bin reaching 9 entries (Java then resizes early or turns the bin
 //! into a tree) are [`AggError::Unsupported`].
 //!
 //! `rbm32`: the union is serialized in the portable RoaringBitmap format after `runOptimize()`, as
@@ -371,6 +372,37 @@ fn double_bits(d: f64) -> i64 {
     }
 }
 
+/// `Decimal.hashCode()` = `BigDecimal.hashCode()`: `31 * (signum * h) + scale`, `h` folding the big-endian
+/// 32-bit words of the magnitude (`BigInteger.hashCode`; the compact path gives the same value).
+fn decimal_hash(unscaled: i128, scale: i8) -> i32 {
+    let magnitude = unscaled.unsigned_abs();
+    let mut h: i32 = 0;
+    let mut started = false;
+    for shift in [96u32, 64, 32, 0] {
+        let word = (magnitude >> shift) as u32;
+        if word == 0 && !started {
+            continue;
+        }
+        started = true;
+        h = h.wrapping_mul(31).wrapping_add(word as i32);
+    }
+    let signed = if unscaled < 0 { h.wrapping_neg() } else { h };
+    signed.wrapping_mul(31).wrapping_add(i32::from(scale))
+}
+
+/// `Timestamp.hashCode()` of a TIMESTAMP(`precision`) held in its Arrow unit (seconds, milli-, micro- or
+/// nanoseconds, see [`crate::types::timestamp_unit`]): `31 * ((int) ms ^ (int) (ms >> 32)) + nanoOfMillisecond`.
+fn timestamp_hash(value: i64, precision: u8) -> i32 {
+    let (millis, nanos) = match precision {
+        0 => (value.wrapping_mul(1000), 0),
+        1..=3 => (value, 0),
+        4..=6 => (value.div_euclid(1000), value.rem_euclid(1000) * 1000),
+        _ => (value.div_euclid(1_000_000), value.rem_euclid(1_000_000)),
+    };
+    let folded = (millis as i32) ^ ((millis >> 32) as i32);
+    folded.wrapping_mul(31).wrapping_add(nanos as i32)
+}
+
 /// `hashCode()` of the Java object `InternalArray.ElementGetter` returns for a value of `kind`.
 fn java_hash(kind: &TypeKind, v: &Val) -> AggResult<i32> {
     Ok(match (kind, v) {
@@ -397,6 +429,10 @@ fn java_hash(kind: &TypeKind, v: &Val) -> AggResult<i32> {
             (b ^ ((b as u64) >> 32) as i64) as i32
         }
         (TypeKind::Char(_) | TypeKind::VarChar(_), Val::Str(s)) => murmur(s.as_bytes()),
+        (TypeKind::Decimal { scale, .. }, Val::Decimal(x)) => decimal_hash(*x, *scale),
+        (TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p), Val::Int(v)) => {
+            timestamp_hash(*v, *p)
+        }
         (kind, _) => {
             return unsupported(format!(
                 "the Java hash order of {kind:?} values (collect with distinct, merge_map keys) \
@@ -1153,6 +1189,43 @@ fn serialize_rbm32(containers: &[(u16, Kind, Vec<u16>)]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    /// `Decimal.hashCode()` and `Timestamp.hashCode()` as the released Paimon 1.0.0 jar printed them
+    /// (`Decimal.fromBigDecimal(new BigDecimal(v), p, s).hashCode()`, `Timestamp.fromEpochMillis(ms, nanos)`).
+    #[test]
+    fn decimal_and_timestamp_hashes_match_java() {
+        assert_eq!(decimal_hash(1234, 2), 38256);
+        assert_eq!(decimal_hash(-1234, 2), -38252);
+        assert_eq!(decimal_hash(0, 0), 0);
+        assert_eq!(
+            decimal_hash(99_999_999_999_999_999_999_123_456, 6),
+            -11_083_962
+        );
+        assert_eq!(
+            decimal_hash(-99_999_999_999_999_999_999_123_456, 6),
+            11_083_974
+        );
+        assert_eq!(decimal_hash(123_456_789_012_345_678, 0), -1_905_628_419);
+        assert_eq!(decimal_hash(i128::from(i64::MIN), 0), i32::MIN);
+        assert_eq!(decimal_hash(15, 1), 466);
+        assert_eq!(timestamp_hash(0, 9), 0);
+        assert_eq!(timestamp_hash(1_700_000_000_123_456_789, 9), 751_750_245);
+        assert_eq!(timestamp_hash(-1, 9), 999_999);
+        assert_eq!(
+            timestamp_hash(-86_400_001 * 1_000_000 + 5, 9),
+            -1_616_567_291
+        );
+        // The same instants in coarser units hash alike when they have no finer digits.
+        assert_eq!(
+            timestamp_hash(1_700_000_000_123, 3),
+            timestamp_hash(1_700_000_000_123_000_000, 9)
+        );
+        assert_eq!(
+            timestamp_hash(1_700_000_000_123_456, 6),
+            timestamp_hash(1_700_000_000_123_456_000, 9)
+        );
+        assert_eq!(timestamp_hash(-1, 6), timestamp_hash(-1000, 9));
+    }
+
     use super::*;
 
     fn hex(s: &str) -> Vec<u8> {
