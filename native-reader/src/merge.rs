@@ -46,7 +46,7 @@
 //! `fields.<f>.ignore-retract`. The collection and bitmap functions live
 //! in `crate::aggregate`, which says what of them is not reproduced exactly (then
 //! [`Error::Unsupported`]): Java `HashSet`/`HashMap` orders of element types whose `hashCode()` is not
-//! modelled (`byte[]`, DECIMAL, TIMESTAMP, nested) or of bins Java turns into trees; `rbm32` unions of two
+//! modelled (`byte[]`, nested) or of bins Java turns into trees; `rbm32` unions of two
 //! run containers larger than a bitmap; and **every `rbm64` union of two non-NULL values**: Paimon 1.0's
 //! `RoaringBitmap64` is a `Roaring64Bitmap` whose `serialize` writes RoaringBitmap 1.0.5's adaptive radix
 //! tree layout (node types and order depend on its insertion history), not the portable 64-bit format
