@@ -323,35 +323,9 @@ impl Val {
 // Java hashCode / equals and HashMap order
 // ---------------------------------------------------------------------------------------------------------
 
-/// `MurmurHashUtils` (seed 42) over `bytes`: by 4-byte little-endian words, then (`hashBytes`) the
-/// remaining bytes one by one as signed bytes, then `fmix(h ^ length)`.
+/// `MurmurHashUtils.hashBytes` (seed 42): `BinaryString.hashCode()`, and over the bytes of a key row.
 fn murmur(bytes: &[u8]) -> i32 {
-    fn mix_k1(k: i32) -> i32 {
-        k.wrapping_mul(0xcc9e2d51u32 as i32)
-            .rotate_left(15)
-            .wrapping_mul(0x1b873593)
-    }
-    fn mix_h1(h: i32, k: i32) -> i32 {
-        (h ^ k)
-            .rotate_left(13)
-            .wrapping_mul(5)
-            .wrapping_add(0xe6546b64u32 as i32)
-    }
-    let aligned = bytes.len() - bytes.len() % 4;
-    let mut h: i32 = 42;
-    for w in bytes[..aligned].chunks_exact(4) {
-        h = mix_h1(h, mix_k1(i32::from_le_bytes([w[0], w[1], w[2], w[3]])));
-    }
-    for &b in &bytes[aligned..] {
-        h = mix_h1(h, mix_k1(b as i8 as i32));
-    }
-    let mut h = (h ^ bytes.len() as i32) as u32;
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85ebca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2ae35);
-    h ^= h >> 16;
-    h as i32
+    crate::murmur_hash::hash_bytes(bytes)
 }
 
 /// `Float.floatToIntBits` (NaN canonical).

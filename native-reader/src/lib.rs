@@ -13,6 +13,7 @@ pub mod deletion_vector;
 pub mod error;
 pub mod manifest;
 pub mod merge;
+mod murmur_hash;
 pub mod partition;
 pub mod read;
 pub mod scan;

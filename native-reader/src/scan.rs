@@ -579,27 +579,7 @@ pub fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
 /// `MurmurHashUtils.hashBytesByWords` (seed 42, little-endian 4-byte words as `MemorySegment.getInt` reads them
 /// on x86) over the row bytes.
 pub fn binary_row_hash(serialized: &[u8]) -> i32 {
-    let row = serialized.get(4..).unwrap_or_default();
-    let mix_k1 = |k: u32| {
-        k.wrapping_mul(0xcc9e_2d51)
-            .rotate_left(15)
-            .wrapping_mul(0x1b87_3593)
-    };
-    let mut h1: u32 = 42;
-    for word in row.chunks_exact(4) {
-        let k1 = mix_k1(u32::from_le_bytes([word[0], word[1], word[2], word[3]]));
-        h1 = (h1 ^ k1)
-            .rotate_left(13)
-            .wrapping_mul(5)
-            .wrapping_add(0xe654_6b64);
-    }
-    let mut h = h1 ^ row.len() as u32;
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85eb_ca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2_ae35);
-    h ^= h >> 16;
-    h as i32
+    crate::murmur_hash::hash_bytes_by_words(serialized.get(4..).unwrap_or_default())
 }
 
 /// How keys went into a Java `HashMap` (JDK 8 and later), which decides their order within a bin.
