@@ -65,16 +65,12 @@ use std::sync::Arc;
 use arrow::buffer::ScalarBuffer;
 use arrow::row::{RowConverter, Rows, SortField};
 use arrow_array::cast::AsArray;
-use arrow_array::types::{
-    Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type,
-    Int8Type, Time32MillisecondType, TimestampMicrosecondType, TimestampMillisecondType,
-    TimestampNanosecondType, TimestampSecondType,
-};
+use arrow_array::types::{Int64Type, Int8Type};
 use arrow_array::{
     new_null_array, Array, ArrayRef, BinaryArray, BooleanArray, Decimal128Array, Float32Array,
     Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, RecordBatch, StringArray,
 };
-use arrow_schema::{DataType as ArrowType, SchemaRef, SortOptions, TimeUnit};
+use arrow_schema::{DataType as ArrowType, SchemaRef, SortOptions};
 
 use crate::aggregate::{self, AggError, Val};
 use crate::decode::{read_file, FileBatches, FileReadOptions, SplitReader};
@@ -1305,44 +1301,20 @@ impl Ctx<'_> {
     }
 }
 
-/// Reads one non-null value of the types aggregate functions and sequence groups compare or compute.
+/// Reads one non-null value of the types aggregate functions and sequence groups compare or compute
+/// ([`Val::from_arrow`], with ARRAY, MAP and ROW values kept whole as [`Scalar::Nested`]).
 fn scalar_at(array: &dyn Array, row: usize) -> std::result::Result<Option<Scalar>, String> {
-    if array.is_null(row) {
-        return Ok(None);
-    }
-    let v = match array.data_type() {
-        ArrowType::Boolean => Scalar::Bool(array.as_boolean().value(row)),
-        ArrowType::Int8 => Scalar::Int(array.as_primitive::<Int8Type>().value(row) as i64),
-        ArrowType::Int16 => Scalar::Int(array.as_primitive::<Int16Type>().value(row) as i64),
-        ArrowType::Int32 => Scalar::Int(array.as_primitive::<Int32Type>().value(row) as i64),
-        ArrowType::Int64 => Scalar::Int(array.as_primitive::<Int64Type>().value(row)),
-        ArrowType::Date32 => Scalar::Int(array.as_primitive::<Date32Type>().value(row) as i64),
-        ArrowType::Time32(TimeUnit::Millisecond) => {
-            Scalar::Int(array.as_primitive::<Time32MillisecondType>().value(row) as i64)
-        }
-        ArrowType::Timestamp(unit, _) => Scalar::Int(match unit {
-            TimeUnit::Second => array.as_primitive::<TimestampSecondType>().value(row),
-            TimeUnit::Millisecond => array.as_primitive::<TimestampMillisecondType>().value(row),
-            TimeUnit::Microsecond => array.as_primitive::<TimestampMicrosecondType>().value(row),
-            TimeUnit::Nanosecond => array.as_primitive::<TimestampNanosecondType>().value(row),
-        }),
-        ArrowType::Float32 => Scalar::Float(array.as_primitive::<Float32Type>().value(row)),
-        ArrowType::Float64 => Scalar::Double(array.as_primitive::<Float64Type>().value(row)),
-        ArrowType::Decimal128(_, _) => {
-            Scalar::Decimal(array.as_primitive::<Decimal128Type>().value(row))
-        }
-        ArrowType::Utf8 => Scalar::Str(array.as_string::<i32>().value(row).to_string()),
-        ArrowType::Binary => Scalar::Bytes(array.as_binary::<i32>().value(row).to_vec()),
-        ArrowType::List(_) | ArrowType::Map(_, _) | ArrowType::Struct(_) => {
-            Scalar::Nested(Val::from_arrow(array, row)?)
-        }
-        other => {
-            return Err(format!(
-                "values of type {other} cannot be compared or computed"
-            ))
-        }
-    };
-    Ok(Some(v))
+    Ok(Some(match Val::from_arrow(array, row)? {
+        Val::Null => return Ok(None),
+        Val::Bool(b) => Scalar::Bool(b),
+        Val::Int(i) => Scalar::Int(i),
+        Val::Float(f) => Scalar::Float(f),
+        Val::Double(d) => Scalar::Double(d),
+        Val::Decimal(d) => Scalar::Decimal(d),
+        Val::Str(s) => Scalar::Str(s),
+        Val::Bytes(b) => Scalar::Bytes(b),
+        nested @ (Val::List(_) | Val::Map(_) | Val::Row(_)) => Scalar::Nested(nested),
+    }))
 }
 
 /// `InternalRowUtils.compare` (aggregate `max`/`min`): `Float/Double.compare` for floating point (NaN
