@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int8Type};
-use native_reader::read::{read_splits, ReadOptions};
+use native_reader::read::{read_splits, ReadOptions, SplitRead};
 use native_reader::{Error, Table};
 
 fn corpus(name: &str) -> PathBuf {
@@ -59,6 +59,20 @@ fn expected_stream(name: &str) -> Expected {
 
 const KINDS: [&str; 4] = ["+I", "-U", "+U", "-D"];
 
+/// Every row of a split as (RowKind, k), in the order the reader returned them.
+fn rows_of(read: SplitRead) -> Vec<(String, i32)> {
+    let mut rows = Vec::new();
+    for batch in read {
+        let batch = batch.unwrap();
+        let kinds = batch.column(0).as_primitive::<Int8Type>();
+        let k = batch.column(2).as_primitive::<Int32Type>();
+        for r in 0..batch.num_rows() {
+            rows.push((KINDS[kinds.value(r) as usize].to_string(), k.value(r)));
+        }
+    }
+    rows
+}
+
 #[test]
 fn parallel_reads_hand_out_splits_and_rows_in_plan_order() {
     let name = "lookup-partitioned";
@@ -87,16 +101,7 @@ fn parallel_reads_hand_out_splits_and_rows_in_plan_order() {
                 (*snapshot, partition, *bucket),
                 "split {i}"
             );
-            let mut got = Vec::new();
-            for batch in read {
-                let batch = batch.unwrap();
-                let kinds = batch.column(0).as_primitive::<Int8Type>();
-                let k = batch.column(2).as_primitive::<Int32Type>();
-                for r in 0..batch.num_rows() {
-                    got.push((KINDS[kinds.value(r) as usize].to_string(), k.value(r)));
-                }
-            }
-            assert_eq!(&got, rows, "{threads} threads: rows of split {i}");
+            assert_eq!(&rows_of(read), rows, "{threads} threads: rows of split {i}");
             seen += 1;
         }
         assert_eq!(seen, expected.len(), "{threads} threads: every split");
@@ -190,15 +195,6 @@ fn splits_read_out_of_order_with_a_tiny_budget_still_finish() {
     assert_eq!(reads.len(), expected.len());
     while let Some(read) = reads.pop() {
         let i = read.index;
-        let mut got = Vec::new();
-        for batch in read {
-            let batch = batch.unwrap();
-            let kinds = batch.column(0).as_primitive::<Int8Type>();
-            let k = batch.column(2).as_primitive::<Int32Type>();
-            for r in 0..batch.num_rows() {
-                got.push((KINDS[kinds.value(r) as usize].to_string(), k.value(r)));
-            }
-        }
-        assert_eq!(got, expected[i].3, "rows of split {i}");
+        assert_eq!(rows_of(read), expected[i].3, "rows of split {i}");
     }
 }
