@@ -246,28 +246,7 @@ public final class CorpusWriter {
             List<CommitMessage> messages = w.write.prepareCommit(waitCompaction, identifier);
             w.pending.put(identifier, messages);
             w.touched.clear();
-            long[] n = new long[6];
-            for (CommitMessage m : messages) {
-                if (!(m instanceof CommitMessageImpl)) {
-                    continue;
-                }
-                CommitMessageImpl c = (CommitMessageImpl) m;
-                n[0] += c.newFilesIncrement().newFiles().size();
-                n[1] += c.newFilesIncrement().deletedFiles().size();
-                n[2] += c.newFilesIncrement().changelogFiles().size();
-                n[3] += c.compactIncrement().compactBefore().size();
-                n[4] += c.compactIncrement().compactAfter().size();
-                n[5] += c.compactIncrement().changelogFiles().size();
-            }
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("messages", messages.size());
-            out.put("new_files", n[0]);
-            out.put("deleted_files", n[1]);
-            out.put("append_changelog", n[2]);
-            out.put("compact_before", n[3]);
-            out.put("compact_after", n[4]);
-            out.put("compact_changelog", n[5]);
-            return JsonSerdeUtil.toJson(out);
+            return summary(messages);
         }
     }
 
@@ -400,30 +379,39 @@ public final class CorpusWriter {
                                 RowKind.fromShortString(kind.asText()), toRow(fields, values)));
             }
             List<CommitMessage> messages = write.prepareCommit();
-            long[] n = new long[6];
-            for (CommitMessage m : messages) {
-                if (!(m instanceof CommitMessageImpl)) {
-                    continue;
-                }
-                CommitMessageImpl c = (CommitMessageImpl) m;
-                n[0] += c.newFilesIncrement().newFiles().size();
-                n[1] += c.newFilesIncrement().deletedFiles().size();
-                n[2] += c.newFilesIncrement().changelogFiles().size();
-                n[3] += c.compactIncrement().compactBefore().size();
-                n[4] += c.compactIncrement().compactAfter().size();
-                n[5] += c.compactIncrement().changelogFiles().size();
-            }
+            String summary = summary(messages);
             commit.commit(messages);
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("messages", messages.size());
-            out.put("new_files", n[0]);
-            out.put("deleted_files", n[1]);
-            out.put("append_changelog", n[2]);
-            out.put("compact_before", n[3]);
-            out.put("compact_after", n[4]);
-            out.put("compact_changelog", n[5]);
-            return JsonSerdeUtil.toJson(out);
+            return summary;
         }
+    }
+
+    /**
+     * What a prepared commit holds, as JSON: the number of messages, and of new, deleted and changelog files
+     * of the writes and of compaction before and after files and compaction changelog files.
+     */
+    private static String summary(List<CommitMessage> messages) {
+        long[] n = new long[6];
+        for (CommitMessage m : messages) {
+            if (!(m instanceof CommitMessageImpl)) {
+                continue;
+            }
+            CommitMessageImpl c = (CommitMessageImpl) m;
+            n[0] += c.newFilesIncrement().newFiles().size();
+            n[1] += c.newFilesIncrement().deletedFiles().size();
+            n[2] += c.newFilesIncrement().changelogFiles().size();
+            n[3] += c.compactIncrement().compactBefore().size();
+            n[4] += c.compactIncrement().compactAfter().size();
+            n[5] += c.compactIncrement().changelogFiles().size();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("messages", messages.size());
+        out.put("new_files", n[0]);
+        out.put("deleted_files", n[1]);
+        out.put("append_changelog", n[2]);
+        out.put("compact_before", n[3]);
+        out.put("compact_after", n[4]);
+        out.put("compact_changelog", n[5]);
+        return JsonSerdeUtil.toJson(out);
     }
 
     /** Arms a fault of {@link Faults} by name for the table at {@code tableDir}. */
