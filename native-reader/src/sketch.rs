@@ -83,11 +83,7 @@ pub fn hll_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, String> {
     union.update(&a);
     let mut out = union.to_sketch(HllType::Hll4).serialize();
     if out.len() >= HLL_AUX_COUNT + 4 && out[HLL_MODE_BYTE] & 3 == HLL_MODE_HLL {
-        let aux_count = u32::from_le_bytes(
-            out[HLL_AUX_COUNT..HLL_AUX_COUNT + 4]
-                .try_into()
-                .expect("4 bytes"),
-        ) as u64;
+        let aux_count = u64::from(le_u32(&out[HLL_AUX_COUNT..]));
         if aux_count > 0 {
             let lg_k = usize::from(out[3]).min(LG_AUX_ARR_INTS.len() - 1);
             let mut lg = LG_AUX_ARR_INTS[lg_k];
@@ -101,6 +97,11 @@ pub fn hll_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The little-endian u32 at the start of `b`, which holds at least 4 bytes (callers check lengths).
+fn le_u32(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
 /// `HllSketch.heapify` of an image: compact `SET` images are re-laid out as Java rebuilds them, then read.
 fn heapify_hll(image: &[u8]) -> Result<HllSketch, String> {
     let is_compact_set = image.len() >= HLL_SET_START
@@ -109,15 +110,11 @@ fn heapify_hll(image: &[u8]) -> Result<HllSketch, String> {
     if !is_compact_set {
         return HllSketch::deserialize(image).map_err(|e| e.to_string());
     }
-    let count = u32::from_le_bytes(
-        image[HLL_SET_COUNT..HLL_SET_START]
-            .try_into()
-            .expect("4 bytes"),
-    ) as usize;
+    let count = le_u32(&image[HLL_SET_COUNT..]) as usize;
     let coupons = image[HLL_SET_START..]
         .chunks_exact(4)
         .take(count)
-        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .map(le_u32)
         .collect::<Vec<_>>();
     if coupons.len() != count {
         return Err(format!(
