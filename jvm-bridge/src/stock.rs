@@ -411,6 +411,7 @@ impl StockBatches {
         // import them as nullable (native_reader::types documents the same type).
         let exported = DataType::try_from(&schema)?;
         drop(schema);
+        #[allow(unsafe_code)]
         let mut data = unsafe { from_ffi_and_data_type(array, nullable_map_values(&exported)) }?;
         data.align_buffers();
         data.validate_full()?;

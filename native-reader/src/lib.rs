@@ -16,6 +16,7 @@ pub mod merge;
 mod murmur_hash;
 pub mod partition;
 pub mod read;
+pub mod row_kind;
 pub mod scan;
 pub mod schema;
 pub mod sketch;
@@ -25,5 +26,6 @@ pub mod table;
 pub mod types;
 
 pub use error::{Error, Result};
+pub use row_kind::RowKind;
 pub use split::{DataFileDesc, DeletionFileDesc, Split, SplitKey};
 pub use table::Table;
