@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Every way the native reader can fail. Each variant names the file it was reading.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The path is not a Paimon table directory (no `schema/` directory or no `schema-N` file).
     #[error("{path}: not a Paimon table: {reason}")]
@@ -45,12 +46,117 @@ pub enum Error {
     /// Snapshot chain problem: a snapshot that must exist is missing.
     #[error("{path}: {reason}")]
     Snapshot { path: PathBuf, reason: String },
+    /// A library (Arrow, Parquet, ORC, Avro, JSON, I/O) failed on `path`; the library's error is kept as the
+    /// [`std::error::Error::source`]. The message reads as the matching variant above reads
+    /// (`{path}: cannot decode: {context}: {source}`), `kind` saying which.
+    #[error("{path}: {kind}{}", with_context(context, source))]
+    Library {
+        /// What was being done, as the other variants name it.
+        kind: ErrorKind,
+        /// The file.
+        path: PathBuf,
+        /// What was being read when the library failed (a footer, a column, a record); may be empty.
+        context: String,
+        /// The library's error.
+        #[source]
+        source: Cause,
+    },
+}
+
+/// What the native reader was doing when a library failed: the words of the matching [`Error`] variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A JSON metadata file ([`Error::Json`]).
+    Json,
+    /// An Avro manifest list, manifest or index manifest ([`Error::Avro`]).
+    Avro,
+    /// A data or changelog file ([`Error::Decode`]).
+    Decode,
+    /// A deletion vector ([`Error::DeletionVector`]).
+    DeletionVector,
+    /// A serialized BinaryRow ([`Error::BinaryRow`]).
+    BinaryRow,
+    /// Merge-on-read ([`Error::Merge`]).
+    Merge,
+    /// The snapshot chain ([`Error::Snapshot`]).
+    Snapshot,
+}
+
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The prefix each variant prints after `{path}: `, colon and space included.
+        f.write_str(match self {
+            ErrorKind::Json => "invalid JSON: ",
+            ErrorKind::Avro => "invalid Avro: ",
+            ErrorKind::Decode => "cannot decode: ",
+            ErrorKind::DeletionVector => "invalid deletion vector: ",
+            ErrorKind::BinaryRow => "invalid BinaryRow: ",
+            ErrorKind::Merge => "merge failed: ",
+            ErrorKind::Snapshot => "",
+        })
+    }
+}
+
+/// `context: source`, or `source` alone when there is no context.
+fn with_context(context: &str, source: &Cause) -> String {
+    if context.is_empty() {
+        source.to_string()
+    } else {
+        format!("{context}: {source}")
+    }
+}
+
+/// The library error underneath an [`Error::Library`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Cause {
+    /// `arrow` (casts, record batches, IPC).
+    #[error(transparent)]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// `parquet`.
+    #[error(transparent)]
+    Parquet(#[from] parquet::errors::ParquetError),
+    /// `orc-rust`.
+    #[error(transparent)]
+    Orc(#[from] orc_rust::error::OrcError),
+    /// `apache-avro` (boxed: the crate's error is large).
+    #[error(transparent)]
+    Avro(Box<apache_avro::Error>),
+    /// `serde_json`.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// I/O.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+impl From<apache_avro::Error> for Cause {
+    fn from(e: apache_avro::Error) -> Self {
+        Cause::Avro(Box::new(e))
+    }
 }
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// A library error on `path` while doing `kind`, with what was being read (`context`, may be empty);
+    /// the library error stays the source.
+    pub fn library(
+        kind: ErrorKind,
+        path: impl Into<PathBuf>,
+        context: impl Into<String>,
+        source: impl Into<Cause>,
+    ) -> Self {
+        Error::Library {
+            kind,
+            path: path.into(),
+            context: context.into(),
+            source: source.into(),
+        }
+    }
+
     /// Wraps an I/O error with the path that was being read.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

@@ -25,7 +25,7 @@ pub mod split;
 pub mod table;
 pub mod types;
 
-pub use error::{Error, Result};
+pub use error::{Cause, Error, ErrorKind, Result};
 pub use row_kind::RowKind;
 pub use split::{DataFileDesc, DeletionFileDesc, Split, SplitKey};
 pub use table::Table;
