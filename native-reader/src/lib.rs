@@ -19,12 +19,13 @@ pub mod read;
 pub mod row_kind;
 pub mod scan;
 pub mod schema;
-pub mod sketch;
 pub mod snapshot;
 pub mod split;
 pub mod table;
 pub mod types;
 
+/// The sketch unions of `theta_sketch` and `hll_sketch` ([`aggregate::sketch`]).
+pub use aggregate::sketch;
 pub use error::{Cause, Error, ErrorKind, Result};
 pub use row_kind::RowKind;
 pub use split::{DataFileDesc, DeletionFileDesc, Split, SplitKey};

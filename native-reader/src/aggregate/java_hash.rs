@@ -1,0 +1,283 @@
+//! Java's `hashCode()`/`equals()` of the values the aggregate functions hash, and `java.util.HashMap`'s
+//! iteration order.
+
+use crate::schema::{DataField, TypeKind};
+
+use super::val::Val;
+use super::{unsupported, AggResult};
+/// `MurmurHashUtils.hashBytes` (seed 42): `BinaryString.hashCode()`, and over the bytes of a key row.
+pub(crate) fn murmur(bytes: &[u8]) -> i32 {
+    crate::murmur_hash::hash_bytes(bytes)
+}
+
+/// `Float.floatToIntBits` (NaN canonical).
+pub(crate) fn float_bits(f: f32) -> i32 {
+    if f.is_nan() {
+        0x7fc00000
+    } else {
+        f.to_bits() as i32
+    }
+}
+
+/// `Double.doubleToLongBits` (NaN canonical).
+pub(crate) fn double_bits(d: f64) -> i64 {
+    if d.is_nan() {
+        0x7ff8000000000000
+    } else {
+        d.to_bits() as i64
+    }
+}
+
+/// `Decimal.hashCode()` = `BigDecimal.hashCode()`: `31 * (signum * h) + scale`, `h` folding the big-endian
+/// 32-bit words of the magnitude (`BigInteger.hashCode`; the compact path gives the same value).
+pub(crate) fn decimal_hash(unscaled: i128, scale: i8) -> i32 {
+    let magnitude = unscaled.unsigned_abs();
+    let mut h: i32 = 0;
+    let mut started = false;
+    for shift in [96u32, 64, 32, 0] {
+        let word = (magnitude >> shift) as u32;
+        if word == 0 && !started {
+            continue;
+        }
+        started = true;
+        h = h.wrapping_mul(31).wrapping_add(word as i32);
+    }
+    let signed = if unscaled < 0 { h.wrapping_neg() } else { h };
+    signed.wrapping_mul(31).wrapping_add(i32::from(scale))
+}
+
+/// `Timestamp.hashCode()` of a TIMESTAMP(`precision`) held in its Arrow unit (seconds, milli-, micro- or
+/// nanoseconds, see [`crate::types::timestamp_unit`]): `31 * ((int) ms ^ (int) (ms >> 32)) + nanoOfMillisecond`.
+pub(crate) fn timestamp_hash(value: i64, precision: u8) -> i32 {
+    let (millis, nanos) = match precision {
+        0 => (value.wrapping_mul(1000), 0),
+        1..=3 => (value, 0),
+        4..=6 => (value.div_euclid(1000), value.rem_euclid(1000) * 1000),
+        _ => (value.div_euclid(1_000_000), value.rem_euclid(1_000_000)),
+    };
+    let folded = (millis as i32) ^ ((millis >> 32) as i32);
+    folded.wrapping_mul(31).wrapping_add(nanos as i32)
+}
+
+/// `hashCode()` of the Java object `InternalArray.ElementGetter` returns for a value of `kind`.
+pub(crate) fn java_hash(kind: &TypeKind, v: &Val) -> AggResult<i32> {
+    Ok(match (kind, v) {
+        (_, Val::Null) => 0,
+        (
+            TypeKind::TinyInt
+            | TypeKind::SmallInt
+            | TypeKind::Int
+            | TypeKind::Date
+            | TypeKind::Time(_),
+            Val::Int(i),
+        ) => *i as i32,
+        (TypeKind::BigInt, Val::Int(i)) => (*i ^ ((*i as u64) >> 32) as i64) as i32,
+        (TypeKind::Boolean, Val::Bool(b)) => {
+            if *b {
+                1231
+            } else {
+                1237
+            }
+        }
+        (TypeKind::Float, Val::Float(f)) => float_bits(*f),
+        (TypeKind::Double, Val::Double(d)) => {
+            let b = double_bits(*d);
+            (b ^ ((b as u64) >> 32) as i64) as i32
+        }
+        (TypeKind::Char(_) | TypeKind::VarChar(_), Val::Str(s)) => murmur(s.as_bytes()),
+        (TypeKind::Decimal { scale, .. }, Val::Decimal(x)) => decimal_hash(*x, *scale),
+        (TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p), Val::Int(v)) => {
+            timestamp_hash(*v, *p)
+        }
+        (kind, _) => {
+            return unsupported(format!(
+                "the Java hash order of {kind:?} values (collect with distinct, merge_map keys) \
+                 is not reproduced"
+            ))
+        }
+    })
+}
+
+/// `equals()` of two Java objects of the hashable kinds of [`java_hash`].
+pub(crate) fn java_equals(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Float(x), Val::Float(y)) => float_bits(*x) == float_bits(*y),
+        (Val::Double(x), Val::Double(y)) => double_bits(*x) == double_bits(*y),
+        _ => a == b,
+    }
+}
+
+/// A `java.util.HashMap` (default capacity 16, load factor 0.75) reduced to what decides its
+/// iteration order: bins of (hash, key, value) in insertion order.
+pub(crate) struct JavaHashMap<K, V> {
+    pub(crate) table: Vec<Vec<(i32, K, V)>>,
+    pub(crate) size: usize,
+}
+
+impl<K, V> JavaHashMap<K, V> {
+    pub(crate) fn new() -> Self {
+        JavaHashMap {
+            table: Vec::new(),
+            size: 0,
+        }
+    }
+
+    pub(crate) fn index(hash: i32, n: usize) -> usize {
+        let h = hash as u32;
+        ((h ^ (h >> 16)) as usize) & (n - 1)
+    }
+
+    /// `put(key, value)`: an equal key keeps its place and takes the value; `only_if_absent` keeps
+    /// the old value too (`HashSet.add`).
+    pub(crate) fn put(
+        &mut self,
+        hash: i32,
+        key: K,
+        value: V,
+        eq: impl Fn(&K, &K) -> bool,
+        only_if_absent: bool,
+    ) -> AggResult<()> {
+        if self.table.is_empty() {
+            self.table = (0..16).map(|_| Vec::new()).collect();
+        }
+        let n = self.table.len();
+        let bin = &mut self.table[Self::index(hash, n)];
+        if let Some(e) = bin.iter_mut().find(|e| e.0 == hash && eq(&e.1, &key)) {
+            if !only_if_absent {
+                e.2 = value;
+            }
+            return Ok(());
+        }
+        bin.push((hash, key, value));
+        if bin.len() > 8 {
+            return unsupported(
+                "a java.util.HashMap bin of 9 entries (Java reorders it as a tree) is not reproduced",
+            );
+        }
+        self.size += 1;
+        if self.size > n * 3 / 4 {
+            let old = std::mem::take(&mut self.table);
+            self.table = (0..n * 2).map(|_| Vec::new()).collect();
+            for e in old.into_iter().flatten() {
+                let i = Self::index(e.0, n * 2);
+                self.table[i].push(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// `remove(key)`.
+    pub(crate) fn remove(&mut self, hash: i32, key: &K, eq: impl Fn(&K, &K) -> bool) {
+        if self.table.is_empty() {
+            return;
+        }
+        let n = self.table.len();
+        let bin = &mut self.table[Self::index(hash, n)];
+        if let Some(p) = bin.iter().position(|e| e.0 == hash && eq(&e.1, key)) {
+            bin.remove(p);
+            self.size -= 1;
+        }
+    }
+
+    /// The entries in iteration order.
+    pub(crate) fn into_entries(self) -> impl Iterator<Item = (K, V)> {
+        self.table.into_iter().flatten().map(|(_, k, v)| (k, v))
+    }
+}
+
+/// The generated `RecordEqualiser` over `fields`: field by field, NULL equals NULL, `==` for primitives
+/// (floating point included), `equals` for strings. Other field types are not modelled.
+pub(crate) fn row_equals(fields: &[DataField], a: &[Val], b: &[Val]) -> AggResult<bool> {
+    for (i, f) in fields.iter().enumerate() {
+        let (x, y) = (
+            a.get(i).unwrap_or(&Val::Null),
+            b.get(i).unwrap_or(&Val::Null),
+        );
+        let eq = match (x, y) {
+            (Val::Null, Val::Null) => true,
+            (Val::Null, _) | (_, Val::Null) => false,
+            _ => match &f.data_type.kind {
+                TypeKind::Boolean
+                | TypeKind::TinyInt
+                | TypeKind::SmallInt
+                | TypeKind::Int
+                | TypeKind::BigInt
+                | TypeKind::Date
+                | TypeKind::Time(_)
+                | TypeKind::Char(_)
+                | TypeKind::VarChar(_) => x == y,
+                TypeKind::Float | TypeKind::Double => match (x, y) {
+                    (Val::Float(p), Val::Float(q)) => p == q,
+                    (Val::Double(p), Val::Double(q)) => p == q,
+                    _ => false,
+                },
+                other => {
+                    return unsupported(format!(
+                        "comparing nested rows with a {other:?} field (RecordEqualiser) is not \
+                         reproduced"
+                    ))
+                }
+            },
+        };
+        if !eq {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The bytes of the `BinaryRow` the generated key `Projection` writes for `values` of `fields` (header
+/// 0, null bits, one 8-byte slot per field, variable part of strings longer than 7 bytes, 8-byte
+/// aligned), whose `hashCode()` is `MurmurHashUtils.hashBytesByWords` over them.
+pub(crate) fn binary_row_key(fields: &[&DataField], values: &[&Val]) -> AggResult<Vec<u8>> {
+    let arity = fields.len();
+    let null_bits = crate::binary_row::null_bits_width(arity);
+    let fixed = null_bits + 8 * arity;
+    let mut out = vec![0u8; fixed];
+    for (i, (f, v)) in fields.iter().zip(values).enumerate() {
+        let slot = null_bits + 8 * i;
+        if **v == Val::Null {
+            out[(i + 8) / 8] |= 1 << ((i + 8) % 8);
+            continue;
+        }
+        match (&f.data_type.kind, v) {
+            (TypeKind::Boolean, Val::Bool(b)) => out[slot] = *b as u8,
+            (TypeKind::TinyInt, Val::Int(x)) => out[slot] = *x as i8 as u8,
+            (TypeKind::SmallInt, Val::Int(x)) => {
+                out[slot..slot + 2].copy_from_slice(&(*x as i16).to_le_bytes())
+            }
+            (TypeKind::Int | TypeKind::Date | TypeKind::Time(_), Val::Int(x)) => {
+                out[slot..slot + 4].copy_from_slice(&(*x as i32).to_le_bytes())
+            }
+            (TypeKind::BigInt, Val::Int(x)) => {
+                out[slot..slot + 8].copy_from_slice(&x.to_le_bytes())
+            }
+            (TypeKind::Float, Val::Float(x)) => {
+                out[slot..slot + 4].copy_from_slice(&x.to_bits().to_le_bytes())
+            }
+            (TypeKind::Double, Val::Double(x)) => {
+                out[slot..slot + 8].copy_from_slice(&x.to_bits().to_le_bytes())
+            }
+            (TypeKind::Char(_) | TypeKind::VarChar(_), Val::Str(s)) => {
+                let b = s.as_bytes();
+                if b.len() <= 7 {
+                    out[slot..slot + b.len()].copy_from_slice(b);
+                    out[slot + 7] = 0x80 | b.len() as u8;
+                } else {
+                    let offset = out.len();
+                    let v = ((offset as u64) << 32) | b.len() as u64;
+                    out[slot..slot + 8].copy_from_slice(&v.to_le_bytes());
+                    out.extend_from_slice(b);
+                    out.resize(offset + b.len().div_ceil(8) * 8, 0);
+                }
+            }
+            (kind, _) => {
+                return unsupported(format!(
+                    "nested-key fields of type {kind:?} (BinaryRow hash order) are not reproduced"
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+

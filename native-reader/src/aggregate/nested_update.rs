@@ -1,0 +1,88 @@
+//! `nested_update` (`FieldNestedUpdateAgg`).
+
+use crate::schema::DataField;
+
+use super::collect::{items, row};
+use super::java_hash::{binary_row_key, murmur, row_equals, JavaHashMap};
+use super::val::Val;
+use super::AggResult;
+/// `FieldNestedUpdateAgg` over rows of `fields`, keyed by the fields at `key` (empty: no key).
+pub(crate) struct NestedUpdate<'a> {
+    pub(crate) fields: &'a [DataField],
+    pub(crate) key: &'a [usize],
+}
+
+impl NestedUpdate<'_> {
+    pub(crate) fn key_of(&self, r: &Val) -> AggResult<(i32, Vec<u8>)> {
+        let values = row(r)?;
+        let fields: Vec<&DataField> = self.key.iter().map(|&i| &self.fields[i]).collect();
+        let vals: Vec<&Val> = self
+            .key
+            .iter()
+            .map(|&i| values.get(i).unwrap_or(&Val::Null))
+            .collect();
+        let bytes = binary_row_key(&fields, &vals)?;
+        let hash = {
+            // hashBytesByWords: the length is a multiple of 8.
+            murmur(&bytes)
+        };
+        Ok((hash, bytes))
+    }
+
+    /// `agg(first, second)`: the non-NULL rows of both, the later of equal keys winning in the place
+    /// of the first.
+    pub(crate) fn agg(&self, first: &Val, second: &Val) -> AggResult<Val> {
+        if *first == Val::Null || *second == Val::Null {
+            return Ok(if *first == Val::Null { second } else { first }.clone());
+        }
+        let rows = items(first)?
+            .iter()
+            .chain(items(second)?)
+            .filter(|r| **r != Val::Null);
+        if self.key.is_empty() {
+            return Ok(Val::List(rows.cloned().collect()));
+        }
+        let mut map: JavaHashMap<Vec<u8>, Val> = JavaHashMap::new();
+        for r in rows {
+            let (hash, key) = self.key_of(r)?;
+            map.put(hash, key, r.clone(), |a, b| a == b, false)?;
+        }
+        Ok(Val::List(map.into_entries().map(|(_, v)| v).collect()))
+    }
+
+    /// `retract(acc, retract)`.
+    pub(crate) fn retract(&self, acc: &Val, retract: &Val) -> AggResult<Val> {
+        if *acc == Val::Null || *retract == Val::Null {
+            return Ok(acc.clone());
+        }
+        let removed = items(retract)?.iter().filter(|r| **r != Val::Null);
+        if self.key.is_empty() {
+            let mut rows: Vec<Val> = items(acc)?
+                .iter()
+                .filter(|r| **r != Val::Null)
+                .cloned()
+                .collect();
+            for r in removed {
+                let mut kept = Vec::with_capacity(rows.len());
+                for x in rows {
+                    if !row_equals(self.fields, row(&x)?, row(r)?)? {
+                        kept.push(x);
+                    }
+                }
+                rows = kept;
+            }
+            return Ok(Val::List(rows));
+        }
+        let mut map: JavaHashMap<Vec<u8>, Val> = JavaHashMap::new();
+        for r in items(acc)?.iter().filter(|r| **r != Val::Null) {
+            let (hash, key) = self.key_of(r)?;
+            map.put(hash, key, r.clone(), |a, b| a == b, false)?;
+        }
+        for r in removed {
+            let (hash, key) = self.key_of(r)?;
+            map.remove(hash, &key, |a, b| a == b);
+        }
+        Ok(Val::List(map.into_entries().map(|(_, v)| v).collect()))
+    }
+}
+

@@ -1,0 +1,286 @@
+//! Reading a split the way the released Paimon 1.0 reader does (`KeyValueTableRead`, `MergeFileSplitRead`,
+//! `RawFileSplitRead`), merge-on-read included.
+//!
+//! Which reader a split gets ([`read_split`], mirroring the split read providers of `KeyValueTableRead`):
+//! * append tables: every file in split order, rows in file order, all `+I` (`RawFileSplitRead`);
+//! * primary-key streaming splits with before-files (the changes plan of an OVERWRITE snapshot read with
+//!   `streaming-read-overwrite=true`, see [`crate::scan::plan_changes`]): the **changes reader**
+//!   (`IncrementalChangelogReadProvider`): the merge reader over the before-files (with their deletion
+//!   vectors) with every row turned into `-D` (`ReverseReader`), then the merge reader over the data files,
+//!   rows with their merged kind (`+I` or `+U`). Nothing is diffed: a key on both sides comes out as `-D`
+//!   of its old value (in the before part) and again with its new value (in the after part), equal values
+//!   included;
+//! * primary-key batch splits with before-files (`IncrementalDiffSplitRead`, incremental-between batch
+//!   scans, which the native planner never produces): not supported;
+//! * primary-key batch splits (`!is_streaming`) that are raw-convertible and whose files all know their
+//!   delete-row count: the **raw reader**, files concatenated, every row `+I` (`RawFileSplitReadProvider`);
+//! * other primary-key streaming splits: the **no-merge reader**, each row with its stored RowKind
+//!   (`MergeFileSplitRead.createNoMergeReader`);
+//! * other primary-key batch splits: the **merge reader** (`MergeFileSplitRead.createMergeReader`).
+//!
+//! The merge reader:
+//! 1. partitions the split's files into sections of sorted runs ([`crate::scan::interval_partition`] over the
+//!    files' `_MIN_KEY`/`_MAX_KEY`), sections read one after the other;
+//! 2. in a section, one reader per run (its files concatenated, deletion vectors applied per file), merged
+//!    by a loser tree (`LoserTree`, `SortMergeReaderWithLoserTree`) that reproduces Java's tree states, so
+//!    that records with equal key **and** equal sequence come out in the same order as in Java; keys are
+//!    compared on Arrow rows (`arrow::row`) of the trimmed primary key, records of one key by
+//!    (`sequence.field` honouring `sequence.field.sort-order`, NULL first, then `_SEQUENCE_NUMBER`);
+//! 3. the records of one key go through `ReducerMergeFunctionWrapper` (a key seen once is emitted unchanged)
+//!    and the merge engine: `deduplicate` (with `ignore-delete`), `first-row`, `partial-update` (with
+//!    `sequence-group`s, their aggregate functions, `partial-update.remove-record-on-delete` and
+//!    `partial-update.remove-record-on-sequence-group`) or `aggregation`;
+//! 4. `DropDeleteReader`: results whose kind is `-U`/`-D` are dropped; the output row kind is the result's
+//!    kind (`+I` or `+U`).
+//!
+//! A section with a single run holds every key once, so it is streamed without the tree (same output).
+//!
+//! Aggregate functions of 1.0 (`fields.<f>.aggregate-function`, `fields.default-aggregate-function`,
+//! `fields.<f>.ignore-retract`): `sum`, `product`, `max`, `min`, `last_value`, `last_non_null_value`
+//! (the default), `first_value`, `first_non_null_value` (and `first_not_null_value`), `listagg`
+//! (`fields.<f>.list-agg-delimiter`), `bool_and`, `bool_or`, `collect` (`fields.<f>.distinct`),
+//! `merge_map`, `nested_update` (`fields.<f>.nested-key`), `rbm32`, `rbm64`, `theta_sketch`,
+//! `hll_sketch`, and `primary-key` for primary-key columns (1.0 has no `count` function). Retraction
+//! (`-U`/`-D`) follows each Java class: `sum`, `product`, `last_value`, `last_non_null_value`,
+//! `collect`, `merge_map` and `nested_update` retract, the others throw unless
+//! `fields.<f>.ignore-retract`. The collection and bitmap functions live
+//! in `crate::aggregate`, which says what of them is not reproduced exactly (then
+//! [`Error::Unsupported`]): Java `HashSet`/`HashMap` orders of element types whose `hashCode()` is not
+//! modelled (`byte[]`, nested) or of bins Java turns into trees; `rbm32` unions of two
+//! run containers larger than a bitmap; and **every `rbm64` union of two non-NULL values**: Paimon 1.0's
+//! `RoaringBitmap64` is a `Roaring64Bitmap` whose `serialize` writes RoaringBitmap 1.0.5's adaptive radix
+//! tree layout (node types and order depend on its insertion history), not the portable 64-bit format
+//! the `roaring` crate writes. `hll_sketch` and `theta_sketch` union DataSketches images byte for byte as
+//! datasketches-java 4.2.0 does in Paimon 1.0 ([`crate::sketch`]); like every function without a retract,
+//! they throw on `-U`/`-D` unless `fields.<f>.ignore-retract`.
+//!
+//! Output shape: [`crate::types::read_schema`] of the latest schema (`_row_kind`, then the table's columns),
+//! batches of at most `batch_size` rows (never empty). Memory is bounded by the split: one batch per run of
+//! the current section, plus the output batch being built.
+
+pub(crate) mod function;
+pub(crate) mod loser_tree;
+pub(crate) mod output;
+pub(crate) mod reader;
+pub(crate) mod run;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{Array, Int8Array, RecordBatch};
+use arrow_schema::SchemaRef;
+
+use crate::decode::SplitReader;
+use crate::error::{Error, Result};
+use crate::split::{DataFileDesc, DeletionFileDesc, Split};
+use crate::table::Table;
+use crate::types::read_schema;
+
+use reader::MergeReader;
+/// Row kinds (`org.apache.paimon.types.RowKind`).
+const INSERT: i8 = 0;
+const UPDATE_AFTER: i8 = 2;
+const DELETE: i8 = 3;
+
+/// Columns of a [`read_file`] batch before the value columns: `_SEQUENCE_NUMBER`, `_row_kind`.
+const VALUE_OFFSET: usize = 2;
+
+fn is_add(kind: i8) -> bool {
+    kind == INSERT || kind == UPDATE_AFTER
+}
+
+/// Which reader [`read_split`] uses for a split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitReadKind {
+    /// Files concatenated, rows with their stored kind (append tables: `+I`).
+    NoMerge,
+    /// Files concatenated, every row `+I` (raw-convertible batch splits of primary-key tables).
+    Raw,
+    /// Merge-on-read.
+    Merge,
+    /// Merge-on-read of the before-files as `-D`, then merge-on-read of the data files (streaming splits
+    /// with before-files, `IncrementalChangelogReadProvider`).
+    Changes,
+}
+
+/// The reader `KeyValueTableRead` picks for `split` of a table with (`primary_keyed`) or without a primary
+/// key. Errors: [`Error::Unsupported`] naming the bucket directory for batch splits with before-files
+/// (`IncrementalDiffSplitRead`).
+pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKind> {
+    if !primary_keyed {
+        return Ok(SplitReadKind::NoMerge);
+    }
+    if !split.before_files.is_empty() {
+        if split.is_streaming {
+            return Ok(SplitReadKind::Changes);
+        }
+        return Err(Error::Unsupported {
+            path: PathBuf::from(&split.bucket_path),
+            reason: "batch splits with before-files (incremental diff, IncrementalDiffSplitRead) are not \
+                     read natively"
+                .into(),
+        });
+    }
+    let raw = !split.is_streaming
+        && split.raw_convertible
+        && split
+            .data_files
+            .iter()
+            .all(|f| f.delete_row_count.is_some());
+    Ok(if raw {
+        SplitReadKind::Raw
+    } else if split.is_streaming {
+        SplitReadKind::NoMerge
+    } else {
+        SplitReadKind::Merge
+    })
+}
+
+/// Reads `split` of `table` the way the released reader does (see the module docs), lazily, in batches of
+/// at most `batch_size` rows with [`crate::types::read_schema`].
+///
+/// Errors (here or from the iterator, each naming a file, the bucket directory or the table):
+/// [`Error::Unsupported`] for batch splits with before-files, unsupported merge engines or aggregate functions;
+/// [`Error::Merge`] for invalid merge options or records the merge engine rejects (as Java throws);
+/// [`Error::BinaryRow`] for malformed file keys; decoding errors of [`read_file`].
+pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Result<SplitBatches> {
+    let batch_size = batch_size.max(1);
+    let schema: SchemaRef = Arc::new(read_schema(&table.schema().fields));
+    let kind = split_read_kind(table.is_primary_key_table(), split)?;
+    let inner = match kind {
+        SplitReadKind::NoMerge => Inner::Plain(SplitReader::new(table.clone(), split, batch_size)?),
+        SplitReadKind::Raw => Inner::Raw(SplitReader::new(table.clone(), split, batch_size)?),
+        SplitReadKind::Merge => Inner::Merge(Box::new(MergeReader::new(table, split, batch_size)?)),
+        SplitReadKind::Changes => {
+            // Each side read as `createMergeReader(files, deletionFiles, keepDelete = false)`.
+            let side =
+                |files: &[DataFileDesc], deletion_files: &[Option<DeletionFileDesc>]| Split {
+                    data_files: files.to_vec(),
+                    before_files: Vec::new(),
+                    deletion_files: deletion_files.to_vec(),
+                    before_deletion_files: Vec::new(),
+                    is_streaming: false,
+                    raw_convertible: false,
+                    ..split.clone()
+                };
+            Inner::Changes {
+                before: Some(Box::new(MergeReader::new(
+                    table,
+                    &side(&split.before_files, &split.before_deletion_files),
+                    batch_size,
+                )?)),
+                after: Box::new(MergeReader::new(
+                    table,
+                    &side(&split.data_files, &split.deletion_files),
+                    batch_size,
+                )?),
+                bucket_path: PathBuf::from(&split.bucket_path),
+            }
+        }
+    };
+    Ok(SplitBatches {
+        schema,
+        inner,
+        failed: false,
+    })
+}
+
+/// The batches of one split (see [`read_split`]). `Send`; ends after the first error.
+pub struct SplitBatches {
+    schema: SchemaRef,
+    inner: Inner,
+    failed: bool,
+}
+
+enum Inner {
+    Plain(SplitReader),
+    Raw(SplitReader),
+    Merge(Box<MergeReader>),
+    /// The before side (until exhausted), then the after side.
+    Changes {
+        before: Option<Box<MergeReader>>,
+        after: Box<MergeReader>,
+        bucket_path: PathBuf,
+    },
+}
+
+impl SplitBatches {
+    /// The schema of every batch: `_row_kind` then the table's columns.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+}
+
+impl Iterator for SplitBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let item = match &mut self.inner {
+            Inner::Plain(r) => r.next(),
+            Inner::Raw(r) => r
+                .next()
+                .map(|b| b.and_then(|b| all_insert(&self.schema, b))),
+            Inner::Merge(m) => m.next_batch().transpose(),
+            Inner::Changes {
+                before,
+                after,
+                bucket_path,
+            } => loop {
+                match before {
+                    Some(b) => match b.next_batch() {
+                        Ok(Some(batch)) => break Some(reverse_kinds(batch, bucket_path)),
+                        Ok(None) => *before = None,
+                        Err(e) => break Some(Err(e)),
+                    },
+                    None => break after.next_batch().transpose(),
+                }
+            },
+        };
+        if matches!(item, Some(Err(_))) {
+            self.failed = true;
+        }
+        item
+    }
+}
+
+/// `ReverseReader`: the batch with every row kind (`+I` or `+U`) set to `-D`. Errors: [`Error::Merge`]
+/// naming the bucket directory for a `-U`/`-D` row (Java's `IllegalStateException`).
+fn reverse_kinds(batch: RecordBatch, bucket_path: &Path) -> Result<RecordBatch> {
+    let mut columns = batch.columns().to_vec();
+    if let Some(first) = columns.first_mut() {
+        if let Some(kinds) = first.as_any().downcast_ref::<Int8Array>() {
+            if kinds.iter().any(|k| !k.is_some_and(is_add)) {
+                return Err(Error::Merge {
+                    path: bucket_path.to_path_buf(),
+                    reason:
+                        "In reverse reader, the value kind of records cannot be UPDATE_BEFORE or \
+                             DELETE."
+                            .into(),
+                });
+            }
+        }
+        *first = Arc::new(Int8Array::from(vec![DELETE; batch.num_rows()]));
+    }
+    RecordBatch::try_new(batch.schema(), columns).map_err(|e| Error::Decode {
+        path: bucket_path.to_path_buf(),
+        reason: e.to_string(),
+    })
+}
+
+/// The batch with every row kind set to `+I`.
+fn all_insert(schema: &SchemaRef, batch: RecordBatch) -> Result<RecordBatch> {
+    let mut columns = batch.columns().to_vec();
+    if let Some(first) = columns.first_mut() {
+        *first = Arc::new(Int8Array::from(vec![INSERT; batch.num_rows()]));
+    }
+    RecordBatch::try_new(schema.clone(), columns).map_err(|e| Error::Decode {
+        path: PathBuf::from("<raw split>"),
+        reason: e.to_string(),
+    })
+}
+

@@ -1,0 +1,351 @@
+//! `MergeFileSplitRead.createMergeReader` + `DropDeleteReader`: sections of sorted runs merged by the
+//! loser tree and the merge function.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow::row::{RowConverter, SortField};
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch};
+use arrow_schema::{SchemaRef, SortOptions};
+
+use crate::decode::FileReadOptions;
+use crate::error::{Error, Result};
+use crate::scan::{interval_partition, KeyComparator, KeyedFile};
+use crate::schema::DataField;
+use crate::split::Split;
+use crate::table::Table;
+use crate::types::read_schema;
+
+use super::function::{engine, option, MergeFunction, Merged};
+use super::loser_tree::LoserTree;
+use super::output::{build_batch, Chunk, Ctx, OutRow, Rec};
+use super::run::{Run, RunContext, RunSource};
+use super::{is_add, VALUE_OFFSET};
+/// A section being read.
+pub(crate) enum SectionState {
+    /// One run: every key once, streamed without the tree.
+    Single(Box<Run>),
+    /// Several runs merged by the loser tree.
+    Merging(LoserTree),
+}
+
+/// `MergeFileSplitRead.createMergeReader` + `DropDeleteReader` over one split.
+pub(crate) struct MergeReader {
+    pub(crate) ctx: RunContext,
+    pub(crate) schema: SchemaRef,
+    pub(crate) fields: Vec<DataField>,
+    pub(crate) bucket_path: PathBuf,
+    pub(crate) sections: std::vec::IntoIter<Vec<RunSource>>,
+    pub(crate) current: Option<SectionState>,
+    pub(crate) function: MergeFunction,
+    pub(crate) chunk: Chunk,
+    pub(crate) batch_size: usize,
+    pub(crate) done: bool,
+}
+
+impl MergeReader {
+    pub(crate) fn new(table: &Arc<Table>, split: &Split, batch_size: usize) -> Result<MergeReader> {
+        let bucket_path = PathBuf::from(&split.bucket_path);
+        if !split.deletion_files.is_empty() && split.deletion_files.len() != split.data_files.len()
+        {
+            return Err(Error::Decode {
+                path: bucket_path,
+                reason: format!(
+                    "{} deletion files for {} data files",
+                    split.deletion_files.len(),
+                    split.data_files.len()
+                ),
+            });
+        }
+        // Sections of sorted runs over the split's files, as IntervalPartition builds them.
+        let comparator = KeyComparator::new(table.schema());
+        let mut keyed = Vec::with_capacity(split.data_files.len());
+        for (i, f) in split.data_files.iter().enumerate() {
+            let path = bucket_path.join(&f.file_name);
+            if f.min_key.is_empty() || f.max_key.is_empty() {
+                return Err(Error::Unsupported {
+                    path,
+                    reason: "the split carries no min/max key of this file; it cannot be merged"
+                        .into(),
+                });
+            }
+            let dv = split.deletion_files.get(i).cloned().flatten();
+            keyed.push(KeyedFile {
+                min_key: comparator.decode(&f.min_key, &path)?,
+                max_key: comparator.decode(&f.max_key, &path)?,
+                file: (f.clone(), dv),
+            });
+        }
+        let sections: Vec<Vec<RunSource>> = interval_partition(keyed, &comparator)
+            .into_iter()
+            .map(|runs| {
+                runs.into_iter()
+                    .map(|run| {
+                        let files: Vec<_> = run.into_iter().map(|k| k.file).collect();
+                        RunSource::Files {
+                            files: files.into_iter(),
+                            reader: None,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Self::with_sections(table, &split.bucket_path, sections, batch_size)
+    }
+
+    /// The reader of `sections` (each a list of runs) of a bucket of `table`.
+    pub(crate) fn with_sections(
+        table: &Arc<Table>,
+        bucket_path: &str,
+        sections: Vec<Vec<RunSource>>,
+        batch_size: usize,
+    ) -> Result<MergeReader> {
+        let schema = table.schema();
+        let fields = schema.fields.clone();
+        let column = |name: &str| -> Result<usize> {
+            fields
+                .iter()
+                .position(|f| f.name == name)
+                .map(|i| i + VALUE_OFFSET)
+                .ok_or_else(|| Error::Merge {
+                    path: table.path().to_path_buf(),
+                    reason: format!("column `{name}` is not in the table schema"),
+                })
+        };
+        let key_columns: Vec<usize> = schema
+            .trimmed_primary_keys()
+            .iter()
+            .map(|f| column(&f.name))
+            .collect::<Result<_>>()?;
+        let sort_fields = |cols: &[usize], options: SortOptions| -> Vec<SortField> {
+            cols.iter()
+                .map(|c| {
+                    let dt = crate::types::arrow_type(&fields[c - VALUE_OFFSET].data_type);
+                    SortField::new_with_options(dt, options)
+                })
+                .collect()
+        };
+        let row_err = |e: arrow_schema::ArrowError| Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: format!("cannot compare keys: {e}"),
+        };
+        let keys = RowConverter::new(sort_fields(&key_columns, SortOptions::default()))
+            .map_err(row_err)?;
+        let user_sequence = match &table.options().sequence_field {
+            None => None,
+            Some(names) => {
+                let cols: Vec<usize> = names
+                    .split(',')
+                    .map(|n| column(n.trim()))
+                    .collect::<Result<_>>()?;
+                let descending = option(table, "sequence.field.sort-order")
+                    .is_some_and(|o| o.eq_ignore_ascii_case("descending"));
+                let conv = RowConverter::new(sort_fields(
+                    &cols,
+                    SortOptions {
+                        descending,
+                        nulls_first: true,
+                    },
+                ))
+                .map_err(row_err)?;
+                Some((cols, conv))
+            }
+        };
+        let engine = engine(table)?;
+        Ok(MergeReader {
+            ctx: RunContext {
+                table: table.clone(),
+                bucket_path: bucket_path.to_string(),
+                options: FileReadOptions {
+                    with_sequence_number: true,
+                    batch_size,
+                },
+                key_columns,
+                keys,
+                user_sequence,
+            },
+            schema: Arc::new(read_schema(&fields)),
+            function: MergeFunction::new(engine, fields.len()),
+            fields,
+            bucket_path: PathBuf::from(bucket_path),
+            sections: sections.into_iter(),
+            current: None,
+            chunk: Chunk {
+                generation: 0,
+                sources: Vec::new(),
+                rows: Vec::new(),
+            },
+            batch_size,
+            done: false,
+        })
+    }
+
+    /// The next output batch, `None` at the end.
+    pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        while !self.done {
+            if self.current.is_none() {
+                match self.sections.next() {
+                    None => {
+                        self.done = true;
+                        break;
+                    }
+                    Some(mut runs) => {
+                        self.current = Some(if runs.len() == 1 {
+                            match runs.pop() {
+                                Some(run) => SectionState::Single(Box::new(Run::new(run, false))),
+                                None => continue,
+                            }
+                        } else {
+                            SectionState::Merging(LoserTree::new(
+                                runs.into_iter().map(|r| Run::new(r, true)).collect(),
+                            ))
+                        });
+                    }
+                }
+            }
+            match self.current.as_mut() {
+                Some(SectionState::Single(run)) => {
+                    // Rows of earlier sections go out first.
+                    if !self.chunk.rows.is_empty() {
+                        return self.flush().map(Some);
+                    }
+                    match next_single(&self.ctx, run, &self.schema)? {
+                        Some(batch) => return Ok(Some(batch)),
+                        None => self.current = None,
+                    }
+                }
+                Some(SectionState::Merging(tree)) => {
+                    let more = merge_section(
+                        &self.ctx,
+                        tree,
+                        &mut self.function,
+                        &mut self.chunk,
+                        &self.bucket_path,
+                        &self.fields,
+                        self.batch_size,
+                    )?;
+                    if !more {
+                        self.current = None;
+                    }
+                    if self.chunk.rows.len() >= self.batch_size {
+                        return self.flush().map(Some);
+                    }
+                }
+                None => {}
+            }
+        }
+        if self.chunk.rows.is_empty() {
+            Ok(None)
+        } else {
+            self.flush().map(Some)
+        }
+    }
+
+    /// Builds the output batch of the chunk and starts a new chunk.
+    pub(crate) fn flush(&mut self) -> Result<RecordBatch> {
+        let rows = std::mem::take(&mut self.chunk.rows);
+        let sources = std::mem::take(&mut self.chunk.sources);
+        self.chunk.generation += 1;
+        build_batch(
+            &self.schema,
+            &self.fields,
+            &sources,
+            &rows,
+            &self.bucket_path,
+        )
+    }
+}
+
+/// The next batch of a single-run section: its rows without `-U`/`-D`, kinds kept.
+pub(crate) fn next_single(ctx: &RunContext, run: &mut Run, schema: &SchemaRef) -> Result<Option<RecordBatch>> {
+    loop {
+        run.step_batch(ctx)?;
+        let Some(current) = &run.current else {
+            return Ok(None);
+        };
+        let batch = &current.batch;
+        let keep = BooleanArray::from_iter(current.kinds.iter().map(|k| Some(is_add(*k))));
+        let columns: Vec<ArrayRef> = batch.columns()[1..].to_vec();
+        let filtered = if keep.true_count() == batch.num_rows() {
+            columns
+        } else {
+            columns
+                .iter()
+                .map(|c| arrow_select::filter::filter(c, &keep))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| Error::Decode {
+                    path: PathBuf::from(&ctx.bucket_path),
+                    reason: e.to_string(),
+                })?
+        };
+        if keep.true_count() == 0 {
+            continue;
+        }
+        return RecordBatch::try_new(schema.clone(), filtered)
+            .map(Some)
+            .map_err(|e| Error::Decode {
+                path: PathBuf::from(&ctx.bucket_path),
+                reason: e.to_string(),
+            });
+    }
+}
+
+/// Merges keys of a multi-run section into the chunk until it holds `batch_size` rows; false when the
+/// section is exhausted.
+pub(crate) fn merge_section(
+    ctx: &RunContext,
+    tree: &mut LoserTree,
+    function: &mut MergeFunction,
+    chunk: &mut Chunk,
+    path: &Path,
+    fields: &[DataField],
+    batch_size: usize,
+) -> Result<bool> {
+    tree.initialize(ctx)?;
+    let mut group: Vec<usize> = Vec::with_capacity(tree.runs.len());
+    while chunk.rows.len() < batch_size {
+        tree.adjust_for_next_loop(ctx)?;
+        let Some(first) = tree.pop_winner()? else {
+            return Ok(false);
+        };
+        function.reset();
+        group.clear();
+        group.push(first);
+        while let Some(next) = tree.peek_winner()? {
+            tree.pop_winner()?;
+            group.push(next);
+        }
+        let mut c = Ctx {
+            runs: &mut tree.runs,
+            chunk,
+            path,
+            fields,
+        };
+        for &run in group.iter() {
+            let r = c.run(run)?;
+            let rec = Rec {
+                run,
+                row: r.row,
+                kind: r.kind(),
+            };
+            function.add(&mut c, rec)?;
+        }
+        // DropDeleteReader: only +I and +U results are kept.
+        match function.result() {
+            Some(Merged::Whole(rec)) if is_add(rec.kind) => {
+                let src = c.source(rec)?;
+                c.chunk.rows.push(OutRow::Whole {
+                    src,
+                    row: rec.row,
+                    kind: rec.kind,
+                });
+            }
+            Some(Merged::Cells { kind, cells }) if is_add(kind) => {
+                c.chunk.rows.push(OutRow::Cells { kind, cells });
+            }
+            _ => {}
+        }
+    }
+    Ok(true)
+}
+

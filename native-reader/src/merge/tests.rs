@@ -1,0 +1,603 @@
+use std::cmp::Ordering;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int8Type;
+use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch};
+use arrow_schema::DataType as ArrowType;
+
+use super::function::engine;
+use super::output::{compare_codegen, java_float_compare, scalar_at, scalars_to_array, Scalar};
+use super::reader::MergeReader;
+use super::run::RunSource;
+use super::*;
+use crate::aggregate::field::number_digits;
+use crate::aggregate::val::Val;
+use crate::error::{Error, Result};
+use crate::split::{DataFileDesc, Split};
+use crate::table::Table;
+
+use arrow_array::builder::{BooleanBuilder, Int32Builder, Int64Builder, StringBuilder};
+use serde_json::{json, Value};
+
+#[test]
+fn java_float_order() {
+    assert_eq!(java_float_compare(f64::NAN, 1.0), Ordering::Greater);
+    assert_eq!(java_float_compare(-0.0, 0.0), Ordering::Less);
+    assert_eq!(java_float_compare(f64::NAN, f64::NAN), Ordering::Equal);
+    assert_eq!(
+        compare_codegen(&Scalar::Double(-0.0), &Scalar::Double(0.0)),
+        Ordering::Equal
+    );
+}
+
+#[test]
+fn digits() {
+    assert_eq!(number_digits(0), 1);
+    assert_eq!(number_digits(999), 3);
+    assert_eq!(number_digits(-1000), 4);
+}
+
+#[test]
+fn scalars_round_trip_through_arrays() {
+    let a = scalars_to_array(
+        &ArrowType::Decimal128(5, 2),
+        vec![Some(Scalar::Decimal(12345)), None],
+    )
+    .unwrap();
+    assert_eq!(
+        scalar_at(a.as_ref(), 0).unwrap(),
+        Some(Scalar::Decimal(12345))
+    );
+    assert_eq!(scalar_at(a.as_ref(), 1).unwrap(), None);
+    assert!(scalars_to_array(&ArrowType::Int32, vec![Some(Scalar::Str("x".into()))]).is_err());
+}
+
+#[test]
+fn read_kind_follows_key_value_table_read() {
+    let split = |streaming, raw, drc: Option<i64>| Split {
+        snapshot_id: 1,
+        partition: vec![],
+        bucket: 0,
+        bucket_path: "/t/bucket-0".into(),
+        data_files: vec![DataFileDesc {
+            file_name: "f".into(),
+            level: 1,
+            row_count: 1,
+            file_size: 1,
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            schema_id: 0,
+            delete_row_count: drc,
+            min_key: vec![],
+            max_key: vec![],
+        }],
+        before_files: vec![],
+        before_deletion_files: vec![],
+        deletion_files: vec![],
+        is_streaming: streaming,
+        raw_convertible: raw,
+    };
+    use SplitReadKind::*;
+    assert_eq!(
+        split_read_kind(false, &split(false, false, None)).unwrap(),
+        NoMerge
+    );
+    assert_eq!(
+        split_read_kind(true, &split(false, true, Some(0))).unwrap(),
+        Raw
+    );
+    // unknown delete-row counts force the merge reader (legacy files)
+    assert_eq!(
+        split_read_kind(true, &split(false, true, None)).unwrap(),
+        Merge
+    );
+    assert_eq!(
+        split_read_kind(true, &split(true, true, Some(0))).unwrap(),
+        NoMerge
+    );
+    assert_eq!(
+        split_read_kind(true, &split(false, false, Some(0))).unwrap(),
+        Merge
+    );
+    let mut with_before = split(false, false, Some(0));
+    with_before.before_files = with_before.data_files.clone();
+    // a batch split with before-files (IncrementalDiffSplitRead) is not read natively
+    assert!(matches!(
+        split_read_kind(true, &with_before),
+        Err(Error::Unsupported { .. })
+    ));
+    // a streaming one is a changes split (IncrementalChangelogReadProvider), raw-convertible or not
+    let mut streaming_before = split(true, true, Some(0));
+    streaming_before.before_files = streaming_before.data_files.clone();
+    assert_eq!(split_read_kind(true, &streaming_before).unwrap(), Changes);
+    // without before-files a streaming split stays a no-merge split (MergeFileSplitReadProvider)
+    assert_eq!(
+        split_read_kind(true, &split(true, false, Some(0))).unwrap(),
+        NoMerge
+    );
+}
+
+/// A table with `fields` (JSON DataFields), primary key `pk` and `options`, in a temporary directory.
+fn table(dir: &Path, fields: Value, pk: &[&str], options: Value) -> Arc<Table> {
+    std::fs::create_dir_all(dir.join("schema")).unwrap();
+    let schema = json!({"version": 3, "id": 0, "fields": fields, "highestFieldId": 10,
+        "partitionKeys": [], "primaryKeys": pk, "options": options});
+    std::fs::write(dir.join("schema/schema-0"), schema.to_string()).unwrap();
+    Arc::new(Table::open(dir).unwrap())
+}
+
+fn kv_fields(extra: &[(&str, &str)]) -> Value {
+    let mut fields = vec![json!({"id": 0, "name": "k", "type": "INT NOT NULL"})];
+    for (i, (name, ty)) in extra.iter().enumerate() {
+        fields.push(json!({"id": i + 1, "name": name, "type": ty}));
+    }
+    Value::Array(fields)
+}
+
+/// One batch in `read_file`'s shape: rows of (sequence, kind, values in column order).
+fn batch(table: &Table, rows: &[(i64, i8, Value)]) -> RecordBatch {
+    let schema = Arc::new(crate::decode::file_read_schema(table, true));
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(Int64Array::from(
+            rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        )),
+        Arc::new(Int8Array::from(
+            rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+        )),
+    ];
+    for (c, field) in schema.fields().iter().enumerate().skip(2) {
+        let values: Vec<&Value> = rows.iter().map(|r| &r.2[c - 2]).collect();
+        let array: ArrayRef = match field.data_type() {
+            ArrowType::Int32 => {
+                let mut b = Int32Builder::new();
+                values
+                    .iter()
+                    .for_each(|v| b.append_option(v.as_i64().map(|x| x as i32)));
+                Arc::new(b.finish())
+            }
+            ArrowType::Int64 => {
+                let mut b = Int64Builder::new();
+                values.iter().for_each(|v| b.append_option(v.as_i64()));
+                Arc::new(b.finish())
+            }
+            ArrowType::Utf8 => {
+                let mut b = StringBuilder::new();
+                values.iter().for_each(|v| b.append_option(v.as_str()));
+                Arc::new(b.finish())
+            }
+            ArrowType::Boolean => {
+                let mut b = BooleanBuilder::new();
+                values.iter().for_each(|v| b.append_option(v.as_bool()));
+                Arc::new(b.finish())
+            }
+            other => {
+                let vals: Vec<Val> = values.iter().map(|v| json_val(other, v)).collect();
+                Val::to_arrow(other, &vals).unwrap()
+            }
+        };
+        columns.push(array);
+    }
+    RecordBatch::try_new(schema, columns).unwrap()
+}
+
+/// Merges one section whose runs are given as rows; returns `kind v1 v2 ...` per output row.
+fn merge(table: &Arc<Table>, runs: Vec<Vec<(i64, i8, Value)>>) -> Result<Vec<String>> {
+    let section: Vec<RunSource> = runs
+        .iter()
+        .map(|rows| RunSource::Memory(VecDeque::from(vec![batch(table, rows)])))
+        .collect();
+    let mut reader = MergeReader::with_sections(table, "/t/bucket-0", vec![section], 2)?;
+    let mut out = Vec::new();
+    while let Some(b) = reader.next_batch()? {
+        assert!(b.num_rows() > 0 && b.num_rows() <= 2);
+        for r in 0..b.num_rows() {
+            let kind = ["+I", "-U", "+U", "-D"]
+                [b.column(0).as_primitive::<Int8Type>().value(r) as usize];
+            let mut line = kind.to_string();
+            for c in b.columns().iter().skip(1) {
+                line.push(' ');
+                line.push_str(
+                    &arrow_cast::display::array_value_to_string(c.as_ref(), r).unwrap(),
+                );
+            }
+            out.push(line);
+        }
+    }
+    Ok(out)
+}
+
+const I: i8 = INSERT;
+const UA: i8 = UPDATE_AFTER;
+const UB: i8 = 1;
+const D: i8 = DELETE;
+
+#[test]
+fn deduplicate_keeps_the_latest_record_and_its_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), kv_fields(&[("v", "INT")]), &["k"], json!({}));
+    let runs = vec![
+        vec![
+            (0, I, json!([1, 10])),
+            (1, I, json!([2, 20])),
+            (5, I, json!([4, 40])),
+        ],
+        vec![
+            (2, UA, json!([1, 11])),
+            (3, D, json!([2, 20])),
+            (4, I, json!([3, 30])),
+        ],
+    ];
+    assert_eq!(
+        merge(&t, runs.clone()).unwrap(),
+        ["+U 1 11", "+I 3 30", "+I 4 40"]
+    );
+    // ignore-delete: the -D of key 2 is skipped, its +I stays.
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "INT")]),
+        &["k"],
+        json!({"ignore-delete": "true"}),
+    );
+    assert_eq!(
+        merge(&t, runs).unwrap(),
+        ["+U 1 11", "+I 2 20", "+I 3 30", "+I 4 40"]
+    );
+}
+
+#[test]
+fn a_key_seen_once_is_emitted_unchanged_and_deletes_are_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "BIGINT")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum"}),
+    );
+    let runs = vec![
+        vec![(0, UA, json!([1, 5])), (1, D, json!([2, 7]))],
+        vec![(2, I, json!([3, 1]))],
+    ];
+    assert_eq!(merge(&t, runs).unwrap(), ["+U 1 5", "+I 3 1"]);
+}
+
+#[test]
+fn sequence_field_orders_records_before_the_sequence_number() {
+    for (order, expected) in [("ascending", "+I 1 1 5"), ("descending", "+I 1 2 3")] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = table(
+            dir.path(),
+            kv_fields(&[("v", "INT"), ("ts", "INT")]),
+            &["k"],
+            json!({"sequence.field": "ts", "sequence.field.sort-order": order}),
+        );
+        let runs = vec![
+            vec![(0, I, json!([1, 1, 5]))],
+            vec![(1, I, json!([1, 2, 3]))],
+        ];
+        assert_eq!(merge(&t, runs).unwrap(), [expected], "{order}");
+    }
+}
+
+#[test]
+fn first_row_keeps_the_first_record_and_rejects_deletes() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "INT")]),
+        &["k"],
+        json!({"merge-engine": "first-row"}),
+    );
+    let runs = vec![vec![(1, UA, json!([1, 11]))], vec![(0, I, json!([1, 10]))]];
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 10"]);
+    let runs = vec![vec![(1, D, json!([1, 11]))], vec![(0, I, json!([1, 10]))]];
+    assert!(matches!(merge(&t, runs), Err(Error::Merge { .. })));
+}
+
+#[test]
+fn partial_update_merges_non_null_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let fields = kv_fields(&[("a", "INT"), ("b", "STRING")]);
+    let t = table(
+        dir.path(),
+        fields.clone(),
+        &["k"],
+        json!({"merge-engine": "partial-update"}),
+    );
+    let runs = vec![
+        vec![(0, I, json!([1, 1, null])), (1, I, json!([2, 2, "x"]))],
+        vec![(2, UA, json!([1, null, "y"]))],
+    ];
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 1 y", "+I 2 2 x"]);
+    // A delete is rejected by default ...
+    let runs = vec![
+        vec![(0, I, json!([1, 1, "a"]))],
+        vec![(1, D, json!([1, 1, "a"]))],
+    ];
+    assert!(matches!(merge(&t, runs.clone()), Err(Error::Merge { .. })));
+    // ... removes the row with remove-record-on-delete (a later insert starts afresh) ...
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        fields.clone(),
+        &["k"],
+        json!({"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"}),
+    );
+    assert_eq!(merge(&t, runs.clone()).unwrap(), Vec::<String>::new());
+    let mut again = runs.clone();
+    again.push(vec![(2, I, json!([1, null, "b"]))]);
+    assert_eq!(merge(&t, again).unwrap(), ["+I 1  b"]);
+    // ... and is skipped with ignore-delete.
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        fields,
+        &["k"],
+        json!({"merge-engine": "partial-update", "ignore-delete": "true"}),
+    );
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 1 a"]);
+}
+
+#[test]
+fn partial_update_sequence_groups() {
+    // The example of Paimon's partial-update docs: two groups, each updated only by newer sequences.
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[
+            ("a", "INT"),
+            ("b", "INT"),
+            ("g_1", "INT"),
+            ("c", "INT"),
+            ("d", "INT"),
+            ("g_2", "INT"),
+        ]),
+        &["k"],
+        json!({"merge-engine": "partial-update",
+               "fields.g_1.sequence-group": "a,b", "fields.g_2.sequence-group": "c,d"}),
+    );
+    let runs = vec![
+        vec![(0, I, json!([1, 1, 1, 1, 1, 1, 1]))],
+        vec![(1, I, json!([1, 2, 2, 2, null, null, null]))],
+        vec![(2, I, json!([1, 3, 3, 1, 3, 3, 3]))],
+    ];
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 2 2 2 3 3 3"]);
+    // Retracting with an older group sequence leaves the group alone; a newer one clears it.
+    let runs = vec![
+        vec![(0, I, json!([1, 1, 1, 5, 1, 1, 5]))],
+        vec![(1, UB, json!([1, 1, 1, 4, 1, 1, 6]))],
+    ];
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 1 1 5   6"]);
+}
+
+#[test]
+fn aggregate_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[
+            ("s", "BIGINT"),
+            ("mx", "INT"),
+            ("mn", "INT"),
+            ("l", "STRING"),
+            ("ba", "BOOLEAN"),
+            ("bo", "BOOLEAN"),
+            ("p", "INT"),
+            ("x", "INT"),
+            ("fv", "INT"),
+            ("fnn", "INT"),
+            ("lv", "INT"),
+        ]),
+        &["k"],
+        json!({"merge-engine": "aggregation",
+            "fields.s.aggregate-function": "sum", "fields.mx.aggregate-function": "max",
+            "fields.mn.aggregate-function": "min", "fields.l.aggregate-function": "listagg",
+            "fields.l.list-agg-delimiter": "|",
+            "fields.ba.aggregate-function": "bool_and", "fields.bo.aggregate-function": "bool_or",
+            "fields.p.aggregate-function": "product",
+            "fields.fv.aggregate-function": "first_value",
+            "fields.fnn.aggregate-function": "first_non_null_value",
+            "fields.lv.aggregate-function": "last_value"}),
+    );
+    let runs = vec![
+        vec![(
+            0,
+            I,
+            json!([1, 10, 5, 5, "a", true, false, 2, 7, null, null, 1]),
+        )],
+        vec![(
+            1,
+            UA,
+            json!([1, 20, 3, 3, "b", false, false, 3, null, 8, 9, null]),
+        )],
+        vec![(
+            2,
+            I,
+            json!([1, null, 9, null, null, true, true, null, null, 6, 4, 2]),
+        )],
+    ];
+    // A merged row is +I whatever its inputs' kinds.
+    assert_eq!(
+        merge(&t, runs).unwrap(),
+        ["+I 1 30 9 3 a|b false true 6 7  9 2"]
+    );
+}
+
+#[test]
+fn aggregate_retraction() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("s", "BIGINT"), ("m", "INT")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.s.aggregate-function": "sum",
+               "fields.m.aggregate-function": "max", "fields.m.ignore-retract": "true"}),
+    );
+    let runs = vec![
+        vec![(0, I, json!([1, 10, 1]))],
+        vec![(1, UB, json!([1, 4, 7]))],
+        vec![(2, UA, json!([1, 6, 2]))],
+        vec![(3, D, json!([2, 5, 1]))],
+        vec![(4, I, json!([2, 1, 1]))],
+    ]
+    .into_iter()
+    .collect::<Vec<_>>();
+    // key 2: retract 5 from nothing = -5, then +1 = -4 (the -D sorts first by sequence)
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 12 2", "+I 2 -4 1"]);
+    // max cannot retract without ignore-retract
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("m", "INT")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.m.aggregate-function": "max"}),
+    );
+    let runs = vec![vec![(0, I, json!([1, 1]))], vec![(1, UB, json!([1, 1]))]];
+    assert!(matches!(merge(&t, runs), Err(Error::Merge { .. })));
+}
+
+/// A JSON test value as a [`Val`] of `data_type` (BINARY as a hex string).
+fn json_val(data_type: &ArrowType, v: &Value) -> Val {
+    match (data_type, v) {
+        (_, Value::Null) => Val::Null,
+        (ArrowType::Int32 | ArrowType::Int64, v) => Val::Int(v.as_i64().unwrap()),
+        (ArrowType::Utf8, v) => Val::Str(v.as_str().unwrap().to_string()),
+        (ArrowType::Binary, v) => {
+            let h = v.as_str().unwrap();
+            Val::Bytes(
+                (0..h.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                    .collect(),
+            )
+        }
+        (ArrowType::List(f), Value::Array(items)) => {
+            Val::List(items.iter().map(|x| json_val(f.data_type(), x)).collect())
+        }
+        (other, v) => panic!("test value {v} of {other}"),
+    }
+}
+
+#[test]
+fn collection_and_bitmap_functions_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let fields = json!([
+        {"id": 0, "name": "k", "type": "INT NOT NULL"},
+        {"id": 1, "name": "c", "type": {"type": "ARRAY", "element": "INT"}},
+        {"id": 2, "name": "r", "type": "BYTES"},
+        {"id": 3, "name": "r64", "type": "BYTES"}
+    ]);
+    let t = table(
+        dir.path(),
+        fields.clone(),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.c.aggregate-function": "collect",
+               "fields.r.aggregate-function": "rbm32", "fields.r64.aggregate-function": "rbm64"}),
+    );
+    // RoaringBitmap32 {1, 2, 3} | {3, 4}: one run container (RoaringBitmap32.serialize after runOptimize).
+    let (a, b) = (
+        "3a300000010000000000020010000000010002000300",
+        "3a30000001000000000001001000000003000400",
+    );
+    let runs = vec![
+        vec![(0, I, json!([1, [1, 2], a, null]))],
+        vec![(1, I, json!([1, [3], b, "00"]))],
+    ];
+    assert_eq!(
+        merge(&t, runs).unwrap(),
+        ["+I 1 [1, 2, 3] 3b3000000100000300010001000300 00"]
+    );
+    // Two rbm64 values: Roaring64Bitmap's serialized union is not reproduced.
+    let runs = vec![
+        vec![(0, I, json!([1, null, null, "00"]))],
+        vec![(1, I, json!([1, null, null, "01"]))],
+    ];
+    assert!(matches!(merge(&t, runs), Err(Error::Unsupported { .. })));
+    // rbm32 cannot retract (UnsupportedOperationException) unless ignore-retract.
+    let runs = vec![
+        vec![(0, I, json!([1, null, a, null]))],
+        vec![(1, UB, json!([1, null, a, null]))],
+    ];
+    assert!(matches!(merge(&t, runs), Err(Error::Merge { .. })));
+
+    // In a partial-update sequence group, FieldCollectAgg.aggReversed is agg(accumulator, input):
+    // an older record's elements still come after the accumulator's.
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        json!([
+            {"id": 0, "name": "k", "type": "INT NOT NULL"},
+            {"id": 1, "name": "g", "type": "INT"},
+            {"id": 2, "name": "c", "type": {"type": "ARRAY", "element": "INT"}}
+        ]),
+        &["k"],
+        json!({"merge-engine": "partial-update", "fields.g.sequence-group": "c",
+               "fields.c.aggregate-function": "collect"}),
+    );
+    let runs = vec![
+        vec![(0, I, json!([1, 2, [1]]))],
+        vec![(1, I, json!([1, 1, [2]]))],
+    ];
+    assert_eq!(merge(&t, runs).unwrap(), ["+I 1 2 [1, 2]"]);
+}
+
+#[test]
+fn invalid_merge_options_fail_like_java() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "STRING")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum"}),
+    );
+    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "INT")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "collect"}),
+    );
+    // FieldCollectAggFactory: "Data type for collect column must be 'Array' ...".
+    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "BYTES")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "hll_sketch"}),
+    );
+    assert!(engine(&t).is_ok());
+    // FieldThetaSketchAggFactory: "Data type for theta sketch column must be 'VarBinaryType' ...".
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "STRING")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "theta_sketch"}),
+    );
+    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "INT")]),
+        &["k"],
+        json!({"merge-engine": "partial-update", "fields.v.aggregate-function": "sum"}),
+    );
+    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+}
+
+#[test]
+fn single_run_sections_stream_without_deletes() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), kv_fields(&[("v", "INT")]), &["k"], json!({}));
+    let rows = vec![
+        (0, I, json!([1, 1])),
+        (1, D, json!([2, 2])),
+        (2, UA, json!([3, 3])),
+    ];
+    assert_eq!(merge(&t, vec![rows]).unwrap(), ["+I 1 1", "+U 3 3"]);
+}
