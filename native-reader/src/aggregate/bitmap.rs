@@ -1,6 +1,10 @@
 //! `rbm32` (`FieldRoaringBitmap32Agg`): the portable RoaringBitmap serialization of the union.
 
-use super::{unsupported, AggError, AggResult};
+use crate::error::{Error, Result};
+use crate::merge::output::{Cell, Ctx, Scalar};
+
+use super::val::Val;
+use super::{computed, unsupported, value, AggError, AggField, AggResult, FieldAggregator};
 pub(crate) const SERIAL_COOKIE_NO_RUNCONTAINER: u32 = 12346;
 pub(crate) const SERIAL_COOKIE: u32 = 12347;
 pub(crate) const NO_OFFSET_THRESHOLD: usize = 4;
@@ -293,4 +297,50 @@ pub(crate) fn serialize_rbm32(containers: &[(u16, Kind, Vec<u16>)]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// `FieldRoaringBitmap32Agg`: the union of two `RoaringBitmap32` images ([`rbm32_or`]); no retraction.
+pub(crate) struct Rbm32Agg(pub(crate) AggField);
+
+impl FieldAggregator for Rbm32Agg {
+    fn field(&self) -> &AggField {
+        &self.0
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        match (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?) {
+            (Scalar::Bytes(a), Scalar::Bytes(b)) => {
+                let r = rbm32_or(&a, &b).map(Val::Bytes);
+                computed(&self.0, ctx, r)
+            }
+            _ => Err(ctx.err("rbm32 over non-binaries".into())),
+        }
+    }
+}
+
+/// `FieldRoaringBitmap64Agg`: a NULL side gives the other; a union of two values is
+/// [`Error::Unsupported`] (see the module docs of [`crate::merge`]); no retraction.
+pub(crate) struct Rbm64Agg(pub(crate) AggField);
+
+impl FieldAggregator for Rbm64Agg {
+    fn field(&self) -> &AggField {
+        &self.0
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        Err(Error::Unsupported {
+            path: ctx.path.to_path_buf(),
+            reason: format!(
+                "rbm64 of column `{}`: Paimon 1.0 serializes the union as a Roaring64Bitmap \
+                 (RoaringBitmap 1.0.5's ART layout), which is not reproduced",
+                ctx.field_name(self.0.col)
+            ),
+        })
+    }
 }

@@ -1,10 +1,12 @@
 //! `collect` (`FieldCollectAgg`).
 
+use crate::error::Result;
+use crate::merge::output::{Cell, Ctx};
 use crate::schema::{DataType, TypeKind};
 
 use super::java_hash::{java_equals, java_hash, row_equals, JavaHashMap};
 use super::val::Val;
-use super::{unsupported, AggError, AggResult};
+use super::{computed, unsupported, val, AggError, AggField, AggResult, FieldAggregator};
 pub(crate) fn items(v: &Val) -> AggResult<&[Val]> {
     match v {
         Val::List(items) => Ok(items),
@@ -146,3 +148,32 @@ pub(crate) fn collect_retract(
     Ok(Val::List(out))
 }
 
+/// `FieldCollectAgg` of an ARRAY of `element`s (`fields.<f>.distinct`).
+pub(crate) struct CollectAgg {
+    pub(crate) field: AggField,
+    pub(crate) element: DataType,
+    pub(crate) distinct: bool,
+}
+
+impl FieldAggregator for CollectAgg {
+    fn field(&self) -> &AggField {
+        &self.field
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        let (a, b) = (val(&self.field, ctx, &acc)?, val(&self.field, ctx, &input)?);
+        let r = collect_agg(&self.element, self.distinct, &a, &b);
+        computed(&self.field, ctx, r)
+    }
+
+    /// `FieldCollectAgg` overrides `aggReversed` with `agg(accumulator, input)`.
+    fn agg_reversed(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        self.agg(ctx, acc, input)
+    }
+
+    fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        let (a, b) = (val(&self.field, ctx, &acc)?, val(&self.field, ctx, &input)?);
+        let r = collect_retract(&self.element, self.distinct, &a, &b);
+        computed(&self.field, ctx, r)
+    }
+}

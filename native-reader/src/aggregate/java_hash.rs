@@ -280,4 +280,3 @@ pub(crate) fn binary_row_key(fields: &[&DataField], values: &[&Val]) -> AggResul
     }
     Ok(out)
 }
-

@@ -1,11 +1,13 @@
 //! `merge_map` (`FieldMergeMapAgg`).
 
+use crate::error::Result;
+use crate::merge::output::{Cell, Ctx};
 use crate::schema::DataType;
 
 use super::collect::{entries, npe};
 use super::java_hash::{java_equals, java_hash, JavaHashMap};
 use super::val::Val;
-use super::AggResult;
+use super::{computed, val, AggField, AggResult, FieldAggregator};
 /// `FieldMergeMapAgg.agg`: the entries of `first` then `second` put into a `HashMap`.
 pub(crate) fn merge_map_agg(key: &DataType, first: &Val, second: &Val) -> AggResult<Val> {
     if *first == Val::Null || *second == Val::Null {
@@ -45,3 +47,26 @@ pub(crate) fn merge_map_retract(key: &DataType, acc: &Val, retract: &Val) -> Agg
     Ok(Val::Map(map.into_entries().collect()))
 }
 
+/// `FieldMergeMapAgg` of a MAP with `key`s.
+pub(crate) struct MergeMapAgg {
+    pub(crate) field: AggField,
+    pub(crate) key: DataType,
+}
+
+impl FieldAggregator for MergeMapAgg {
+    fn field(&self) -> &AggField {
+        &self.field
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        let (a, b) = (val(&self.field, ctx, &acc)?, val(&self.field, ctx, &input)?);
+        let r = merge_map_agg(&self.key, &a, &b);
+        computed(&self.field, ctx, r)
+    }
+
+    fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        let (a, b) = (val(&self.field, ctx, &acc)?, val(&self.field, ctx, &input)?);
+        let r = merge_map_retract(&self.key, &a, &b);
+        computed(&self.field, ctx, r)
+    }
+}

@@ -1,7 +1,16 @@
-//! The aggregate functions of Paimon 1.0 over collections and bitmaps, as the released
-//! `org.apache.paimon.mergetree.compact.aggregate` classes compute them: `collect` (`FieldCollectAgg`),
+//! The field aggregate functions of Paimon 1.0 (`org.apache.paimon.mergetree.compact.aggregate`), which
+//! the `aggregation` merge engine and the sequence groups of `partial-update` apply per field.
+//!
+//! [`FieldAggregator`] mirrors `FieldAggregator` (`agg`, `aggReversed`, `retract`, `reset`), one
+//! implementation per Java class: [`last_value`] (`primary-key`, `last_value`, `last_non_null_value`,
+//! `first_value`, `first_non_null_value`), [`numeric`] (`sum`, `product`, `max`, `min`), [`boolean`]
+//! (`bool_and`, `bool_or`), [`listagg`], [`collect`], [`merge_map`], [`nested_update`], [`bitmap`]
+//! (`rbm32`, `rbm64`) and [`sketch`] (`theta_sketch`, `hll_sketch`); [`factory`] (`FieldAggregatorFactory`)
+//! maps a function name to its constructor, wrapped in [`IgnoreRetract`] with `fields.<f>.ignore-retract`.
+//!
+//! The collection and bitmap functions compute as the released classes do: `collect` (`FieldCollectAgg`),
 //! `merge_map` (`FieldMergeMapAgg`), `nested_update` (`FieldNestedUpdateAgg`) and `rbm32`
-//! (`FieldRoaringBitmap32Agg`). [`crate::merge`] calls them.
+//! (`FieldRoaringBitmap32Agg`).
 //!
 //! Output order is part of the result. Java builds some results in a `java.util.HashMap`/`HashSet`
 //! (`collect` with `fields.<f>.distinct`, `merge_map`, `nested_update` with `fields.<f>.nested-key`), whose
@@ -29,18 +38,29 @@
 //! `rbm64` is not here: Paimon 1.0's `RoaringBitmap64` wraps a `Roaring64Bitmap`, whose `serialize` writes
 //! its adaptive radix tree, not the portable format; [`crate::merge`] merges it only when one side is NULL.
 
-
 pub(crate) mod bitmap;
+pub(crate) mod boolean;
 pub(crate) mod collect;
 pub(crate) mod factory;
-pub(crate) mod field;
 pub(crate) mod java_hash;
+pub(crate) mod last_value;
+pub(crate) mod listagg;
 pub(crate) mod merge_map;
 pub(crate) mod nested_update;
+pub(crate) mod numeric;
 pub mod sketch;
-pub(crate) mod val;
 #[cfg(test)]
 mod tests;
+pub(crate) mod val;
+
+use crate::error::{Error, Result};
+use crate::merge::output::{Cell, Ctx, Scalar};
+use crate::schema::TypeKind;
+
+use val::Val;
+
+pub(crate) use factory::{create, field_function};
+
 /// Why an aggregate function could not produce its value.
 #[derive(Debug)]
 pub(crate) enum AggError {
@@ -56,3 +76,116 @@ pub(crate) fn unsupported<T>(reason: impl Into<String>) -> AggResult<T> {
     Err(AggError::Unsupported(reason.into()))
 }
 
+/// The field an aggregator computes: the function's name as configured (errors name it), the field's
+/// index among the table's columns, and its type.
+#[derive(Clone, Debug)]
+pub(crate) struct AggField {
+    pub(crate) function: String,
+    pub(crate) col: usize,
+    pub(crate) kind: TypeKind,
+}
+
+/// One field's aggregate function with its state (`org.apache.paimon.mergetree.compact.aggregate.
+/// FieldAggregator`). Values are [`Cell`]s of the merge: NULL, a value of an input record or a computed
+/// value; `ctx` reads them. Errors: [`Error::Merge`] where Java throws, [`Error::Unsupported`] where Java
+/// computes something not reproduced.
+pub(crate) trait FieldAggregator: Send {
+    /// The field this aggregator computes.
+    fn field(&self) -> &AggField;
+
+    /// `agg(accumulator, inputField)`.
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell>;
+
+    /// `aggReversed(accumulator, inputField)`: `agg(inputField, accumulator)` unless the class overrides it.
+    fn agg_reversed(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        self.agg(ctx, input, acc)
+    }
+
+    /// `retract(accumulator, retractField)`: Java's `UnsupportedOperationException` unless the class
+    /// overrides it.
+    fn retract(&mut self, ctx: &Ctx<'_>, _acc: Cell, _input: Cell) -> Result<Cell> {
+        Err(unsupported_retract(self.field(), ctx))
+    }
+
+    /// `reset()`: before the records of the next key.
+    fn reset(&mut self) {}
+}
+
+/// `FieldIgnoreRetractAgg` (`fields.<f>.ignore-retract`): a retraction keeps the accumulator.
+pub(crate) struct IgnoreRetract(pub(crate) Box<dyn FieldAggregator>);
+
+impl FieldAggregator for IgnoreRetract {
+    fn field(&self) -> &AggField {
+        self.0.field()
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        self.0.agg(ctx, acc, input)
+    }
+
+    fn agg_reversed(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        self.0.agg_reversed(ctx, acc, input)
+    }
+
+    fn retract(&mut self, _ctx: &Ctx<'_>, acc: Cell, _input: Cell) -> Result<Cell> {
+        Ok(acc)
+    }
+
+    fn reset(&mut self) {
+        self.0.reset()
+    }
+}
+
+/// The error of a function without a retraction (Java's `UnsupportedOperationException`).
+fn unsupported_retract(f: &AggField, ctx: &Ctx<'_>) -> Error {
+    ctx.err(format!(
+        "Aggregate function '{}' does not support retraction, If you allow this function to \
+         ignore retraction messages, you can configure 'fields.${{field_name}}.ignore-retract'='true'. \
+         (column `{}`)",
+        f.function,
+        ctx.field_name(f.col)
+    ))
+}
+
+/// A non-NULL cell's value. Errors: [`Error::Merge`] for NULL.
+fn value(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Scalar> {
+    ctx.scalar(cell, f.col)?.ok_or_else(|| {
+        ctx.err(format!(
+            "column `{}`: unexpected NULL",
+            ctx.field_name(f.col)
+        ))
+    })
+}
+
+/// A cell's value for the collection functions (`Val::Null` for NULL).
+fn val(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Val> {
+    Ok(match ctx.scalar(cell, f.col)? {
+        None => Val::Null,
+        Some(Scalar::Nested(v)) => v,
+        Some(Scalar::Bytes(b)) => Val::Bytes(b),
+        Some(other) => {
+            return Err(ctx.err(format!(
+                "column `{}`: {other:?} is not a collection",
+                ctx.field_name(f.col)
+            )))
+        }
+    })
+}
+
+/// The cell of a collection function's result; its errors as Java's or as unsupported.
+fn computed(f: &AggField, ctx: &Ctx<'_>, r: AggResult<Val>) -> Result<Cell> {
+    match r {
+        Ok(Val::Null) => Ok(Cell::Null),
+        Ok(Val::Bytes(b)) => Ok(Cell::Value(Scalar::Bytes(b))),
+        Ok(v) => Ok(Cell::Value(Scalar::Nested(v))),
+        Err(AggError::Java(m)) => Err(ctx.err(format!(
+            "{} of column `{}`: {m}",
+            f.function,
+            ctx.field_name(f.col)
+        ))),
+        Err(AggError::Unsupported(m)) => Err(Error::Unsupported {
+            path: ctx.path.to_path_buf(),
+            reason: format!("{} of column `{}`: {m}", f.function, ctx.field_name(f.col)),
+        }),
+    }
+}

@@ -1,11 +1,13 @@
 //! `nested_update` (`FieldNestedUpdateAgg`).
 
+use crate::error::Result;
+use crate::merge::output::{Cell, Ctx};
 use crate::schema::DataField;
 
 use super::collect::{items, row};
 use super::java_hash::{binary_row_key, murmur, row_equals, JavaHashMap};
 use super::val::Val;
-use super::AggResult;
+use super::{computed, val, AggField, AggResult, FieldAggregator};
 /// `FieldNestedUpdateAgg` over rows of `fields`, keyed by the fields at `key` (empty: no key).
 pub(crate) struct NestedUpdate<'a> {
     pub(crate) fields: &'a [DataField],
@@ -86,3 +88,35 @@ impl NestedUpdate<'_> {
     }
 }
 
+/// `FieldNestedUpdateAgg` of an ARRAY of ROWs of `fields`, keyed by `fields.<f>.nested-key` (indexes).
+pub(crate) struct NestedUpdateAgg {
+    pub(crate) field: AggField,
+    pub(crate) fields: Vec<DataField>,
+    pub(crate) key: Vec<usize>,
+}
+
+impl FieldAggregator for NestedUpdateAgg {
+    fn field(&self) -> &AggField {
+        &self.field
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        let (a, b) = (val(&self.field, ctx, &acc)?, val(&self.field, ctx, &input)?);
+        let r = NestedUpdate {
+            fields: &self.fields,
+            key: &self.key,
+        }
+        .agg(&a, &b);
+        computed(&self.field, ctx, r)
+    }
+
+    fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        let (a, b) = (val(&self.field, ctx, &acc)?, val(&self.field, ctx, &input)?);
+        let r = NestedUpdate {
+            fields: &self.fields,
+            key: &self.key,
+        }
+        .retract(&a, &b);
+        computed(&self.field, ctx, r)
+    }
+}

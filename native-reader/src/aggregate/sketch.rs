@@ -30,6 +30,12 @@
 use datasketches::hll::{HllSketch, HllType, HllUnion};
 use datasketches::theta::{CompactThetaSketch, ThetaUnionBuilder};
 
+use crate::error::Result as ReadResult;
+use crate::merge::output::{Cell, Ctx, Scalar};
+
+use super::val::Val;
+use super::{computed, value, AggError, AggField, FieldAggregator};
+
 /// Theta image flag bits (DataSketches `PreambleUtil`).
 const THETA_SINGLE_ITEM: u8 = 0x20;
 
@@ -179,6 +185,39 @@ fn insert(table: &mut [u32], lg: u32, coupon: u32) -> Result<bool, String> {
         probe = (probe + stride) & mask;
         if probe == start {
             return Err("a SET image's coupons overflow their table".into());
+        }
+    }
+}
+
+/// `FieldThetaSketchAgg` (`theta` true, [`theta_union`]) or `FieldHllSketchAgg` ([`hll_union`]): a NULL side
+/// gives the other; no retraction.
+pub(crate) struct SketchAgg {
+    pub(crate) field: AggField,
+    pub(crate) theta: bool,
+}
+
+impl FieldAggregator for SketchAgg {
+    fn field(&self) -> &AggField {
+        &self.field
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> ReadResult<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        match (
+            value(&self.field, ctx, &acc)?,
+            value(&self.field, ctx, &input)?,
+        ) {
+            (Scalar::Bytes(a), Scalar::Bytes(b)) => {
+                let r = if self.theta {
+                    theta_union(&a, &b)
+                } else {
+                    hll_union(&a, &b)
+                };
+                computed(&self.field, ctx, r.map(Val::Bytes).map_err(AggError::Java))
+            }
+            _ => Err(ctx.err(format!("{} over non-binaries", self.field.function))),
         }
     }
 }

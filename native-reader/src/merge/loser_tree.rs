@@ -1,15 +1,37 @@
-//! `LoserTree` (`SortMergeReaderWithLoserTree`) of Paimon 1.0 over the runs of one section.
+//! `LoserTree` (`SortMergeReaderWithLoserTree`) of Paimon 1.0 over the cursors of one section.
+//!
+//! The tree knows only [`Cursor`]s: something positioned on a current record (or on none, at its end)
+//! that compares its key and its sequence with another cursor's and advances. It opens no file and knows
+//! no merge engine; [`super::run::Run`] is the cursor of the merge reader.
 
 use std::cmp::Ordering;
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 
-use super::run::{Run, RunContext};
+/// A leaf of the [`LoserTree`]: a sorted sequence of records, positioned on its current record.
+pub(crate) trait Cursor {
+    /// What [`Cursor::advance`] needs (for runs: the files being read).
+    type Context;
+
+    /// Whether the cursor is on a record (false at its end).
+    fn has_record(&self) -> bool;
+
+    /// Moves to the next record; none at the end.
+    fn advance(&mut self, ctx: &Self::Context) -> Result<()>;
+
+    /// The key order of the current records of `self` and `other`; `None` when either has no record or
+    /// no comparable key.
+    fn key_order(&self, other: &Self) -> Option<Ordering>;
+
+    /// The order of the current records of `self` and `other` among the records of one key (their
+    /// sequence); `None` when either has no record.
+    fn sequence_order(&self, other: &Self) -> Option<Ordering>;
+}
 
 /// `LoserTree.State`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum State {
+enum State {
     LoserWithNewKey,
     LoserWithSameKey,
     LoserPopped,
@@ -19,7 +41,7 @@ pub(crate) enum State {
 }
 
 impl State {
-    pub(crate) fn is_winner(self) -> bool {
+    fn is_winner(self) -> bool {
         matches!(
             self,
             State::WinnerWithNewKey | State::WinnerWithSameKey | State::WinnerPopped
@@ -27,47 +49,105 @@ impl State {
     }
 }
 
-pub(crate) struct LoserTree {
-    pub(crate) tree: Vec<isize>,
-    pub(crate) runs: Vec<Run>,
-    pub(crate) initialized: bool,
+/// The tree's state of one leaf (`LeafIterator`'s state and `firstSameKeyIndex`).
+struct Leaf {
+    state: State,
+    first_same_key: isize,
 }
 
-impl LoserTree {
-    pub(crate) fn new(runs: Vec<Run>) -> LoserTree {
+impl Leaf {
+    fn set_first_same_key(&mut self, index: isize) {
+        if self.first_same_key == -1 {
+            self.first_same_key = index;
+        }
+    }
+}
+
+/// `LoserTree` of Paimon 1.0 over the cursors of one section, with the same node states and tie rules, so the
+/// records of one key come out in the same order as in Java even when their sequences are equal.
+pub(crate) struct LoserTree<C> {
+    tree: Vec<isize>,
+    cursors: Vec<C>,
+    /// The tree's state of each cursor, by the same index.
+    leaves: Vec<Leaf>,
+    initialized: bool,
+}
+
+impl<C: Cursor> LoserTree<C> {
+    pub(crate) fn new(cursors: Vec<C>) -> LoserTree<C> {
         LoserTree {
-            tree: vec![-1; runs.len()],
-            runs,
+            tree: vec![-1; cursors.len()],
+            leaves: cursors
+                .iter()
+                .map(|_| Leaf {
+                    state: State::WinnerWithNewKey,
+                    first_same_key: -1,
+                })
+                .collect(),
+            cursors,
             initialized: false,
         }
     }
 
-    pub(crate) fn size(&self) -> isize {
-        self.runs.len() as isize
+    /// The cursors, by leaf index (the indexes [`LoserTree::pop_winner`] returns).
+    pub(crate) fn cursors_mut(&mut self) -> &mut [C] {
+        &mut self.cursors
     }
 
-    pub(crate) fn leaf(&self, i: isize) -> Result<&Run> {
+    /// The number of leaves.
+    pub(crate) fn len(&self) -> usize {
+        self.cursors.len()
+    }
+
+    fn size(&self) -> isize {
+        self.cursors.len() as isize
+    }
+
+    fn cursor(&self, i: isize) -> Result<&C> {
         usize::try_from(i)
             .ok()
-            .and_then(|i| self.runs.get(i))
+            .and_then(|i| self.cursors.get(i))
             .ok_or_else(|| tree_bug(i))
     }
 
-    pub(crate) fn leaf_mut(&mut self, i: isize) -> Result<&mut Run> {
+    fn leaf(&self, i: isize) -> Result<&Leaf> {
         usize::try_from(i)
             .ok()
-            .and_then(|i| self.runs.get_mut(i))
+            .and_then(|i| self.leaves.get(i))
             .ok_or_else(|| tree_bug(i))
     }
 
-    pub(crate) fn node(&self, parent: isize) -> Result<isize> {
+    fn leaf_mut(&mut self, i: isize) -> Result<&mut Leaf> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.leaves.get_mut(i))
+            .ok_or_else(|| tree_bug(i))
+    }
+
+    fn has_record(&self, i: isize) -> Result<bool> {
+        Ok(self.cursor(i)?.has_record())
+    }
+
+    /// `LeafIterator.advanceIfAvailable`: the leaf starts over as a winner with a new key.
+    fn advance(&mut self, i: isize, ctx: &C::Context) -> Result<()> {
+        let leaf = self.leaf_mut(i)?;
+        leaf.first_same_key = -1;
+        leaf.state = State::WinnerWithNewKey;
+        let cursor = usize::try_from(i)
+            .ok()
+            .and_then(|i| self.cursors.get_mut(i))
+            .ok_or_else(|| tree_bug(i))?;
+        cursor.advance(ctx)
+    }
+
+    fn node(&self, parent: isize) -> Result<isize> {
         usize::try_from(parent)
             .ok()
             .and_then(|p| self.tree.get(p).copied())
             .ok_or_else(|| tree_bug(parent))
     }
 
-    pub(crate) fn set_node(&mut self, parent: isize, value: isize) -> Result<()> {
+    fn set_node(&mut self, parent: isize, value: isize) -> Result<()> {
         let slot = usize::try_from(parent)
             .ok()
             .and_then(|p| self.tree.get_mut(p))
@@ -76,81 +156,64 @@ impl LoserTree {
         Ok(())
     }
 
-    /// The user key order of the current records of runs `a` and `b`.
-    pub(crate) fn key_order(&self, a: isize, b: isize) -> Result<Option<Ordering>> {
-        let (ra, rb) = (self.leaf(a)?, self.leaf(b)?);
-        Ok(match (&ra.current, &rb.current) {
-            (Some(x), Some(y)) => match (&x.keys, &y.keys) {
-                (Some(kx), Some(ky)) => Some(kx.row(ra.row).cmp(&ky.row(rb.row))),
-                _ => None,
-            },
-            _ => None,
-        })
+    /// The user key order of the current records of leaves `a` and `b`.
+    fn key_order(&self, a: isize, b: isize) -> Result<Option<Ordering>> {
+        Ok(self.cursor(a)?.key_order(self.cursor(b)?))
     }
 
-    /// The sequence order (user sequence fields, then `_SEQUENCE_NUMBER`) of runs `a` and `b`.
-    pub(crate) fn sequence_order(&self, a: isize, b: isize) -> Result<Option<Ordering>> {
-        let (ra, rb) = (self.leaf(a)?, self.leaf(b)?);
-        Ok(match (&ra.current, &rb.current) {
-            (Some(x), Some(y)) => {
-                let user = match (&x.user_sequence, &y.user_sequence) {
-                    (Some(ux), Some(uy)) => ux.row(ra.row).cmp(&uy.row(rb.row)),
-                    _ => Ordering::Equal,
-                };
-                Some(user.then(x.sequence[ra.row].cmp(&y.sequence[rb.row])))
-            }
-            _ => None,
-        })
+    /// The sequence order (user sequence fields, then `_SEQUENCE_NUMBER`) of leaves `a` and `b`.
+    fn sequence_order(&self, a: isize, b: isize) -> Result<Option<Ordering>> {
+        Ok(self.cursor(a)?.sequence_order(self.cursor(b)?))
     }
 
     /// Java's `firstComparator(e1, e2)`: e1 wins (`Greater`) when its key is smaller; a missing record
     /// (end of run) loses.
-    pub(crate) fn first(&self, e1: isize, e2: isize) -> Result<Ordering> {
-        if !self.leaf(e1)?.has_record() {
+    fn first(&self, e1: isize, e2: isize) -> Result<Ordering> {
+        if !self.has_record(e1)? {
             return Ok(Ordering::Less);
         }
-        if !self.leaf(e2)?.has_record() {
+        if !self.has_record(e2)? {
             return Ok(Ordering::Greater);
         }
         Ok(self.key_order(e2, e1)?.unwrap_or(Ordering::Equal))
     }
 
     /// Java's `secondComparator(e1, e2)`: e1 wins when its sequence is smaller.
-    pub(crate) fn second(&self, e1: isize, e2: isize) -> Result<Ordering> {
-        if !self.leaf(e1)?.has_record() {
+    fn second(&self, e1: isize, e2: isize) -> Result<Ordering> {
+        if !self.has_record(e1)? {
             return Ok(Ordering::Less);
         }
-        if !self.leaf(e2)?.has_record() {
+        if !self.has_record(e2)? {
             return Ok(Ordering::Greater);
         }
         Ok(self.sequence_order(e2, e1)?.unwrap_or(Ordering::Equal))
     }
 
-    pub(crate) fn initialize(&mut self, ctx: &RunContext) -> Result<()> {
+    pub(crate) fn initialize(&mut self, ctx: &C::Context) -> Result<()> {
         if self.initialized {
             return Ok(());
         }
         self.tree.iter_mut().for_each(|t| *t = -1);
         for i in (0..self.size()).rev() {
-            self.leaf_mut(i)?.advance(ctx)?;
+            self.advance(i, ctx)?;
             self.adjust(i)?;
         }
         self.initialized = true;
         Ok(())
     }
 
-    pub(crate) fn adjust_for_next_loop(&mut self, ctx: &RunContext) -> Result<()> {
+    pub(crate) fn adjust_for_next_loop(&mut self, ctx: &C::Context) -> Result<()> {
         loop {
             let w = self.node(0)?;
             if self.leaf(w)?.state != State::WinnerPopped {
                 return Ok(());
             }
-            self.leaf_mut(w)?.advance(ctx)?;
+            self.advance(w, ctx)?;
             self.adjust(w)?;
         }
     }
 
-    /// Pops the winner's record: its run index, `None` when the records of the current key are exhausted
+    /// Pops the winner's record: its leaf index, `None` when the records of the current key are exhausted
     /// or (when the winner has no record) at the end.
     pub(crate) fn pop_winner(&mut self) -> Result<Option<usize>> {
         let w = self.node(0)?;
@@ -159,7 +222,7 @@ impl LoserTree {
             return Ok(None);
         }
         leaf.state = State::WinnerPopped;
-        let has = leaf.has_record();
+        let has = self.has_record(w)?;
         self.adjust(w)?;
         Ok(has.then_some(w as usize))
     }
@@ -167,10 +230,10 @@ impl LoserTree {
     pub(crate) fn peek_winner(&self) -> Result<Option<usize>> {
         let w = self.node(0)?;
         let leaf = self.leaf(w)?;
-        Ok((leaf.state != State::WinnerPopped && leaf.has_record()).then_some(w as usize))
+        Ok((leaf.state != State::WinnerPopped && self.has_record(w)?).then_some(w as usize))
     }
 
-    pub(crate) fn adjust(&mut self, mut winner: isize) -> Result<()> {
+    fn adjust(&mut self, mut winner: isize) -> Result<()> {
         let size = self.size();
         let mut parent = (winner + size) / 2;
         while parent > 0 && winner >= 0 {
@@ -209,7 +272,7 @@ impl LoserTree {
         self.set_node(0, winner)
     }
 
-    pub(crate) fn adjust_with_same_winner_key(&mut self, index: isize, winner: isize) -> Result<()> {
+    fn adjust_with_same_winner_key(&mut self, index: isize, winner: isize) -> Result<()> {
         let p = self.node(index)?;
         match self.leaf(p)?.state {
             State::LoserWithSameKey => {
@@ -230,7 +293,7 @@ impl LoserTree {
         }
     }
 
-    pub(crate) fn adjust_with_new_winner_key(&mut self, index: isize, winner: isize) -> Result<()> {
+    fn adjust_with_new_winner_key(&mut self, index: isize, winner: isize) -> Result<()> {
         let p = self.node(index)?;
         match self.leaf(p)?.state {
             State::LoserWithNewKey => {
@@ -277,4 +340,3 @@ pub(crate) fn tree_bug(i: isize) -> Error {
         reason: format!("index {i} out of range"),
     }
 }
-

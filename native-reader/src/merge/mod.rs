@@ -73,23 +73,16 @@ use arrow_array::{Array, Int8Array, RecordBatch};
 use arrow_schema::SchemaRef;
 
 use crate::decode::SplitReader;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
 use crate::types::read_schema;
 
 use reader::MergeReader;
-/// Row kinds (`org.apache.paimon.types.RowKind`).
-const INSERT: i8 = 0;
-const UPDATE_AFTER: i8 = 2;
-const DELETE: i8 = 3;
-
-/// Columns of a [`read_file`] batch before the value columns: `_SEQUENCE_NUMBER`, `_row_kind`.
+/// Columns of a [`crate::decode::read_file`] batch before the value columns: `_SEQUENCE_NUMBER`,
+/// `_row_kind`.
 const VALUE_OFFSET: usize = 2;
-
-fn is_add(kind: i8) -> bool {
-    kind == INSERT || kind == UPDATE_AFTER
-}
 
 /// Which reader [`read_split`] uses for a split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,7 +247,10 @@ fn reverse_kinds(batch: RecordBatch, bucket_path: &Path) -> Result<RecordBatch> 
     let mut columns = batch.columns().to_vec();
     if let Some(first) = columns.first_mut() {
         if let Some(kinds) = first.as_any().downcast_ref::<Int8Array>() {
-            if kinds.iter().any(|k| !k.is_some_and(is_add)) {
+            if kinds
+                .iter()
+                .any(|k| !k.and_then(RowKind::from_byte).is_some_and(RowKind::is_add))
+            {
                 return Err(Error::Merge {
                     path: bucket_path.to_path_buf(),
                     reason:
@@ -264,23 +260,24 @@ fn reverse_kinds(batch: RecordBatch, bucket_path: &Path) -> Result<RecordBatch> 
                 });
             }
         }
-        *first = Arc::new(Int8Array::from(vec![DELETE; batch.num_rows()]));
+        *first = Arc::new(Int8Array::from(vec![
+            RowKind::Delete.to_byte();
+            batch.num_rows()
+        ]));
     }
-    RecordBatch::try_new(batch.schema(), columns).map_err(|e| Error::Decode {
-        path: bucket_path.to_path_buf(),
-        reason: e.to_string(),
-    })
+    RecordBatch::try_new(batch.schema(), columns)
+        .map_err(|e| Error::library(ErrorKind::Decode, bucket_path, "", e))
 }
 
 /// The batch with every row kind set to `+I`.
 fn all_insert(schema: &SchemaRef, batch: RecordBatch) -> Result<RecordBatch> {
     let mut columns = batch.columns().to_vec();
     if let Some(first) = columns.first_mut() {
-        *first = Arc::new(Int8Array::from(vec![INSERT; batch.num_rows()]));
+        *first = Arc::new(Int8Array::from(vec![
+            RowKind::Insert.to_byte();
+            batch.num_rows()
+        ]));
     }
-    RecordBatch::try_new(schema.clone(), columns).map_err(|e| Error::Decode {
-        path: PathBuf::from("<raw split>"),
-        reason: e.to_string(),
-    })
+    RecordBatch::try_new(schema.clone(), columns)
+        .map_err(|e| Error::library(ErrorKind::Decode, "<raw split>", "", e))
 }
-

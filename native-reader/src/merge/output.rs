@@ -11,12 +11,14 @@ use arrow_array::{
 use arrow_schema::{DataType as ArrowType, SchemaRef};
 
 use crate::aggregate::val::Val;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::row_kind::RowKind;
 use crate::schema::DataField;
 
 use super::loser_tree::tree_bug;
 use super::run::Run;
 use super::VALUE_OFFSET;
+
 /// A non-null value computed by an aggregate function (integers of every width, dates and times as `Int`).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Scalar {
@@ -48,8 +50,15 @@ impl Cell {
 
 /// An output row: a whole input record, or merged cells (one per value column).
 pub(crate) enum OutRow {
-    Whole { src: usize, row: usize, kind: i8 },
-    Cells { kind: i8, cells: Vec<Cell> },
+    Whole {
+        src: usize,
+        row: usize,
+        kind: RowKind,
+    },
+    Cells {
+        kind: RowKind,
+        cells: Vec<Cell>,
+    },
 }
 
 /// The output batch being built: input batches it references, and its rows.
@@ -84,7 +93,7 @@ impl Chunk {
 pub(crate) struct Rec {
     pub(crate) run: usize,
     pub(crate) row: usize,
-    pub(crate) kind: i8,
+    pub(crate) kind: RowKind,
 }
 
 /// What merge functions read records through.
@@ -159,7 +168,10 @@ impl Ctx<'_> {
 
 /// Reads one non-null value of the types aggregate functions and sequence groups compare or compute
 /// ([`Val::from_arrow`], with ARRAY, MAP and ROW values kept whole as [`Scalar::Nested`]).
-pub(crate) fn scalar_at(array: &dyn Array, row: usize) -> std::result::Result<Option<Scalar>, String> {
+pub(crate) fn scalar_at(
+    array: &dyn Array,
+    row: usize,
+) -> std::result::Result<Option<Scalar>, String> {
     Ok(Some(match Val::from_arrow(array, row)? {
         Val::Null => return Ok(None),
         Val::Bool(b) => Scalar::Bool(b),
@@ -238,7 +250,7 @@ pub(crate) fn build_batch(
     let kinds: Vec<i8> = rows
         .iter()
         .map(|r| match r {
-            OutRow::Whole { kind, .. } | OutRow::Cells { kind, .. } => *kind,
+            OutRow::Whole { kind, .. } | OutRow::Cells { kind, .. } => kind.to_byte(),
         })
         .collect();
     let mut columns: Vec<ArrayRef> = vec![Arc::new(Int8Array::from(kinds))];
@@ -409,4 +421,3 @@ pub(crate) fn scalars_to_array(
         other => return Err(format!("computed values of type {other} are not supported")),
     })
 }
-

@@ -9,24 +9,26 @@ use arrow_array::{ArrayRef, BooleanArray, RecordBatch};
 use arrow_schema::{SchemaRef, SortOptions};
 
 use crate::decode::FileReadOptions;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::row_kind::RowKind;
 use crate::scan::{interval_partition, KeyComparator, KeyedFile};
 use crate::schema::DataField;
 use crate::split::Split;
 use crate::table::Table;
 use crate::types::read_schema;
 
-use super::function::{engine, option, MergeFunction, Merged};
+use super::function::{merge_function, option, Merged, Reducer};
 use super::loser_tree::LoserTree;
 use super::output::{build_batch, Chunk, Ctx, OutRow, Rec};
-use super::run::{Run, RunContext, RunSource};
-use super::{is_add, VALUE_OFFSET};
+use super::run::{FileRun, Run, RunContext, RunSource};
+use super::VALUE_OFFSET;
+
 /// A section being read.
 pub(crate) enum SectionState {
     /// One run: every key once, streamed without the tree.
     Single(Box<Run>),
     /// Several runs merged by the loser tree.
-    Merging(LoserTree),
+    Merging(LoserTree<Run>),
 }
 
 /// `MergeFileSplitRead.createMergeReader` + `DropDeleteReader` over one split.
@@ -35,9 +37,9 @@ pub(crate) struct MergeReader {
     pub(crate) schema: SchemaRef,
     pub(crate) fields: Vec<DataField>,
     pub(crate) bucket_path: PathBuf,
-    pub(crate) sections: std::vec::IntoIter<Vec<RunSource>>,
+    pub(crate) sections: std::vec::IntoIter<Vec<Box<dyn RunSource>>>,
     pub(crate) current: Option<SectionState>,
-    pub(crate) function: MergeFunction,
+    pub(crate) function: Reducer,
     pub(crate) chunk: Chunk,
     pub(crate) batch_size: usize,
     pub(crate) done: bool,
@@ -76,16 +78,13 @@ impl MergeReader {
                 file: (f.clone(), dv),
             });
         }
-        let sections: Vec<Vec<RunSource>> = interval_partition(keyed, &comparator)
+        let sections: Vec<Vec<Box<dyn RunSource>>> = interval_partition(keyed, &comparator)
             .into_iter()
             .map(|runs| {
                 runs.into_iter()
                     .map(|run| {
                         let files: Vec<_> = run.into_iter().map(|k| k.file).collect();
-                        RunSource::Files {
-                            files: files.into_iter(),
-                            reader: None,
-                        }
+                        Box::new(FileRun::new(files)) as Box<dyn RunSource>
                     })
                     .collect()
             })
@@ -97,7 +96,7 @@ impl MergeReader {
     pub(crate) fn with_sections(
         table: &Arc<Table>,
         bucket_path: &str,
-        sections: Vec<Vec<RunSource>>,
+        sections: Vec<Vec<Box<dyn RunSource>>>,
         batch_size: usize,
     ) -> Result<MergeReader> {
         let schema = table.schema();
@@ -151,7 +150,7 @@ impl MergeReader {
                 Some((cols, conv))
             }
         };
-        let engine = engine(table)?;
+        let function = Reducer::new(merge_function(table)?);
         Ok(MergeReader {
             ctx: RunContext {
                 table: table.clone(),
@@ -165,7 +164,7 @@ impl MergeReader {
                 user_sequence,
             },
             schema: Arc::new(read_schema(&fields)),
-            function: MergeFunction::new(engine, fields.len()),
+            function,
             fields,
             bucket_path: PathBuf::from(bucket_path),
             sections: sections.into_iter(),
@@ -257,14 +256,23 @@ impl MergeReader {
 }
 
 /// The next batch of a single-run section: its rows without `-U`/`-D`, kinds kept.
-pub(crate) fn next_single(ctx: &RunContext, run: &mut Run, schema: &SchemaRef) -> Result<Option<RecordBatch>> {
+pub(crate) fn next_single(
+    ctx: &RunContext,
+    run: &mut Run,
+    schema: &SchemaRef,
+) -> Result<Option<RecordBatch>> {
     loop {
         run.step_batch(ctx)?;
         let Some(current) = &run.current else {
             return Ok(None);
         };
         let batch = &current.batch;
-        let keep = BooleanArray::from_iter(current.kinds.iter().map(|k| Some(is_add(*k))));
+        let keep = BooleanArray::from_iter(
+            current
+                .kinds
+                .iter()
+                .map(|k| Some(RowKind::from_byte(*k).is_some_and(RowKind::is_add))),
+        );
         let columns: Vec<ArrayRef> = batch.columns()[1..].to_vec();
         let filtered = if keep.true_count() == batch.num_rows() {
             columns
@@ -273,20 +281,14 @@ pub(crate) fn next_single(ctx: &RunContext, run: &mut Run, schema: &SchemaRef) -
                 .iter()
                 .map(|c| arrow_select::filter::filter(c, &keep))
                 .collect::<std::result::Result<_, _>>()
-                .map_err(|e| Error::Decode {
-                    path: PathBuf::from(&ctx.bucket_path),
-                    reason: e.to_string(),
-                })?
+                .map_err(|e| Error::library(ErrorKind::Decode, &ctx.bucket_path, "", e))?
         };
         if keep.true_count() == 0 {
             continue;
         }
         return RecordBatch::try_new(schema.clone(), filtered)
             .map(Some)
-            .map_err(|e| Error::Decode {
-                path: PathBuf::from(&ctx.bucket_path),
-                reason: e.to_string(),
-            });
+            .map_err(|e| Error::library(ErrorKind::Decode, &ctx.bucket_path, "", e));
     }
 }
 
@@ -294,15 +296,15 @@ pub(crate) fn next_single(ctx: &RunContext, run: &mut Run, schema: &SchemaRef) -
 /// section is exhausted.
 pub(crate) fn merge_section(
     ctx: &RunContext,
-    tree: &mut LoserTree,
-    function: &mut MergeFunction,
+    tree: &mut LoserTree<Run>,
+    function: &mut Reducer,
     chunk: &mut Chunk,
     path: &Path,
     fields: &[DataField],
     batch_size: usize,
 ) -> Result<bool> {
     tree.initialize(ctx)?;
-    let mut group: Vec<usize> = Vec::with_capacity(tree.runs.len());
+    let mut group: Vec<usize> = Vec::with_capacity(tree.len());
     while chunk.rows.len() < batch_size {
         tree.adjust_for_next_loop(ctx)?;
         let Some(first) = tree.pop_winner()? else {
@@ -316,7 +318,7 @@ pub(crate) fn merge_section(
             group.push(next);
         }
         let mut c = Ctx {
-            runs: &mut tree.runs,
+            runs: tree.cursors_mut(),
             chunk,
             path,
             fields,
@@ -326,13 +328,13 @@ pub(crate) fn merge_section(
             let rec = Rec {
                 run,
                 row: r.row,
-                kind: r.kind(),
+                kind: r.kind()?,
             };
             function.add(&mut c, rec)?;
         }
         // DropDeleteReader: only +I and +U results are kept.
         match function.result() {
-            Some(Merged::Whole(rec)) if is_add(rec.kind) => {
+            Some(Merged::Whole(rec)) if rec.kind.is_add() => {
                 let src = c.source(rec)?;
                 c.chunk.rows.push(OutRow::Whole {
                     src,
@@ -340,7 +342,7 @@ pub(crate) fn merge_section(
                     kind: rec.kind,
                 });
             }
-            Some(Merged::Cells { kind, cells }) if is_add(kind) => {
+            Some(Merged::Cells { kind, cells }) if kind.is_add() => {
                 c.chunk.rows.push(OutRow::Cells { kind, cells });
             }
             _ => {}
@@ -348,4 +350,3 @@ pub(crate) fn merge_section(
     }
     Ok(true)
 }
-

@@ -1,5 +1,7 @@
-//! Sorted runs: their files read one after the other, with comparison keys per batch.
+//! Sorted runs: where their batches come from ([`RunSource`], the data files of a run read one after the
+//! other: [`FileRun`]), and the run as a cursor of the loser tree ([`Run`]), with comparison keys per batch.
 
+use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -10,12 +12,13 @@ use arrow_array::types::{Int64Type, Int8Type};
 use arrow_array::{ArrayRef, RecordBatch};
 
 use crate::decode::{read_file, FileBatches, FileReadOptions};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
 
-use super::loser_tree::State;
-use super::INSERT;
+use super::loser_tree::Cursor;
+
 /// What every run reader of one split shares.
 pub(crate) struct RunContext {
     pub(crate) table: Arc<Table>,
@@ -33,93 +36,89 @@ pub(crate) struct RunBatch {
     pub(crate) batch: RecordBatch,
     /// Comparison rows of the key and the user sequence; `None` in single-run sections, which never
     /// compare.
-    pub(crate) keys: Option<Rows>,
-    pub(crate) user_sequence: Option<Rows>,
-    pub(crate) sequence: ScalarBuffer<i64>,
+    keys: Option<Rows>,
+    user_sequence: Option<Rows>,
+    sequence: ScalarBuffer<i64>,
     pub(crate) kinds: ScalarBuffer<i8>,
 }
 
-/// Where a run's batches come from.
-pub(crate) enum RunSource {
-    /// Data files read one after the other with [`read_file`].
-    Files {
-        files: std::vec::IntoIter<(DataFileDesc, Option<DeletionFileDesc>)>,
-        reader: Option<FileBatches>,
-    },
-    /// Batches in [`read_file`]'s shape (tests).
-    #[cfg(test)]
-    Memory(std::collections::VecDeque<RecordBatch>),
+/// Where a run's batches come from: batches in [`read_file`]'s shape (`_SEQUENCE_NUMBER`, `_row_kind`,
+/// then the table's columns), sorted by key.
+pub(crate) trait RunSource: Send {
+    /// The next non-empty batch and the file it came from, `None` at the end.
+    fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>>;
 }
 
-impl RunSource {
-    /// The next non-empty batch and the file it came from, `None` at the end.
-    pub(crate) fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>> {
-        match self {
-            RunSource::Files { files, reader } => loop {
-                if reader.is_none() {
-                    let Some((file, dv)) = files.next() else {
-                        return Ok(None);
-                    };
-                    *reader = Some(read_file(
-                        &ctx.table,
-                        &ctx.bucket_path,
-                        &file,
-                        dv.as_ref(),
-                        &ctx.options,
-                    )?);
-                }
-                let Some(r) = reader.as_mut() else {
+/// The data files of one sorted run, read one after the other with [`read_file`] (deletion vectors
+/// applied per file).
+pub(crate) struct FileRun {
+    files: std::vec::IntoIter<(DataFileDesc, Option<DeletionFileDesc>)>,
+    reader: Option<FileBatches>,
+}
+
+impl FileRun {
+    pub(crate) fn new(files: Vec<(DataFileDesc, Option<DeletionFileDesc>)>) -> FileRun {
+        FileRun {
+            files: files.into_iter(),
+            reader: None,
+        }
+    }
+}
+
+impl RunSource for FileRun {
+    fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>> {
+        loop {
+            if self.reader.is_none() {
+                let Some((file, dv)) = self.files.next() else {
                     return Ok(None);
                 };
-                match r.next() {
-                    None => *reader = None,
-                    Some(Err(e)) => return Err(e),
-                    Some(Ok(batch)) if batch.num_rows() == 0 => {}
-                    Some(Ok(batch)) => return Ok(Some((batch, r.path().to_path_buf()))),
-                }
-            },
-            #[cfg(test)]
-            RunSource::Memory(batches) => {
-                Ok(batches.pop_front().map(|b| (b, PathBuf::from("<memory>"))))
+                self.reader = Some(read_file(
+                    &ctx.table,
+                    &ctx.bucket_path,
+                    &file,
+                    dv.as_ref(),
+                    &ctx.options,
+                )?);
+            }
+            let Some(r) = self.reader.as_mut() else {
+                return Ok(None);
+            };
+            match r.next() {
+                None => self.reader = None,
+                Some(Err(e)) => return Err(e),
+                Some(Ok(batch)) if batch.num_rows() == 0 => {}
+                Some(Ok(batch)) => return Ok(Some((batch, r.path().to_path_buf()))),
             }
         }
     }
 }
 
-/// One sorted run: its files read one after the other (a leaf of the loser tree).
+/// One sorted run positioned on its current record (a cursor of the loser tree).
 pub(crate) struct Run {
-    pub(crate) source: RunSource,
+    source: Box<dyn RunSource>,
     pub(crate) current: Option<RunBatch>,
     pub(crate) row: usize,
-    pub(crate) started: bool,
-    pub(crate) state: State,
-    pub(crate) first_same_key: isize,
+    started: bool,
     /// (output chunk generation, source index) of the current batch once registered in the chunk.
     pub(crate) chunk_source: Option<(u64, usize)>,
     /// Whether batches get comparison rows (runs of a loser tree).
-    pub(crate) compared: bool,
+    compared: bool,
 }
 
 impl Run {
-    pub(crate) fn new(source: RunSource, compared: bool) -> Run {
+    pub(crate) fn new(source: Box<dyn RunSource>, compared: bool) -> Run {
         Run {
             source,
             compared,
             current: None,
             row: 0,
             started: false,
-            state: State::WinnerWithNewKey,
-            first_same_key: -1,
             chunk_source: None,
         }
     }
 
-    pub(crate) fn has_record(&self) -> bool {
-        self.current.is_some()
-    }
-
     /// Moves to the next record (none at the end of the run).
-    pub(crate) fn step(&mut self, ctx: &RunContext) -> Result<()> {
+    fn step(&mut self, ctx: &RunContext) -> Result<()> {
         if self.started {
             if let Some(c) = &self.current {
                 if self.row + 1 < c.batch.num_rows() {
@@ -138,33 +137,72 @@ impl Run {
         Ok(())
     }
 
-    /// `LeafIterator.advanceIfAvailable`.
-    pub(crate) fn advance(&mut self, ctx: &RunContext) -> Result<()> {
-        self.first_same_key = -1;
-        self.state = State::WinnerWithNewKey;
+    /// Moves to the next whole batch (for single-run sections).
+    pub(crate) fn step_batch(&mut self, ctx: &RunContext) -> Result<()> {
+        if let Some(c) = &self.current {
+            self.row = c.batch.num_rows().saturating_sub(1);
+        }
         self.step(ctx)
     }
 
-    pub(crate) fn set_first_same_key(&mut self, index: isize) {
-        if self.first_same_key == -1 {
-            self.first_same_key = index;
-        }
-    }
-
-    pub(crate) fn kind(&self) -> i8 {
-        self.current.as_ref().map_or(INSERT, |c| c.kinds[self.row])
+    /// The kind of the current record (`+I` without one). Errors: [`Error::Decode`] for a byte that is
+    /// not a RowKind (the decoder lets none through).
+    pub(crate) fn kind(&self) -> Result<RowKind> {
+        let Some(c) = &self.current else {
+            return Ok(RowKind::Insert);
+        };
+        let byte = c.kinds[self.row];
+        RowKind::from_byte(byte).ok_or_else(|| Error::Decode {
+            path: PathBuf::from("<merge>"),
+            reason: format!("_row_kind {byte} is not a RowKind"),
+        })
     }
 }
 
-pub(crate) fn run_batch(
+impl Cursor for Run {
+    type Context = RunContext;
+
+    fn has_record(&self) -> bool {
+        self.current.is_some()
+    }
+
+    fn advance(&mut self, ctx: &RunContext) -> Result<()> {
+        self.step(ctx)
+    }
+
+    fn key_order(&self, other: &Run) -> Option<Ordering> {
+        match (&self.current, &other.current) {
+            (Some(x), Some(y)) => match (&x.keys, &y.keys) {
+                (Some(kx), Some(ky)) => Some(kx.row(self.row).cmp(&ky.row(other.row))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn sequence_order(&self, other: &Run) -> Option<Ordering> {
+        match (&self.current, &other.current) {
+            (Some(x), Some(y)) => {
+                let user = match (&x.user_sequence, &y.user_sequence) {
+                    (Some(ux), Some(uy)) => ux.row(self.row).cmp(&uy.row(other.row)),
+                    _ => Ordering::Equal,
+                };
+                Some(user.then(x.sequence[self.row].cmp(&y.sequence[other.row])))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn run_batch(
     ctx: &RunContext,
     batch: RecordBatch,
     path: &Path,
     compared: bool,
 ) -> Result<RunBatch> {
-    let err = |reason: String| Error::Decode {
+    let err = |reason: &str| Error::Decode {
         path: path.to_path_buf(),
-        reason,
+        reason: reason.to_string(),
     };
     let columns =
         |idx: &[usize]| -> Vec<ArrayRef> { idx.iter().map(|i| batch.column(*i).clone()).collect() };
@@ -172,7 +210,7 @@ pub(crate) fn run_batch(
         Some(
             ctx.keys
                 .convert_columns(&columns(&ctx.key_columns))
-                .map_err(|e| err(format!("primary key: {e}")))?,
+                .map_err(|e| Error::library(ErrorKind::Decode, path, "primary key", e))?,
         )
     } else {
         None
@@ -180,20 +218,20 @@ pub(crate) fn run_batch(
     let user_sequence = match &ctx.user_sequence {
         Some((idx, conv)) if compared => Some(
             conv.convert_columns(&columns(idx))
-                .map_err(|e| err(format!("sequence.field: {e}")))?,
+                .map_err(|e| Error::library(ErrorKind::Decode, path, "sequence.field", e))?,
         ),
         _ => None,
     };
     let sequence = batch
         .column(0)
         .as_primitive_opt::<Int64Type>()
-        .ok_or_else(|| err("_SEQUENCE_NUMBER is not BIGINT".into()))?
+        .ok_or_else(|| err("_SEQUENCE_NUMBER is not BIGINT"))?
         .values()
         .clone();
     let kinds = batch
         .column(1)
         .as_primitive_opt::<Int8Type>()
-        .ok_or_else(|| err("_row_kind is not TINYINT".into()))?
+        .ok_or_else(|| err("_row_kind is not TINYINT"))?
         .values()
         .clone();
     Ok(RunBatch {
@@ -204,16 +242,3 @@ pub(crate) fn run_batch(
         kinds,
     })
 }
-
-/// `LoserTree` of Paimon 1.0 over the runs of one section, with the same node states and tie rules, so the
-/// records of one key come out in the same order as in Java even when their sequences are equal.
-impl Run {
-    /// Moves to the next whole batch (for single-run sections).
-    pub(crate) fn step_batch(&mut self, ctx: &RunContext) -> Result<()> {
-        if let Some(c) = &self.current {
-            self.row = c.batch.num_rows().saturating_sub(1);
-        }
-        self.step(ctx)
-    }
-}
-

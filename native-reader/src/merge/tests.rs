@@ -8,15 +8,31 @@ use arrow_array::types::Int8Type;
 use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch};
 use arrow_schema::DataType as ArrowType;
 
-use super::function::engine;
+use super::function::merge_function;
 use super::output::{compare_codegen, java_float_compare, scalar_at, scalars_to_array, Scalar};
 use super::reader::MergeReader;
-use super::run::RunSource;
+use super::run::{RunContext, RunSource};
 use super::*;
-use crate::aggregate::field::number_digits;
+use crate::aggregate::numeric::number_digits;
 use crate::aggregate::val::Val;
 use crate::error::{Error, Result};
+use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, Split};
+
+/// Batches in `read_file`'s shape, from memory: the run of a test.
+struct MemoryRun(VecDeque<RecordBatch>);
+
+impl RunSource for MemoryRun {
+    fn next_batch(
+        &mut self,
+        _ctx: &RunContext,
+    ) -> Result<Option<(RecordBatch, std::path::PathBuf)>> {
+        Ok(self
+            .0
+            .pop_front()
+            .map(|b| (b, std::path::PathBuf::from("<memory>"))))
+    }
+}
 use crate::table::Table;
 
 use arrow_array::builder::{BooleanBuilder, Int32Builder, Int64Builder, StringBuilder};
@@ -185,23 +201,23 @@ fn batch(table: &Table, rows: &[(i64, i8, Value)]) -> RecordBatch {
 
 /// Merges one section whose runs are given as rows; returns `kind v1 v2 ...` per output row.
 fn merge(table: &Arc<Table>, runs: Vec<Vec<(i64, i8, Value)>>) -> Result<Vec<String>> {
-    let section: Vec<RunSource> = runs
+    let section: Vec<Box<dyn RunSource>> = runs
         .iter()
-        .map(|rows| RunSource::Memory(VecDeque::from(vec![batch(table, rows)])))
+        .map(|rows| {
+            Box::new(MemoryRun(VecDeque::from(vec![batch(table, rows)]))) as Box<dyn RunSource>
+        })
         .collect();
     let mut reader = MergeReader::with_sections(table, "/t/bucket-0", vec![section], 2)?;
     let mut out = Vec::new();
     while let Some(b) = reader.next_batch()? {
         assert!(b.num_rows() > 0 && b.num_rows() <= 2);
         for r in 0..b.num_rows() {
-            let kind = ["+I", "-U", "+U", "-D"]
-                [b.column(0).as_primitive::<Int8Type>().value(r) as usize];
+            let kind =
+                ["+I", "-U", "+U", "-D"][b.column(0).as_primitive::<Int8Type>().value(r) as usize];
             let mut line = kind.to_string();
             for c in b.columns().iter().skip(1) {
                 line.push(' ');
-                line.push_str(
-                    &arrow_cast::display::array_value_to_string(c.as_ref(), r).unwrap(),
-                );
+                line.push_str(&arrow_cast::display::array_value_to_string(c.as_ref(), r).unwrap());
             }
             out.push(line);
         }
@@ -209,10 +225,10 @@ fn merge(table: &Arc<Table>, runs: Vec<Vec<(i64, i8, Value)>>) -> Result<Vec<Str
     Ok(out)
 }
 
-const I: i8 = INSERT;
-const UA: i8 = UPDATE_AFTER;
+const I: i8 = RowKind::Insert.to_byte();
+const UA: i8 = RowKind::UpdateAfter.to_byte();
 const UB: i8 = 1;
-const D: i8 = DELETE;
+const D: i8 = RowKind::Delete.to_byte();
 
 #[test]
 fn deduplicate_keeps_the_latest_record_and_its_kind() {
@@ -553,7 +569,7 @@ fn invalid_merge_options_fail_like_java() {
         &["k"],
         json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum"}),
     );
-    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    assert!(matches!(merge_function(&t), Err(Error::Merge { .. })));
     let dir = tempfile::tempdir().unwrap();
     let t = table(
         dir.path(),
@@ -562,7 +578,7 @@ fn invalid_merge_options_fail_like_java() {
         json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "collect"}),
     );
     // FieldCollectAggFactory: "Data type for collect column must be 'Array' ...".
-    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    assert!(matches!(merge_function(&t), Err(Error::Merge { .. })));
     let dir = tempfile::tempdir().unwrap();
     let t = table(
         dir.path(),
@@ -570,7 +586,7 @@ fn invalid_merge_options_fail_like_java() {
         &["k"],
         json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "hll_sketch"}),
     );
-    assert!(engine(&t).is_ok());
+    assert!(merge_function(&t).is_ok());
     // FieldThetaSketchAggFactory: "Data type for theta sketch column must be 'VarBinaryType' ...".
     let dir = tempfile::tempdir().unwrap();
     let t = table(
@@ -579,7 +595,7 @@ fn invalid_merge_options_fail_like_java() {
         &["k"],
         json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "theta_sketch"}),
     );
-    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    assert!(matches!(merge_function(&t), Err(Error::Merge { .. })));
     let dir = tempfile::tempdir().unwrap();
     let t = table(
         dir.path(),
@@ -587,7 +603,7 @@ fn invalid_merge_options_fail_like_java() {
         &["k"],
         json!({"merge-engine": "partial-update", "fields.v.aggregate-function": "sum"}),
     );
-    assert!(matches!(engine(&t), Err(Error::Merge { .. })));
+    assert!(matches!(merge_function(&t), Err(Error::Merge { .. })));
 }
 
 #[test]

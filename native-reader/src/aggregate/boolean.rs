@@ -1,0 +1,36 @@
+//! `bool_and` (`FieldBoolAndAgg`) and `bool_or` (`FieldBoolOrAgg`).
+
+use crate::error::Result;
+use crate::merge::output::{Cell, Ctx, Scalar};
+
+use super::{value, AggField, FieldAggregator};
+
+/// `FieldBoolAndAgg` (`and` true) or `FieldBoolOrAgg`: NULL keeps the other side.
+pub(crate) struct BoolAgg {
+    pub(crate) field: AggField,
+    pub(crate) and: bool,
+}
+
+impl FieldAggregator for BoolAgg {
+    fn field(&self) -> &AggField {
+        &self.field
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        let (a, b) = (
+            value(&self.field, ctx, &acc)?,
+            value(&self.field, ctx, &input)?,
+        );
+        match (a, b) {
+            (Scalar::Bool(a), Scalar::Bool(b)) => Ok(Cell::Value(Scalar::Bool(if self.and {
+                a && b
+            } else {
+                a || b
+            }))),
+            _ => Err(ctx.err("bool_and/bool_or over non-booleans".into())),
+        }
+    }
+}

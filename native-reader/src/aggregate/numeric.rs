@@ -1,0 +1,231 @@
+//! The numeric functions: `sum` (`FieldSumAgg`), `product` (`FieldProductAgg`), `max` (`FieldMaxAgg`) and
+//! `min` (`FieldMinAgg`). Integers wrap at their width as Java's do; DECIMAL results that do not fit the
+//! declared precision are NULL (`Decimal.fromBigDecimal`); FLOAT and DOUBLE as IEEE arithmetic.
+
+use std::cmp::Ordering;
+
+use crate::error::{Error, Result};
+use crate::merge::output::{compare_internal, Cell, Ctx, Scalar};
+use crate::schema::TypeKind;
+
+use super::{value, AggField, FieldAggregator};
+
+/// `FieldSumAgg`: sums; retracting subtracts (from NULL: the negated input).
+pub(crate) struct Sum(pub(crate) AggField);
+
+impl FieldAggregator for Sum {
+    fn field(&self) -> &AggField {
+        &self.0
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
+        arith(&self.0, ctx, a, b, false)
+    }
+
+    fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            if !acc.is_null() {
+                return Ok(acc);
+            }
+            if input.is_null() {
+                return Ok(Cell::Null);
+            }
+            let b = value(&self.0, ctx, &input)?;
+            return negate(&self.0, ctx, b);
+        }
+        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
+        arith(&self.0, ctx, a, b, true)
+    }
+}
+
+/// `FieldProductAgg`: multiplies; retracting divides.
+pub(crate) struct Product(pub(crate) AggField);
+
+impl FieldAggregator for Product {
+    fn field(&self) -> &AggField {
+        &self.0
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
+        multiply(&self.0, ctx, a, b)
+    }
+
+    fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
+        divide(&self.0, ctx, a, b)
+    }
+}
+
+/// `FieldMaxAgg` (`max` true) or `FieldMinAgg`: by `InternalRowUtils.compare`; no retraction.
+pub(crate) struct MaxMin {
+    pub(crate) field: AggField,
+    pub(crate) max: bool,
+}
+
+impl FieldAggregator for MaxMin {
+    fn field(&self) -> &AggField {
+        &self.field
+    }
+
+    fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
+        if acc.is_null() || input.is_null() {
+            return Ok(if acc.is_null() { input } else { acc });
+        }
+        let (a, b) = (
+            value(&self.field, ctx, &acc)?,
+            value(&self.field, ctx, &input)?,
+        );
+        let ord = compare_internal(&a, &b).map_err(|e| ctx.err(e))?;
+        let acc_smaller = ord == Ordering::Less;
+        Ok(if acc_smaller == self.max { input } else { acc })
+    }
+}
+
+/// The number of decimal digits of `v` (`BigDecimal.precision` of an unscaled value; 0 has one).
+pub(crate) fn number_digits(v: i128) -> u32 {
+    let mut n = v.unsigned_abs();
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// An integer result at the field's width (Java's `byte`/`short`/`int` overflow).
+fn wrap(f: &AggField, v: i64) -> i64 {
+    match f.kind {
+        TypeKind::TinyInt => v as i8 as i64,
+        TypeKind::SmallInt => v as i16 as i64,
+        TypeKind::Int => v as i32 as i64,
+        _ => v,
+    }
+}
+
+/// A DECIMAL result, NULL when it does not fit the field's precision.
+fn decimal_fit(f: &AggField, v: Option<i128>) -> Cell {
+    let precision = match f.kind {
+        TypeKind::Decimal { precision, .. } => precision as u32,
+        _ => 38,
+    };
+    match v {
+        Some(v) if number_digits(v) <= precision => Cell::Value(Scalar::Decimal(v)),
+        _ => Cell::Null,
+    }
+}
+
+/// Sum (`subtract` false) or difference of two non-null values (`FieldSumAgg`).
+fn arith(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar, subtract: bool) -> Result<Cell> {
+    Ok(match (a, b) {
+        (Scalar::Int(a), Scalar::Int(b)) => Cell::Value(Scalar::Int(wrap(
+            f,
+            if subtract {
+                a.wrapping_sub(b)
+            } else {
+                a.wrapping_add(b)
+            },
+        ))),
+        (Scalar::Float(a), Scalar::Float(b)) => {
+            Cell::Value(Scalar::Float(if subtract { a - b } else { a + b }))
+        }
+        (Scalar::Double(a), Scalar::Double(b)) => {
+            Cell::Value(Scalar::Double(if subtract { a - b } else { a + b }))
+        }
+        (Scalar::Decimal(a), Scalar::Decimal(b)) => {
+            let compact = matches!(f.kind, TypeKind::Decimal { precision, .. } if precision <= 18);
+            if compact {
+                let exact = if subtract {
+                    (a as i64).checked_sub(b as i64)
+                } else {
+                    (a as i64).checked_add(b as i64)
+                };
+                if let Some(v) = exact {
+                    // DecimalUtils.add/subtract keep a compact result without a precision check.
+                    return Ok(Cell::Value(Scalar::Decimal(v as i128)));
+                }
+            }
+            decimal_fit(
+                f,
+                if subtract {
+                    a.checked_sub(b)
+                } else {
+                    a.checked_add(b)
+                },
+            )
+        }
+        _ => return Err(ctx.err("sum over non-numbers".into())),
+    })
+}
+
+fn negate(f: &AggField, ctx: &Ctx<'_>, b: Scalar) -> Result<Cell> {
+    Ok(match b {
+        Scalar::Int(v) => Cell::Value(Scalar::Int(wrap(f, v.wrapping_neg()))),
+        Scalar::Float(v) => Cell::Value(Scalar::Float(-v)),
+        Scalar::Double(v) => Cell::Value(Scalar::Double(-v)),
+        Scalar::Decimal(v) => Cell::Value(Scalar::Decimal(-v)),
+        _ => return Err(ctx.err("sum over non-numbers".into())),
+    })
+}
+
+fn multiply(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar) -> Result<Cell> {
+    Ok(match (a, b) {
+        (Scalar::Int(a), Scalar::Int(b)) => Cell::Value(Scalar::Int(wrap(f, a.wrapping_mul(b)))),
+        (Scalar::Float(a), Scalar::Float(b)) => Cell::Value(Scalar::Float(a * b)),
+        (Scalar::Double(a), Scalar::Double(b)) => Cell::Value(Scalar::Double(a * b)),
+        (Scalar::Decimal(a), Scalar::Decimal(b)) => {
+            let scale = match f.kind {
+                TypeKind::Decimal { scale, .. } => scale.max(0) as u32,
+                _ => 0,
+            };
+            // BigDecimal multiply (scale 2s), then setScale(s, HALF_UP) and the precision check.
+            let product = a.checked_mul(b);
+            let rescaled = product.and_then(|p| {
+                let d = 10i128.checked_pow(scale)?;
+                let q = p / d;
+                let r = p % d;
+                Some(if r.unsigned_abs() * 2 >= d.unsigned_abs() {
+                    q + p.signum()
+                } else {
+                    q
+                })
+            });
+            decimal_fit(f, rescaled)
+        }
+        _ => return Err(ctx.err("product over non-numbers".into())),
+    })
+}
+
+fn divide(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar) -> Result<Cell> {
+    Ok(match (a, b) {
+        (Scalar::Int(_), Scalar::Int(0)) => {
+            return Err(ctx.err(format!(
+                "/ by zero retracting product of column `{}`",
+                ctx.field_name(f.col)
+            )))
+        }
+        (Scalar::Int(a), Scalar::Int(b)) => Cell::Value(Scalar::Int(wrap(f, a.wrapping_div(b)))),
+        (Scalar::Float(a), Scalar::Float(b)) => Cell::Value(Scalar::Float(a / b)),
+        (Scalar::Double(a), Scalar::Double(b)) => Cell::Value(Scalar::Double(a / b)),
+        (Scalar::Decimal(_), Scalar::Decimal(_)) => {
+            return Err(Error::Unsupported {
+                path: ctx.path.to_path_buf(),
+                reason: format!(
+                    "retracting a DECIMAL product (BigDecimal.divide) of column `{}`",
+                    ctx.field_name(f.col)
+                ),
+            })
+        }
+        _ => return Err(ctx.err("product over non-numbers".into())),
+    })
+}
