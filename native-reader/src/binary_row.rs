@@ -20,41 +20,8 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::schema::{DataType, TypeKind};
 
-/// One decoded field of a BinaryRow, in Paimon's *internal* representation.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Datum {
-    /// SQL NULL.
-    Null,
-    /// BOOLEAN.
-    Boolean(bool),
-    /// TINYINT, SMALLINT, INT, BIGINT; DATE as days since 1970-01-01; TIME as milliseconds of the day.
-    Int(i64),
-    /// FLOAT.
-    Float(f32),
-    /// DOUBLE.
-    Double(f64),
-    /// CHAR, VARCHAR, STRING (UTF-8; invalid UTF-8 is an error).
-    String(String),
-    /// BINARY, VARBINARY, BYTES.
-    Bytes(Vec<u8>),
-    /// DECIMAL(precision, scale): value = unscaled × 10^-scale.
-    Decimal {
-        /// Unscaled value.
-        unscaled: i128,
-        /// Declared precision.
-        precision: u8,
-        /// Declared scale.
-        scale: i8,
-    },
-    /// TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE (`org.apache.paimon.data.Timestamp`): epoch milliseconds
-    /// (wall clock for TIMESTAMP, UTC instant for LTZ) plus nanoseconds within that millisecond (0..=999_999).
-    Timestamp {
-        /// Milliseconds since 1970-01-01T00:00.
-        millis: i64,
-        /// Nanoseconds of the millisecond.
-        nanos_of_milli: i32,
-    },
-}
+/// The value model ([`crate::value::Datum`]), re-exported where it started: the fields of a BinaryRow.
+pub use crate::value::Datum;
 
 /// A view of a serialized BinaryRow (the row bytes without the 4-byte arity prefix).
 #[derive(Clone, Copy, Debug)]
@@ -351,6 +318,9 @@ impl Datum {
                 millis,
                 nanos_of_milli,
             } => local_date_time_string(*millis, *nanos_of_milli),
+            Datum::List(_) | Datum::Map(_) | Datum::Row(_) => {
+                return Err("an ARRAY, MAP or ROW value has no legacy string here".into())
+            }
         }))
     }
 }

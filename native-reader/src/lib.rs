@@ -23,6 +23,7 @@ pub mod snapshot;
 pub mod split;
 pub mod table;
 pub mod types;
+pub mod value;
 
 /// The sketch unions of `theta_sketch` and `hll_sketch` ([`aggregate::sketch`]).
 pub use aggregate::sketch;

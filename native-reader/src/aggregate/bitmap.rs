@@ -1,9 +1,9 @@
 //! `rbm32` (`FieldRoaringBitmap32Agg`): the portable RoaringBitmap serialization of the union.
 
 use crate::error::{Error, Result};
-use crate::merge::output::{Cell, Ctx, Scalar};
+use crate::merge::output::{Cell, Ctx};
+use crate::value::Datum;
 
-use super::val::Val;
 use super::{computed, unsupported, value, AggError, AggField, AggResult, FieldAggregator};
 pub(crate) const SERIAL_COOKIE_NO_RUNCONTAINER: u32 = 12346;
 pub(crate) const SERIAL_COOKIE: u32 = 12347;
@@ -17,6 +17,11 @@ pub(crate) enum Kind {
     Run,
 }
 
+/// A malformed `RoaringBitmap` image (the reason, in words).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct BitmapError(String);
+
 /// One container of a serialized `RoaringBitmap`: its key (high 16 bits), type and values.
 pub(crate) struct Container {
     pub(crate) key: u16,
@@ -25,12 +30,12 @@ pub(crate) struct Container {
 }
 
 /// Reads the portable serialization `RoaringBitmap.deserialize(ByteBuffer)` reads.
-pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, String> {
+pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, BitmapError> {
     let mut pos = 0usize;
-    let mut take = |n: usize| -> std::result::Result<&[u8], String> {
+    let mut take = |n: usize| -> std::result::Result<&[u8], BitmapError> {
         let s = bytes
             .get(pos..pos + n)
-            .ok_or_else(|| format!("roaring bitmap truncated at byte {pos}"))?;
+            .ok_or_else(|| BitmapError(format!("roaring bitmap truncated at byte {pos}")))?;
         pos += n;
         Ok(s)
     };
@@ -41,7 +46,7 @@ pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, S
         let s = take(4)?;
         let size = u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize;
         if size > 65536 {
-            return Err(format!("roaring bitmap of {size} containers"));
+            return Err(BitmapError(format!("roaring bitmap of {size} containers")));
         }
         (size, vec![0u8; size.div_ceil(8)], true)
     } else if cookie & 0xFFFF == SERIAL_COOKIE {
@@ -52,7 +57,7 @@ pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, S
             size >= NO_OFFSET_THRESHOLD,
         )
     } else {
-        return Err(format!("roaring bitmap cookie {cookie}"));
+        return Err(BitmapError(format!("roaring bitmap cookie {cookie}")));
     };
     let header = take(4 * size)?.to_vec();
     if offsets {
@@ -63,7 +68,7 @@ pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, S
         let key = u16_at(&header, 2 * i);
         let card = u16_at(&header, 2 * i + 1) as usize + 1;
         if out.last().is_some_and(|c| c.key >= key) {
-            return Err("roaring bitmap keys out of order".into());
+            return Err(BitmapError("roaring bitmap keys out of order".into()));
         }
         let is_run = runs[i / 8] & (1 << (i % 8)) != 0;
         let (kind, values) = if is_run {
@@ -75,7 +80,9 @@ pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, S
                 let start = u16_at(r, 2 * j) as u32;
                 let end = start + u16_at(r, 2 * j + 1) as u32;
                 if end > 0xFFFF || values.last().is_some_and(|&l| l as u32 >= start) {
-                    return Err("roaring bitmap run container out of order".into());
+                    return Err(BitmapError(
+                        "roaring bitmap run container out of order".into(),
+                    ));
                 }
                 values.extend((start..=end).map(|v| v as u16));
             }
@@ -95,12 +102,16 @@ pub(crate) fn parse_rbm32(bytes: &[u8]) -> std::result::Result<Vec<Container>, S
             let a = take(2 * card)?;
             let values: Vec<u16> = (0..card).map(|j| u16_at(a, j)).collect();
             if values.windows(2).any(|w| w[0] >= w[1]) {
-                return Err("roaring bitmap array container out of order".into());
+                return Err(BitmapError(
+                    "roaring bitmap array container out of order".into(),
+                ));
             }
             (Kind::Array, values)
         };
         if kind != Kind::Run && values.len() != card {
-            return Err("roaring bitmap container cardinality mismatch".into());
+            return Err(BitmapError(
+                "roaring bitmap container cardinality mismatch".into(),
+            ));
         }
         out.push(Container { key, kind, values });
     }
@@ -149,7 +160,8 @@ pub(crate) fn optimized_kind(before: Option<Kind>, values: &[u16]) -> Option<Kin
 /// `FieldRoaringBitmap32Agg.agg` of two non-NULL values: deserialize both, `or`, `runOptimize`,
 /// serialize.
 pub(crate) fn rbm32_or(a: &[u8], b: &[u8]) -> AggResult<Vec<u8>> {
-    let java = |e: String| AggError::Java(format!("Unable to se/deserialize roaring bitmap: {e}"));
+    let java =
+        |e: BitmapError| AggError::Java(format!("Unable to se/deserialize roaring bitmap: {e}"));
     let x = parse_rbm32(a).map_err(java)?;
     let y = parse_rbm32(b).map_err(java)?;
     let (mut i, mut j) = (0, 0);
@@ -312,8 +324,8 @@ impl FieldAggregator for Rbm32Agg {
             return Ok(if acc.is_null() { input } else { acc });
         }
         match (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?) {
-            (Scalar::Bytes(a), Scalar::Bytes(b)) => {
-                let r = rbm32_or(&a, &b).map(Val::Bytes);
+            (Datum::Bytes(a), Datum::Bytes(b)) => {
+                let r = rbm32_or(&a, &b).map(Datum::Bytes);
                 computed(&self.0, ctx, r)
             }
             _ => Err(ctx.err("rbm32 over non-binaries".into())),

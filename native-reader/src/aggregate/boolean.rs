@@ -1,7 +1,8 @@
 //! `bool_and` (`FieldBoolAndAgg`) and `bool_or` (`FieldBoolOrAgg`).
 
 use crate::error::Result;
-use crate::merge::output::{Cell, Ctx, Scalar};
+use crate::merge::output::{Cell, Ctx};
+use crate::value::Datum;
 
 use super::{value, AggField, FieldAggregator};
 
@@ -25,11 +26,13 @@ impl FieldAggregator for BoolAgg {
             value(&self.field, ctx, &input)?,
         );
         match (a, b) {
-            (Scalar::Bool(a), Scalar::Bool(b)) => Ok(Cell::Value(Scalar::Bool(if self.and {
-                a && b
-            } else {
-                a || b
-            }))),
+            (Datum::Boolean(a), Datum::Boolean(b)) => {
+                Ok(Cell::Value(Datum::Boolean(if self.and {
+                    a && b
+                } else {
+                    a || b
+                })))
+            }
             _ => Err(ctx.err("bool_and/bool_or over non-booleans".into())),
         }
     }

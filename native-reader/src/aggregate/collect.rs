@@ -5,25 +5,25 @@ use crate::merge::output::{Cell, Ctx};
 use crate::schema::{DataType, TypeKind};
 
 use super::java_hash::{java_equals, java_hash, row_equals, JavaHashMap};
-use super::val::Val;
 use super::{computed, unsupported, val, AggError, AggField, AggResult, FieldAggregator};
-pub(crate) fn items(v: &Val) -> AggResult<&[Val]> {
+use crate::value::Datum;
+pub(crate) fn items(v: &Datum) -> AggResult<&[Datum]> {
     match v {
-        Val::List(items) => Ok(items),
+        Datum::List(items) => Ok(items),
         other => Err(AggError::Java(format!("{other:?} is not an ARRAY value"))),
     }
 }
 
-pub(crate) fn entries(v: &Val) -> AggResult<&[(Val, Val)]> {
+pub(crate) fn entries(v: &Datum) -> AggResult<&[(Datum, Datum)]> {
     match v {
-        Val::Map(e) => Ok(e),
+        Datum::Map(e) => Ok(e),
         other => Err(AggError::Java(format!("{other:?} is not a MAP value"))),
     }
 }
 
-pub(crate) fn row(v: &Val) -> AggResult<&[Val]> {
+pub(crate) fn row(v: &Datum) -> AggResult<&[Datum]> {
     match v {
-        Val::Row(r) => Ok(r),
+        Datum::Row(r) => Ok(r),
         other => Err(AggError::Java(format!("{other:?} is not a ROW value"))),
     }
 }
@@ -38,37 +38,41 @@ pub(crate) fn npe<T>(what: &str) -> AggResult<T> {
 pub(crate) fn collect_agg(
     element: &DataType,
     distinct: bool,
-    acc: &Val,
-    input: &Val,
-) -> AggResult<Val> {
-    if *acc == Val::Null && *input == Val::Null {
-        return Ok(Val::Null);
+    acc: &Datum,
+    input: &Datum,
+) -> AggResult<Datum> {
+    if *acc == Datum::Null && *input == Datum::Null {
+        return Ok(Datum::Null);
     }
-    if (*acc == Val::Null || *input == Val::Null) && !distinct {
-        return Ok(if *acc == Val::Null { input } else { acc }.clone());
+    if (*acc == Datum::Null || *input == Datum::Null) && !distinct {
+        return Ok(if *acc == Datum::Null { input } else { acc }.clone());
     }
-    let acc_items: &[Val] = if *acc == Val::Null { &[] } else { items(acc)? };
-    let input_items: &[Val] = if *input == Val::Null {
+    let acc_items: &[Datum] = if *acc == Datum::Null {
+        &[]
+    } else {
+        items(acc)?
+    };
+    let input_items: &[Datum] = if *input == Datum::Null {
         &[]
     } else {
         items(input)?
     };
     if !distinct {
-        return Ok(Val::List(
+        return Ok(Datum::List(
             acc_items.iter().chain(input_items).cloned().collect(),
         ));
     }
     match &element.kind {
         TypeKind::Row(fields) => {
             // A list deduplicated by the RecordEqualiser (the accumulator is not deduplicated again).
-            let mut out: Vec<Val> = acc_items.to_vec();
+            let mut out: Vec<Datum> = acc_items.to_vec();
             for e in input_items {
                 let mut found = false;
-                if *e == Val::Null {
-                    found = out.contains(&Val::Null);
+                if *e == Datum::Null {
+                    found = out.contains(&Datum::Null);
                 } else {
                     for o in &out {
-                        if *o == Val::Null {
+                        if *o == Datum::Null {
                             return Err(AggError::Java(
                                 "NullPointerException: collect with distinct compares a row with \
                                  a NULL element"
@@ -85,18 +89,18 @@ pub(crate) fn collect_agg(
                     out.push(e.clone());
                 }
             }
-            Ok(Val::List(out))
+            Ok(Datum::List(out))
         }
         TypeKind::Array(_) | TypeKind::Map(_, _) | TypeKind::Multiset(_) => unsupported(
             "collect with distinct over ARRAY/MAP/MULTISET elements (RecordEqualiser over \
              nested values) is not reproduced",
         ),
         kind => {
-            let mut set: JavaHashMap<Val, ()> = JavaHashMap::new();
+            let mut set: JavaHashMap<Datum, ()> = JavaHashMap::new();
             for e in acc_items.iter().chain(input_items) {
                 set.put(java_hash(kind, e)?, e.clone(), (), java_equals, true)?;
             }
-            Ok(Val::List(set.into_entries().map(|(k, _)| k).collect()))
+            Ok(Datum::List(set.into_entries().map(|(k, _)| k).collect()))
         }
     }
 }
@@ -105,23 +109,23 @@ pub(crate) fn collect_agg(
 pub(crate) fn collect_retract(
     element: &DataType,
     distinct: bool,
-    acc: &Val,
-    retract: &Val,
-) -> AggResult<Val> {
-    if *acc == Val::Null {
-        return Ok(Val::Null);
+    acc: &Datum,
+    retract: &Datum,
+) -> AggResult<Datum> {
+    if *acc == Datum::Null {
+        return Ok(Datum::Null);
     }
-    if *retract == Val::Null {
+    if *retract == Datum::Null {
         return npe("collect");
     }
-    let mut retracted: Vec<Val> = items(retract)?.to_vec();
+    let mut retracted: Vec<Datum> = items(retract)?.to_vec();
     let mut out = Vec::new();
     for candidate in items(acc)? {
         let mut hit = None;
         for (i, r) in retracted.iter().enumerate() {
             let eq = match (r, candidate) {
-                (Val::Null, Val::Null) => true,
-                (Val::Null, _) | (_, Val::Null) => false,
+                (Datum::Null, Datum::Null) => true,
+                (Datum::Null, _) | (_, Datum::Null) => false,
                 _ => match &element.kind {
                     TypeKind::Row(fields) if distinct => {
                         row_equals(fields, row(r)?, row(candidate)?)?
@@ -145,7 +149,7 @@ pub(crate) fn collect_retract(
             None => out.push(candidate.clone()),
         }
     }
-    Ok(Val::List(out))
+    Ok(Datum::List(out))
 }
 
 /// `FieldCollectAgg` of an ARRAY of `element`s (`fields.<f>.distinct`).

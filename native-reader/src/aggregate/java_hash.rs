@@ -3,8 +3,8 @@
 
 use crate::schema::{DataField, TypeKind};
 
-use super::val::Val;
 use super::{unsupported, AggResult};
+use crate::value::Datum;
 /// `MurmurHashUtils.hashBytes` (seed 42): `BinaryString.hashCode()`, and over the bytes of a key row.
 pub(crate) fn murmur(bytes: &[u8]) -> i32 {
     crate::murmur_hash::hash_bytes(bytes)
@@ -47,7 +47,8 @@ pub(crate) fn decimal_hash(unscaled: i128, scale: i8) -> i32 {
 }
 
 /// `Timestamp.hashCode()` of a TIMESTAMP(`precision`) held in its Arrow unit (seconds, milli-, micro- or
-/// nanoseconds, see [`crate::types::timestamp_unit`]): `31 * ((int) ms ^ (int) (ms >> 32)) + nanoOfMillisecond`.
+/// nanoseconds, see [`crate::types::timestamp_unit`]), as [`crate::value::Datum::from_arrow`] splits it.
+#[cfg(test)]
 pub(crate) fn timestamp_hash(value: i64, precision: u8) -> i32 {
     let (millis, nanos) = match precision {
         0 => (value.wrapping_mul(1000), 0),
@@ -55,40 +56,51 @@ pub(crate) fn timestamp_hash(value: i64, precision: u8) -> i32 {
         4..=6 => (value.div_euclid(1000), value.rem_euclid(1000) * 1000),
         _ => (value.div_euclid(1_000_000), value.rem_euclid(1_000_000)),
     };
+    timestamp_millis_hash(millis, nanos as i32)
+}
+
+/// `Timestamp.hashCode()`: `31 * ((int) ms ^ (int) (ms >> 32)) + nanoOfMillisecond`.
+pub(crate) fn timestamp_millis_hash(millis: i64, nanos_of_milli: i32) -> i32 {
     let folded = (millis as i32) ^ ((millis >> 32) as i32);
-    folded.wrapping_mul(31).wrapping_add(nanos as i32)
+    folded.wrapping_mul(31).wrapping_add(nanos_of_milli)
 }
 
 /// `hashCode()` of the Java object `InternalArray.ElementGetter` returns for a value of `kind`.
-pub(crate) fn java_hash(kind: &TypeKind, v: &Val) -> AggResult<i32> {
+pub(crate) fn java_hash(kind: &TypeKind, v: &Datum) -> AggResult<i32> {
     Ok(match (kind, v) {
-        (_, Val::Null) => 0,
+        (_, Datum::Null) => 0,
         (
             TypeKind::TinyInt
             | TypeKind::SmallInt
             | TypeKind::Int
             | TypeKind::Date
             | TypeKind::Time(_),
-            Val::Int(i),
+            Datum::Int(i),
         ) => *i as i32,
-        (TypeKind::BigInt, Val::Int(i)) => (*i ^ ((*i as u64) >> 32) as i64) as i32,
-        (TypeKind::Boolean, Val::Bool(b)) => {
+        (TypeKind::BigInt, Datum::Int(i)) => (*i ^ ((*i as u64) >> 32) as i64) as i32,
+        (TypeKind::Boolean, Datum::Boolean(b)) => {
             if *b {
                 1231
             } else {
                 1237
             }
         }
-        (TypeKind::Float, Val::Float(f)) => float_bits(*f),
-        (TypeKind::Double, Val::Double(d)) => {
+        (TypeKind::Float, Datum::Float(f)) => float_bits(*f),
+        (TypeKind::Double, Datum::Double(d)) => {
             let b = double_bits(*d);
             (b ^ ((b as u64) >> 32) as i64) as i32
         }
-        (TypeKind::Char(_) | TypeKind::VarChar(_), Val::Str(s)) => murmur(s.as_bytes()),
-        (TypeKind::Decimal { scale, .. }, Val::Decimal(x)) => decimal_hash(*x, *scale),
-        (TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p), Val::Int(v)) => {
-            timestamp_hash(*v, *p)
+        (TypeKind::Char(_) | TypeKind::VarChar(_), Datum::String(s)) => murmur(s.as_bytes()),
+        (TypeKind::Decimal { scale, .. }, Datum::Decimal { unscaled, .. }) => {
+            decimal_hash(*unscaled, *scale)
         }
+        (
+            TypeKind::Timestamp(_) | TypeKind::LocalZonedTimestamp(_),
+            Datum::Timestamp {
+                millis,
+                nanos_of_milli,
+            },
+        ) => timestamp_millis_hash(*millis, *nanos_of_milli),
         (kind, _) => {
             return unsupported(format!(
                 "the Java hash order of {kind:?} values (collect with distinct, merge_map keys) \
@@ -99,10 +111,10 @@ pub(crate) fn java_hash(kind: &TypeKind, v: &Val) -> AggResult<i32> {
 }
 
 /// `equals()` of two Java objects of the hashable kinds of [`java_hash`].
-pub(crate) fn java_equals(a: &Val, b: &Val) -> bool {
+pub(crate) fn java_equals(a: &Datum, b: &Datum) -> bool {
     match (a, b) {
-        (Val::Float(x), Val::Float(y)) => float_bits(*x) == float_bits(*y),
-        (Val::Double(x), Val::Double(y)) => double_bits(*x) == double_bits(*y),
+        (Datum::Float(x), Datum::Float(y)) => float_bits(*x) == float_bits(*y),
+        (Datum::Double(x), Datum::Double(y)) => double_bits(*x) == double_bits(*y),
         _ => a == b,
     }
 }
@@ -187,15 +199,15 @@ impl<K, V> JavaHashMap<K, V> {
 
 /// The generated `RecordEqualiser` over `fields`: field by field, NULL equals NULL, `==` for primitives
 /// (floating point included), `equals` for strings. Other field types are not modelled.
-pub(crate) fn row_equals(fields: &[DataField], a: &[Val], b: &[Val]) -> AggResult<bool> {
+pub(crate) fn row_equals(fields: &[DataField], a: &[Datum], b: &[Datum]) -> AggResult<bool> {
     for (i, f) in fields.iter().enumerate() {
         let (x, y) = (
-            a.get(i).unwrap_or(&Val::Null),
-            b.get(i).unwrap_or(&Val::Null),
+            a.get(i).unwrap_or(&Datum::Null),
+            b.get(i).unwrap_or(&Datum::Null),
         );
         let eq = match (x, y) {
-            (Val::Null, Val::Null) => true,
-            (Val::Null, _) | (_, Val::Null) => false,
+            (Datum::Null, Datum::Null) => true,
+            (Datum::Null, _) | (_, Datum::Null) => false,
             _ => match &f.data_type.kind {
                 TypeKind::Boolean
                 | TypeKind::TinyInt
@@ -207,8 +219,8 @@ pub(crate) fn row_equals(fields: &[DataField], a: &[Val], b: &[Val]) -> AggResul
                 | TypeKind::Char(_)
                 | TypeKind::VarChar(_) => x == y,
                 TypeKind::Float | TypeKind::Double => match (x, y) {
-                    (Val::Float(p), Val::Float(q)) => p == q,
-                    (Val::Double(p), Val::Double(q)) => p == q,
+                    (Datum::Float(p), Datum::Float(q)) => p == q,
+                    (Datum::Double(p), Datum::Double(q)) => p == q,
                     _ => false,
                 },
                 other => {
@@ -229,36 +241,36 @@ pub(crate) fn row_equals(fields: &[DataField], a: &[Val], b: &[Val]) -> AggResul
 /// The bytes of the `BinaryRow` the generated key `Projection` writes for `values` of `fields` (header
 /// 0, null bits, one 8-byte slot per field, variable part of strings longer than 7 bytes, 8-byte
 /// aligned), whose `hashCode()` is `MurmurHashUtils.hashBytesByWords` over them.
-pub(crate) fn binary_row_key(fields: &[&DataField], values: &[&Val]) -> AggResult<Vec<u8>> {
+pub(crate) fn binary_row_key(fields: &[&DataField], values: &[&Datum]) -> AggResult<Vec<u8>> {
     let arity = fields.len();
     let null_bits = crate::binary_row::null_bits_width(arity);
     let fixed = null_bits + 8 * arity;
     let mut out = vec![0u8; fixed];
     for (i, (f, v)) in fields.iter().zip(values).enumerate() {
         let slot = null_bits + 8 * i;
-        if **v == Val::Null {
+        if **v == Datum::Null {
             out[(i + 8) / 8] |= 1 << ((i + 8) % 8);
             continue;
         }
         match (&f.data_type.kind, v) {
-            (TypeKind::Boolean, Val::Bool(b)) => out[slot] = *b as u8,
-            (TypeKind::TinyInt, Val::Int(x)) => out[slot] = *x as i8 as u8,
-            (TypeKind::SmallInt, Val::Int(x)) => {
+            (TypeKind::Boolean, Datum::Boolean(b)) => out[slot] = *b as u8,
+            (TypeKind::TinyInt, Datum::Int(x)) => out[slot] = *x as i8 as u8,
+            (TypeKind::SmallInt, Datum::Int(x)) => {
                 out[slot..slot + 2].copy_from_slice(&(*x as i16).to_le_bytes())
             }
-            (TypeKind::Int | TypeKind::Date | TypeKind::Time(_), Val::Int(x)) => {
+            (TypeKind::Int | TypeKind::Date | TypeKind::Time(_), Datum::Int(x)) => {
                 out[slot..slot + 4].copy_from_slice(&(*x as i32).to_le_bytes())
             }
-            (TypeKind::BigInt, Val::Int(x)) => {
+            (TypeKind::BigInt, Datum::Int(x)) => {
                 out[slot..slot + 8].copy_from_slice(&x.to_le_bytes())
             }
-            (TypeKind::Float, Val::Float(x)) => {
+            (TypeKind::Float, Datum::Float(x)) => {
                 out[slot..slot + 4].copy_from_slice(&x.to_bits().to_le_bytes())
             }
-            (TypeKind::Double, Val::Double(x)) => {
+            (TypeKind::Double, Datum::Double(x)) => {
                 out[slot..slot + 8].copy_from_slice(&x.to_bits().to_le_bytes())
             }
-            (TypeKind::Char(_) | TypeKind::VarChar(_), Val::Str(s)) => {
+            (TypeKind::Char(_) | TypeKind::VarChar(_), Datum::String(s)) => {
                 let b = s.as_bytes();
                 if b.len() <= 7 {
                     out[slot..slot + b.len()].copy_from_slice(b);

@@ -1,7 +1,8 @@
 //! `listagg` (`FieldListaggAgg`, `fields.<f>.list-agg-delimiter`).
 
 use crate::error::Result;
-use crate::merge::output::{Cell, Ctx, Scalar};
+use crate::merge::output::{Cell, Ctx};
+use crate::value::Datum;
 
 use super::{value, AggField, FieldAggregator};
 
@@ -25,7 +26,7 @@ impl FieldAggregator for Listagg {
             value(&self.field, ctx, &input)?,
         );
         match (a, b) {
-            (Scalar::Str(a), Scalar::Str(b)) => Ok(Cell::Value(Scalar::Str(format!(
+            (Datum::String(a), Datum::String(b)) => Ok(Cell::Value(Datum::String(format!(
                 "{a}{}{b}",
                 self.delimiter
             )))),

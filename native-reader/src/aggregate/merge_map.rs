@@ -6,14 +6,14 @@ use crate::schema::DataType;
 
 use super::collect::{entries, npe};
 use super::java_hash::{java_equals, java_hash, JavaHashMap};
-use super::val::Val;
 use super::{computed, val, AggField, AggResult, FieldAggregator};
+use crate::value::Datum;
 /// `FieldMergeMapAgg.agg`: the entries of `first` then `second` put into a `HashMap`.
-pub(crate) fn merge_map_agg(key: &DataType, first: &Val, second: &Val) -> AggResult<Val> {
-    if *first == Val::Null || *second == Val::Null {
-        return Ok(if *first == Val::Null { second } else { first }.clone());
+pub(crate) fn merge_map_agg(key: &DataType, first: &Datum, second: &Datum) -> AggResult<Datum> {
+    if *first == Datum::Null || *second == Datum::Null {
+        return Ok(if *first == Datum::Null { second } else { first }.clone());
     }
-    let mut map: JavaHashMap<Val, Val> = JavaHashMap::new();
+    let mut map: JavaHashMap<Datum, Datum> = JavaHashMap::new();
     for (k, v) in entries(first)?.iter().chain(entries(second)?) {
         map.put(
             java_hash(&key.kind, k)?,
@@ -23,20 +23,20 @@ pub(crate) fn merge_map_agg(key: &DataType, first: &Val, second: &Val) -> AggRes
             false,
         )?;
     }
-    Ok(Val::Map(map.into_entries().collect()))
+    Ok(Datum::Map(map.into_entries().collect()))
 }
 
 /// `FieldMergeMapAgg.retract`: the accumulator's entries whose key is not retracted, put into a
 /// `HashMap`.
-pub(crate) fn merge_map_retract(key: &DataType, acc: &Val, retract: &Val) -> AggResult<Val> {
-    if *acc == Val::Null {
-        return Ok(Val::Null);
+pub(crate) fn merge_map_retract(key: &DataType, acc: &Datum, retract: &Datum) -> AggResult<Datum> {
+    if *acc == Datum::Null {
+        return Ok(Datum::Null);
     }
-    if *retract == Val::Null {
+    if *retract == Datum::Null {
         return npe("merge_map");
     }
-    let retract_keys: Vec<&Val> = entries(retract)?.iter().map(|(k, _)| k).collect();
-    let mut map: JavaHashMap<Val, Val> = JavaHashMap::new();
+    let retract_keys: Vec<&Datum> = entries(retract)?.iter().map(|(k, _)| k).collect();
+    let mut map: JavaHashMap<Datum, Datum> = JavaHashMap::new();
     for (k, v) in entries(acc)? {
         let hash = java_hash(&key.kind, k)?;
         if retract_keys.iter().any(|r| java_equals(r, k)) {
@@ -44,7 +44,7 @@ pub(crate) fn merge_map_retract(key: &DataType, acc: &Val, retract: &Val) -> Agg
         }
         map.put(hash, k.clone(), v.clone(), java_equals, false)?;
     }
-    Ok(Val::Map(map.into_entries().collect()))
+    Ok(Datum::Map(map.into_entries().collect()))
 }
 
 /// `FieldMergeMapAgg` of a MAP with `key`s.

@@ -51,13 +51,11 @@ pub(crate) mod numeric;
 pub mod sketch;
 #[cfg(test)]
 mod tests;
-pub(crate) mod val;
 
 use crate::error::{Error, Result};
-use crate::merge::output::{Cell, Ctx, Scalar};
+use crate::merge::output::{Cell, Ctx};
 use crate::schema::TypeKind;
-
-use val::Val;
+use crate::value::Datum;
 
 pub(crate) use factory::{create, field_function};
 
@@ -148,8 +146,8 @@ fn unsupported_retract(f: &AggField, ctx: &Ctx<'_>) -> Error {
 }
 
 /// A non-NULL cell's value. Errors: [`Error::Merge`] for NULL.
-fn value(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Scalar> {
-    ctx.scalar(cell, f.col)?.ok_or_else(|| {
+fn value(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Datum> {
+    ctx.datum(cell, f.col)?.ok_or_else(|| {
         ctx.err(format!(
             "column `{}`: unexpected NULL",
             ctx.field_name(f.col)
@@ -157,12 +155,11 @@ fn value(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Scalar> {
     })
 }
 
-/// A cell's value for the collection functions (`Val::Null` for NULL).
-fn val(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Val> {
-    Ok(match ctx.scalar(cell, f.col)? {
-        None => Val::Null,
-        Some(Scalar::Nested(v)) => v,
-        Some(Scalar::Bytes(b)) => Val::Bytes(b),
+/// A cell's value for the collection and bitmap functions (`Datum::Null` for NULL).
+fn val(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Datum> {
+    Ok(match ctx.datum(cell, f.col)? {
+        None => Datum::Null,
+        Some(v @ (Datum::List(_) | Datum::Map(_) | Datum::Row(_) | Datum::Bytes(_))) => v,
         Some(other) => {
             return Err(ctx.err(format!(
                 "column `{}`: {other:?} is not a collection",
@@ -173,11 +170,10 @@ fn val(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Val> {
 }
 
 /// The cell of a collection function's result; its errors as Java's or as unsupported.
-fn computed(f: &AggField, ctx: &Ctx<'_>, r: AggResult<Val>) -> Result<Cell> {
+fn computed(f: &AggField, ctx: &Ctx<'_>, r: AggResult<Datum>) -> Result<Cell> {
     match r {
-        Ok(Val::Null) => Ok(Cell::Null),
-        Ok(Val::Bytes(b)) => Ok(Cell::Value(Scalar::Bytes(b))),
-        Ok(v) => Ok(Cell::Value(Scalar::Nested(v))),
+        Ok(Datum::Null) => Ok(Cell::Null),
+        Ok(v) => Ok(Cell::Value(v)),
         Err(AggError::Java(m)) => Err(ctx.err(format!(
             "{} of column `{}`: {m}",
             f.function,

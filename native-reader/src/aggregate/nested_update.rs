@@ -6,8 +6,8 @@ use crate::schema::DataField;
 
 use super::collect::{items, row};
 use super::java_hash::{binary_row_key, murmur, row_equals, JavaHashMap};
-use super::val::Val;
 use super::{computed, val, AggField, AggResult, FieldAggregator};
+use crate::value::Datum;
 /// `FieldNestedUpdateAgg` over rows of `fields`, keyed by the fields at `key` (empty: no key).
 pub(crate) struct NestedUpdate<'a> {
     pub(crate) fields: &'a [DataField],
@@ -15,13 +15,13 @@ pub(crate) struct NestedUpdate<'a> {
 }
 
 impl NestedUpdate<'_> {
-    pub(crate) fn key_of(&self, r: &Val) -> AggResult<(i32, Vec<u8>)> {
+    pub(crate) fn key_of(&self, r: &Datum) -> AggResult<(i32, Vec<u8>)> {
         let values = row(r)?;
         let fields: Vec<&DataField> = self.key.iter().map(|&i| &self.fields[i]).collect();
-        let vals: Vec<&Val> = self
+        let vals: Vec<&Datum> = self
             .key
             .iter()
-            .map(|&i| values.get(i).unwrap_or(&Val::Null))
+            .map(|&i| values.get(i).unwrap_or(&Datum::Null))
             .collect();
         let bytes = binary_row_key(&fields, &vals)?;
         let hash = {
@@ -33,35 +33,35 @@ impl NestedUpdate<'_> {
 
     /// `agg(first, second)`: the non-NULL rows of both, the later of equal keys winning in the place
     /// of the first.
-    pub(crate) fn agg(&self, first: &Val, second: &Val) -> AggResult<Val> {
-        if *first == Val::Null || *second == Val::Null {
-            return Ok(if *first == Val::Null { second } else { first }.clone());
+    pub(crate) fn agg(&self, first: &Datum, second: &Datum) -> AggResult<Datum> {
+        if *first == Datum::Null || *second == Datum::Null {
+            return Ok(if *first == Datum::Null { second } else { first }.clone());
         }
         let rows = items(first)?
             .iter()
             .chain(items(second)?)
-            .filter(|r| **r != Val::Null);
+            .filter(|r| **r != Datum::Null);
         if self.key.is_empty() {
-            return Ok(Val::List(rows.cloned().collect()));
+            return Ok(Datum::List(rows.cloned().collect()));
         }
-        let mut map: JavaHashMap<Vec<u8>, Val> = JavaHashMap::new();
+        let mut map: JavaHashMap<Vec<u8>, Datum> = JavaHashMap::new();
         for r in rows {
             let (hash, key) = self.key_of(r)?;
             map.put(hash, key, r.clone(), |a, b| a == b, false)?;
         }
-        Ok(Val::List(map.into_entries().map(|(_, v)| v).collect()))
+        Ok(Datum::List(map.into_entries().map(|(_, v)| v).collect()))
     }
 
     /// `retract(acc, retract)`.
-    pub(crate) fn retract(&self, acc: &Val, retract: &Val) -> AggResult<Val> {
-        if *acc == Val::Null || *retract == Val::Null {
+    pub(crate) fn retract(&self, acc: &Datum, retract: &Datum) -> AggResult<Datum> {
+        if *acc == Datum::Null || *retract == Datum::Null {
             return Ok(acc.clone());
         }
-        let removed = items(retract)?.iter().filter(|r| **r != Val::Null);
+        let removed = items(retract)?.iter().filter(|r| **r != Datum::Null);
         if self.key.is_empty() {
-            let mut rows: Vec<Val> = items(acc)?
+            let mut rows: Vec<Datum> = items(acc)?
                 .iter()
-                .filter(|r| **r != Val::Null)
+                .filter(|r| **r != Datum::Null)
                 .cloned()
                 .collect();
             for r in removed {
@@ -73,10 +73,10 @@ impl NestedUpdate<'_> {
                 }
                 rows = kept;
             }
-            return Ok(Val::List(rows));
+            return Ok(Datum::List(rows));
         }
-        let mut map: JavaHashMap<Vec<u8>, Val> = JavaHashMap::new();
-        for r in items(acc)?.iter().filter(|r| **r != Val::Null) {
+        let mut map: JavaHashMap<Vec<u8>, Datum> = JavaHashMap::new();
+        for r in items(acc)?.iter().filter(|r| **r != Datum::Null) {
             let (hash, key) = self.key_of(r)?;
             map.put(hash, key, r.clone(), |a, b| a == b, false)?;
         }
@@ -84,7 +84,7 @@ impl NestedUpdate<'_> {
             let (hash, key) = self.key_of(r)?;
             map.remove(hash, &key, |a, b| a == b);
         }
-        Ok(Val::List(map.into_entries().map(|(_, v)| v).collect()))
+        Ok(Datum::List(map.into_entries().map(|(_, v)| v).collect()))
     }
 }
 

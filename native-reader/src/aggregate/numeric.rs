@@ -5,8 +5,10 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
-use crate::merge::output::{compare_internal, Cell, Ctx, Scalar};
+use crate::merge::output::{Cell, Ctx};
 use crate::schema::TypeKind;
+use crate::value::compare::compare_internal;
+use crate::value::Datum;
 
 use super::{value, AggField, FieldAggregator};
 
@@ -86,7 +88,7 @@ impl FieldAggregator for MaxMin {
             value(&self.field, ctx, &acc)?,
             value(&self.field, ctx, &input)?,
         );
-        let ord = compare_internal(&a, &b).map_err(|e| ctx.err(e))?;
+        let ord = compare_internal(&a, &b).map_err(|e| ctx.err(e.to_string()))?;
         let acc_smaller = ord == Ordering::Less;
         Ok(if acc_smaller == self.max { input } else { acc })
     }
@@ -113,6 +115,19 @@ fn wrap(f: &AggField, v: i64) -> i64 {
     }
 }
 
+/// A DECIMAL value of the field's type.
+fn decimal(f: &AggField, unscaled: i128) -> Datum {
+    let (precision, scale) = match f.kind {
+        TypeKind::Decimal { precision, scale } => (precision, scale),
+        _ => (38, 0),
+    };
+    Datum::Decimal {
+        unscaled,
+        precision,
+        scale,
+    }
+}
+
 /// A DECIMAL result, NULL when it does not fit the field's precision.
 fn decimal_fit(f: &AggField, v: Option<i128>) -> Cell {
     let precision = match f.kind {
@@ -120,15 +135,15 @@ fn decimal_fit(f: &AggField, v: Option<i128>) -> Cell {
         _ => 38,
     };
     match v {
-        Some(v) if number_digits(v) <= precision => Cell::Value(Scalar::Decimal(v)),
+        Some(v) if number_digits(v) <= precision => Cell::Value(decimal(f, v)),
         _ => Cell::Null,
     }
 }
 
 /// Sum (`subtract` false) or difference of two non-null values (`FieldSumAgg`).
-fn arith(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar, subtract: bool) -> Result<Cell> {
+fn arith(f: &AggField, ctx: &Ctx<'_>, a: Datum, b: Datum, subtract: bool) -> Result<Cell> {
     Ok(match (a, b) {
-        (Scalar::Int(a), Scalar::Int(b)) => Cell::Value(Scalar::Int(wrap(
+        (Datum::Int(a), Datum::Int(b)) => Cell::Value(Datum::Int(wrap(
             f,
             if subtract {
                 a.wrapping_sub(b)
@@ -136,13 +151,13 @@ fn arith(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar, subtract: bool) -> R
                 a.wrapping_add(b)
             },
         ))),
-        (Scalar::Float(a), Scalar::Float(b)) => {
-            Cell::Value(Scalar::Float(if subtract { a - b } else { a + b }))
+        (Datum::Float(a), Datum::Float(b)) => {
+            Cell::Value(Datum::Float(if subtract { a - b } else { a + b }))
         }
-        (Scalar::Double(a), Scalar::Double(b)) => {
-            Cell::Value(Scalar::Double(if subtract { a - b } else { a + b }))
+        (Datum::Double(a), Datum::Double(b)) => {
+            Cell::Value(Datum::Double(if subtract { a - b } else { a + b }))
         }
-        (Scalar::Decimal(a), Scalar::Decimal(b)) => {
+        (Datum::Decimal { unscaled: a, .. }, Datum::Decimal { unscaled: b, .. }) => {
             let compact = matches!(f.kind, TypeKind::Decimal { precision, .. } if precision <= 18);
             if compact {
                 let exact = if subtract {
@@ -152,7 +167,7 @@ fn arith(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar, subtract: bool) -> R
                 };
                 if let Some(v) = exact {
                     // DecimalUtils.add/subtract keep a compact result without a precision check.
-                    return Ok(Cell::Value(Scalar::Decimal(v as i128)));
+                    return Ok(Cell::Value(decimal(f, v as i128)));
                 }
             }
             decimal_fit(
@@ -168,22 +183,22 @@ fn arith(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar, subtract: bool) -> R
     })
 }
 
-fn negate(f: &AggField, ctx: &Ctx<'_>, b: Scalar) -> Result<Cell> {
+fn negate(f: &AggField, ctx: &Ctx<'_>, b: Datum) -> Result<Cell> {
     Ok(match b {
-        Scalar::Int(v) => Cell::Value(Scalar::Int(wrap(f, v.wrapping_neg()))),
-        Scalar::Float(v) => Cell::Value(Scalar::Float(-v)),
-        Scalar::Double(v) => Cell::Value(Scalar::Double(-v)),
-        Scalar::Decimal(v) => Cell::Value(Scalar::Decimal(-v)),
+        Datum::Int(v) => Cell::Value(Datum::Int(wrap(f, v.wrapping_neg()))),
+        Datum::Float(v) => Cell::Value(Datum::Float(-v)),
+        Datum::Double(v) => Cell::Value(Datum::Double(-v)),
+        Datum::Decimal { unscaled, .. } => Cell::Value(decimal(f, -unscaled)),
         _ => return Err(ctx.err("sum over non-numbers".into())),
     })
 }
 
-fn multiply(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar) -> Result<Cell> {
+fn multiply(f: &AggField, ctx: &Ctx<'_>, a: Datum, b: Datum) -> Result<Cell> {
     Ok(match (a, b) {
-        (Scalar::Int(a), Scalar::Int(b)) => Cell::Value(Scalar::Int(wrap(f, a.wrapping_mul(b)))),
-        (Scalar::Float(a), Scalar::Float(b)) => Cell::Value(Scalar::Float(a * b)),
-        (Scalar::Double(a), Scalar::Double(b)) => Cell::Value(Scalar::Double(a * b)),
-        (Scalar::Decimal(a), Scalar::Decimal(b)) => {
+        (Datum::Int(a), Datum::Int(b)) => Cell::Value(Datum::Int(wrap(f, a.wrapping_mul(b)))),
+        (Datum::Float(a), Datum::Float(b)) => Cell::Value(Datum::Float(a * b)),
+        (Datum::Double(a), Datum::Double(b)) => Cell::Value(Datum::Double(a * b)),
+        (Datum::Decimal { unscaled: a, .. }, Datum::Decimal { unscaled: b, .. }) => {
             let scale = match f.kind {
                 TypeKind::Decimal { scale, .. } => scale.max(0) as u32,
                 _ => 0,
@@ -206,18 +221,18 @@ fn multiply(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar) -> Result<Cell> {
     })
 }
 
-fn divide(f: &AggField, ctx: &Ctx<'_>, a: Scalar, b: Scalar) -> Result<Cell> {
+fn divide(f: &AggField, ctx: &Ctx<'_>, a: Datum, b: Datum) -> Result<Cell> {
     Ok(match (a, b) {
-        (Scalar::Int(_), Scalar::Int(0)) => {
+        (Datum::Int(_), Datum::Int(0)) => {
             return Err(ctx.err(format!(
                 "/ by zero retracting product of column `{}`",
                 ctx.field_name(f.col)
             )))
         }
-        (Scalar::Int(a), Scalar::Int(b)) => Cell::Value(Scalar::Int(wrap(f, a.wrapping_div(b)))),
-        (Scalar::Float(a), Scalar::Float(b)) => Cell::Value(Scalar::Float(a / b)),
-        (Scalar::Double(a), Scalar::Double(b)) => Cell::Value(Scalar::Double(a / b)),
-        (Scalar::Decimal(_), Scalar::Decimal(_)) => {
+        (Datum::Int(a), Datum::Int(b)) => Cell::Value(Datum::Int(wrap(f, a.wrapping_div(b)))),
+        (Datum::Float(a), Datum::Float(b)) => Cell::Value(Datum::Float(a / b)),
+        (Datum::Double(a), Datum::Double(b)) => Cell::Value(Datum::Double(a / b)),
+        (Datum::Decimal { .. }, Datum::Decimal { .. }) => {
             return Err(Error::Unsupported {
                 path: ctx.path.to_path_buf(),
                 reason: format!(

@@ -31,26 +31,40 @@ use datasketches::hll::{HllSketch, HllType, HllUnion};
 use datasketches::theta::{CompactThetaSketch, ThetaUnionBuilder};
 
 use crate::error::Result as ReadResult;
-use crate::merge::output::{Cell, Ctx, Scalar};
+use crate::merge::output::{Cell, Ctx};
+use crate::value::Datum;
 
-use super::val::Val;
 use super::{computed, value, AggError, AggField, FieldAggregator};
+
+/// Why two images could not be united: an image that is not a sketch of the expected kind (the reason, in
+/// words; the text reads as a string: `Deref<Target = str>`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SketchError(String);
+
+impl std::ops::Deref for SketchError {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
 
 /// Theta image flag bits (DataSketches `PreambleUtil`).
 const THETA_SINGLE_ITEM: u8 = 0x20;
 
 /// The union of two compact theta sketch images, as `org.apache.paimon.utils.ThetaSketch.union(acc, input)`
 /// returns it. Errors: an image that is not a compact theta sketch of seed 9001 (the reason, in words).
-pub fn theta_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, String> {
+pub fn theta_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, SketchError> {
     let a = CompactThetaSketch::deserialize(acc)
-        .map_err(|e| format!("the accumulated value is not a theta sketch: {e}"))?;
+        .map_err(|e| SketchError(format!("the accumulated value is not a theta sketch: {e}")))?;
     let b = CompactThetaSketch::deserialize(input)
-        .map_err(|e| format!("the input value is not a theta sketch: {e}"))?;
+        .map_err(|e| SketchError(format!("the input value is not a theta sketch: {e}")))?;
     let mut union = ThetaUnionBuilder::default()
         .build()
-        .map_err(|e| e.to_string())?;
-    union.update(&a).map_err(|e| e.to_string())?;
-    union.update(&b).map_err(|e| e.to_string())?;
+        .map_err(|e| SketchError(e.to_string()))?;
+    union.update(&a).map_err(|e| SketchError(e.to_string()))?;
+    union.update(&b).map_err(|e| SketchError(e.to_string()))?;
     let mut out = union.to_sketch(true).serialize();
     let pre_longs = out.first().map_or(0, |b| b & 0x3f);
     if pre_longs >= 2 && out.len() >= 16 {
@@ -80,11 +94,12 @@ const LG_AUX_ARR_INTS: [u8; 27] = [
 
 /// The union of two HLL sketch images, as `org.apache.paimon.utils.HllSketchUtil.union(acc, input)` returns
 /// it (see the module docs). Errors: an image that is not an HLL sketch (the reason, in words).
-pub fn hll_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, String> {
-    let a =
-        heapify_hll(acc).map_err(|e| format!("the accumulated value is not an HLL sketch: {e}"))?;
-    let b = heapify_hll(input).map_err(|e| format!("the input value is not an HLL sketch: {e}"))?;
-    let mut union = HllUnion::new(b.lg_config_k()).map_err(|e| e.to_string())?;
+pub fn hll_union(acc: &[u8], input: &[u8]) -> Result<Vec<u8>, SketchError> {
+    let a = heapify_hll(acc)
+        .map_err(|e| SketchError(format!("the accumulated value is not an HLL sketch: {e}")))?;
+    let b = heapify_hll(input)
+        .map_err(|e| SketchError(format!("the input value is not an HLL sketch: {e}")))?;
+    let mut union = HllUnion::new(b.lg_config_k()).map_err(|e| SketchError(e.to_string()))?;
     union.update(&b);
     union.update(&a);
     let mut out = union.to_sketch(HllType::Hll4).serialize();
@@ -109,12 +124,12 @@ fn le_u32(b: &[u8]) -> u32 {
 }
 
 /// `HllSketch.heapify` of an image: compact `SET` images are re-laid out as Java rebuilds them, then read.
-fn heapify_hll(image: &[u8]) -> Result<HllSketch, String> {
+fn heapify_hll(image: &[u8]) -> Result<HllSketch, SketchError> {
     let is_compact_set = image.len() >= HLL_SET_START
         && image[HLL_MODE_BYTE] & 3 == HLL_MODE_SET
         && image[HLL_FLAGS_BYTE] & HLL_COMPACT_FLAG != 0;
     if !is_compact_set {
-        return HllSketch::deserialize(image).map_err(|e| e.to_string());
+        return HllSketch::deserialize(image).map_err(|e| SketchError(e.to_string()));
     }
     let count = le_u32(&image[HLL_SET_COUNT..]) as usize;
     let coupons = image[HLL_SET_START..]
@@ -123,10 +138,10 @@ fn heapify_hll(image: &[u8]) -> Result<HllSketch, String> {
         .map(le_u32)
         .collect::<Vec<_>>();
     if coupons.len() != count {
-        return Err(format!(
+        return Err(SketchError(format!(
             "the SET image announces {count} coupons but holds {}",
             coupons.len()
-        ));
+        )));
     }
     let lg_config_k = image[3];
     // `CouponHashSet.heapifySet` of a compact image: `couponUpdate` of each coupon into a set of
@@ -141,9 +156,9 @@ fn heapify_hll(image: &[u8]) -> Result<HllSketch, String> {
         if 4 * filled > 3 * table.len() {
             if lg + 3 >= u32::from(lg_config_k) {
                 // Java would promote to HLL here; a valid SET image never holds that many coupons.
-                return Err(format!(
+                return Err(SketchError(format!(
                     "the SET image holds {count} coupons, more than a SET of lgConfigK {lg_config_k} can"
-                ));
+                )));
             }
             lg += 1;
             let old = std::mem::replace(&mut table, vec![0u32; 1 << lg]);
@@ -160,14 +175,14 @@ fn heapify_hll(image: &[u8]) -> Result<HllSketch, String> {
     for c in &table {
         updatable.extend_from_slice(&c.to_le_bytes());
     }
-    HllSketch::deserialize(&updatable).map_err(|e| e.to_string())
+    HllSketch::deserialize(&updatable).map_err(|e| SketchError(e.to_string()))
 }
 
 /// `CouponHashSet.find` then insert: open addressing with the stride `((coupon & KEY_MASK_26) >> lg) | 1`.
 /// Returns whether the coupon was new.
-fn insert(table: &mut [u32], lg: u32, coupon: u32) -> Result<bool, String> {
+fn insert(table: &mut [u32], lg: u32, coupon: u32) -> Result<bool, SketchError> {
     if coupon == 0 {
-        return Err("a SET image holds an empty coupon".into());
+        return Err(SketchError("a SET image holds an empty coupon".into()));
     }
     let mask = table.len() - 1;
     let start = coupon as usize & mask;
@@ -184,7 +199,9 @@ fn insert(table: &mut [u32], lg: u32, coupon: u32) -> Result<bool, String> {
         let stride = (((coupon & KEY_MASK_26) >> lg) | 1) as usize;
         probe = (probe + stride) & mask;
         if probe == start {
-            return Err("a SET image's coupons overflow their table".into());
+            return Err(SketchError(
+                "a SET image's coupons overflow their table".into(),
+            ));
         }
     }
 }
@@ -209,13 +226,17 @@ impl FieldAggregator for SketchAgg {
             value(&self.field, ctx, &acc)?,
             value(&self.field, ctx, &input)?,
         ) {
-            (Scalar::Bytes(a), Scalar::Bytes(b)) => {
+            (Datum::Bytes(a), Datum::Bytes(b)) => {
                 let r = if self.theta {
                     theta_union(&a, &b)
                 } else {
                     hll_union(&a, &b)
                 };
-                computed(&self.field, ctx, r.map(Val::Bytes).map_err(AggError::Java))
+                computed(
+                    &self.field,
+                    ctx,
+                    r.map(Datum::Bytes).map_err(|e| AggError::Java(e.0)),
+                )
             }
             _ => Err(ctx.err(format!("{} over non-binaries", self.field.function))),
         }

@@ -39,9 +39,9 @@ use super::bitmap::rbm32_or;
 use super::collect::{collect_agg, collect_retract};
 use super::java_hash::{binary_row_key, decimal_hash, murmur, timestamp_hash};
 use super::merge_map::merge_map_retract;
-use super::val::Val;
 use super::AggError;
 use crate::schema::{DataField, DataType, TypeKind};
+use crate::value::Datum;
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -57,8 +57,8 @@ fn kind(k: TypeKind) -> DataType {
     }
 }
 
-fn strs(v: &[&str]) -> Val {
-    Val::List(v.iter().map(|s| Val::Str(s.to_string())).collect())
+fn strs(v: &[&str]) -> Datum {
+    Datum::List(v.iter().map(|s| Datum::String(s.to_string())).collect())
 }
 
 // Expected values below were printed by the released Paimon 1.0.0 classes (paimon-bundle 1.0.0).
@@ -84,7 +84,7 @@ fn hash_set_order_follows_java_through_a_resize() {
     let out = collect_agg(
         &kind(TypeKind::VarChar(10)),
         true,
-        &Val::Null,
+        &Datum::Null,
         &strs(&input),
     )
     .unwrap();
@@ -102,14 +102,14 @@ fn nested_key_binary_rows_and_hashes() {
         name: "id".into(),
         data_type: kind(TypeKind::Int),
     };
-    let key = binary_row_key(&[&int], &[&Val::Int(7)]).unwrap();
+    let key = binary_row_key(&[&int], &[&Datum::Int(7)]).unwrap();
     assert_eq!(key, hex("00000000000000000700000000000000"));
     assert_eq!(murmur(&key), -348168691);
     let string = DataField {
         data_type: kind(TypeKind::VarChar(100)),
         ..int.clone()
     };
-    let key = binary_row_key(&[&string], &[&Val::Str("a long string key".into())]).unwrap();
+    let key = binary_row_key(&[&string], &[&Datum::String("a long string key".into())]).unwrap();
     assert_eq!(
         key,
         hex("0000000000000000110000001000000061206c6f6e6720737472696e67206b657900000000000000")
@@ -147,7 +147,7 @@ fn rbm32_union_is_byte_identical_to_java() {
 #[test]
 fn collection_retraction_follows_java() {
     let int = kind(TypeKind::Int);
-    let ints = |v: &[i64]| Val::List(v.iter().map(|i| Val::Int(*i)).collect());
+    let ints = |v: &[i64]| Datum::List(v.iter().map(|i| Datum::Int(*i)).collect());
     // collect removes one equal element per retracted element.
     assert_eq!(
         collect_retract(&int, false, &ints(&[1, 2, 2, 3]), &ints(&[2, 5])).unwrap(),
@@ -155,14 +155,14 @@ fn collection_retraction_follows_java() {
     );
     // A NULL retraction of a non-NULL accumulator: Java's NullPointerException.
     assert!(matches!(
-        collect_retract(&int, false, &ints(&[1]), &Val::Null),
+        collect_retract(&int, false, &ints(&[1]), &Datum::Null),
         Err(AggError::Java(_))
     ));
     // merge_map keeps the accumulator's entries whose key is not retracted.
     let map = |v: &[(i64, &str)]| {
-        Val::Map(
+        Datum::Map(
             v.iter()
-                .map(|(k, s)| (Val::Int(*k), Val::Str(s.to_string())))
+                .map(|(k, s)| (Datum::Int(*k), Datum::String(s.to_string())))
                 .collect(),
         )
     };
@@ -175,8 +175,8 @@ fn collection_retraction_follows_java() {
         collect_agg(
             &kind(TypeKind::VarBinary(10)),
             true,
-            &Val::List(vec![Val::Bytes(vec![1])]),
-            &Val::Null
+            &Datum::List(vec![Datum::Bytes(vec![1])]),
+            &Datum::Null
         ),
         Err(AggError::Unsupported(_))
     ));

@@ -1,37 +1,19 @@
-//! Values, cells and the output chunk; building output batches.
+//! Cells (a merged row's fields), the output chunk, and building output batches.
 
-use std::cmp::Ordering;
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{
-    new_null_array, Array, ArrayRef, BinaryArray, BooleanArray, Decimal128Array, Float32Array,
-    Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, RecordBatch, StringArray,
-};
+use arrow_array::{new_null_array, Array, ArrayRef, Int8Array, RecordBatch};
 use arrow_schema::{DataType as ArrowType, SchemaRef};
 
-use crate::aggregate::val::Val;
 use crate::error::{Error, ErrorKind, Result};
 use crate::row_kind::RowKind;
 use crate::schema::DataField;
+use crate::value::{Datum, ValueError};
 
 use super::loser_tree::tree_bug;
 use super::run::Run;
 use super::VALUE_OFFSET;
-
-/// A non-null value computed by an aggregate function (integers of every width, dates and times as `Int`).
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Scalar {
-    Bool(bool),
-    Int(i64),
-    Float(f32),
-    Double(f64),
-    Decimal(i128),
-    Str(String),
-    Bytes(Vec<u8>),
-    /// An ARRAY, MAP or ROW value (collection aggregate functions).
-    Nested(Val),
-}
 
 /// A field of a merged row: NULL, a value of an input record (batch `src` of the chunk, `row`), or a
 /// computed value.
@@ -39,7 +21,7 @@ pub(crate) enum Scalar {
 pub(crate) enum Cell {
     Null,
     Pick { src: usize, row: usize },
-    Value(Scalar),
+    Value(Datum),
 }
 
 impl Cell {
@@ -134,7 +116,7 @@ impl Ctx<'_> {
     }
 
     /// The value of a cell of column `col`, `None` for NULL.
-    pub(crate) fn scalar(&self, cell: &Cell, col: usize) -> Result<Option<Scalar>> {
+    pub(crate) fn datum(&self, cell: &Cell, col: usize) -> Result<Option<Datum>> {
         match cell {
             Cell::Null => Ok(None),
             Cell::Value(v) => Ok(Some(v.clone())),
@@ -144,11 +126,13 @@ impl Ctx<'_> {
                     .sources
                     .get(*src)
                     .ok_or_else(|| tree_bug(*src as isize))?;
-                scalar_at(batch.column(col + VALUE_OFFSET).as_ref(), *row).map_err(|reason| {
-                    Error::Merge {
-                        path: self.path.to_path_buf(),
-                        reason: format!("column `{}`: {reason}", self.field_name(col)),
-                    }
+                datum_at(batch.column(col + VALUE_OFFSET).as_ref(), *row).map_err(|e| {
+                    value_error(
+                        ErrorKind::Merge,
+                        self.path,
+                        format!("column `{}`", self.field_name(col)),
+                        e,
+                    )
                 })
             }
         }
@@ -166,71 +150,40 @@ impl Ctx<'_> {
     }
 }
 
-/// Reads one non-null value of the types aggregate functions and sequence groups compare or compute
-/// ([`Val::from_arrow`], with ARRAY, MAP and ROW values kept whole as [`Scalar::Nested`]).
-pub(crate) fn scalar_at(
+/// Reads one value of the types aggregate functions and sequence groups compare or compute
+/// ([`Datum::from_arrow`], ARRAY, MAP and ROW values whole), `None` for NULL.
+pub(crate) fn datum_at(
     array: &dyn Array,
     row: usize,
-) -> std::result::Result<Option<Scalar>, String> {
-    Ok(Some(match Val::from_arrow(array, row)? {
-        Val::Null => return Ok(None),
-        Val::Bool(b) => Scalar::Bool(b),
-        Val::Int(i) => Scalar::Int(i),
-        Val::Float(f) => Scalar::Float(f),
-        Val::Double(d) => Scalar::Double(d),
-        Val::Decimal(d) => Scalar::Decimal(d),
-        Val::Str(s) => Scalar::Str(s),
-        Val::Bytes(b) => Scalar::Bytes(b),
-        nested @ (Val::List(_) | Val::Map(_) | Val::Row(_)) => Scalar::Nested(nested),
-    }))
-}
-
-/// `InternalRowUtils.compare` (aggregate `max`/`min`): `Float/Double.compare` for floating point (NaN
-/// largest, -0.0 < 0.0); BOOLEAN and nested types are incomparable (an error, as in Java).
-pub(crate) fn compare_internal(a: &Scalar, b: &Scalar) -> std::result::Result<Ordering, String> {
-    Ok(match (a, b) {
-        (Scalar::Int(x), Scalar::Int(y)) => x.cmp(y),
-        (Scalar::Float(x), Scalar::Float(y)) => java_float_compare(*x as f64, *y as f64),
-        (Scalar::Double(x), Scalar::Double(y)) => java_float_compare(*x, *y),
-        (Scalar::Decimal(x), Scalar::Decimal(y)) => x.cmp(y),
-        (Scalar::Str(x), Scalar::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
-        (Scalar::Bytes(x), Scalar::Bytes(y)) => x.cmp(y),
-        (Scalar::Bool(_), _) => return Err("Incomparable type: BOOLEAN".into()),
-        _ => return Err("values of different types".into()),
+) -> std::result::Result<Option<Datum>, ValueError> {
+    Ok(match Datum::from_arrow(array, row)? {
+        Datum::Null => None,
+        v => Some(v),
     })
 }
 
-/// Java `Double.compare`: total order with NaN largest and -0.0 below 0.0.
-pub(crate) fn java_float_compare(x: f64, y: f64) -> Ordering {
-    match (x.is_nan(), y.is_nan()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ => x.total_cmp(&y),
-    }
-}
-
-/// The generated `RecordComparator`'s per-field order (sequence groups): `<`/`>` for numbers,
-/// `false < true`, bytes for strings and binaries.
-pub(crate) fn compare_codegen(a: &Scalar, b: &Scalar) -> Ordering {
-    pub(crate) fn partial<T: PartialOrd>(x: T, y: T) -> Ordering {
-        if x > y {
-            Ordering::Greater
-        } else if x < y {
-            Ordering::Less
-        } else {
-            Ordering::Equal
+/// A [`ValueError`] as the error of `kind` ([`Error::Merge`] or [`Error::Decode`]) on `path`, after
+/// `context` (may be empty): an Arrow error stays the source, with the same message.
+pub(crate) fn value_error(kind: ErrorKind, path: &Path, context: String, e: ValueError) -> Error {
+    match e {
+        ValueError::Arrow(a) => Error::library(kind, path, context, a),
+        ValueError::Mismatch(m) => {
+            let reason = if context.is_empty() {
+                m
+            } else {
+                format!("{context}: {m}")
+            };
+            match kind {
+                ErrorKind::Merge => Error::Merge {
+                    path: path.to_path_buf(),
+                    reason,
+                },
+                _ => Error::Decode {
+                    path: path.to_path_buf(),
+                    reason,
+                },
+            }
         }
-    }
-    match (a, b) {
-        (Scalar::Bool(x), Scalar::Bool(y)) => x.cmp(y),
-        (Scalar::Int(x), Scalar::Int(y)) => x.cmp(y),
-        (Scalar::Float(x), Scalar::Float(y)) => partial(x, y),
-        (Scalar::Double(x), Scalar::Double(y)) => partial(x, y),
-        (Scalar::Decimal(x), Scalar::Decimal(y)) => x.cmp(y),
-        (Scalar::Str(x), Scalar::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
-        (Scalar::Bytes(x), Scalar::Bytes(y)) => x.cmp(y),
-        _ => Ordering::Equal,
     }
 }
 
@@ -243,10 +196,6 @@ pub(crate) fn build_batch(
     rows: &[OutRow],
     path: &Path,
 ) -> Result<RecordBatch> {
-    let err = |reason: String| Error::Decode {
-        path: path.to_path_buf(),
-        reason,
-    };
     let kinds: Vec<i8> = rows
         .iter()
         .map(|r| match r {
@@ -273,15 +222,21 @@ pub(crate) fn build_batch(
                     Cell::Value(v) => Some(v),
                     Cell::Pick { src, row } => {
                         let batch = sources.get(src).ok_or_else(|| tree_bug(src as isize))?;
-                        scalar_at(batch.column(c + VALUE_OFFSET).as_ref(), row).map_err(&err)?
+                        datum_at(batch.column(c + VALUE_OFFSET).as_ref(), row)
+                            .map_err(|e| value_error(ErrorKind::Decode, path, String::new(), e))?
                     }
                 });
             }
-            scalars_to_array(field.data_type(), values).map_err(|e| {
-                err(format!(
-                    "column `{}`: {e}",
-                    fields.get(c).map_or("?", |f| f.name.as_str())
-                ))
+            datums_to_array(field.data_type(), values).map_err(|e| {
+                value_error(
+                    ErrorKind::Decode,
+                    path,
+                    format!(
+                        "column `{}`",
+                        fields.get(c).map_or("?", |f| f.name.as_str())
+                    ),
+                    e,
+                )
             })?
         } else {
             let null = new_null_array(field.data_type(), 1);
@@ -300,124 +255,22 @@ pub(crate) fn build_batch(
                 })
                 .collect();
             arrow_select::interleave::interleave(&arrays, &indices)
-                .map_err(|e| err(e.to_string()))?
+                .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?
         };
         columns.push(array);
     }
-    RecordBatch::try_new(schema.clone(), columns).map_err(|e| err(e.to_string()))
+    RecordBatch::try_new(schema.clone(), columns)
+        .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))
 }
 
-/// An Arrow array of `data_type` from computed values.
-pub(crate) fn scalars_to_array(
+/// An Arrow array of `data_type` from computed values (`None`: NULL), [`Datum::to_arrow`].
+pub(crate) fn datums_to_array(
     data_type: &ArrowType,
-    values: Vec<Option<Scalar>>,
-) -> std::result::Result<ArrayRef, String> {
-    pub(crate) fn ints(values: &[Option<Scalar>]) -> std::result::Result<Vec<Option<i64>>, String> {
-        values
-            .iter()
-            .map(|v| match v {
-                None => Ok(None),
-                Some(Scalar::Int(i)) => Ok(Some(*i)),
-                Some(other) => Err(format!("{other:?} is not an integer")),
-            })
-            .collect()
-    }
-    let bad = |v: &Scalar| format!("{v:?} does not fit {data_type}");
-    Ok(match data_type {
-        ArrowType::Int8 => Arc::new(Int8Array::from(
-            ints(&values)?
-                .into_iter()
-                .map(|v| v.map(|v| v as i8))
-                .collect::<Vec<_>>(),
-        )),
-        ArrowType::Int16 => Arc::new(Int16Array::from(
-            ints(&values)?
-                .into_iter()
-                .map(|v| v.map(|v| v as i16))
-                .collect::<Vec<_>>(),
-        )),
-        ArrowType::Int32 => Arc::new(Int32Array::from(
-            ints(&values)?
-                .into_iter()
-                .map(|v| v.map(|v| v as i32))
-                .collect::<Vec<_>>(),
-        )),
-        ArrowType::Int64 => Arc::new(Int64Array::from(ints(&values)?)),
-        ArrowType::Float32 => Arc::new(Float32Array::from(
-            values
-                .iter()
-                .map(|v| match v {
-                    None => Ok(None),
-                    Some(Scalar::Float(f)) => Ok(Some(*f)),
-                    Some(o) => Err(bad(o)),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        )),
-        ArrowType::Float64 => Arc::new(Float64Array::from(
-            values
-                .iter()
-                .map(|v| match v {
-                    None => Ok(None),
-                    Some(Scalar::Double(f)) => Ok(Some(*f)),
-                    Some(o) => Err(bad(o)),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        )),
-        ArrowType::Decimal128(p, s) => Arc::new(
-            Decimal128Array::from(
-                values
-                    .iter()
-                    .map(|v| match v {
-                        None => Ok(None),
-                        Some(Scalar::Decimal(d)) => Ok(Some(*d)),
-                        Some(o) => Err(bad(o)),
-                    })
-                    .collect::<std::result::Result<Vec<_>, _>>()?,
-            )
-            .with_precision_and_scale(*p, *s)
-            .map_err(|e| e.to_string())?,
-        ),
-        ArrowType::Boolean => Arc::new(BooleanArray::from(
-            values
-                .iter()
-                .map(|v| match v {
-                    None => Ok(None),
-                    Some(Scalar::Bool(b)) => Ok(Some(*b)),
-                    Some(o) => Err(bad(o)),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        )),
-        ArrowType::Utf8 => Arc::new(StringArray::from(
-            values
-                .into_iter()
-                .map(|v| match v {
-                    None => Ok(None),
-                    Some(Scalar::Str(s)) => Ok(Some(s)),
-                    Some(o) => Err(bad(&o)),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        )),
-        ArrowType::Binary => Arc::new(BinaryArray::from_iter(
-            values
-                .into_iter()
-                .map(|v| match v {
-                    None => Ok(None),
-                    Some(Scalar::Bytes(b)) => Ok(Some(b)),
-                    Some(o) => Err(bad(&o)),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        )),
-        ArrowType::List(_) | ArrowType::Map(_, _) | ArrowType::Struct(_) => Val::to_arrow(
-            data_type,
-            &values
-                .into_iter()
-                .map(|v| match v {
-                    None => Ok(Val::Null),
-                    Some(Scalar::Nested(v)) => Ok(v),
-                    Some(o) => Err(bad(&o)),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        )?,
-        other => return Err(format!("computed values of type {other} are not supported")),
-    })
+    values: Vec<Option<Datum>>,
+) -> std::result::Result<ArrayRef, ValueError> {
+    let values: Vec<Datum> = values
+        .into_iter()
+        .map(|v| v.unwrap_or(Datum::Null))
+        .collect();
+    Datum::to_arrow(data_type, &values)
 }

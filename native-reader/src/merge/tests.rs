@@ -1,6 +1,6 @@
 use std::cmp::Ordering;
 use std::collections::VecDeque;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -9,28 +9,23 @@ use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch};
 use arrow_schema::DataType as ArrowType;
 
 use super::function::merge_function;
-use super::output::{compare_codegen, java_float_compare, scalar_at, scalars_to_array, Scalar};
+use super::output::{datum_at, datums_to_array};
 use super::reader::MergeReader;
 use super::run::{RunContext, RunSource};
 use super::*;
 use crate::aggregate::numeric::number_digits;
-use crate::aggregate::val::Val;
 use crate::error::{Error, Result};
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, Split};
+use crate::value::compare::{compare_codegen, java_float_compare};
+use crate::value::Datum;
 
 /// Batches in `read_file`'s shape, from memory: the run of a test.
 struct MemoryRun(VecDeque<RecordBatch>);
 
 impl RunSource for MemoryRun {
-    fn next_batch(
-        &mut self,
-        _ctx: &RunContext,
-    ) -> Result<Option<(RecordBatch, std::path::PathBuf)>> {
-        Ok(self
-            .0
-            .pop_front()
-            .map(|b| (b, std::path::PathBuf::from("<memory>"))))
+    fn next_batch(&mut self, _ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>> {
+        Ok(self.0.pop_front().map(|b| (b, PathBuf::from("<memory>"))))
     }
 }
 use crate::table::Table;
@@ -44,7 +39,7 @@ fn java_float_order() {
     assert_eq!(java_float_compare(-0.0, 0.0), Ordering::Less);
     assert_eq!(java_float_compare(f64::NAN, f64::NAN), Ordering::Equal);
     assert_eq!(
-        compare_codegen(&Scalar::Double(-0.0), &Scalar::Double(0.0)),
+        compare_codegen(&Datum::Double(-0.0), &Datum::Double(0.0)),
         Ordering::Equal
     );
 }
@@ -58,17 +53,19 @@ fn digits() {
 
 #[test]
 fn scalars_round_trip_through_arrays() {
-    let a = scalars_to_array(
+    let decimal = |unscaled| Datum::Decimal {
+        unscaled,
+        precision: 5,
+        scale: 2,
+    };
+    let a = datums_to_array(
         &ArrowType::Decimal128(5, 2),
-        vec![Some(Scalar::Decimal(12345)), None],
+        vec![Some(decimal(12345)), None],
     )
     .unwrap();
-    assert_eq!(
-        scalar_at(a.as_ref(), 0).unwrap(),
-        Some(Scalar::Decimal(12345))
-    );
-    assert_eq!(scalar_at(a.as_ref(), 1).unwrap(), None);
-    assert!(scalars_to_array(&ArrowType::Int32, vec![Some(Scalar::Str("x".into()))]).is_err());
+    assert_eq!(datum_at(a.as_ref(), 0).unwrap(), Some(decimal(12345)));
+    assert_eq!(datum_at(a.as_ref(), 1).unwrap(), None);
+    assert!(datums_to_array(&ArrowType::Int32, vec![Some(Datum::String("x".into()))]).is_err());
 }
 
 #[test]
@@ -190,8 +187,8 @@ fn batch(table: &Table, rows: &[(i64, i8, Value)]) -> RecordBatch {
                 Arc::new(b.finish())
             }
             other => {
-                let vals: Vec<Val> = values.iter().map(|v| json_val(other, v)).collect();
-                Val::to_arrow(other, &vals).unwrap()
+                let vals: Vec<Datum> = values.iter().map(|v| json_val(other, v)).collect();
+                Datum::to_arrow(other, &vals).unwrap()
             }
         };
         columns.push(array);
@@ -475,15 +472,15 @@ fn aggregate_retraction() {
     assert!(matches!(merge(&t, runs), Err(Error::Merge { .. })));
 }
 
-/// A JSON test value as a [`Val`] of `data_type` (BINARY as a hex string).
-fn json_val(data_type: &ArrowType, v: &Value) -> Val {
+/// A JSON test value as a [`Datum`] of `data_type` (BINARY as a hex string).
+fn json_val(data_type: &ArrowType, v: &Value) -> Datum {
     match (data_type, v) {
-        (_, Value::Null) => Val::Null,
-        (ArrowType::Int32 | ArrowType::Int64, v) => Val::Int(v.as_i64().unwrap()),
-        (ArrowType::Utf8, v) => Val::Str(v.as_str().unwrap().to_string()),
+        (_, Value::Null) => Datum::Null,
+        (ArrowType::Int32 | ArrowType::Int64, v) => Datum::Int(v.as_i64().unwrap()),
+        (ArrowType::Utf8, v) => Datum::String(v.as_str().unwrap().to_string()),
         (ArrowType::Binary, v) => {
             let h = v.as_str().unwrap();
-            Val::Bytes(
+            Datum::Bytes(
                 (0..h.len())
                     .step_by(2)
                     .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
@@ -491,7 +488,7 @@ fn json_val(data_type: &ArrowType, v: &Value) -> Val {
             )
         }
         (ArrowType::List(f), Value::Array(items)) => {
-            Val::List(items.iter().map(|x| json_val(f.data_type(), x)).collect())
+            Datum::List(items.iter().map(|x| json_val(f.data_type(), x)).collect())
         }
         (other, v) => panic!("test value {v} of {other}"),
     }

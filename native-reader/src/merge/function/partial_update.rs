@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use crate::aggregate::{self, FieldAggregator};
 use crate::error::Result;
-use crate::merge::output::{compare_codegen, Cell, Ctx, Rec};
+use crate::merge::output::{Cell, Ctx, Rec};
 use crate::row_kind::RowKind;
 use crate::schema::DataField;
 use crate::table::Table;
+use crate::value::compare::compare_codegen;
 
 use super::{bool_opt, merge_err, option, MergeFunction, Merged};
 
@@ -259,8 +260,8 @@ impl PartialUpdate {
     fn compare_group(&self, ctx: &mut Ctx<'_>, rec: Rec, seq: &[usize]) -> Result<Ordering> {
         for &s in seq {
             let input = ctx.field(rec, s)?;
-            let a = ctx.scalar(&input, s)?;
-            let b = ctx.scalar(&self.row[s], s)?;
+            let a = ctx.datum(&input, s)?;
+            let b = ctx.datum(&self.row[s], s)?;
             let c = match (a, b) {
                 (None, None) => Ordering::Equal,
                 (None, Some(_)) => Ordering::Less,
