@@ -10,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::partition::{PartitionComputer, DEFAULT_PARTITION_NAME};
 use crate::schema::TableSchema;
 use crate::snapshot::{list_ids, Snapshot, SnapshotManager};
-use crate::split::Split;
 
 /// `changelog-producer` (`CoreOptions.ChangelogProducer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -435,53 +434,6 @@ impl Table {
     /// Errors: [`Error::Snapshot`] naming the file when it does not exist, [`Error::Io`]/[`Error::Json`].
     pub fn snapshot(&self, id: i64) -> Result<Snapshot> {
         self.snapshots.snapshot(id)
-    }
-
-    /// The splits a Paimon 1.0 streaming scan with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`
-    /// returns until its follow-up position passes `end_snapshot` (see [`crate::scan::plan_stream`]): the
-    /// first plan is empty, then one plan per accepted snapshot in `max(from, earliest)..=end_snapshot`,
-    /// concatenated in snapshot order.
-    ///
-    /// Errors: [`Error::Snapshot`] naming the first missing snapshot file in the range; [`Error::Avro`],
-    /// [`Error::BinaryRow`], [`Error::Io`] naming the manifest that is bad; [`Error::Unsupported`] for what
-    /// this planner does not reproduce (ORC manifests, overwrite change plans, sorted partitions, …).
-    pub fn plan_stream(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan_stream(self, from_snapshot, end_snapshot)
-    }
-
-    /// The splits of a batch scan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is
-    /// `None`, else `scan.snapshot-id=snapshot` (time travel). See [`crate::scan::plan_batch`] for the file
-    /// set, level filters and split generation (`MergeTreeSplitGenerator`, `AppendOnlySplitGenerator`).
-    ///
-    /// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]`; manifest errors naming
-    /// the file as [`Table::plan_stream`].
-    pub fn plan_batch(&self, snapshot: Option<i64>) -> Result<Vec<Split>> {
-        crate::scan::plan_batch(self, snapshot)
-    }
-
-    /// The splits of a streaming scan with `scan.mode=from-snapshot-full`, `scan.snapshot-id=from_snapshot`
-    /// until its follow-up position passes `end_snapshot`: a full first plan of snapshot
-    /// `max(from_snapshot, earliest)`, then the follow-up plans (see [`crate::scan::plan_stream_full`]).
-    ///
-    /// Errors: [`Error::Snapshot`] when the table has no snapshot or one in the range is missing; as
-    /// [`Table::plan_batch`] otherwise.
-    pub fn plan_stream_full(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan_stream_full(self, from_snapshot, end_snapshot)
-    }
-
-    /// The splits of a streaming scan with `scan.mode=latest-full` until its follow-up position passes
-    /// `end_snapshot`: a full first plan of the latest snapshot, then the follow-up plans (see
-    /// [`crate::scan::plan_latest_full`]).
-    ///
-    /// Errors: as [`Table::plan_stream_full`].
-    pub fn plan_latest_full(&self, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan_latest_full(self, end_snapshot)
-    }
-
-    /// The splits of a scan in `mode` (streaming modes followed up to `end_snapshot`), see
-    /// [`crate::scan::plan`].
-    pub fn plan(&self, mode: crate::scan::ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan(self, mode, end_snapshot)
     }
 }
 
