@@ -16,6 +16,7 @@ pub mod manifest;
 pub mod merge;
 pub mod mergetree;
 mod murmur_hash;
+pub mod options;
 pub mod partition;
 pub mod read;
 pub mod row_kind;

@@ -10,7 +10,8 @@ use crate::manifest::{read_manifest_file, read_manifest_list, DataFileMeta, File
 use crate::partition::RenderedPartition;
 use crate::snapshot::{CommitKind, Snapshot};
 use crate::split::Split;
-use crate::table::{ChangelogProducer, Table};
+use crate::options::ChangelogProducer;
+use crate::table::Table;
 
 use super::file_set::{
     deletion_vector_index, read_added_files, DeletionVectorIndex, Grouper, PartitionGroup,

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::error::Result;
 use crate::manifest::DataFileMeta;
+use crate::options::MergeEngine;
 use crate::mergetree::{interval_partition, without_delete_row, FileStats, KeyComparator, KeyedFile};
 use crate::snapshot::Snapshot;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
@@ -126,7 +127,7 @@ pub fn batch_splits(
                 &key_comparator,
                 options.split_target_size,
                 options.split_open_file_cost,
-                options.deletion_vectors_enabled || options.merge_engine == "first-row",
+                options.deletion_vectors_enabled || options.merge_engine.is(MergeEngine::FirstRow),
             )
             .into_iter()
             .map(|(files, raw)| (files.into_iter().map(|k| k.file).collect(), raw))

@@ -4,7 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::split::Split;
-use crate::table::{ChangelogProducer, Table};
+use crate::options::{ChangelogProducer, CoreOptions, Deferred, MergeEngine, StreamScanMode};
+use crate::table::Table;
 
 use super::file_set::read_all_files;
 use super::follow_up::follow_up_plans;
@@ -31,7 +32,7 @@ fn check_streaming_options(table: &Table) -> Result<()> {
         path: table.path().to_path_buf(),
         reason,
     };
-    if options.stream_scan_mode != "none" {
+    if !options.stream_scan_mode.is(StreamScanMode::None) {
         return Err(unsupported(format!(
             "stream-scan-mode={} (internal streaming scans)",
             options.stream_scan_mode
@@ -69,50 +70,26 @@ pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Resu
     Ok(splits)
 }
 
-/// `num-levels` of the table: the option, else `num-sorted-run.compaction-trigger` + 1 (trigger default 5).
+/// `num-levels` of the table: the option, else `num-sorted-run.compaction-trigger` + 1 (trigger default 5),
+/// as typed when the table opened ([`CoreOptions::num_levels`]).
 ///
-/// Errors: [`Error::Json`] naming the schema file's directory when an option is not an integer.
+/// Errors: [`Error::InvalidOption`] naming the schema file's directory when an option is not an integer.
 pub fn num_levels(table: &Table) -> Result<i32> {
-    let int = |key: &str| -> Result<Option<i32>> {
-        table
-            .schema()
-            .option(key)
-            .map(|v| {
-                v.trim().parse::<i32>().map_err(|_| Error::Json {
-                    path: table.path().join("schema"),
-                    reason: format!("option `{key}`: `{v}` is not an int"),
-                })
-            })
-            .transpose()
-    };
-    match int("num-levels")? {
-        Some(n) => Ok(n),
-        None => Ok(int("num-sorted-run.compaction-trigger")?.unwrap_or(5) + 1),
-    }
+    deferred(table, &table.options().num_levels)
 }
 
-/// A table option as a boolean (`true`/`false`, any case), `default` when unset.
-fn bool_option(table: &Table, key: &str, default: bool) -> Result<bool> {
-    match table.schema().option(key) {
-        None => Ok(default),
-        Some(v) => match v.to_ascii_lowercase().as_str() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(Error::Json {
-                path: table.path().join("schema"),
-                reason: format!("option `{key}`: `{v}` is not a boolean"),
-            }),
-        },
-    }
+/// The value of a [`Deferred`] option, or its parse error naming the schema file's directory.
+fn deferred<T: Copy>(table: &Table, option: &Deferred<T>) -> Result<T> {
+    option.get().map_err(|e| e.at(table.path().join("schema")))
 }
 
 /// `CoreOptions.lookupStrategy()` of 1.0: `(needLookup, produceChangelog, deletionVector)`.
 fn lookup_strategy(table: &Table) -> Result<(bool, bool, bool)> {
     let options = table.options();
-    let first_row = options.merge_engine == "first-row";
+    let first_row = options.merge_engine.is(MergeEngine::FirstRow);
     let produce_changelog = options.changelog_producer == ChangelogProducer::Lookup;
     let dv = options.deletion_vectors_enabled;
-    let force = bool_option(table, "force-lookup", false)?;
+    let force = deferred(table, &options.force_lookup)?;
     Ok((
         produce_changelog || dv || first_row || force,
         produce_changelog,
@@ -225,7 +202,7 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
     let snapshot = table.snapshot(id)?;
     let options = table.options();
     let drop_level_0 = table.is_primary_key_table()
-        && (options.deletion_vectors_enabled || options.merge_engine == "first-row");
+        && (options.deletion_vectors_enabled || options.merge_engine.is(MergeEngine::FirstRow));
     let groups = if drop_level_0 {
         read_all_files(table, &snapshot, &|level| level > 0)?
     } else {
