@@ -228,7 +228,7 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
     Ok(Timeline {
         table: path,
         changelog_producer: table.options().changelog_producer.as_str().to_string(),
-        merge_engine: table.options().merge_engine.clone(),
+        merge_engine: table.options().merge_engine.to_string(),
         earliest_snapshot: earliest,
         latest_snapshot: latest,
         commits,

@@ -19,6 +19,16 @@ pub enum Error {
     /// A JSON metadata file (schema, snapshot, hint) is malformed.
     #[error("{path}: invalid JSON: {reason}")]
     Json { path: PathBuf, reason: String },
+    /// A table option of the schema file `path` has a value that does not parse (`CoreOptions`); reads as
+    /// the [`Error::Json`] of the schema file: `{path}: invalid JSON: option `{key}`: {reason}`.
+    #[error("{path}: invalid JSON: option `{key}`: {reason}")]
+    InvalidOption {
+        path: PathBuf,
+        /// The option key, e.g. `bucket`.
+        key: String,
+        /// Why its value does not parse.
+        reason: crate::options::ValueError,
+    },
     /// An Avro manifest list, manifest or index manifest is malformed.
     #[error("{path}: invalid Avro: {reason}")]
     Avro { path: PathBuf, reason: String },

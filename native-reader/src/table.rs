@@ -1,250 +1,17 @@
 //! A Paimon table directory: the entry point of the native reader (`org.apache.paimon.table.FileStoreTable`
-//! seen from a reader) and its typed options (`org.apache.paimon.CoreOptions` with 1.0 defaults).
+//! seen from a reader). Its typed options are [`crate::options::CoreOptions`]; planning is
+//! [`Table::scan`] and the `plan_*` methods of [`crate::scan`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::partition::{PartitionComputer, DEFAULT_PARTITION_NAME};
+use crate::partition::PartitionComputer;
 use crate::schema::TableSchema;
 use crate::snapshot::{list_ids, Snapshot, SnapshotManager};
-use crate::split::Split;
 
-/// `changelog-producer` (`CoreOptions.ChangelogProducer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ChangelogProducer {
-    /// `none` (default): streaming reads the delta of APPEND snapshots.
-    None,
-    /// `input`: writers double-write input records to changelog files.
-    Input,
-    /// `full-compaction`: changelog produced by full compactions.
-    FullCompaction,
-    /// `lookup`: changelog produced by lookup compaction before commit.
-    Lookup,
-}
-
-impl ChangelogProducer {
-    /// The option value, e.g. `full-compaction`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ChangelogProducer::None => "none",
-            ChangelogProducer::Input => "input",
-            ChangelogProducer::FullCompaction => "full-compaction",
-            ChangelogProducer::Lookup => "lookup",
-        }
-    }
-}
-
-/// Typed table options with Paimon 1.0 defaults (`org.apache.paimon.CoreOptions`). Only the options this
-/// reader needs are typed; every option as written stays in [`TableSchema::options`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CoreOptions {
-    /// `bucket`, default −1 (dynamic bucket for PK tables, bucket-unaware for append tables).
-    pub bucket: i32,
-    /// `changelog-producer`, default `none`.
-    pub changelog_producer: ChangelogProducer,
-    /// `merge-engine` lower-cased, default `deduplicate` (`partial-update`, `aggregation`, `first-row`).
-    pub merge_engine: String,
-    /// `file.format`, default `parquet` (`orc` for schema files of version ≤ 2, applied by the schema reader).
-    pub file_format: String,
-    /// `manifest.format`, default `avro`.
-    pub manifest_format: String,
-    /// `partition.default-name`, default `__DEFAULT_PARTITION__`.
-    pub partition_default_name: String,
-    /// `partition.legacy-name`, default true.
-    pub partition_legacy_name: bool,
-    /// `deletion-vectors.enabled`, default false.
-    pub deletion_vectors_enabled: bool,
-    /// `source.split.target-size` in bytes, default 128 MiB.
-    pub split_target_size: i64,
-    /// `source.split.open-file-cost` in bytes, default 4 MiB.
-    pub split_open_file_cost: i64,
-    /// `data-file.path-directory`: data directories live under `<table>/<this>/` when set.
-    pub data_file_path_directory: Option<String>,
-    /// `streaming-read-overwrite`, default false.
-    pub streaming_read_overwrite: bool,
-    /// `scan.plan-sort-partition`, default false.
-    pub scan_plan_sort_partition: bool,
-    /// `ignore-delete` (fallback keys `first-row.`, `deduplicate.`, `partial-update.ignore-delete`), default false.
-    pub ignore_delete: bool,
-    /// `sequence.field`, unset by default.
-    pub sequence_field: Option<String>,
-    /// `stream-scan-mode` lower-cased, default `none` (internal: `compact-bucket-table`, `file-monitor`).
-    pub stream_scan_mode: String,
-    /// `CoreOptions.changelogLifecycleDecoupled()`: `changelog.num-retained.max` > `snapshot.num-retained.max`,
-    /// or `changelog.time-retained` > `snapshot.time-retained`, or `changelog.num-retained.min` >
-    /// `snapshot.num-retained.min` (changelog options default to the snapshot ones).
-    pub changelog_lifecycle_decoupled: bool,
-}
-
-impl Default for CoreOptions {
-    fn default() -> Self {
-        CoreOptions {
-            bucket: -1,
-            changelog_producer: ChangelogProducer::None,
-            merge_engine: "deduplicate".into(),
-            file_format: "parquet".into(),
-            manifest_format: "avro".into(),
-            partition_default_name: DEFAULT_PARTITION_NAME.into(),
-            partition_legacy_name: true,
-            deletion_vectors_enabled: false,
-            split_target_size: 128 << 20,
-            split_open_file_cost: 4 << 20,
-            data_file_path_directory: None,
-            streaming_read_overwrite: false,
-            scan_plan_sort_partition: false,
-            ignore_delete: false,
-            sequence_field: None,
-            stream_scan_mode: "none".into(),
-            changelog_lifecycle_decoupled: false,
-        }
-    }
-}
-
-impl CoreOptions {
-    /// Types the options of a schema file, applying defaults for absent keys.
-    ///
-    /// Errors (a reason naming the option) when a value cannot be parsed the way Java parses it: integers,
-    /// booleans (`true`/`false`, any case), memory sizes (`128 mb`, `4mb`, bytes without unit), durations
-    /// (`1 h`, `30 min`, milliseconds without unit) and enum values (any case).
-    pub fn from_map(
-        options: &BTreeMap<String, String>,
-    ) -> std::result::Result<CoreOptions, String> {
-        let d = CoreOptions::default();
-        let get = |k: &str| options.get(k).map(String::as_str);
-        let bool_opt = |k: &str, default: bool| -> std::result::Result<bool, String> {
-            get(k).map_or(Ok(default), |v| {
-                parse_bool(v).map_err(|e| format!("option `{k}`: {e}"))
-            })
-        };
-        let int_opt = |k: &str, default: i32| -> std::result::Result<i32, String> {
-            get(k).map_or(Ok(default), |v| {
-                v.trim()
-                    .parse::<i32>()
-                    .map_err(|_| format!("option `{k}`: `{v}` is not an int"))
-            })
-        };
-        let size_opt = |k: &str, default: i64| -> std::result::Result<i64, String> {
-            get(k).map_or(Ok(default), |v| {
-                parse_memory_size(v).map_err(|e| format!("option `{k}`: {e}"))
-            })
-        };
-        let duration_opt = |k: &str| -> std::result::Result<Option<Duration>, String> {
-            get(k)
-                .map(|v| parse_duration(v).map_err(|e| format!("option `{k}`: {e}")))
-                .transpose()
-        };
-        let changelog_producer = match get("changelog-producer") {
-            None => d.changelog_producer,
-            Some(v) => match v.to_ascii_lowercase().as_str() {
-                "none" => ChangelogProducer::None,
-                "input" => ChangelogProducer::Input,
-                "full-compaction" => ChangelogProducer::FullCompaction,
-                "lookup" => ChangelogProducer::Lookup,
-                _ => return Err(format!("option `changelog-producer`: unknown value `{v}`")),
-            },
-        };
-        let ignore_delete = [
-            "ignore-delete",
-            "first-row.ignore-delete",
-            "deduplicate.ignore-delete",
-            "partial-update.ignore-delete",
-        ]
-        .iter()
-        .find(|k| options.contains_key(**k))
-        .map_or(Ok(false), |k| bool_opt(k, false))?;
-
-        let snap_min = int_opt("snapshot.num-retained.min", 10)?;
-        let snap_max = int_opt("snapshot.num-retained.max", i32::MAX)?;
-        let snap_time =
-            duration_opt("snapshot.time-retained")?.unwrap_or(Duration::from_secs(3600));
-        let cl_min = int_opt("changelog.num-retained.min", snap_min)?;
-        let cl_max = int_opt("changelog.num-retained.max", snap_max)?;
-        let cl_time = duration_opt("changelog.time-retained")?.unwrap_or(snap_time);
-
-        Ok(CoreOptions {
-            bucket: int_opt("bucket", d.bucket)?,
-            changelog_producer,
-            merge_engine: get("merge-engine").map_or(d.merge_engine, str::to_ascii_lowercase),
-            file_format: get("file.format").map_or(d.file_format, str::to_string),
-            manifest_format: get("manifest.format").map_or(d.manifest_format, str::to_string),
-            partition_default_name: get("partition.default-name")
-                .map_or(d.partition_default_name, str::to_string),
-            partition_legacy_name: bool_opt("partition.legacy-name", true)?,
-            deletion_vectors_enabled: bool_opt("deletion-vectors.enabled", false)?,
-            split_target_size: size_opt("source.split.target-size", d.split_target_size)?,
-            split_open_file_cost: size_opt("source.split.open-file-cost", d.split_open_file_cost)?,
-            data_file_path_directory: get("data-file.path-directory").map(str::to_string),
-            streaming_read_overwrite: bool_opt("streaming-read-overwrite", false)?,
-            scan_plan_sort_partition: bool_opt("scan.plan-sort-partition", false)?,
-            ignore_delete,
-            sequence_field: get("sequence.field").map(str::to_string),
-            stream_scan_mode: get("stream-scan-mode")
-                .map_or(d.stream_scan_mode, str::to_ascii_lowercase),
-            changelog_lifecycle_decoupled: cl_max > snap_max
-                || cl_time > snap_time
-                || cl_min > snap_min,
-        })
-    }
-}
-
-fn parse_bool(v: &str) -> std::result::Result<bool, String> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!("`{v}` is not a boolean")),
-    }
-}
-
-/// Splits `<digits><blanks><unit>` the way `MemorySize.parseBytes`/`TimeUtils.parseDuration` do.
-fn number_and_unit(text: &str) -> std::result::Result<(i64, String), String> {
-    let t = text.trim();
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return Err(format!("`{text}` does not start with a number"));
-    }
-    let n = t[..digits]
-        .parse::<i64>()
-        .map_err(|_| format!("`{text}` overflows a 64-bit number"))?;
-    Ok((n, t[digits..].trim().to_lowercase()))
-}
-
-/// `MemorySize.parseBytes`: a number and an optional unit (`b`, `k`/`kb`, `m`/`mb`, `g`/`gb`, `t`/`tb`,
-/// powers of 1024, and their long names); bytes without unit.
-pub fn parse_memory_size(text: &str) -> std::result::Result<i64, String> {
-    let (n, unit) = number_and_unit(text)?;
-    let mult: i64 = match unit.as_str() {
-        "" | "b" | "bytes" => 1,
-        "k" | "kb" | "kibibytes" => 1 << 10,
-        "m" | "mb" | "mebibytes" => 1 << 20,
-        "g" | "gb" | "gibibytes" => 1 << 30,
-        "t" | "tb" | "tebibytes" => 1 << 40,
-        other => return Err(format!("unknown memory unit `{other}` in `{text}`")),
-    };
-    n.checked_mul(mult)
-        .ok_or_else(|| format!("`{text}` overflows 64 bits"))
-}
-
-/// `TimeUtils.parseDuration`: a number and an optional unit (`d`/`day(s)`, `h`/`hour(s)`,
-/// `min`/`m`/`minute(s)`, `s`/`sec(s)`/`second(s)`, `ms`/`milli(s)`/`millisecond(s)`,
-/// `µs`/`micro(s)`/`microsecond(s)`, `ns`/`nano(s)`/`nanosecond(s)`); milliseconds without unit.
-pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
-    let (n, unit) = number_and_unit(text)?;
-    let n = n as u64;
-    let d = match unit.as_str() {
-        "" | "ms" | "milli" | "millis" | "millisecond" | "milliseconds" => Duration::from_millis(n),
-        "d" | "day" | "days" => Duration::from_secs(n.saturating_mul(86_400)),
-        "h" | "hour" | "hours" => Duration::from_secs(n.saturating_mul(3600)),
-        "min" | "m" | "minute" | "minutes" => Duration::from_secs(n.saturating_mul(60)),
-        "s" | "sec" | "secs" | "second" | "seconds" => Duration::from_secs(n),
-        "µs" | "micro" | "micros" | "microsecond" | "microseconds" => Duration::from_micros(n),
-        "ns" | "nano" | "nanos" | "nanosecond" | "nanoseconds" => Duration::from_nanos(n),
-        other => return Err(format!("unknown time unit `{other}` in `{text}`")),
-    };
-    Ok(d)
-}
+pub use crate::options::{ChangelogProducer, CoreOptions};
 
 /// A Paimon table directory opened for reading (main branch).
 ///
@@ -268,7 +35,7 @@ impl Table {
     ///
     /// Errors: [`Error::NotATable`] naming the path when it is missing, not a directory, has no `schema/`
     /// directory or no `schema-N` file; [`Error::Io`]/[`Error::Json`] naming the schema file when it cannot
-    /// be read or parsed, or an option value is invalid.
+    /// be read or parsed; [`Error::InvalidOption`] naming it when an option value is invalid.
     pub fn open(path: &Path) -> Result<Table> {
         let not_a_table = |reason: &str| Error::NotATable {
             path: path.to_path_buf(),
@@ -294,7 +61,7 @@ impl Table {
             path: schema_path.clone(),
             reason,
         };
-        let options = CoreOptions::from_map(&schema.options).map_err(json_err)?;
+        let options = CoreOptions::from_map(&schema.options).map_err(|e| e.at(&schema_path))?;
         let fields = schema.partition_fields();
         if fields.len() != schema.partition_keys.len() {
             return Err(json_err(format!(
@@ -436,164 +203,16 @@ impl Table {
     pub fn snapshot(&self, id: i64) -> Result<Snapshot> {
         self.snapshots.snapshot(id)
     }
-
-    /// The splits a Paimon 1.0 streaming scan with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`
-    /// returns until its follow-up position passes `end_snapshot` (see [`crate::scan::plan_stream`]): the
-    /// first plan is empty, then one plan per accepted snapshot in `max(from, earliest)..=end_snapshot`,
-    /// concatenated in snapshot order.
-    ///
-    /// Errors: [`Error::Snapshot`] naming the first missing snapshot file in the range; [`Error::Avro`],
-    /// [`Error::BinaryRow`], [`Error::Io`] naming the manifest that is bad; [`Error::Unsupported`] for what
-    /// this planner does not reproduce (ORC manifests, overwrite change plans, sorted partitions, …).
-    pub fn plan_stream(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan_stream(self, from_snapshot, end_snapshot)
-    }
-
-    /// The splits of a batch scan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is
-    /// `None`, else `scan.snapshot-id=snapshot` (time travel). See [`crate::scan::plan_batch`] for the file
-    /// set, level filters and split generation (`MergeTreeSplitGenerator`, `AppendOnlySplitGenerator`).
-    ///
-    /// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]`; manifest errors naming
-    /// the file as [`Table::plan_stream`].
-    pub fn plan_batch(&self, snapshot: Option<i64>) -> Result<Vec<Split>> {
-        crate::scan::plan_batch(self, snapshot)
-    }
-
-    /// The splits of a streaming scan with `scan.mode=from-snapshot-full`, `scan.snapshot-id=from_snapshot`
-    /// until its follow-up position passes `end_snapshot`: a full first plan of snapshot
-    /// `max(from_snapshot, earliest)`, then the follow-up plans (see [`crate::scan::plan_stream_full`]).
-    ///
-    /// Errors: [`Error::Snapshot`] when the table has no snapshot or one in the range is missing; as
-    /// [`Table::plan_batch`] otherwise.
-    pub fn plan_stream_full(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan_stream_full(self, from_snapshot, end_snapshot)
-    }
-
-    /// The splits of a streaming scan with `scan.mode=latest-full` until its follow-up position passes
-    /// `end_snapshot`: a full first plan of the latest snapshot, then the follow-up plans (see
-    /// [`crate::scan::plan_latest_full`]).
-    ///
-    /// Errors: as [`Table::plan_stream_full`].
-    pub fn plan_latest_full(&self, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan_latest_full(self, end_snapshot)
-    }
-
-    /// The splits of a scan in `mode` (streaming modes followed up to `end_snapshot`), see
-    /// [`crate::scan::plan`].
-    pub fn plan(&self, mode: crate::scan::ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
-        crate::scan::plan(self, mode, end_snapshot)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn opts(pairs: &[(&str, &str)]) -> std::result::Result<CoreOptions, String> {
-        CoreOptions::from_map(
-            &pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
-    }
-
     #[test]
     fn table_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Table>();
-    }
-
-    #[test]
-    fn defaults() {
-        let o = opts(&[]).unwrap();
-        assert_eq!(o, CoreOptions::default());
-        assert_eq!(o.bucket, -1);
-        assert_eq!(o.split_target_size, 134_217_728);
-        assert_eq!(o.split_open_file_cost, 4_194_304);
-        assert!(!o.changelog_lifecycle_decoupled);
-    }
-
-    #[test]
-    fn parses_values() {
-        let o = opts(&[
-            ("bucket", "4"),
-            ("changelog-producer", "FULL-COMPACTION"),
-            ("merge-engine", "partial-update"),
-            ("deletion-vectors.enabled", "TRUE"),
-            ("source.split.target-size", "64 mb"),
-            ("source.split.open-file-cost", "1kb"),
-            ("partition.default-name", "null_part"),
-            ("partition-update.ignore-delete", "true"),
-            ("partial-update.ignore-delete", "true"),
-        ])
-        .unwrap();
-        assert_eq!(o.bucket, 4);
-        assert_eq!(o.changelog_producer, ChangelogProducer::FullCompaction);
-        assert_eq!(o.merge_engine, "partial-update");
-        assert!(o.deletion_vectors_enabled);
-        assert_eq!(o.split_target_size, 64 << 20);
-        assert_eq!(o.split_open_file_cost, 1024);
-        assert_eq!(o.partition_default_name, "null_part");
-        assert!(o.ignore_delete);
-        assert!(opts(&[("bucket", "x")]).is_err());
-        assert!(opts(&[("changelog-producer", "sometimes")]).is_err());
-        assert!(opts(&[("deletion-vectors.enabled", "yes")]).is_err());
-        assert!(opts(&[("source.split.target-size", "12 parsecs")]).is_err());
-    }
-
-    #[test]
-    fn changelog_decoupling() {
-        // snapshot.num-retained.max defaults to Integer.MAX_VALUE: a changelog max alone never exceeds it
-        assert!(
-            !opts(&[("changelog.num-retained.max", "100")])
-                .unwrap()
-                .changelog_lifecycle_decoupled
-        );
-        assert!(
-            opts(&[
-                ("snapshot.num-retained.max", "50"),
-                ("changelog.num-retained.max", "100")
-            ])
-            .unwrap()
-            .changelog_lifecycle_decoupled
-        );
-        assert!(
-            opts(&[("changelog.time-retained", "2 h")])
-                .unwrap()
-                .changelog_lifecycle_decoupled
-        );
-        assert!(
-            !opts(&[("changelog.time-retained", "60 min")])
-                .unwrap()
-                .changelog_lifecycle_decoupled
-        );
-        assert!(
-            opts(&[("changelog.num-retained.min", "11")])
-                .unwrap()
-                .changelog_lifecycle_decoupled
-        );
-        assert!(
-            !opts(&[
-                ("snapshot.num-retained.min", "20"),
-                ("changelog.num-retained.min", "20")
-            ])
-            .unwrap()
-            .changelog_lifecycle_decoupled
-        );
-    }
-
-    #[test]
-    fn durations_and_sizes() {
-        assert_eq!(parse_duration("1 h").unwrap(), Duration::from_secs(3600));
-        assert_eq!(parse_duration("500").unwrap(), Duration::from_millis(500));
-        assert_eq!(parse_duration("2d").unwrap(), Duration::from_secs(172_800));
-        assert_eq!(parse_duration("3 MIN").unwrap(), Duration::from_secs(180));
-        assert!(parse_duration("h").is_err());
-        assert_eq!(parse_memory_size("128 mb").unwrap(), 128 << 20);
-        assert_eq!(parse_memory_size("10").unwrap(), 10);
-        assert_eq!(parse_memory_size(" 2 GB ").unwrap(), 2 << 30);
-        assert!(parse_memory_size("99999999999 tb").is_err());
     }
 
     fn write_schema(dir: &Path, id: i64, options: &str) {
@@ -623,7 +242,7 @@ mod tests {
         assert!(matches!(err, Error::NotATable { .. }), "{err}");
         write_schema(dir.path(), 0, r#""bucket":"oops""#);
         let err = Table::open(dir.path()).unwrap_err();
-        assert!(matches!(err, Error::Json { .. }), "{err}");
+        assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
         assert!(err.to_string().contains("schema-0"));
     }
 

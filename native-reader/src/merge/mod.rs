@@ -19,7 +19,7 @@
 //! * other primary-key batch splits: the **merge reader** (`MergeFileSplitRead.createMergeReader`).
 //!
 //! The merge reader:
-//! 1. partitions the split's files into sections of sorted runs ([`crate::scan::interval_partition`] over the
+//! 1. partitions the split's files into sections of sorted runs ([`crate::mergetree::interval_partition`] over the
 //!    files' `_MIN_KEY`/`_MAX_KEY`), sections read one after the other;
 //! 2. in a section, one reader per run (its files concatenated, deletion vectors applied per file), merged
 //!    by a loser tree (`LoserTree`, `SortMergeReaderWithLoserTree`) that reproduces Java's tree states, so

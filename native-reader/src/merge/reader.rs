@@ -11,7 +11,7 @@ use arrow_schema::{SchemaRef, SortOptions};
 use crate::decode::FileReadOptions;
 use crate::error::{Error, ErrorKind, Result};
 use crate::row_kind::RowKind;
-use crate::scan::{interval_partition, KeyComparator, KeyedFile};
+use crate::mergetree::{interval_partition, KeyComparator, KeyedFile};
 use crate::schema::DataField;
 use crate::split::Split;
 use crate::table::Table;

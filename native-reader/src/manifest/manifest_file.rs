@@ -1,0 +1,106 @@
+//! Manifest files (`org.apache.paimon.manifest.ManifestFile`, `ManifestEntrySerializer`) and their data file
+//! records (`org.apache.paimon.io.DataFileMeta`, `DataFileMetaSerializer`).
+
+use std::path::Path;
+
+use crate::error::Result;
+
+use super::{file_kind, read_bytes, records_from_bytes, FileKind, FileSource};
+
+/// A data or changelog file (`org.apache.paimon.io.DataFileMeta`, the `_FILE` record). Stats are skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataFileMeta {
+    /// File name in the bucket directory (`_FILE_NAME`).
+    pub file_name: String,
+    /// Size in bytes (`_FILE_SIZE`).
+    pub file_size: i64,
+    /// All rows, retract rows included (`_ROW_COUNT`).
+    pub row_count: i64,
+    /// Serialized BinaryRow (arity prefix included) of the first trimmed-PK key (`_MIN_KEY`); empty row for
+    /// append tables.
+    pub min_key: Vec<u8>,
+    /// Same for the last key (`_MAX_KEY`).
+    pub max_key: Vec<u8>,
+    /// `_MIN_SEQUENCE_NUMBER`.
+    pub min_sequence_number: i64,
+    /// `_MAX_SEQUENCE_NUMBER`.
+    pub max_sequence_number: i64,
+    /// Schema the file was written with (`_SCHEMA_ID`).
+    pub schema_id: i64,
+    /// LSM level (`_LEVEL`).
+    pub level: i32,
+    /// Extra files next to it, e.g. `<file>.index` (`_EXTRA_FILES`).
+    pub extra_files: Vec<String>,
+    /// Creation time, epoch milliseconds of the writer's local wall clock (`_CREATION_TIME`).
+    pub creation_time: Option<i64>,
+    /// Number of `-U`/`-D` rows (`_DELETE_ROW_COUNT`); `None` for files of ≤0.7 writers.
+    pub delete_row_count: Option<i64>,
+    /// Inlined file index (`_EMBEDDED_FILE_INDEX`), for filtering only.
+    pub embedded_index: Option<Vec<u8>>,
+    /// `_FILE_SOURCE`, 0.9+.
+    pub file_source: Option<FileSource>,
+    /// Columns covered by the value stats (`_VALUE_STATS_COLS`, 1.0+); `None` = all.
+    pub value_stats_cols: Option<Vec<String>>,
+    /// Absolute location when outside the table (`_EXTERNAL_PATH`, 1.0+; always null from 1.0 writers).
+    pub external_path: Option<String>,
+}
+
+/// One record of a manifest file (`ManifestEntry`, `_VERSION` 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestEntry {
+    /// ADD or DELETE (`_KIND`).
+    pub kind: FileKind,
+    /// Serialized partition BinaryRow, 4-byte arity prefix included (`_PARTITION`); Java compares
+    /// partitions by these bytes.
+    pub partition: Vec<u8>,
+    /// Bucket (`_BUCKET`).
+    pub bucket: i32,
+    /// Table `bucket` option at write time (`_TOTAL_BUCKETS`).
+    pub total_buckets: i32,
+    /// The file (`_FILE`).
+    pub file: DataFileMeta,
+}
+
+/// Reads a manifest file: its entries in file order.
+pub fn read_manifest_file(path: &Path) -> Result<Vec<ManifestEntry>> {
+    manifest_file_from_bytes(path, &read_bytes(path)?)
+}
+
+/// [`read_manifest_file`] of the file's bytes, already in memory; `path` only names the file in errors.
+pub fn manifest_file_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<ManifestEntry>> {
+    records_from_bytes(path, bytes, |r| {
+        r.check_version(2)?;
+        let f = r.record("_FILE")?;
+        Ok(ManifestEntry {
+            kind: file_kind(r.int("_KIND")?)?,
+            partition: r.bytes("_PARTITION")?,
+            bucket: r.int("_BUCKET")?,
+            total_buckets: r.int("_TOTAL_BUCKETS")?,
+            file: DataFileMeta {
+                file_name: f.string("_FILE_NAME")?,
+                file_size: f.long("_FILE_SIZE")?,
+                row_count: f.long("_ROW_COUNT")?,
+                min_key: f.bytes("_MIN_KEY")?,
+                max_key: f.bytes("_MAX_KEY")?,
+                min_sequence_number: f.long("_MIN_SEQUENCE_NUMBER")?,
+                max_sequence_number: f.long("_MAX_SEQUENCE_NUMBER")?,
+                schema_id: f.long("_SCHEMA_ID")?,
+                level: f.int("_LEVEL")?,
+                extra_files: f.opt_strings("_EXTRA_FILES")?.unwrap_or_default(),
+                creation_time: f.opt_long("_CREATION_TIME")?,
+                delete_row_count: f.opt_long("_DELETE_ROW_COUNT")?,
+                embedded_index: f.opt_bytes("_EMBEDDED_FILE_INDEX")?,
+                file_source: f
+                    .opt_int("_FILE_SOURCE")?
+                    .map(|v| match v {
+                        0 => Ok(FileSource::Append),
+                        1 => Ok(FileSource::Compact),
+                        other => Err(format!("unknown _FILE_SOURCE {other}")),
+                    })
+                    .transpose()?,
+                value_stats_cols: f.opt_strings("_VALUE_STATS_COLS")?,
+                external_path: f.opt_string("_EXTERNAL_PATH")?,
+            },
+        })
+    })
+}

@@ -1,0 +1,240 @@
+//! File sets of a snapshot (`AbstractFileStoreScan`, `FileStoreScan.Plan.groupByPartFiles`): the ADD files of
+//! one manifest list (DELTA/CHANGELOG modes), the ALL-mode file set, and the deletion-vector index.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::manifest::{
+    read_index_manifest, read_manifest_file, read_manifest_list, DataFileMeta, DeletionVectorMeta,
+    FileKind, ManifestEntry, DELETION_VECTORS_INDEX,
+};
+use crate::partition::RenderedPartition;
+use crate::snapshot::Snapshot;
+use crate::table::Table;
+
+/// Files of one (partition, bucket), in manifest-entry order.
+#[derive(Debug)]
+pub struct BucketFiles {
+    /// Serialized partition row (Java's partition identity).
+    pub partition: Vec<u8>,
+    /// The partition rendered for splits and paths.
+    pub rendered: RenderedPartition,
+    /// Bucket.
+    pub bucket: i32,
+    /// ADD files in manifest order.
+    pub files: Vec<DataFileMeta>,
+}
+
+/// One partition's serialized row, rendering and buckets (first seen order) with their files.
+pub(crate) type PartitionGroup = (Vec<u8>, RenderedPartition, Vec<(i32, Vec<DataFileMeta>)>);
+
+/// Groups ADD entries by partition (first seen) then bucket (first seen), files in arrival order
+/// (`FileStoreScan.Plan.groupByPartFiles`, two nested `LinkedHashMap`s).
+pub(crate) struct Grouper<'t> {
+    table: &'t Table,
+    pub(crate) partitions: Vec<PartitionGroup>,
+    index: HashMap<Vec<u8>, usize>,
+}
+
+impl<'t> Grouper<'t> {
+    pub(crate) fn new(table: &'t Table) -> Self {
+        Grouper {
+            table,
+            partitions: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Adds one entry read from the manifest at `path` (for error messages).
+    pub(crate) fn add(
+        &mut self,
+        path: &Path,
+        partition: Vec<u8>,
+        bucket: i32,
+        file: DataFileMeta,
+    ) -> Result<()> {
+        if let Some(external) = &file.external_path {
+            return Err(Error::Unsupported {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "data file {} has an external path ({external})",
+                    file.file_name
+                ),
+            });
+        }
+        let slot = match self.index.get(&partition) {
+            Some(i) => *i,
+            None => {
+                let rendered = self.table.partition_computer().render(&partition, path)?;
+                self.index.insert(partition.clone(), self.partitions.len());
+                self.partitions.push((partition, rendered, Vec::new()));
+                self.partitions.len() - 1
+            }
+        };
+        let buckets = &mut self.partitions[slot].2;
+        match buckets.iter_mut().find(|(b, _)| *b == bucket) {
+            Some((_, files)) => files.push(file),
+            None => buckets.push((bucket, vec![file])),
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Vec<BucketFiles> {
+        self.partitions
+            .into_iter()
+            .flat_map(|(partition, rendered, buckets)| {
+                buckets.into_iter().map(move |(bucket, files)| BucketFiles {
+                    partition: partition.clone(),
+                    rendered: rendered.clone(),
+                    bucket,
+                    files,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Reads the manifest list `name` without merging (DELTA/CHANGELOG scan modes) and groups its ADD entries by
+/// partition (first seen) then bucket (first seen), files in manifest-entry order
+/// (`FileStoreScan.Plan.groupByPartFiles`). Groups of one partition stay adjacent.
+pub fn read_added_files(table: &Table, manifest_list: &str) -> Result<Vec<BucketFiles>> {
+    let list_path = table.manifest_path(manifest_list);
+    let metas = read_manifest_list(&list_path)?;
+    let mut grouper = Grouper::new(table);
+    for meta in metas {
+        let path = table.manifest_path(&meta.file_name);
+        for entry in read_manifest_file(&path)? {
+            if entry.kind == FileKind::Add {
+                grouper.add(&path, entry.partition, entry.bucket, entry.file)?;
+            }
+        }
+    }
+    Ok(grouper.finish())
+}
+
+/// What identifies a file entry across ADD and DELETE entries (`FileEntry.Identifier`).
+#[derive(PartialEq, Eq, Hash)]
+struct FileIdentifier {
+    partition: Vec<u8>,
+    bucket: i32,
+    level: i32,
+    file_name: String,
+    extra_files: Vec<String>,
+    embedded_index: Option<Vec<u8>>,
+    external_path: Option<String>,
+}
+
+impl FileIdentifier {
+    fn of(e: &ManifestEntry) -> Self {
+        FileIdentifier {
+            partition: e.partition.clone(),
+            bucket: e.bucket,
+            level: e.file.level,
+            file_name: e.file.file_name.clone(),
+            extra_files: e.file.extra_files.clone(),
+            embedded_index: e.file.embedded_index.clone(),
+            external_path: e.file.external_path.clone(),
+        }
+    }
+}
+
+/// The ALL-mode file set of `snapshot` (`ScanMode.ALL`): ADD entries of the manifests of
+/// `baseManifestList` then `deltaManifestList` whose identifier no DELETE entry names, keeping only files
+/// whose level passes `level_filter` (applied to ADD and DELETE entries alike, as the manifest row filter
+/// does), grouped like [`read_added_files`].
+///
+/// Errors: as [`read_added_files`].
+pub fn read_all_files(
+    table: &Table,
+    snapshot: &Snapshot,
+    level_filter: &dyn Fn(i32) -> bool,
+) -> Result<Vec<BucketFiles>> {
+    let mut manifests = Vec::new();
+    for list in [&snapshot.base_manifest_list, &snapshot.delta_manifest_list] {
+        manifests.extend(read_manifest_list(&table.manifest_path(list))?);
+    }
+    let mut deleted: HashSet<FileIdentifier> = HashSet::new();
+    let mut added: Vec<(std::path::PathBuf, Vec<ManifestEntry>)> = Vec::new();
+    for meta in &manifests {
+        let path = table.manifest_path(&meta.file_name);
+        let mut adds = Vec::new();
+        for entry in read_manifest_file(&path)? {
+            if !level_filter(entry.file.level) {
+                continue;
+            }
+            match entry.kind {
+                FileKind::Delete => {
+                    deleted.insert(FileIdentifier::of(&entry));
+                }
+                FileKind::Add => adds.push(entry),
+            }
+        }
+        if meta.num_added_files > 0 {
+            added.push((path, adds));
+        }
+    }
+    let mut grouper = Grouper::new(table);
+    for (path, entries) in added {
+        for entry in entries {
+            if deleted.contains(&FileIdentifier::of(&entry)) {
+                continue;
+            }
+            grouper.add(&path, entry.partition, entry.bucket, entry.file)?;
+        }
+    }
+    Ok(grouper.finish())
+}
+
+/// A deletion vector located in an index file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeletionVectorLocation {
+    /// Index file name in `<table>/index/`.
+    pub index_file: String,
+    /// The vector's range.
+    pub meta: DeletionVectorMeta,
+}
+
+/// Deletion vectors of a snapshot: (partition bytes, bucket) → data file name → location, from the
+/// `DELETION_VECTORS` entries of the snapshot's index manifest. When several index files of one bucket name
+/// the same data file, the later entry wins (as `SnapshotReaderImpl.getDeletionFiles` does).
+pub type DeletionVectorIndex = HashMap<(Vec<u8>, i32), HashMap<String, DeletionVectorLocation>>;
+
+/// Reads the deletion-vector index of `snapshot` (empty when it has no index manifest).
+pub fn deletion_vector_index(table: &Table, snapshot: &Snapshot) -> Result<DeletionVectorIndex> {
+    let mut out: DeletionVectorIndex = HashMap::new();
+    let Some(name) = &snapshot.index_manifest else {
+        return Ok(out);
+    };
+    for entry in read_index_manifest(&table.manifest_path(name))? {
+        if entry.index_type != DELETION_VECTORS_INDEX {
+            continue;
+        }
+        let files = out.entry((entry.partition, entry.bucket)).or_default();
+        for meta in entry.deletion_vectors.unwrap_or_default() {
+            files.insert(
+                meta.data_file_name.clone(),
+                DeletionVectorLocation {
+                    index_file: entry.file_name.clone(),
+                    meta,
+                },
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Sum over the ADD entries minus the DELETE entries of a manifest list's row counts; for a snapshot's delta
+/// list this is the snapshot's `deltaRecordCount`, for its changelog list `changelogRecordCount`.
+pub fn manifest_list_record_delta(table: &Table, manifest_list: &str) -> Result<i64> {
+    let mut sum = 0i64;
+    for meta in read_manifest_list(&table.manifest_path(manifest_list))? {
+        for e in read_manifest_file(&table.manifest_path(&meta.file_name))? {
+            match e.kind {
+                FileKind::Add => sum += e.file.row_count,
+                FileKind::Delete => sum -= e.file.row_count,
+            }
+        }
+    }
+    Ok(sum)
+}

@@ -1,0 +1,134 @@
+//! Split planning of Paimon 1.0.x: streaming (`DataTableStreamScan`) and batch (`DataTableBatchScan`) scans.
+//!
+//! **Streaming, `scan.mode=from-snapshot`** ([`plan_stream`]):
+//! * Starting scanner (`ContinuousFromSnapshotStartingScanner`): the first plan is empty; the next snapshot
+//!   is `max(S, earliest)`, where earliest is the earliest long-lived changelog when the changelog lifecycle
+//!   is decoupled and one exists, else the earliest snapshot.
+//! * Follow-up scanner, one snapshot per plan (`DeltaFollowUpScanner`, `InputChangelogFollowUpScanner`,
+//!   `CompactionChangelogFollowUpScanner`), by `changelog-producer`:
+//!   `none` ⇒ APPEND snapshots, ADD entries of `deltaManifestList`; `input` ⇒ APPEND snapshots,
+//!   `changelogManifestList`; `lookup`/`full-compaction` ⇒ COMPACT snapshots, `changelogManifestList`.
+//!   Other snapshots produce no plan, except that for a primary-key table with `streaming-read-overwrite=true`
+//!   an OVERWRITE snapshot gives a **changes plan** ([`plan_changes`], `SnapshotReaderImpl.readChanges`): per
+//!   (partition, bucket) a split whose before-files are the files the overwrite deleted and whose data files are
+//!   those it added.
+//! * Splits (`SnapshotReaderImpl.generateSplits`): ADD entries grouped by partition (first seen) then bucket
+//!   (first seen), files in manifest-entry order; PK tables and fixed-bucket append tables get one split per
+//!   (partition, bucket); bucket-unaware append tables (`bucket=-1`) get their files sorted by
+//!   `_MIN_SEQUENCE_NUMBER` and bin-packed (`AppendOnlySplitGenerator`, `BinPacking.packForOrdered`).
+//!   `is_streaming` and `raw_convertible` are true. With `deletion-vectors.enabled`, each split carries one
+//!   deletion file (or `None`) per data file from the snapshot's index manifest.
+//!
+//! **Streaming with a full first plan**, `scan.mode=from-snapshot-full` ([`plan_stream_full`],
+//! `ContinuousFromSnapshotFullStartingScanner`) and `latest-full` ([`plan_latest_full`], `FullStartingScanner`):
+//! the first plan is the ALL-mode file set of snapshot `max(S, earliest)` (resp. the latest snapshot) split
+//! like a batch scan (`is_streaming=false`), with the level filter of `DataTableStreamScan.tryFirstPlan`:
+//! only levels > 0 when a lookup is needed (`changelog-producer=lookup`, deletion vectors, `first-row`,
+//! `force-lookup`), else only the top level (`num-levels − 1`) for `changelog-producer=full-compaction`.
+//! The follow-up plans start at the next snapshot, or at the same one when deletion vectors are enabled
+//! without lookup changelog (its level-0 files are read again as a delta).
+//!
+//! **Batch** ([`plan_batch`]): the ALL-mode file set of the latest snapshot (`FullStartingScanner`) or of a
+//! given one (`StaticFromSnapshotStartingScanner`, which rejects ids outside `[earliest, latest]`); level-0
+//! files are dropped for PK tables with deletion vectors or `first-row`. Splits per (partition, bucket):
+//! `MergeTreeSplitGenerator.splitForBatch` for PK tables (raw-convertible bin packing, or
+//! [`interval_partition`] sections bin-packed by size), `AppendOnlySplitGenerator.splitForBatch` for append
+//! tables (files sorted by `_MIN_SEQUENCE_NUMBER`, bin-packed). Bin packing uses `source.split.target-size`
+//! with `source.split.open-file-cost` as the minimum weight.
+//!
+//! The ALL-mode file set (§2.7 of the format notes, `AbstractFileStoreScan` with `ScanMode.ALL`): manifests of
+//! `baseManifestList` then `deltaManifestList`; ADD entries whose identifier (partition, bucket, level, file
+//! name, extra files, embedded index, external path) no DELETE entry names, in manifest then entry order.
+//!
+//! Memory is bounded by one snapshot's manifests: snapshots are planned one after the other.
+
+mod bin_packing;
+mod file_set;
+mod follow_up;
+mod mode;
+mod split_generator;
+mod starting;
+#[cfg(test)]
+mod tests;
+
+use crate::error::Result;
+use crate::split::Split;
+use crate::table::Table;
+
+pub use bin_packing::pack_for_ordered;
+pub use file_set::{
+    deletion_vector_index, manifest_list_record_delta, read_added_files, read_all_files, BucketFiles,
+    DeletionVectorIndex, DeletionVectorLocation,
+};
+pub use follow_up::{binary_row_hash, fetch_snapshot, follow_up, plan_changes, plan_snapshot, FollowUpMode};
+pub use mode::ScanMode;
+pub use split_generator::{
+    append_split_for_batch, batch_splits, data_file_desc, generate_splits, merge_tree_split_for_batch,
+};
+pub use starting::{num_levels, plan_batch, plan_latest_full, plan_stream, plan_stream_full, starting_snapshot_id};
+
+/// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
+/// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]
+/// the one batch plan (`end_snapshot` unused).
+///
+/// Errors: those of [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
+pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
+    match mode {
+        ScanMode::Stream { from_snapshot } => plan_stream(table, from_snapshot, end_snapshot),
+        ScanMode::StreamFull { from_snapshot } => {
+            plan_stream_full(table, from_snapshot, end_snapshot)
+        }
+        ScanMode::LatestFull => plan_latest_full(table, end_snapshot),
+        ScanMode::Batch { snapshot } => plan_batch(table, snapshot),
+    }
+}
+
+/// Planning entry points of a [`Table`]: the scans of this module seen from the table.
+impl Table {
+    /// The splits a Paimon 1.0 streaming scan with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`
+    /// returns until its follow-up position passes `end_snapshot` (see [`crate::scan::plan_stream`]): the
+    /// first plan is empty, then one plan per accepted snapshot in `max(from, earliest)..=end_snapshot`,
+    /// concatenated in snapshot order.
+    ///
+    /// Errors: [`Error::Snapshot`] naming the first missing snapshot file in the range; [`Error::Avro`],
+    /// [`Error::BinaryRow`], [`Error::Io`] naming the manifest that is bad; [`Error::Unsupported`] for what
+    /// this planner does not reproduce (ORC manifests, overwrite change plans, sorted partitions, …).
+    pub fn plan_stream(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
+        plan_stream(self, from_snapshot, end_snapshot)
+    }
+
+    /// The splits of a batch scan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is
+    /// `None`, else `scan.snapshot-id=snapshot` (time travel). See [`crate::scan::plan_batch`] for the file
+    /// set, level filters and split generation (`MergeTreeSplitGenerator`, `AppendOnlySplitGenerator`).
+    ///
+    /// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]`; manifest errors naming
+    /// the file as [`Table::plan_stream`].
+    pub fn plan_batch(&self, snapshot: Option<i64>) -> Result<Vec<Split>> {
+        plan_batch(self, snapshot)
+    }
+
+    /// The splits of a streaming scan with `scan.mode=from-snapshot-full`, `scan.snapshot-id=from_snapshot`
+    /// until its follow-up position passes `end_snapshot`: a full first plan of snapshot
+    /// `max(from_snapshot, earliest)`, then the follow-up plans (see [`crate::scan::plan_stream_full`]).
+    ///
+    /// Errors: [`Error::Snapshot`] when the table has no snapshot or one in the range is missing; as
+    /// [`Table::plan_batch`] otherwise.
+    pub fn plan_stream_full(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
+        plan_stream_full(self, from_snapshot, end_snapshot)
+    }
+
+    /// The splits of a streaming scan with `scan.mode=latest-full` until its follow-up position passes
+    /// `end_snapshot`: a full first plan of the latest snapshot, then the follow-up plans (see
+    /// [`crate::scan::plan_latest_full`]).
+    ///
+    /// Errors: as [`Table::plan_stream_full`].
+    pub fn plan_latest_full(&self, end_snapshot: i64) -> Result<Vec<Split>> {
+        plan_latest_full(self, end_snapshot)
+    }
+
+    /// The splits of a scan in `mode` (streaming modes followed up to `end_snapshot`), see
+    /// [`crate::scan::plan`].
+    pub fn plan(&self, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
+        plan(self, mode, end_snapshot)
+    }
+}

@@ -1,0 +1,212 @@
+//! Starting scanners (`StartingScanner` of 1.0): `ContinuousFromSnapshotStartingScanner`,
+//! `ContinuousFromSnapshotFullStartingScanner`, `FullStartingScanner` and `StaticFromSnapshotStartingScanner`,
+//! with the first-plan level filter of `DataTableStreamScan.tryFirstPlan`.
+
+use crate::error::{Error, Result};
+use crate::split::Split;
+use crate::options::{ChangelogProducer, CoreOptions, Deferred, MergeEngine, StreamScanMode};
+use crate::table::Table;
+
+use super::file_set::read_all_files;
+use super::follow_up::follow_up_plans;
+use super::split_generator::batch_splits;
+
+/// The first snapshot id the follow-up scanner reads for `scan.snapshot-id=from_snapshot`:
+/// `max(from_snapshot, earliest)`, `None` when the table has no snapshot (nor long-lived changelog).
+pub fn starting_snapshot_id(table: &Table, from_snapshot: i64) -> Result<Option<i64>> {
+    let sm = table.snapshot_manager();
+    let earliest = if table.options().changelog_lifecycle_decoupled {
+        match sm.earliest_long_lived_changelog_id()? {
+            Some(id) => Some(id),
+            None => sm.earliest_snapshot_id()?,
+        }
+    } else {
+        sm.earliest_snapshot_id()?
+    };
+    Ok(earliest.map(|e| from_snapshot.max(e)))
+}
+
+fn check_streaming_options(table: &Table) -> Result<()> {
+    let options = table.options();
+    let unsupported = |reason: String| Error::Unsupported {
+        path: table.path().to_path_buf(),
+        reason,
+    };
+    if !options.stream_scan_mode.is(StreamScanMode::None) {
+        return Err(unsupported(format!(
+            "stream-scan-mode={} (internal streaming scans)",
+            options.stream_scan_mode
+        )));
+    }
+    if options.scan_plan_sort_partition {
+        return Err(unsupported("scan.plan-sort-partition=true".into()));
+    }
+    Ok(())
+}
+
+/// Streaming plan of `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`, followed until the next
+/// snapshot id passes `end_snapshot`: the splits of every accepted snapshot in
+/// `max(from_snapshot, earliest)..=end_snapshot`, in snapshot order.
+///
+/// Empty when `from_snapshot > end_snapshot` (or the start is past the end). Errors: [`Error::Snapshot`]
+/// naming the first missing snapshot in the range (also when the table has no snapshot at all);
+/// [`Error::Unsupported`] for internal `stream-scan-mode`s and `scan.plan-sort-partition=true`; manifest
+/// errors as [`plan_snapshot`] and [`plan_changes`].
+pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
+    check_streaming_options(table)?;
+    if from_snapshot > end_snapshot {
+        return Ok(Vec::new());
+    }
+    let Some(next) = starting_snapshot_id(table, from_snapshot)? else {
+        return Err(Error::Snapshot {
+            path: table.snapshot_manager().snapshot_path(from_snapshot),
+            reason: format!(
+                "the table has no snapshot, cannot stream from {from_snapshot} to {end_snapshot}"
+            ),
+        });
+    };
+    let mut splits = Vec::new();
+    follow_up_plans(table, next, end_snapshot, &mut splits)?;
+    Ok(splits)
+}
+
+/// `num-levels` of the table: the option, else `num-sorted-run.compaction-trigger` + 1 (trigger default 5),
+/// as typed when the table opened ([`CoreOptions::num_levels`]).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema file's directory when an option is not an integer.
+pub fn num_levels(table: &Table) -> Result<i32> {
+    deferred(table, &table.options().num_levels)
+}
+
+/// The value of a [`Deferred`] option, or its parse error naming the schema file's directory.
+fn deferred<T: Copy>(table: &Table, option: &Deferred<T>) -> Result<T> {
+    option.get().map_err(|e| e.at(table.path().join("schema")))
+}
+
+/// `CoreOptions.lookupStrategy()` of 1.0: `(needLookup, produceChangelog, deletionVector)`.
+fn lookup_strategy(table: &Table) -> Result<(bool, bool, bool)> {
+    let options = table.options();
+    let first_row = options.merge_engine.is(MergeEngine::FirstRow);
+    let produce_changelog = options.changelog_producer == ChangelogProducer::Lookup;
+    let dv = options.deletion_vectors_enabled;
+    let force = deferred(table, &options.force_lookup)?;
+    Ok((
+        produce_changelog || dv || first_row || force,
+        produce_changelog,
+        dv,
+    ))
+}
+
+/// Streaming plan of `scan.mode=from-snapshot-full`, `scan.snapshot-id=from_snapshot`
+/// (`ContinuousFromSnapshotFullStartingScanner`): the full first plan of snapshot `max(from_snapshot,
+/// earliest)` (see the module docs for its level filter), then the follow-up plans up to `end_snapshot`.
+/// Splits of snapshots after `end_snapshot` are dropped (as the stock side does).
+///
+/// Errors: [`Error::Snapshot`] when the table has no snapshot or the starting snapshot does not exist;
+/// otherwise as [`plan_stream`] and [`plan_batch`].
+pub fn plan_stream_full(
+    table: &Table,
+    from_snapshot: i64,
+    end_snapshot: i64,
+) -> Result<Vec<Split>> {
+    check_streaming_options(table)?;
+    let sm = table.snapshot_manager();
+    let Some(earliest) = sm.earliest_snapshot_id()? else {
+        return Err(Error::Snapshot {
+            path: sm.snapshot_path(from_snapshot),
+            reason: format!("the table has no snapshot, cannot stream from {from_snapshot}"),
+        });
+    };
+    full_then_follow_up(table, from_snapshot.max(earliest), end_snapshot)
+}
+
+/// Streaming plan of `scan.mode=latest-full` (`FullStartingScanner`): the full first plan of the latest
+/// snapshot (see the module docs for its level filter), then the follow-up plans up to `end_snapshot`.
+///
+/// Errors: [`Error::Snapshot`] when the table has no snapshot; otherwise as [`plan_stream_full`].
+pub fn plan_latest_full(table: &Table, end_snapshot: i64) -> Result<Vec<Split>> {
+    check_streaming_options(table)?;
+    let sm = table.snapshot_manager();
+    let Some(latest) = sm.latest_snapshot_id()? else {
+        return Err(Error::Snapshot {
+            path: sm.snapshot_dir(),
+            reason: "the table has no snapshot, cannot stream from the latest".into(),
+        });
+    };
+    full_then_follow_up(table, latest, end_snapshot)
+}
+
+fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<Vec<Split>> {
+    let snapshot = table.snapshot(start)?;
+    let (need_lookup, produce_changelog, dv) = lookup_strategy(table)?;
+    let top = num_levels(table)? - 1;
+    let level_filter: Box<dyn Fn(i32) -> bool> = if need_lookup {
+        Box::new(|level| level > 0)
+    } else if table.options().changelog_producer == ChangelogProducer::FullCompaction {
+        Box::new(move |level| level == top)
+    } else {
+        Box::new(|_| true)
+    };
+    let mut splits = Vec::new();
+    if start <= end_snapshot {
+        let groups = read_all_files(table, &snapshot, &*level_filter)?;
+        splits = batch_splits(table, &snapshot, groups)?;
+    }
+    let next = if !produce_changelog && dv {
+        start
+    } else {
+        start + 1
+    };
+    follow_up_plans(table, next, end_snapshot, &mut splits)?;
+    Ok(splits)
+}
+
+/// Batch plan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is `None`
+/// (`FullStartingScanner`; no splits when the table has no snapshot), else `scan.snapshot-id=snapshot`
+/// (`StaticFromSnapshotStartingScanner`).
+///
+/// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]` (the message of
+/// `StaticFromSnapshotStartingScanner`) or its file is missing; [`Error::Unsupported`] for
+/// `scan.plan-sort-partition=true`; manifest errors as [`plan_snapshot`]; [`Error::BinaryRow`] naming the
+/// data file whose min/max key is malformed.
+pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
+    if table.options().scan_plan_sort_partition {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: "scan.plan-sort-partition=true".into(),
+        });
+    }
+    let sm = table.snapshot_manager();
+    let id = match snapshot {
+        None => match sm.latest_snapshot_id()? {
+            Some(id) => id,
+            None => return Ok(Vec::new()),
+        },
+        Some(id) => {
+            let (earliest, latest) = (sm.earliest_snapshot_id()?, sm.latest_snapshot_id()?);
+            let (Some(earliest), Some(latest)) = (earliest, latest) else {
+                return Ok(Vec::new());
+            };
+            if id < earliest || id > latest {
+                return Err(Error::Snapshot {
+                    path: sm.snapshot_path(id),
+                    reason: format!(
+                        "The specified scan snapshotId {id} is out of available snapshotId range \
+                         [{earliest}, {latest}]."
+                    ),
+                });
+            }
+            id
+        }
+    };
+    let snapshot = table.snapshot(id)?;
+    let options = table.options();
+    let drop_level_0 = table.is_primary_key_table()
+        && (options.deletion_vectors_enabled || options.merge_engine.is(MergeEngine::FirstRow));
+    let groups = if drop_level_0 {
+        read_all_files(table, &snapshot, &|level| level > 0)?
+    } else {
+        read_all_files(table, &snapshot, &|_| true)?
+    };
+    batch_splits(table, &snapshot, groups)
+}
