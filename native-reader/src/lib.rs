@@ -11,9 +11,11 @@ pub mod binary_row;
 pub mod decode;
 pub mod deletion_vector;
 pub mod error;
+mod java;
 pub mod manifest;
 pub mod merge;
-mod murmur_hash;
+// `crate::murmur_hash` as before the move to `java/` (used by `aggregate` and `scan`).
+use java::murmur_hash;
 pub mod partition;
 pub mod read;
 pub mod row_kind;

@@ -1,0 +1,5 @@
+//! Java behaviour the released reader's results depend on, written once: Paimon's MurmurHash
+//! (`MurmurHashUtils`), the `hashCode`s of the key objects Java collections hash, and `java.math.BigDecimal`
+//! rescaling and parsing. Each function's doc names the Java class and method it mirrors.
+
+pub(crate) mod murmur_hash;
