@@ -2,4 +2,6 @@
 //! (`MurmurHashUtils`), the `hashCode`s of the key objects Java collections hash, and `java.math.BigDecimal`
 //! rescaling and parsing. Each function's doc names the Java class and method it mirrors.
 
+pub(crate) mod big_decimal;
+pub(crate) mod hash_code;
 pub(crate) mod murmur_hash;

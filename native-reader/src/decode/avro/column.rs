@@ -16,6 +16,7 @@ use arrow_array::{
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use crate::decode::conform::export_epoch;
+use crate::java::big_decimal::rescale_half_up;
 use crate::schema::{DataType, TypeKind};
 use crate::types::timestamp_unit;
 
@@ -492,7 +493,8 @@ impl Column {
 }
 
 /// The unscaled value of a big-endian two's complement decimal at `from_scale`, rescaled HALF_UP to
-/// `to_scale`; `None` when it has more than `precision` digits (or does not fit 128 bits).
+/// `to_scale` ([`rescale_half_up`]); `None` when it has more than `precision` digits (or does not fit 128
+/// bits).
 pub(super) fn decimal(bytes: &[u8], from_scale: i32, precision: u8, to_scale: i8) -> Option<i128> {
     if bytes.len() > 16 {
         // Accept longer encodings only when they are sign extension.
@@ -511,19 +513,5 @@ pub(super) fn decimal(bytes: &[u8], from_scale: i32, precision: u8, to_scale: i8
     for b in bytes {
         v = (v << 8) | i128::from(*b);
     }
-    let diff = i32::from(to_scale) - from_scale;
-    if diff > 0 {
-        v = v.checked_mul(10i128.checked_pow(diff as u32)?)?;
-    } else if diff < 0 {
-        let d = 10i128.checked_pow((-diff) as u32)?;
-        let (q, r) = (v / d, v % d);
-        // HALF_UP: round away from zero when the dropped part is at least half.
-        v = if r.unsigned_abs() * 2 >= d.unsigned_abs() {
-            q + v.signum()
-        } else {
-            q
-        };
-    }
-    let digits = v.unsigned_abs().checked_ilog10().map_or(1, |d| d + 1);
-    (digits <= u32::from(precision)).then_some(v)
+    rescale_half_up(v, from_scale, precision, i32::from(to_scale))
 }

@@ -38,8 +38,21 @@ mod schema;
 #[cfg(test)]
 mod tests;
 
+use std::path::Path;
+
 pub(crate) use self::container::open;
 pub use self::map_order::java_map_order;
+use crate::decode::{FileColumn, FormatReader, RawBatches};
+use crate::error::Result;
 
 /// Nesting limit of writer schemas (protects the recursive decoder from hostile schemas).
 const MAX_DEPTH: usize = 64;
+
+/// The Avro [`FormatReader`] (paimon-format `AvroFileFormat.createReaderFactory`): [`open`].
+pub(crate) struct AvroReader;
+
+impl FormatReader for AvroReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        open(path, columns, batch_size)
+    }
+}

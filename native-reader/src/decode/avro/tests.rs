@@ -8,23 +8,7 @@ use crate::schema::{DataType, TypeKind};
 
 use super::column::decimal;
 use super::cursor::Cursor;
-use super::map_order::{big_decimal_hash, java_map_order, murmur_hash_bytes};
-
-#[test]
-fn murmur_matches_paimon_binary_string_hash() {
-    // Reference values computed with Paimon 1.0's MemorySegmentUtils.hash for these UTF-8 bytes are
-    // covered end to end by the Avro map corpus test; here: structural properties and the empty string.
-    assert_eq!(murmur_hash_bytes(b""), {
-        // fmix(42 ^ 0)
-        let mut h = 42i32;
-        h ^= ((h as u32) >> 16) as i32;
-        h = h.wrapping_mul(0x85eb_ca6b_u32 as i32);
-        h ^= ((h as u32) >> 13) as i32;
-        h = h.wrapping_mul(0xc2b2_ae35_u32 as i32);
-        h ^ ((h as u32) >> 16) as i32
-    });
-    assert_ne!(murmur_hash_bytes(b"a"), murmur_hash_bytes(b"b"));
-}
+use super::map_order::java_map_order;
 
 #[test]
 fn java_hash_map_order_for_small_int_keys() {
@@ -57,16 +41,6 @@ fn decimals_rescale_half_up_and_overflow_to_none() {
     assert_eq!(decimal(&[0xFB, 0x29], 2, 10, 1), Some(-124)); // -12.39 -> -12.4
     assert_eq!(decimal(&[0x04, 0xD2], 2, 3, 2), None); // 4 digits > precision 3
     assert_eq!(decimal(&[], 0, 1, 0), Some(0));
-}
-
-#[test]
-fn big_decimal_hash_matches_java() {
-    // new BigDecimal("12.34").hashCode() == 31 * 1234 + 2
-    assert_eq!(big_decimal_hash(1234, 2), 31 * 1234 + 2);
-    // new BigDecimal("-12.34").hashCode() == 31 * -1234 + 2
-    assert_eq!(big_decimal_hash(-1234, 2), -31 * 1234 + 2);
-    // BigInteger 2^32: mag = [1, 0] -> 31 * 1 + 0 = 31
-    assert_eq!(big_decimal_hash(1 << 32, 0), 31 * 31);
 }
 
 #[test]

@@ -68,7 +68,7 @@ mod tests;
 use arrow_array::{Array, ArrayRef};
 
 use self::binary::to_binary;
-use self::decimal::{decimal_overflow, decimal_to_f64, parse_big_decimal, rescale};
+use self::decimal::{decimal_overflow, decimal_to_f64};
 use self::numeric::{float_to_integer, narrow};
 use self::string::{
     parse_integral, parse_java_float, string_to_date, string_to_time, string_to_timestamp,
@@ -79,6 +79,7 @@ use self::temporal::{
 };
 use self::value::{build, read, V};
 use crate::binary_row::{decimal_to_plain_string, java_double_to_string, java_float_to_string};
+use crate::java::big_decimal::{parse_big_decimal, rescale_half_up};
 use crate::schema::{DataType, TypeKind};
 use crate::types::field_arrow_type;
 
@@ -198,7 +199,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
         // Decimals.
         (V::Int(x), K::Decimal { precision, scale }) => {
             match decimal(
-                rescale(i128::from(x), 0, *precision, i32::from(*scale)),
+                rescale_half_up(i128::from(x), 0, *precision, i32::from(*scale)),
                 *scale,
             ) {
                 Some(v) => v,
@@ -222,7 +223,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
             }
         }
         (V::Dec(x, s), K::Decimal { precision, scale }) => {
-            match decimal(rescale(x, s, *precision, i32::from(*scale)), *scale) {
+            match decimal(rescale_half_up(x, s, *precision, i32::from(*scale)), *scale) {
                 Some(v) => v,
                 None => {
                     return Err(decimal_overflow(
@@ -245,7 +246,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
         (V::Bool(b), K::Double) => V::Double(if b { 1.0 } else { 0.0 }),
         (V::Bool(b), K::Decimal { precision, scale }) => {
             match decimal(
-                rescale(i128::from(b), 0, *precision, i32::from(*scale)),
+                rescale_half_up(i128::from(b), 0, *precision, i32::from(*scale)),
                 *scale,
             ) {
                 Some(v) => v,

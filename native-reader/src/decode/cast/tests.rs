@@ -7,12 +7,12 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, PrimitiveArray, StringArray};
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
-use super::decimal::parse_big_decimal;
 use super::string::{parse_timestamp_text, string_to_date, string_to_time, string_to_timestamp};
 use super::temporal::{days_from_civil, format_date, format_time, truncate, MILLIS_PER_DAY};
 use super::value::{build, read, V};
 use super::{cast, check_castable};
 use crate::binary_row::{decimal_to_plain_string, java_double_to_string, java_float_to_string};
+use crate::java::big_decimal::parse_big_decimal;
 use crate::schema::{parse_atomic, DataType, TypeKind};
 use crate::types::field_arrow_type;
 use arrow_array::Decimal128Array;
@@ -270,20 +270,4 @@ fn time_and_date_text_follow_date_time_utils() {
     // formatTimestampMillis: digits stop after the last non-zero one, at least one.
     assert_eq!(format_time(3_723_000, 3), "01:02:03.0");
     assert_eq!(format_time(-1, 3), "23:59:59.999");
-}
-
-/// `new BigDecimal(text)` then `Decimal.fromBigDecimal` (StringToDecimalCastRule): HALF_UP on the first
-/// dropped digit, NULL past the precision, whitespace and a lone `.` throw.
-#[test]
-fn string_to_decimal_follows_big_decimal() {
-    let dec = |s: &str, p, sc| parse_big_decimal(s).map(|b| b.to_unscaled(p, sc));
-    assert_eq!(dec("12.345", 6, 2), Some(Some(1235)));
-    assert_eq!(dec("-0.005", 6, 2), Some(Some(-1)));
-    assert_eq!(dec("1E+2", 6, 2), Some(Some(10_000)));
-    assert_eq!(dec("9999.995", 6, 2), Some(None));
-    assert_eq!(dec("-999999999.5", 10, 0), Some(Some(-1_000_000_000)));
-    assert_eq!(dec("1e-99999", 6, 2), Some(Some(0)));
-    assert_eq!(dec(" 1", 6, 2), None);
-    assert_eq!(dec(".", 6, 2), None);
-    assert_eq!(dec("1e99999999999", 6, 2), None);
 }
