@@ -10,8 +10,8 @@ use arrow_array::{
 use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
 
 use super::{
-    avro, cast, orc, parquet, FileColumn, FileFormat, FileReadOptions, RawBatches,
-    SEQUENCE_NUMBER_COLUMN, VALUE_KIND_COLUMN,
+    cast, FileColumn, FileFormat, FileReadOptions, RawBatches, SEQUENCE_NUMBER_COLUMN,
+    VALUE_KIND_COLUMN,
 };
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, Result};
@@ -160,11 +160,7 @@ pub fn read_file(
         .map(|d| DeletionVector::read(d, &path, file.row_count))
         .transpose()?;
     let batch_size = options.batch_size.max(1);
-    let raw = match format {
-        FileFormat::Parquet => parquet::open(&path, &columns, batch_size)?,
-        FileFormat::Orc => orc::open(&path, &columns, batch_size)?,
-        FileFormat::Avro => avro::open(&path, &columns, batch_size)?,
-    };
+    let raw = format.reader().open(&path, &columns, batch_size)?;
     Ok(FileBatches {
         schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
         targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),

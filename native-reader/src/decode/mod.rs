@@ -14,7 +14,7 @@
 //!    table's latest schema is looked up by **field id** in that schema and read by the name it has there
 //!    (added columns are NULL, dropped columns are not read, renamed/reordered columns follow their id);
 //! 3. each column is decoded into the Arrow type of its **file** type ([`crate::types::arrow_type`]) by the
-//!    format module ([`parquet`], [`orc`], [`avro`]), then cast to the read type with Paimon's cast rules
+//!    format's [`FormatReader`] ([`parquet`], [`orc`], [`avro`], chosen by [`FileFormat::reader`]), then cast to the read type with Paimon's cast rules
 //!    ([`cast`]) when the type changed;
 //! 4. the deletion vector, if any, drops the rows at deleted positions (row ordinals in the file).
 //!
@@ -30,6 +30,7 @@ pub mod avro;
 pub mod cast;
 pub mod conform;
 mod file;
+mod format;
 pub mod orc;
 pub(crate) mod orc_tail;
 pub mod parquet;
@@ -38,14 +39,9 @@ mod split_reader;
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
-
-use arrow_array::ArrayRef;
-
-use crate::error::{Error, Result};
-use crate::schema::DataType;
-
 pub use self::file::{file_read_schema, read_file, FileBatches};
+pub use self::format::{FileColumn, FileFormat};
+pub(crate) use self::format::{FormatReader, RawBatches};
 pub use self::split_reader::SplitReader;
 
 /// Name of the RowKind column inside primary-key data and changelog files (`SpecialFields.VALUE_KIND`).
@@ -57,38 +53,6 @@ pub const SEQUENCE_NUMBER_COLUMN: &str = "_SEQUENCE_NUMBER";
 
 /// Default number of rows per decoded batch (the stock side exports batches of the same size).
 pub const DEFAULT_BATCH_SIZE: usize = 4096;
-
-/// The file formats a data file can have, taken from the text after the last `.` of its name
-/// (`FormatReaderMapping` / `file.format.per.level`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileFormat {
-    /// `.parquet` (paimon-format `ParquetFileFormat`).
-    Parquet,
-    /// `.orc` (paimon-format `OrcFileFormat`).
-    Orc,
-    /// `.avro` (paimon-format `AvroFileFormat`).
-    Avro,
-}
-
-impl FileFormat {
-    /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for an unknown extension.
-    pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
-        match file_name
-            .rsplit('.')
-            .next()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("parquet") => Ok(FileFormat::Parquet),
-            Some("orc") => Ok(FileFormat::Orc),
-            Some("avro") => Ok(FileFormat::Avro),
-            _ => Err(Error::Unsupported {
-                path: path.to_path_buf(),
-                reason: format!("unknown file format of `{file_name}`"),
-            }),
-        }
-    }
-}
 
 /// What [`read_file`] returns besides the table's value columns, and how much at a time.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,21 +74,3 @@ impl Default for FileReadOptions {
         }
     }
 }
-
-/// One column requested from a format reader: its name and Paimon type in the file's own schema.
-///
-/// A format reader returns, per batch, one array per requested column in request order, each of exactly
-/// `types::arrow_type(&data_type)` (nested field names and nullability included), rows in file order with
-/// no row skipped.
-#[derive(Clone, Debug)]
-pub struct FileColumn {
-    /// Column name in the file.
-    pub name: String,
-    /// Field id in the file's schema (Parquet `field_id`, ORC `paimon.id`); used only for messages.
-    pub id: i32,
-    /// Paimon type in the file's schema.
-    pub data_type: DataType,
-}
-
-/// Batches of a format reader: (row count, one array per requested [`FileColumn`]).
-pub(crate) type RawBatches = Box<dyn Iterator<Item = Result<(usize, Vec<ArrayRef>)>> + Send>;

@@ -27,10 +27,19 @@ use orc_rust::{ArrowReader, ArrowReaderBuilder};
 
 use super::conform::{conform, orc_char_trim};
 use super::orc_tail::{check_file, Bounded};
-use super::{FileColumn, RawBatches};
+use super::{FileColumn, FormatReader, RawBatches};
 use crate::error::{Error, Result};
 use crate::schema::{DataType, TypeKind};
 use crate::types::{field_arrow_type, timestamp_unit};
+
+/// The ORC [`FormatReader`] (paimon-format `OrcReaderFactory`): [`open`].
+pub(crate) struct OrcReader;
+
+impl FormatReader for OrcReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        open(path, columns, batch_size)
+    }
+}
 
 /// Opens an ORC file and decodes `columns` (see [`FileColumn`]) in batches of `batch_size` rows.
 ///

@@ -22,9 +22,18 @@ use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchR
 use parquet::arrow::ProjectionMask;
 
 use super::conform::{conform, parquet_row_nulls};
-use super::{FileColumn, RawBatches};
+use super::{FileColumn, FormatReader, RawBatches};
 use crate::error::{Error, Result};
 use crate::types::field_arrow_type;
+
+/// The Parquet [`FormatReader`] (paimon-format `ParquetReaderFactory`): [`open`].
+pub(crate) struct ParquetReader;
+
+impl FormatReader for ParquetReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        open(path, columns, batch_size)
+    }
+}
 
 /// Opens a Parquet file and decodes `columns` (see [`FileColumn`]) in batches of `batch_size` rows.
 ///
