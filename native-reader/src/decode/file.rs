@@ -14,7 +14,7 @@ use super::{
     VALUE_KIND_COLUMN,
 };
 use crate::deletion_vector::DeletionVector;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{DataType, TypeKind};
 use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
@@ -207,12 +207,8 @@ impl FileBatches {
         }
         let select = |array: &ArrayRef| -> Result<ArrayRef> {
             match &keep {
-                Some(k) if kept < rows => {
-                    arrow_select::filter::filter(array, k).map_err(|e| Error::Decode {
-                        path: self.path.clone(),
-                        reason: e.to_string(),
-                    })
-                }
+                Some(k) if kept < rows => arrow_select::filter::filter(array, k)
+                    .map_err(|e| Error::library(ErrorKind::Decode, &self.path, "", e)),
                 _ => Ok(array.clone()),
             }
         };
@@ -261,9 +257,17 @@ impl FileBatches {
                 Source::Missing => arrow_array::new_null_array(field.data_type(), kept),
                 Source::Column { index, from, id } => {
                     let selected = select(&raw[*index])?;
-                    cast::cast(&selected, from, target, *id).map_err(|reason| Error::Decode {
-                        path: self.path.clone(),
-                        reason: format!("column `{}`: {reason}", field.name()),
+                    cast::cast(&selected, from, target, *id).map_err(|e| {
+                        let column = format!("column `{}`", field.name());
+                        match e {
+                            cast::CastError::Arrow(e) => {
+                                Error::library(ErrorKind::Decode, &self.path, column, e)
+                            }
+                            e => Error::Decode {
+                                path: self.path.clone(),
+                                reason: format!("{column}: {e}"),
+                            },
+                        }
                     })?
                 }
             };
@@ -272,7 +276,7 @@ impl FileBatches {
         let options = RecordBatchOptions::new().with_row_count(Some(kept));
         RecordBatch::try_new_with_options(self.schema.clone(), out, &options)
             .map(Some)
-            .map_err(|e| self.decode_err(e.to_string()))
+            .map_err(|e| Error::library(ErrorKind::Decode, &self.path, "", e))
     }
 }
 

@@ -29,6 +29,7 @@
 pub mod avro;
 pub mod cast;
 pub mod conform;
+mod error;
 mod file;
 mod format;
 pub mod orc;
@@ -39,6 +40,7 @@ mod split_reader;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use self::error::DecodeError;
 pub use self::file::{file_read_schema, read_file, FileBatches};
 pub use self::format::{FileColumn, FileFormat};
 pub(crate) use self::format::{FormatReader, RawBatches};

@@ -7,7 +7,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use super::{read_file, FileBatches, FileReadOptions};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::split::Split;
 use crate::table::Table;
 
@@ -110,10 +110,7 @@ impl Iterator for SplitReader {
                         RecordBatch::try_new(self.schema.clone(), batch.columns().to_vec())
                             .map_err(|e| {
                                 self.failed = true;
-                                Error::Decode {
-                                    path: file.path().to_path_buf(),
-                                    reason: e.to_string(),
-                                }
+                                Error::library(ErrorKind::Decode, file.path(), "", e)
                             }),
                     );
                 }

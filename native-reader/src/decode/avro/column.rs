@@ -16,6 +16,7 @@ use arrow_array::{
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use crate::decode::conform::export_epoch;
+use crate::decode::DecodeError;
 use crate::java::big_decimal::rescale_half_up;
 use crate::schema::{DataType, TypeKind};
 use crate::types::timestamp_unit;
@@ -67,19 +68,22 @@ pub(super) enum Data {
 
 impl Column {
     /// Buffers for values of Paimon type `t`, finished as `target` (`field_arrow_type(t, id)`).
-    pub(super) fn new(t: &DataType, target: &ArrowType) -> Result<Column, String> {
-        let child_type = |i: usize| -> Result<ArrowType, String> {
+    pub(super) fn new(t: &DataType, target: &ArrowType) -> Result<Column, DecodeError> {
+        let child_type = |i: usize| -> Result<ArrowType, DecodeError> {
             match target {
                 ArrowType::List(f) if i == 0 => Ok(f.data_type().clone()),
                 ArrowType::Map(entries, _) => match entries.data_type() {
                     ArrowType::Struct(kv) if i < 2 => Ok(kv[i].data_type().clone()),
-                    _ => Err(format!("map type {target} without key and value")),
+                    _ => Err(DecodeError::from(format!(
+                        "map type {target} without key and value"
+                    ))),
                 },
-                ArrowType::Struct(fields) => fields
-                    .get(i)
-                    .map(|f| f.data_type().clone())
-                    .ok_or_else(|| format!("struct type {target} without field {i}")),
-                _ => Err(format!("{target} has no child {i}")),
+                ArrowType::Struct(fields) => {
+                    fields.get(i).map(|f| f.data_type().clone()).ok_or_else(|| {
+                        DecodeError::from(format!("struct type {target} without field {i}"))
+                    })
+                }
+                _ => Err(DecodeError::from(format!("{target} has no child {i}"))),
             }
         };
         let data = match &t.kind {
@@ -167,7 +171,11 @@ impl Column {
     }
 
     /// Decodes one value written with `schema` and appends it.
-    pub(super) fn decode(&mut self, schema: &Schema, c: &mut Cursor<'_>) -> Result<(), String> {
+    pub(super) fn decode(
+        &mut self,
+        schema: &Schema,
+        c: &mut Cursor<'_>,
+    ) -> Result<(), DecodeError> {
         if let Schema::Union(branches) = schema {
             let b = c.branch(branches)?;
             return match b {
@@ -182,7 +190,8 @@ impl Column {
             self.push_null();
             return Ok(());
         }
-        let mismatch = |what: &str| format!("cannot read Avro {schema:?} as {what}");
+        let mismatch =
+            |what: &str| DecodeError::from(format!("cannot read Avro {schema:?} as {what}"));
         match (&mut self.data, schema) {
             (Data::Bool(v), Schema::Boolean) => v.push(c.boolean()?),
             (Data::I8(v), Schema::Int | Schema::Long(_)) => v.push(c.long()? as i8),
@@ -347,12 +356,12 @@ impl Column {
     }
 
     /// Builds the Arrow array of exactly `self.target` and resets the buffers.
-    pub(super) fn finish(&mut self) -> Result<ArrayRef, String> {
+    pub(super) fn finish(&mut self) -> Result<ArrayRef, DecodeError> {
         let target = self.target.clone();
         let nulls = self.nulls();
         let len = self.len();
         self.valid.clear();
-        let err = |e: arrow_schema::ArrowError| e.to_string();
+        let err = DecodeError::from;
         let array: ArrayRef = match &mut self.data {
             Data::Bool(v) => Arc::new(BooleanArray::new(std::mem::take(v).into(), nulls)),
             Data::I8(v) => Arc::new(PrimitiveArray::<Int8Type>::new(

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::{new_null_array, ArrayRef};
 
+use crate::decode::DecodeError;
 use crate::decode::{FileColumn, RawBatches};
 use crate::error::{Error, Result};
 use crate::types::field_arrow_type;
@@ -21,10 +22,7 @@ use super::schema::{parse_schema, unwrap_nullable, Schema};
 /// Errors: [`Error::Io`] when the file cannot be opened, [`Error::Decode`] naming it when the container,
 /// schema, codec or a value is malformed or a column's Avro type does not fit its Paimon type.
 pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
-    let decode_err = |reason: String| Error::Decode {
-        path: path.to_path_buf(),
-        reason,
-    };
+    let decode_err = |e: DecodeError| e.at(path);
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut input = BufReader::new(file);
     let header = read_header(&mut input).map_err(&decode_err)?;
@@ -77,12 +75,15 @@ pub(super) struct Header {
     sync: [u8; 16],
 }
 
-pub(super) fn read_exact(input: &mut impl Read, n: usize) -> std::result::Result<Vec<u8>, String> {
+pub(super) fn read_exact(
+    input: &mut impl Read,
+    n: usize,
+) -> std::result::Result<Vec<u8>, DecodeError> {
     let mut buf = Vec::new();
     input
         .take(n as u64)
         .read_to_end(&mut buf)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| DecodeError::library("", e))?;
     if buf.len() != n {
         return Err("truncated file".into());
     }
@@ -90,12 +91,14 @@ pub(super) fn read_exact(input: &mut impl Read, n: usize) -> std::result::Result
 }
 
 /// Reads a zig-zag varint from a stream; `None` at a clean end of input.
-pub(super) fn read_long(input: &mut impl Read) -> std::result::Result<Option<i64>, String> {
+pub(super) fn read_long(input: &mut impl Read) -> std::result::Result<Option<i64>, DecodeError> {
     let mut value: u64 = 0;
     let mut shift = 0;
     loop {
         let mut b = [0u8; 1];
-        let n = input.read(&mut b).map_err(|e| e.to_string())?;
+        let n = input
+            .read(&mut b)
+            .map_err(|e| DecodeError::library("", e))?;
         if n == 0 {
             return if shift == 0 {
                 Ok(None)
@@ -114,11 +117,11 @@ pub(super) fn read_long(input: &mut impl Read) -> std::result::Result<Option<i64
     }
 }
 
-pub(super) fn required_long(input: &mut impl Read) -> std::result::Result<i64, String> {
-    read_long(input)?.ok_or_else(|| "truncated file".to_string())
+pub(super) fn required_long(input: &mut impl Read) -> std::result::Result<i64, DecodeError> {
+    read_long(input)?.ok_or_else(|| "truncated file".into())
 }
 
-pub(super) fn read_header(input: &mut impl Read) -> std::result::Result<Header, String> {
+pub(super) fn read_header(input: &mut impl Read) -> std::result::Result<Header, DecodeError> {
     let magic = read_exact(input, 4)?;
     if magic != b"Obj\x01" {
         return Err("not an Avro object container file (bad magic)".into());
@@ -145,16 +148,16 @@ pub(super) fn read_header(input: &mut impl Read) -> std::result::Result<Header, 
     let schema_json = meta
         .get("avro.schema")
         .ok_or("no avro.schema in the header")?;
-    let json: serde_json::Value =
-        serde_json::from_slice(schema_json).map_err(|e| format!("bad avro.schema: {e}"))?;
-    let schema = parse_schema(&json).map_err(|e| format!("bad avro.schema: {e}"))?;
+    let json: serde_json::Value = serde_json::from_slice(schema_json)
+        .map_err(|e| DecodeError::library("bad avro.schema", e))?;
+    let schema = parse_schema(&json).map_err(|e| e.prefixed("bad avro.schema"))?;
     let codec_name = meta
         .get("avro.codec")
         .map(|c| String::from_utf8_lossy(c).into_owned())
         .unwrap_or_else(|| "null".into());
     let codec: apache_avro::Codec = codec_name
         .parse()
-        .map_err(|_| format!("unsupported Avro codec `{codec_name}`"))?;
+        .map_err(|_| DecodeError::from(format!("unsupported Avro codec `{codec_name}`")))?;
     Ok(Header {
         schema,
         codec,
@@ -182,13 +185,15 @@ pub(super) struct AvroBatches {
 
 impl AvroBatches {
     /// Loads the next block; false at the end of the file.
-    pub(super) fn next_block(&mut self) -> std::result::Result<bool, String> {
+    pub(super) fn next_block(&mut self) -> std::result::Result<bool, DecodeError> {
         let Some(count) = read_long(&mut self.input)? else {
             return Ok(false);
         };
-        let count = usize::try_from(count).map_err(|_| format!("negative block count {count}"))?;
+        let count = usize::try_from(count)
+            .map_err(|_| DecodeError::from(format!("negative block count {count}")))?;
         let size = required_long(&mut self.input)?;
-        let size = usize::try_from(size).map_err(|_| format!("negative block size {size}"))?;
+        let size = usize::try_from(size)
+            .map_err(|_| DecodeError::from(format!("negative block size {size}")))?;
         let mut block = read_exact(&mut self.input, size)?;
         let sync = read_exact(&mut self.input, 16)?;
         if sync != self.sync {
@@ -202,7 +207,7 @@ impl AvroBatches {
             codec.decompress(&mut block)
         }))
         .map_err(|_| "the decompressor panicked on a block".to_string())?
-        .map_err(|e| format!("cannot decompress a block: {e}"))?;
+        .map_err(|e| DecodeError::library("cannot decompress a block", e))?;
         self.block = block;
         self.block_pos = 0;
         self.block_left = count;
@@ -211,7 +216,7 @@ impl AvroBatches {
 
     pub(super) fn read_batch(
         &mut self,
-    ) -> std::result::Result<Option<(usize, Vec<ArrayRef>)>, String> {
+    ) -> std::result::Result<Option<(usize, Vec<ArrayRef>)>, DecodeError> {
         let mut rows = 0;
         while rows < self.batch_size {
             if self.block_left == 0 {
@@ -236,7 +241,7 @@ impl AvroBatches {
                 match target {
                     Some(i) => self.buffers[*i]
                         .decode(schema, &mut c)
-                        .map_err(|e| format!("column `{}`: {e}", self.fields_name(*i)))?,
+                        .map_err(|e| e.prefixed(&format!("column `{}`", self.fields_name(*i))))?,
                     None => skip(schema, &mut c)?,
                 }
             }
@@ -279,12 +284,9 @@ impl Iterator for AvroBatches {
                 self.done = true;
                 None
             }
-            Err(reason) => {
+            Err(e) => {
                 self.done = true;
-                Some(Err(Error::Decode {
-                    path: self.path.clone(),
-                    reason,
-                }))
+                Some(Err(e.at(&self.path)))
             }
         }
     }

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::MAX_DEPTH;
+use crate::decode::DecodeError;
 
 /// Avro logical types that change how a value is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +33,7 @@ pub(super) enum Schema {
     Record(Vec<(String, Schema)>),
 }
 
-pub(super) fn parse_schema(json: &serde_json::Value) -> Result<Schema, String> {
+pub(super) fn parse_schema(json: &serde_json::Value) -> Result<Schema, DecodeError> {
     let mut named = HashMap::new();
     parse_node(json, None, &mut named, 0)
 }
@@ -49,7 +50,7 @@ pub(super) fn parse_node(
     namespace: Option<&str>,
     named: &mut HashMap<String, Schema>,
     depth: usize,
-) -> Result<Schema, String> {
+) -> Result<Schema, DecodeError> {
     if depth > MAX_DEPTH {
         return Err("schema nested too deeply".into());
     }
@@ -62,7 +63,7 @@ pub(super) fn parse_node(
                     .or_else(|| named.get(name.as_str()))
                     .cloned()
             })
-            .ok_or_else(|| format!("unknown type `{name}`")),
+            .ok_or_else(|| DecodeError::from(format!("unknown type `{name}`"))),
         J::Array(branches) => Ok(Schema::Union(
             branches
                 .iter()
@@ -152,10 +153,11 @@ pub(super) fn parse_node(
                     named,
                     depth + 1,
                 )?))),
-                other => primitive(other, logical).ok_or_else(|| format!("unknown type `{other}`")),
+                other => Ok(primitive(other, logical)
+                    .ok_or_else(|| DecodeError::from(format!("unknown type `{other}`")))?),
             }
         }
-        other => Err(format!("invalid schema node {other}")),
+        other => Err(DecodeError::from(format!("invalid schema node {other}"))),
     }
 }
 

@@ -57,6 +57,7 @@
 
 mod binary;
 mod decimal;
+mod error;
 mod numeric;
 mod string;
 mod temporal;
@@ -66,6 +67,8 @@ mod value;
 mod tests;
 
 use arrow_array::{Array, ArrayRef};
+
+pub use self::error::CastError;
 
 use self::binary::to_binary;
 use self::decimal::{decimal_overflow, decimal_to_f64};
@@ -124,7 +127,7 @@ fn is_string_type(t: &DataType) -> bool {
 
 /// Ok when a column written as `from` can be read as `to`: same type up to nullability, or a pair for which
 /// `CastExecutors.resolve` of Paimon 1.0 finds a rule (the module docs); the error is a reason.
-pub fn check_castable(from: &DataType, to: &DataType) -> Result<(), String> {
+pub fn check_castable(from: &DataType, to: &DataType) -> Result<(), CastError> {
     use Family::*;
     if from.kind == to.kind {
         return Ok(());
@@ -148,10 +151,10 @@ pub fn check_castable(from: &DataType, to: &DataType) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "the file stores {:?} but the table reads {:?}: this type change is not read natively",
-            from.kind, to.kind
-        ))
+        Err(CastError::NoRule {
+            from: from.kind.clone(),
+            to: to.kind.clone(),
+        })
     }
 }
 
@@ -162,7 +165,7 @@ pub fn cast(
     from: &DataType,
     to: &DataType,
     field_id: i32,
-) -> Result<ArrayRef, String> {
+) -> Result<ArrayRef, CastError> {
     if from.kind == to.kind {
         return Ok(array.clone());
     }
@@ -178,7 +181,7 @@ pub fn cast(
     build(values, to, &field_arrow_type(to, field_id))
 }
 
-fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String> {
+fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, CastError> {
     use TypeKind as K;
     let decimal = |x: Option<i128>, scale: i8| x.map(|x| V::Dec(x, i32::from(scale)));
     Ok(Some(match (v, &to.kind) {
@@ -216,7 +219,7 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
             };
             let text = java_double_to_string(d);
             let parsed = parse_big_decimal(&text)
-                .ok_or_else(|| format!("cannot cast {text} to {:?}", to.kind))?;
+                .ok_or_else(|| CastError::Value(format!("cannot cast {text} to {:?}", to.kind)))?;
             match decimal(parsed.to_unscaled(*precision, *scale), *scale) {
                 Some(v) => v,
                 None => return Err(decimal_overflow(text.clone(), &to.kind)),
@@ -277,26 +280,32 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
         (V::Str(s), K::Char(_) | K::VarChar(_)) => V::Str(to_character(s, &to.kind)),
         // From strings.
         (V::Str(s), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
-            let parsed = parse_integral(&s)
-                .ok_or_else(|| format!("cannot cast string {s:?} to {:?}", to.kind))?;
+            let parsed = parse_integral(&s).ok_or_else(|| {
+                CastError::Value(format!("cannot cast string {s:?} to {:?}", to.kind))
+            })?;
             if narrow(parsed, &to.kind) != parsed {
-                return Err(format!("string {s:?} is out of range of {:?}", to.kind));
+                return Err(CastError::Value(format!(
+                    "string {s:?} is out of range of {:?}",
+                    to.kind
+                )));
             }
             V::Int(parsed)
         }
         (V::Str(s), K::Float) => V::Float(
             parse_java_float(&s, true)
-                .ok_or_else(|| format!("cannot cast string {s:?} to FLOAT"))? as f32,
+                .ok_or_else(|| CastError::Value(format!("cannot cast string {s:?} to FLOAT")))?
+                as f32,
         ),
         (V::Str(s), K::Double) => V::Double(
             parse_java_float(&s, false)
-                .ok_or_else(|| format!("cannot cast string {s:?} to DOUBLE"))?,
+                .ok_or_else(|| CastError::Value(format!("cannot cast string {s:?} to DOUBLE")))?,
         ),
         // StringToDecimalCastRule: `new BigDecimal(text)` (throws on bad text), then
         // `Decimal.fromBigDecimal` (HALF_UP to the scale, NULL beyond the precision).
         (V::Str(s), K::Decimal { precision, scale }) => {
-            let parsed = parse_big_decimal(&s)
-                .ok_or_else(|| format!("cannot cast string {s:?} to {:?}", to.kind))?;
+            let parsed = parse_big_decimal(&s).ok_or_else(|| {
+                CastError::Value(format!("cannot cast string {s:?} to {:?}", to.kind))
+            })?;
             match decimal(parsed.to_unscaled(*precision, *scale), *scale) {
                 Some(v) => v,
                 None => return Err(decimal_overflow(format!("{s:?}"), &to.kind)),
@@ -305,7 +314,11 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
         (V::Str(s), K::Boolean) => match s.to_lowercase().as_str() {
             "t" | "true" | "y" | "yes" | "1" => V::Bool(true),
             "f" | "false" | "n" | "no" | "0" => V::Bool(false),
-            _ => return Err(format!("cannot cast string {s:?} to BOOLEAN")),
+            _ => {
+                return Err(CastError::Value(format!(
+                    "cannot cast string {s:?} to BOOLEAN"
+                )))
+            }
         },
         (V::Str(s), K::Date) => V::Date(string_to_date(&s)?),
         (V::Str(s), K::Time(_)) => V::Time(string_to_time(&s)?),
@@ -348,6 +361,6 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, String>
         }
         // TimeToTimestampCastRule: the time of day on 1970-01-01, precision unchanged.
         (V::Time(t), K::Timestamp(_) | K::LocalZonedTimestamp(_)) => V::Ts(i64::from(t), 0),
-        (v, k) => return Err(format!("cannot cast {v:?} to {k:?}")),
+        (v, k) => return Err(CastError::Value(format!("cannot cast {v:?} to {k:?}"))),
     }))
 }

@@ -3,6 +3,7 @@
 //! `Float.parseFloat`/`Double.parseDouble`.
 
 use super::temporal::{days_from_civil, month_length, MILLIS_PER_DAY};
+use super::CastError;
 use crate::schema::TypeKind;
 
 /// `BinaryStringUtils.toCharacterString`: cut to the target length in characters, pad CHAR with spaces.
@@ -59,9 +60,12 @@ pub(super) fn is_numeric(s: &str) -> bool {
 
 /// `Integer.parseInt` of text already known to be ASCII digits (`DateTimeUtils.isInteger`): overflow is the
 /// only failure (a `NumberFormatException`).
-pub(super) fn parse_java_int(s: &str, whole: &str) -> Result<i32, String> {
-    s.parse::<i32>()
-        .map_err(|_| format!("cannot parse {whole:?}: {s:?} is out of the INT range"))
+pub(super) fn parse_java_int(s: &str, whole: &str) -> Result<i32, CastError> {
+    s.parse::<i32>().map_err(|_| {
+        CastError::Value(format!(
+            "cannot parse {whole:?}: {s:?} is out of the INT range"
+        ))
+    })
 }
 
 /// `DateTimeUtils.isInteger`: non-empty, ASCII digits only.
@@ -71,22 +75,22 @@ pub(super) fn is_integer(s: &str) -> bool {
 
 /// `BinaryStringUtils.toDate` (StringToDateCastRule): digits only are a day count (`toInt`), otherwise
 /// `DateTimeUtils.parseDate`; a value Java cannot convert is an error, as the Java cast throws.
-pub(super) fn string_to_date(s: &str) -> Result<i32, String> {
+pub(super) fn string_to_date(s: &str) -> Result<i32, CastError> {
     if is_numeric(s) {
         return parse_java_int(s, s);
     }
-    parse_date(s)?.ok_or_else(|| format!("cannot cast string {s:?} to DATE"))
+    parse_date(s)?.ok_or_else(|| CastError::Value(format!("cannot cast string {s:?} to DATE")))
 }
 
 /// `DateTimeUtils.parseDate`: the text before the first space (if not at the start), `y`, `y-m` or `y-m-d`
 /// with each part trimmed and made of ASCII digits, year 0..=9999 and a valid day; `Ok(None)` where Java
 /// returns null.
-pub(super) fn parse_date(s: &str) -> Result<Option<i32>, String> {
+pub(super) fn parse_date(s: &str) -> Result<Option<i32>, CastError> {
     let s = match s.find(' ') {
         Some(ws) if ws > 0 => &s[..ws],
         _ => s,
     };
-    let part = |p: &str| -> Result<Option<i32>, String> {
+    let part = |p: &str| -> Result<Option<i32>, CastError> {
         let p = java_trim(p);
         if !is_integer(p) {
             return Ok(None);
@@ -133,18 +137,18 @@ pub(super) fn parse_date(s: &str) -> Result<Option<i32>, String> {
 
 /// `BinaryStringUtils.toTime` (StringToTimeCastRule): digits only are milliseconds of the day (`toInt`, not
 /// range-checked), otherwise `DateTimeUtils.parseTime`.
-pub(super) fn string_to_time(s: &str) -> Result<i32, String> {
+pub(super) fn string_to_time(s: &str) -> Result<i32, CastError> {
     if is_numeric(s) {
         return parse_java_int(s, s);
     }
-    parse_time(s)?.ok_or_else(|| format!("cannot cast string {s:?} to TIME"))
+    parse_time(s)?.ok_or_else(|| CastError::Value(format!("cannot cast string {s:?} to TIME")))
 }
 
 /// `DateTimeUtils.parseTime`: `h[:m[:s[.fff]]]` with an optional zone `[+-]hh[:mm]` that is subtracted from
 /// (`-`) or added to (`+`) the hours and minutes; parts are trimmed, never range-checked; int arithmetic
 /// wraps as in Java.
-pub(super) fn parse_time(v: &str) -> Result<Option<i32>, String> {
-    let int = |p: &str| -> Result<Option<i32>, String> {
+pub(super) fn parse_time(v: &str) -> Result<Option<i32>, CastError> {
+    let int = |p: &str| -> Result<Option<i32>, CastError> {
         let p = java_trim(p);
         if !is_integer(p) {
             return Ok(None);
@@ -181,10 +185,10 @@ pub(super) fn parse_time(v: &str) -> Result<Option<i32>, String> {
         }
     };
     // Java's substring(begin, end) throws when begin > end; such text is an error too.
-    let sub = |a: usize, b: usize| -> Result<&str, String> {
+    let sub = |a: usize, b: usize| -> Result<&str, CastError> {
         v.get(a..b)
             .filter(|_| a <= b)
-            .ok_or_else(|| format!("cannot cast string {v:?} to TIME"))
+            .ok_or_else(|| CastError::Value(format!("cannot cast string {v:?} to TIME")))
     };
     let (hour, minute, second, milli);
     match colon1 {
@@ -253,22 +257,28 @@ pub(super) fn string_to_timestamp(
     s: &str,
     precision: u8,
     numeric: bool,
-) -> Result<(i64, i64), String> {
+) -> Result<(i64, i64), CastError> {
     if numeric && is_numeric(s) {
-        let epoch = parse_integral(s)
-            .ok_or_else(|| format!("cannot cast string {s:?} to TIMESTAMP: out of range"))?;
+        let epoch = parse_integral(s).ok_or_else(|| {
+            CastError::Value(format!(
+                "cannot cast string {s:?} to TIMESTAMP: out of range"
+            ))
+        })?;
         return match precision {
             0 => Ok((epoch.wrapping_mul(1000), 0)),
             3 => Ok((epoch, 0)),
             6 => Ok((epoch / 1000, (epoch % 1000) * 1000)),
             9 => Ok((epoch / 1_000_000, epoch % 1_000_000)),
-            p => Err(format!(
+            p => Err(CastError::Value(format!(
                 "cannot cast string {s:?} to TIMESTAMP({p}): a number is only read at precision 0, 3, 6 or 9"
-            )),
+            ))),
         };
     }
-    parse_timestamp_text(s, precision)
-        .ok_or_else(|| format!("cannot cast string {s:?} to TIMESTAMP({precision})"))
+    parse_timestamp_text(s, precision).ok_or_else(|| {
+        CastError::Value(format!(
+            "cannot cast string {s:?} to TIMESTAMP({precision})"
+        ))
+    })
 }
 
 /// Cursor over ASCII text for [`parse_timestamp_text`].

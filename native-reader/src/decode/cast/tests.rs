@@ -60,7 +60,9 @@ fn decimal_and_string_casts() {
             .with_precision_and_scale(5, 2)
             .unwrap(),
     );
-    let e = cast(&over, &ty("DECIMAL(5, 2)"), &ty("DECIMAL(4, 1)"), 1).unwrap_err();
+    let e = cast(&over, &ty("DECIMAL(5, 2)"), &ty("DECIMAL(4, 1)"), 1)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("999.99 does not fit"), "{e}");
     let out = run(d.clone(), "DECIMAL(5, 2)", "INT");
     assert_eq!(out.as_primitive::<Int32Type>().value(1), -123);

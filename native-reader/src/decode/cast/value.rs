@@ -8,6 +8,7 @@ use arrow_array::types::*;
 use arrow_array::{ArrayRef, BinaryArray, BooleanArray, PrimitiveArray, StringArray};
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
+use super::CastError;
 use crate::decode::conform::export_epoch;
 use crate::schema::{DataType, TypeKind};
 
@@ -29,7 +30,7 @@ pub(super) enum V {
     Ts(i64, i64),
 }
 
-pub(super) fn read(array: &ArrayRef, i: usize, t: &DataType) -> Result<V, String> {
+pub(super) fn read(array: &ArrayRef, i: usize, t: &DataType) -> Result<V, CastError> {
     Ok(match (&t.kind, array.data_type()) {
         (TypeKind::Boolean, _) => V::Bool(array.as_boolean().value(i)),
         (TypeKind::TinyInt, _) => V::Int(array.as_primitive::<Int8Type>().value(i).into()),
@@ -67,7 +68,11 @@ pub(super) fn read(array: &ArrayRef, i: usize, t: &DataType) -> Result<V, String
                 TimeUnit::Nanosecond => V::Ts(v.div_euclid(1_000_000), v.rem_euclid(1_000_000)),
             }
         }
-        (other, dt) => return Err(format!("cannot read {other:?} from {dt}")),
+        (other, dt) => {
+            return Err(CastError::Unsupported(format!(
+                "cannot read {other:?} from {dt}"
+            )))
+        }
     })
 }
 
@@ -75,12 +80,12 @@ pub(super) fn build(
     values: Vec<Option<V>>,
     t: &DataType,
     target: &ArrowType,
-) -> Result<ArrayRef, String> {
+) -> Result<ArrayRef, CastError> {
     let mismatch = || {
-        format!(
+        CastError::Unsupported(format!(
             "internal: cast produced a value of another type than {:?}",
             t.kind
-        )
+        ))
     };
     macro_rules! prim {
         ($ty:ty, $pat:pat => $e:expr) => {{
@@ -121,8 +126,7 @@ pub(super) fn build(
                 array
                     .as_primitive::<Decimal128Type>()
                     .clone()
-                    .with_precision_and_scale(*precision, *scale)
-                    .map_err(|e| e.to_string())?,
+                    .with_precision_and_scale(*precision, *scale)?,
             ) as ArrayRef
         }
         TypeKind::Char(_) | TypeKind::VarChar(_) => {
@@ -176,7 +180,7 @@ pub(super) fn build(
                 ),
             }
         }
-        other => return Err(format!("cannot cast to {other:?}")),
+        other => return Err(CastError::Unsupported(format!("cannot cast to {other:?}"))),
     };
     Ok(array)
 }
