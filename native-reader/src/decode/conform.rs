@@ -17,16 +17,21 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
 
+use crate::decode::DecodeError;
 use crate::schema::{DataType, TypeKind};
 use crate::types::field_arrow_type;
 
 /// Converts `array` to `field_arrow_type(t, field_id)`; the error is a reason (no file name).
-pub fn conform(array: &ArrayRef, t: &DataType, field_id: i32) -> Result<ArrayRef, String> {
+pub(crate) fn conform(
+    array: &ArrayRef,
+    t: &DataType,
+    field_id: i32,
+) -> Result<ArrayRef, DecodeError> {
     let target = field_arrow_type(t, field_id);
     conform_to(array, t, &target)
 }
 
-fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<ArrayRef, String> {
+fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<ArrayRef, DecodeError> {
     if array.data_type() == target {
         return Ok(array.clone());
     }
@@ -39,7 +44,7 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
             let values = conform_to(&values, element, field.data_type())?;
             ListArray::try_new(field.clone(), offsets, values, nulls)
                 .map(|a| Arc::new(a) as ArrayRef)
-                .map_err(|e| e.to_string())
+                .map_err(DecodeError::from)
         }
         (TypeKind::Map(key, value), ArrowType::Map(entries, sorted)) => {
             conform_map(array, key, value, entries, *sorted)
@@ -52,9 +57,9 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
             conform_map(array, element, &count, entries, *sorted)
         }
         (TypeKind::Row(fields), ArrowType::Struct(targets)) => {
-            let source = array
-                .as_struct_opt()
-                .ok_or_else(|| format!("expected a struct, found {}", array.data_type()))?;
+            let source = array.as_struct_opt().ok_or_else(|| {
+                DecodeError::from(format!("expected a struct, found {}", array.data_type()))
+            })?;
             let mut children = Vec::with_capacity(fields.len());
             for (i, (f, target)) in fields.iter().zip(targets.iter()).enumerate() {
                 let child = source
@@ -69,21 +74,25 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
             }
             StructArray::try_new(targets.clone(), children, source.nulls().cloned())
                 .map(|a| Arc::new(a) as _)
-                .map_err(|e| e.to_string())
+                .map_err(DecodeError::from)
         }
         (
             TypeKind::Timestamp(_) | TypeKind::LocalZonedTimestamp(_),
             ArrowType::Timestamp(unit, zone),
         ) => timestamp(array, *unit, zone.clone()),
-        _ => arrow_cast::cast(array, target)
-            .map_err(|e| format!("cannot convert {} to {target}: {e}", array.data_type())),
+        _ => arrow_cast::cast(array, target).map_err(|e| {
+            DecodeError::library(
+                format!("cannot convert {} to {target}", array.data_type()),
+                e,
+            )
+        }),
     }
 }
 
 /// Offsets, values and nulls of a List or LargeList array (LargeList offsets narrowed to i32).
 fn list_parts(
     array: &ArrayRef,
-) -> Result<(OffsetBuffer<i32>, ArrayRef, Option<NullBuffer>), String> {
+) -> Result<(OffsetBuffer<i32>, ArrayRef, Option<NullBuffer>), DecodeError> {
     match array.data_type() {
         ArrowType::List(_) => {
             let l = array.as_list::<i32>();
@@ -94,8 +103,10 @@ fn list_parts(
             let offsets = l
                 .offsets()
                 .iter()
-                .map(|o| i32::try_from(*o).map_err(|_| "list offsets beyond 2^31".to_string()))
-                .collect::<Result<Vec<i32>, String>>()?;
+                .map(|o| {
+                    i32::try_from(*o).map_err(|_| DecodeError::from("list offsets beyond 2^31"))
+                })
+                .collect::<Result<Vec<i32>, DecodeError>>()?;
             Ok((
                 OffsetBuffer::new(offsets.into()),
                 l.values().clone(),
@@ -110,7 +121,7 @@ fn list_parts(
                 m.nulls().cloned(),
             ))
         }
-        other => Err(format!("expected a list, found {other}")),
+        other => Err(DecodeError::from(format!("expected a list, found {other}"))),
     }
 }
 
@@ -120,16 +131,20 @@ fn conform_map(
     value: &DataType,
     entries: &Arc<Field>,
     sorted: bool,
-) -> Result<ArrayRef, String> {
+) -> Result<ArrayRef, DecodeError> {
     let (offsets, pairs, nulls) = list_parts(array)?;
-    let pairs = pairs
-        .as_struct_opt()
-        .ok_or_else(|| format!("map entries are not a struct but {}", pairs.data_type()))?;
+    let pairs = pairs.as_struct_opt().ok_or_else(|| {
+        DecodeError::from(format!(
+            "map entries are not a struct but {}",
+            pairs.data_type()
+        ))
+    })?;
     if pairs.num_columns() != 2 {
-        return Err(format!(
+        return Err(DecodeError::from(format!(
             "map entries have {} fields, expected 2",
             pairs.num_columns()
-        ));
+        ))
+        .into());
     }
     let ArrowType::Struct(targets) = entries.data_type() else {
         return Err("map entries type is not a struct".into());
@@ -137,10 +152,10 @@ fn conform_map(
     let keys = conform_to(pairs.column(0), key, targets[0].data_type())?;
     let values = conform_to(pairs.column(1), value, targets[1].data_type())?;
     let entries_array = StructArray::try_new(targets.clone(), vec![keys, values], None)
-        .map_err(|e| e.to_string())?;
+        .map_err(DecodeError::from)?;
     MapArray::try_new(entries.clone(), offsets, entries_array, nulls, sorted)
         .map(|a| Arc::new(a) as _)
-        .map_err(|e| e.to_string())
+        .map_err(DecodeError::from)
 }
 
 /// Epoch value of `unit` as (milliseconds, nano-of-millisecond), the way Paimon's `Timestamp` factory
@@ -168,7 +183,11 @@ pub fn export_epoch(millis: i64, nano_of_milli: i64, unit: TimeUnit) -> i64 {
 
 /// Converts a timestamp array of any unit/zone to `unit` with zone `zone`, as Paimon reads the stored value
 /// into a `Timestamp` and paimon-arrow exports it.
-fn timestamp(array: &ArrayRef, unit: TimeUnit, zone: Option<Arc<str>>) -> Result<ArrayRef, String> {
+fn timestamp(
+    array: &ArrayRef,
+    unit: TimeUnit,
+    zone: Option<Arc<str>>,
+) -> Result<ArrayRef, DecodeError> {
     if let ArrowType::Decimal128(_, 9) = array.data_type() {
         // Epoch nanoseconds as i128 (orc-rust's form for timestamps beyond the i64 nanosecond range).
         let nanos = array.as_primitive::<arrow_array::types::Decimal128Type>();
@@ -184,8 +203,12 @@ fn timestamp(array: &ArrayRef, unit: TimeUnit, zone: Option<Arc<str>>) -> Result
         ));
     }
     let ArrowType::Timestamp(from, _) = array.data_type() else {
-        return arrow_cast::cast(array, &ArrowType::Timestamp(unit, zone))
-            .map_err(|e| format!("cannot convert {} to a timestamp: {e}", array.data_type()));
+        return arrow_cast::cast(array, &ArrowType::Timestamp(unit, zone)).map_err(|e| {
+            DecodeError::library(
+                format!("cannot convert {} to a timestamp", array.data_type()),
+                e,
+            )
+        });
     };
     let from = *from;
     let values: Vec<i64> = match from {
@@ -247,11 +270,11 @@ pub fn struct_fields(t: &ArrowType) -> Option<&Fields> {
 
 /// Rebuilds a nested array bottom-up: `leaf` may replace any array (given its Paimon type) after its
 /// children were rebuilt; nested arrays keep their types, so the result has `array`'s exact type.
-pub fn rewrite(
+pub(crate) fn rewrite(
     array: &ArrayRef,
     t: &DataType,
-    leaf: &dyn Fn(ArrayRef, &DataType) -> Result<ArrayRef, String>,
-) -> Result<ArrayRef, String> {
+    leaf: &dyn Fn(ArrayRef, &DataType) -> Result<ArrayRef, DecodeError>,
+) -> Result<ArrayRef, DecodeError> {
     let rebuilt: ArrayRef = match (&t.kind, array.data_type()) {
         (TypeKind::Array(element), ArrowType::List(field)) => {
             let list = array.as_list::<i32>();
@@ -263,7 +286,7 @@ pub fn rewrite(
                     values,
                     list.nulls().cloned(),
                 )
-                .map_err(|e| e.to_string())?,
+                .map_err(DecodeError::from)?,
             )
         }
         (TypeKind::Map(_, _) | TypeKind::Multiset(_), ArrowType::Map(entries, sorted)) => {
@@ -286,7 +309,7 @@ pub fn rewrite(
                 return Err("map entries are not a struct".into());
             };
             let kv = StructArray::try_new(fields.clone(), vec![keys, values], kv.nulls().cloned())
-                .map_err(|e| e.to_string())?;
+                .map_err(DecodeError::from)?;
             Arc::new(
                 MapArray::try_new(
                     entries.clone(),
@@ -295,7 +318,7 @@ pub fn rewrite(
                     map.nulls().cloned(),
                     *sorted,
                 )
-                .map_err(|e| e.to_string())?,
+                .map_err(DecodeError::from)?,
             )
         }
         (TypeKind::Row(fields), ArrowType::Struct(arrow_fields))
@@ -310,7 +333,7 @@ pub fn rewrite(
                 .collect::<Result<Vec<_>, _>>()?;
             Arc::new(
                 StructArray::try_new(arrow_fields.clone(), children, s.nulls().cloned())
-                    .map_err(|e| e.to_string())?,
+                    .map_err(DecodeError::from)?,
             )
         }
         _ => array.clone(),
@@ -318,13 +341,13 @@ pub fn rewrite(
     leaf(rebuilt, t)
 }
 
-fn unreachable_types<T>() -> Result<T, String> {
+fn unreachable_types<T>() -> Result<T, DecodeError> {
     Err("unexpected type".into())
 }
 
 /// Paimon 1.0's Parquet reader (`RowColumnReader`, `NestedColumnReader.readRow`) returns a ROW as NULL
 /// whenever all of its fields are NULL, at any depth; applied to a decoded array of type `t`.
-pub fn parquet_row_nulls(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, String> {
+pub(crate) fn parquet_row_nulls(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, DecodeError> {
     rewrite(array, t, &|a, t| {
         let TypeKind::Row(_) = t.kind else {
             return Ok(a);
@@ -353,13 +376,13 @@ pub fn parquet_row_nulls(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, Str
             Some(NullBuffer::from(valid)),
         )
         .map(|s| Arc::new(s) as ArrayRef)
-        .map_err(|e| e.to_string())
+        .map_err(DecodeError::from)
     })
 }
 
 /// The ORC Java reader (`CharTreeReader`) strips trailing spaces from CHAR(n) values (the writer pads
 /// them to n); applied to a decoded array of type `t`.
-pub fn orc_char_trim(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, String> {
+pub(crate) fn orc_char_trim(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, DecodeError> {
     rewrite(array, t, &|a, t| {
         let TypeKind::Char(_) = t.kind else {
             return Ok(a);

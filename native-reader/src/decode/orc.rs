@@ -22,29 +22,35 @@ use std::sync::Arc;
 
 use arrow_array::{new_null_array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
+use orc_rust::error::OrcError;
 use orc_rust::projection::ProjectionMask;
 use orc_rust::{ArrowReader, ArrowReaderBuilder};
 
 use super::conform::{conform, orc_char_trim};
 use super::orc_tail::{check_file, Bounded};
-use super::{FileColumn, RawBatches};
-use crate::error::{Error, Result};
+use super::{DecodeError, FileColumn, FormatReader, RawBatches};
+use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{DataType, TypeKind};
 use crate::types::{field_arrow_type, timestamp_unit};
+
+/// The ORC [`FormatReader`] (paimon-format `OrcReaderFactory`): [`open`].
+pub(crate) struct OrcReader;
+
+impl FormatReader for OrcReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        open(path, columns, batch_size)
+    }
+}
 
 /// Opens an ORC file and decodes `columns` (see [`FileColumn`]) in batches of `batch_size` rows.
 ///
 /// Errors: [`Error::Io`] when the file cannot be opened, [`Error::Decode`] naming it when it is not
 /// readable ORC or a column cannot be brought to its Paimon type.
 pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
-    let decode_err = |reason: String| Error::Decode {
-        path: path.to_path_buf(),
-        reason,
-    };
+    let unreadable = |e: DecodeError| e.prefixed("not a readable ORC file").at(path);
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    check_file(&file).map_err(|e| decode_err(format!("not a readable ORC file: {e}")))?;
-    let builder = guard(|| ArrowReaderBuilder::try_new(Bounded(file)).map_err(|e| e.to_string()))
-        .map_err(|e| decode_err(format!("not a readable ORC file: {e}")))?;
+    check_file(&file).map_err(unreadable)?;
+    let builder = guard(|| ArrowReaderBuilder::try_new(Bounded(file))).map_err(unreadable)?;
     let root = builder.file_metadata().root_data_type().clone();
     let present: Vec<&str> = root.children().iter().map(|c| c.name()).collect();
     let wanted: Vec<&str> = columns
@@ -95,11 +101,18 @@ pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Re
     }))
 }
 
-/// Runs `f`, turning a panic of the ORC decoder on bad bytes into an error.
-fn guard<T>(f: impl FnOnce() -> std::result::Result<T, String>) -> std::result::Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-        .unwrap_or_else(|_| Err("the ORC decoder panicked on this file".into()))
+/// Runs `f`, turning a panic of the ORC decoder on bad bytes into an error; an ORC error stays the source.
+fn guard<T>(
+    f: impl FnOnce() -> std::result::Result<T, OrcError>,
+) -> std::result::Result<T, DecodeError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result.map_err(|e| DecodeError::library("", e)),
+        Err(_) => Err(PANICKED.into()),
+    }
 }
+
+/// The reason given when the ORC decoder panics on a file.
+const PANICKED: &str = "the ORC decoder panicked on this file";
 
 /// The Arrow type to ask orc-rust for: its default for the ORC type, with timestamps in the unit of the
 /// Paimon precision (nested ones included).
@@ -173,9 +186,9 @@ impl OrcBatches {
             let array = match position.and_then(|i| batch.columns().get(i)) {
                 Some(a) => conform(a, &column.data_type, column.id)
                     .and_then(|a| orc_char_trim(&a, &column.data_type))
-                    .map_err(|reason| Error::Decode {
-                        path: self.path.clone(),
-                        reason: format!("column `{}`: {reason}", column.name),
+                    .map_err(|e| {
+                        e.prefixed(&format!("column `{}`", column.name))
+                            .at(&self.path)
                     })?,
                 None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
             };
@@ -194,14 +207,8 @@ impl Iterator for OrcBatches {
         match next {
             Ok(None) => None,
             Ok(Some(Ok(batch))) => Some(self.convert(batch)),
-            Ok(Some(Err(e))) => Some(Err(Error::Decode {
-                path: self.path.clone(),
-                reason: e.to_string(),
-            })),
-            Err(_) => Some(Err(Error::Decode {
-                path: self.path.clone(),
-                reason: "the ORC decoder panicked on this file".into(),
-            })),
+            Ok(Some(Err(e))) => Some(Err(Error::library(ErrorKind::Decode, &self.path, "", e))),
+            Err(_) => Some(Err(DecodeError::from(PANICKED).at(&self.path))),
         }
     }
 }

@@ -10,6 +10,7 @@
 
 use std::io::{Error as IoError, ErrorKind};
 
+use crate::decode::DecodeError;
 use bytes::Bytes;
 use orc_rust::reader::ChunkReader;
 
@@ -38,15 +39,15 @@ fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {
 /// `min(file_len, TAIL_LEN)` bytes: the postscript must fit in the file, and so must the footer and the
 /// metadata it announces; the compression block size must be at most [`MAX_COMPRESSION_BLOCK_SIZE`].
 /// Anything else malformed is left to `orc-rust`, which reports it. The error is a reason.
-pub fn check_tail(tail: &[u8], file_len: u64) -> Result<(), String> {
+pub(crate) fn check_tail(tail: &[u8], file_len: u64) -> Result<(), DecodeError> {
     let Some((&ps_len, before)) = tail.split_last() else {
         return Err("the file is empty".into());
     };
     let ps_len = usize::from(ps_len);
     if ps_len > before.len() {
-        return Err(format!(
+        return Err(DecodeError::from(format!(
             "the postscript length {ps_len} exceeds the file's {file_len} bytes"
-        ));
+        )));
     }
     let ps = &before[before.len() - ps_len..];
     let (mut footer, mut metadata, mut block) = (None, None, None);
@@ -82,30 +83,34 @@ pub fn check_tail(tail: &[u8], file_len: u64) -> Result<(), String> {
             .checked_add(metadata)
             .and_then(|n| n.checked_add(ps_len as u64 + 1));
         if needed.is_none_or(|n| n > file_len) {
-            return Err(format!(
+            return Err(DecodeError::from(format!(
                 "the postscript announces a footer of {footer} bytes and metadata of {metadata} \
                  bytes, more than the file's {file_len} bytes"
-            ));
+            ))
+            .into());
         }
     }
     if let Some(block) = block.filter(|b| *b > MAX_COMPRESSION_BLOCK_SIZE) {
-        return Err(format!(
+        return Err(DecodeError::from(format!(
             "compression block size {block} exceeds {MAX_COMPRESSION_BLOCK_SIZE}"
-        ));
+        )));
     }
     Ok(())
 }
 
 /// [`check_tail`] of an open file (reads its last [`TAIL_LEN`] bytes).
-pub fn check_file(file: &std::fs::File) -> Result<(), String> {
+pub(crate) fn check_file(file: &std::fs::File) -> Result<(), DecodeError> {
     use std::io::{Read, Seek, SeekFrom};
-    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let len = file
+        .metadata()
+        .map_err(|e| DecodeError::library("", e))?
+        .len();
     let n = len.min(TAIL_LEN);
     let mut tail = vec![0u8; n as usize];
     let mut f = file;
     f.seek(SeekFrom::Start(len - n))
         .and_then(|_| f.read_exact(&mut tail))
-        .map_err(|e| format!("cannot read the file's tail: {e}"))?;
+        .map_err(|e| DecodeError::library("cannot read the file's tail", e))?;
     check_tail(&tail, len)
 }
 
@@ -179,15 +184,20 @@ mod tests {
     fn postscript_lengths_must_fit_the_file() {
         let t = tail(300, 40, 262_144);
         assert!(check_tail(&t, 2000).is_ok());
-        let err = check_tail(&t, 300).unwrap_err();
+        let err = check_tail(&t, 300).unwrap_err().to_string();
         assert!(err.contains("footer of 300 bytes"), "{err}");
         assert!(check_tail(&tail(u64::MAX, 40, 262_144), 2000).is_err());
         assert!(check_tail(&tail(300, 40, 1 << 40), 2000)
             .unwrap_err()
+            .to_string()
             .contains("compression block size"));
-        assert!(check_tail(&[], 0).unwrap_err().contains("empty"));
+        assert!(check_tail(&[], 0)
+            .unwrap_err()
+            .to_string()
+            .contains("empty"));
         assert!(check_tail(&[1, 2, 200], 3)
             .unwrap_err()
+            .to_string()
             .contains("postscript length 200"));
         assert!(check_tail(&[0xFF, 0xFF, 2], 3).is_err());
     }
@@ -197,7 +207,9 @@ mod tests {
     #[test]
     fn the_fuzzed_tail_is_rejected() {
         let crashing = include_bytes!("../../tests/fuzz-regressions/manifest-orc-tail-past-end");
-        let reason = check_tail(crashing, crashing.len() as u64).unwrap_err();
+        let reason = check_tail(crashing, crashing.len() as u64)
+            .unwrap_err()
+            .to_string();
         assert!(reason.contains("postscript"), "{reason}");
     }
 

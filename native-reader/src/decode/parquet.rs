@@ -22,22 +22,27 @@ use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchR
 use parquet::arrow::ProjectionMask;
 
 use super::conform::{conform, parquet_row_nulls};
-use super::{FileColumn, RawBatches};
-use crate::error::{Error, Result};
+use super::{FileColumn, FormatReader, RawBatches};
+use crate::error::{Error, ErrorKind, Result};
 use crate::types::field_arrow_type;
+
+/// The Parquet [`FormatReader`] (paimon-format `ParquetReaderFactory`): [`open`].
+pub(crate) struct ParquetReader;
+
+impl FormatReader for ParquetReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        open(path, columns, batch_size)
+    }
+}
 
 /// Opens a Parquet file and decodes `columns` (see [`FileColumn`]) in batches of `batch_size` rows.
 ///
 /// Errors: [`Error::Io`] when the file cannot be opened, [`Error::Decode`] naming it when it is not
 /// readable Parquet or a column cannot be brought to its Paimon type.
 pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
-    let decode_err = |reason: String| Error::Decode {
-        path: path.to_path_buf(),
-        reason,
-    };
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)
-        .map_err(|e| decode_err(format!("not a readable Parquet file: {e}")))?;
+        .map_err(|e| Error::library(ErrorKind::Decode, path, "not a readable Parquet file", e))?;
     let by_name: HashMap<&str, usize> = builder
         .schema()
         .fields()
@@ -62,7 +67,7 @@ pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Re
         .with_projection(mask)
         .with_batch_size(batch_size)
         .build()
-        .map_err(|e| decode_err(e.to_string()))?;
+        .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?;
     Ok(Box::new(ParquetBatches {
         path: path.to_path_buf(),
         reader,
@@ -86,9 +91,9 @@ impl ParquetBatches {
             let array = match position {
                 Some(i) => conform(batch.column(*i), &column.data_type, column.id)
                     .and_then(|a| parquet_row_nulls(&a, &column.data_type))
-                    .map_err(|reason| Error::Decode {
-                        path: self.path.clone(),
-                        reason: format!("column `{}`: {reason}", column.name),
+                    .map_err(|e| {
+                        e.prefixed(&format!("column `{}`", column.name))
+                            .at(&self.path)
                     })?,
                 None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
             };
@@ -104,10 +109,7 @@ impl Iterator for ParquetBatches {
     fn next(&mut self) -> Option<Self::Item> {
         match self.reader.next()? {
             Ok(batch) => Some(self.convert(batch)),
-            Err(e) => Some(Err(Error::Decode {
-                path: self.path.clone(),
-                reason: e.to_string(),
-            })),
+            Err(e) => Some(Err(Error::library(ErrorKind::Decode, &self.path, "", e))),
         }
     }
 }

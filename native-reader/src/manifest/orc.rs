@@ -9,7 +9,7 @@ pub(super) fn orc_records(bytes: Vec<u8>) -> std::result::Result<Vec<Value>, Str
     let tail = &bytes[bytes
         .len()
         .saturating_sub(crate::decode::orc_tail::TAIL_LEN as usize)..];
-    crate::decode::orc_tail::check_tail(tail, bytes.len() as u64)?;
+    crate::decode::orc_tail::check_tail(tail, bytes.len() as u64).map_err(|e| e.to_string())?;
     let bytes = crate::decode::orc_tail::Bounded(bytes::Bytes::from(bytes));
     let reader = orc_rust::ArrowReaderBuilder::try_new(bytes)
         .map_err(|e| e.to_string())?

@@ -1,6 +1,6 @@
-//! Paimon's `org.apache.paimon.utils.MurmurHashUtils` (MurmurHash3 x86 32-bit, seed 42), whose values decide
-//! Java hash orders the native reader reproduces: `BinaryString.hashCode()` (`hashBytes`) and
-//! `BinaryRow.hashCode()` (`hashBytesByWords`).
+//! Paimon's `org.apache.paimon.utils.MurmurHashUtils` (MurmurHash3 x86 32-bit, seed 42; `MemorySegmentUtils.hash`
+//! calls it), whose values decide Java hash orders the native reader reproduces: `BinaryString.hashCode()`
+//! (`hashBytes`) and `BinaryRow.hashCode()` (`hashBytesByWords`).
 
 /// The seed `MurmurHashUtils` uses (`DEFAULT_SEED`).
 const SEED: u32 = 42;

@@ -1,0 +1,331 @@
+//! One data or changelog file read into batches of the table's latest schema (see [`read_file`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, Int64Array, Int8Array, RecordBatch, RecordBatchOptions,
+};
+use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
+
+use super::{
+    cast, FileColumn, FileFormat, FileReadOptions, RawBatches, SEQUENCE_NUMBER_COLUMN,
+    VALUE_KIND_COLUMN,
+};
+use crate::deletion_vector::DeletionVector;
+use crate::error::{Error, ErrorKind, Result};
+use crate::schema::{DataType, TypeKind};
+use crate::split::{DataFileDesc, DeletionFileDesc};
+use crate::table::Table;
+use crate::types::{arrow_field, row_kind_field};
+
+/// Where an output value column comes from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Not in the file (added later): NULL.
+    Missing,
+    /// Requested column `index`, decoded as `from` (its file type), cast to the read type when different.
+    Column {
+        index: usize,
+        from: DataType,
+        id: i32,
+    },
+}
+
+/// The batches of one data or changelog file, lazily decoded (see [`read_file`]).
+///
+/// `Send`; holds the open file until dropped or exhausted. After the first error it returns `None`.
+pub struct FileBatches {
+    path: PathBuf,
+    schema: SchemaRef,
+    raw: RawBatches,
+    value_kind: Option<usize>,
+    sequence: Option<SequenceSource>,
+    sources: Vec<Source>,
+    targets: Vec<DataType>,
+    deletion: Option<DeletionVector>,
+    /// Rows of the file read so far (the position of the next row).
+    position: u64,
+    /// `_ROW_COUNT` of the file's manifest entry: the file must hold exactly this many rows (Paimon writes
+    /// it exactly; a file with more or fewer rows is damaged or not the file the manifest describes).
+    expected_rows: u64,
+    done: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum SequenceSource {
+    /// Requested column `index` holds it.
+    Column(usize),
+    /// Append file: `base + position`.
+    Positional(i64),
+}
+
+/// The schema of [`read_file`]'s batches for `table`: [`SEQUENCE_NUMBER_COLUMN`] Int64 NOT NULL when
+/// `with_sequence_number`, then `_row_kind` Int8 NOT NULL, then the latest schema's columns
+/// ([`crate::types::arrow_field`] of each).
+pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
+    let fields = &table.schema().fields;
+    let mut out = Vec::with_capacity(fields.len() + 2);
+    if with_sequence_number {
+        out.push(Field::new(SEQUENCE_NUMBER_COLUMN, ArrowType::Int64, false));
+    }
+    out.push(row_kind_field());
+    out.extend(fields.iter().map(arrow_field));
+    Schema::new(out)
+}
+
+/// Opens one data or changelog file of `table` for reading, lazily.
+///
+/// * `bucket_path`: the bucket directory ([`Split::bucket_path`]); the file is `bucket_path/file.file_name`.
+/// * `deletion`: the file's deletion vector, if any; rows at deleted positions are dropped.
+///
+/// Batches have [`file_read_schema`]`(table, options.with_sequence_number)`: `[_SEQUENCE_NUMBER]`,
+/// `_row_kind` (the stored `_VALUE_KIND` of primary-key files, 0 = `+I` for append files), then the table's
+/// latest-schema columns mapped by field id from the file's schema, missing ones NULL, changed types cast
+/// per Paimon's rules.
+///
+/// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] for an unknown format or
+/// a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened; [`Error::Decode`] when its
+/// bytes are not what its schema says (a primary-key file without `_VALUE_KIND`, a NULL or invalid row kind,
+/// a corrupt page/stripe/block); [`Error::DeletionVector`] naming the index and data file for a bad deletion
+/// vector or one deleting a position beyond the file's rows; schema errors when `schema_id` is unknown.
+pub fn read_file(
+    table: &Arc<Table>,
+    bucket_path: &str,
+    file: &DataFileDesc,
+    deletion: Option<&DeletionFileDesc>,
+    options: &FileReadOptions,
+) -> Result<FileBatches> {
+    let path = Path::new(bucket_path).join(&file.file_name);
+    let format = FileFormat::of(&file.file_name, &path)?;
+    let latest = table.schema();
+    let file_schema = table.schema_by_id(file.schema_id)?;
+    let primary_keyed = !latest.primary_keys.is_empty();
+    let by_id: HashMap<i32, &crate::schema::DataField> =
+        file_schema.fields.iter().map(|f| (f.id, f)).collect();
+
+    let mut columns: Vec<FileColumn> = Vec::new();
+    let mut sequence = None;
+    let mut value_kind = None;
+    if primary_keyed {
+        if options.with_sequence_number {
+            sequence = Some(SequenceSource::Column(columns.len()));
+            columns.push(FileColumn {
+                name: SEQUENCE_NUMBER_COLUMN.into(),
+                id: i32::MAX - 1,
+                data_type: DataType {
+                    kind: TypeKind::BigInt,
+                    nullable: false,
+                },
+            });
+        }
+        value_kind = Some(columns.len());
+        columns.push(FileColumn {
+            name: VALUE_KIND_COLUMN.into(),
+            id: i32::MAX - 2,
+            data_type: DataType {
+                kind: TypeKind::TinyInt,
+                nullable: false,
+            },
+        });
+    } else if options.with_sequence_number {
+        sequence = Some(SequenceSource::Positional(file.min_sequence_number));
+    }
+    let mut sources = Vec::with_capacity(latest.fields.len());
+    for field in &latest.fields {
+        match by_id.get(&field.id) {
+            Some(old) => {
+                cast::check_castable(&old.data_type, &field.data_type).map_err(|reason| {
+                    Error::Unsupported {
+                        path: path.clone(),
+                        reason: format!("column `{}`: {reason}", field.name),
+                    }
+                })?;
+                sources.push(Source::Column {
+                    index: columns.len(),
+                    from: old.data_type.clone(),
+                    id: field.id,
+                });
+                columns.push(FileColumn {
+                    name: old.name.clone(),
+                    id: old.id,
+                    data_type: old.data_type.clone(),
+                });
+            }
+            None => sources.push(Source::Missing),
+        }
+    }
+    let deletion = deletion
+        .map(|d| DeletionVector::read(d, &path, file.row_count))
+        .transpose()?;
+    let batch_size = options.batch_size.max(1);
+    let raw = format.reader().open(&path, &columns, batch_size)?;
+    Ok(FileBatches {
+        schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
+        targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),
+        path,
+        raw,
+        value_kind,
+        sequence,
+        sources,
+        deletion,
+        position: 0,
+        expected_rows: u64::try_from(file.row_count).unwrap_or(0),
+        done: false,
+    })
+}
+
+impl FileBatches {
+    /// The schema of every batch (see [`file_read_schema`]).
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The file being read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn decode_err(&self, reason: String) -> Error {
+        Error::Decode {
+            path: self.path.clone(),
+            reason,
+        }
+    }
+
+    /// Turns one raw batch into an output batch; `None` when every row of it is deleted.
+    fn convert(&mut self, rows: usize, raw: Vec<ArrayRef>) -> Result<Option<RecordBatch>> {
+        let start = self.position;
+        self.position += rows as u64;
+        let keep = self.deletion.as_ref().map(|dv| {
+            BooleanArray::from_iter((start..start + rows as u64).map(|p| Some(!dv.is_deleted(p))))
+        });
+        let kept = keep.as_ref().map_or(rows, |k| k.true_count());
+        if kept == 0 {
+            return Ok(None);
+        }
+        let select = |array: &ArrayRef| -> Result<ArrayRef> {
+            match &keep {
+                Some(k) if kept < rows => arrow_select::filter::filter(array, k)
+                    .map_err(|e| Error::library(ErrorKind::Decode, &self.path, "", e)),
+                _ => Ok(array.clone()),
+            }
+        };
+        let mut out: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
+        match self.sequence {
+            Some(SequenceSource::Column(i)) => {
+                let seq = select(&raw[i])?;
+                if seq.null_count() > 0 {
+                    return Err(
+                        self.decode_err(format!("{SEQUENCE_NUMBER_COLUMN} has NULL values"))
+                    );
+                }
+                out.push(seq);
+            }
+            Some(SequenceSource::Positional(base)) => {
+                let values = (start..start + rows as u64)
+                    .enumerate()
+                    .filter(|(i, _)| keep.as_ref().is_none_or(|k| k.value(*i)))
+                    .map(|(_, p)| base.wrapping_add(p as i64));
+                out.push(Arc::new(Int64Array::from_iter_values(values)));
+            }
+            None => {}
+        }
+        match self.value_kind {
+            Some(i) => {
+                let kinds = select(&raw[i])?;
+                let valid = kinds.as_any().downcast_ref::<Int8Array>().is_some_and(|k| {
+                    k.null_count() == 0 && k.values().iter().all(|v| (0..=3).contains(v))
+                });
+                if !valid {
+                    return Err(self.decode_err(format!(
+                        "{VALUE_KIND_COLUMN} has NULL or invalid values (must be 0..=3)"
+                    )));
+                }
+                out.push(kinds);
+            }
+            None => out.push(Arc::new(Int8Array::from(vec![0i8; kept]))),
+        }
+        for ((source, target), field) in self
+            .sources
+            .iter()
+            .zip(&self.targets)
+            .zip(self.schema.fields().iter().skip(out.len()))
+        {
+            let array = match source {
+                Source::Missing => arrow_array::new_null_array(field.data_type(), kept),
+                Source::Column { index, from, id } => {
+                    let selected = select(&raw[*index])?;
+                    cast::cast(&selected, from, target, *id).map_err(|e| {
+                        let column = format!("column `{}`", field.name());
+                        match e {
+                            cast::CastError::Arrow(e) => {
+                                Error::library(ErrorKind::Decode, &self.path, column, e)
+                            }
+                            e => Error::Decode {
+                                path: self.path.clone(),
+                                reason: format!("{column}: {e}"),
+                            },
+                        }
+                    })?
+                }
+            };
+            out.push(array);
+        }
+        let options = RecordBatchOptions::new().with_row_count(Some(kept));
+        RecordBatch::try_new_with_options(self.schema.clone(), out, &options)
+            .map(Some)
+            .map_err(|e| Error::library(ErrorKind::Decode, &self.path, "", e))
+    }
+}
+
+impl Iterator for FileBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            match self.raw.next() {
+                None => {
+                    self.done = true;
+                    if self.position != self.expected_rows {
+                        return Some(Err(self.decode_err(format!(
+                            "the file has {} rows, but its manifest entry records {}",
+                            self.position, self.expected_rows
+                        ))));
+                    }
+                    if let Some(dv) = &self.deletion {
+                        if let Err(reason) = dv.check_positions(self.position as i64) {
+                            return Some(Err(Error::DeletionVector {
+                                path: self.path.clone(),
+                                reason: format!(
+                                    "the file has fewer rows than its deletion vector: {reason}"
+                                ),
+                            }));
+                        }
+                    }
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                Some(Ok((rows, _))) if self.position + rows as u64 > self.expected_rows => {
+                    self.done = true;
+                    return Some(Err(self.decode_err(format!(
+                        "the file has more than the {} rows its manifest entry records",
+                        self.expected_rows
+                    ))));
+                }
+                Some(Ok((rows, arrays))) => match self.convert(rows, arrays) {
+                    Ok(Some(batch)) => return Some(Ok(batch)),
+                    Ok(None) => {}
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                },
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,86 @@
+//! The file-format seam (paimon-format `FormatReaderFactory`, chosen per file by `FormatReaderMapping`):
+//! one [`FormatReader`] per [`FileFormat`], picked in [`FileFormat::reader`] and nowhere else.
+
+use std::path::Path;
+
+use arrow_array::ArrayRef;
+
+use super::{avro, orc, parquet};
+use crate::error::{Error, Result};
+use crate::schema::DataType;
+
+/// The file formats a data file can have, taken from the text after the last `.` of its name
+/// (`FormatReaderMapping` / `file.format.per.level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileFormat {
+    /// `.parquet` (paimon-format `ParquetFileFormat`).
+    Parquet,
+    /// `.orc` (paimon-format `OrcFileFormat`).
+    Orc,
+    /// `.avro` (paimon-format `AvroFileFormat`).
+    Avro,
+}
+
+impl FileFormat {
+    /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for an unknown extension.
+    pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
+        match file_name
+            .rsplit('.')
+            .next()
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("parquet") => Ok(FileFormat::Parquet),
+            Some("orc") => Ok(FileFormat::Orc),
+            Some("avro") => Ok(FileFormat::Avro),
+            _ => Err(Error::Unsupported {
+                path: path.to_path_buf(),
+                reason: format!("unknown file format of `{file_name}`"),
+            }),
+        }
+    }
+}
+
+/// One column requested from a format reader: its name and Paimon type in the file's own schema.
+///
+/// A format reader returns, per batch, one array per requested column in request order, each of exactly
+/// `types::arrow_type(&data_type)` (nested field names and nullability included), rows in file order with
+/// no row skipped.
+#[derive(Clone, Debug)]
+pub struct FileColumn {
+    /// Column name in the file.
+    pub name: String,
+    /// Field id in the file's schema (Parquet `field_id`, ORC `paimon.id`); used only for messages.
+    pub id: i32,
+    /// Paimon type in the file's schema.
+    pub data_type: DataType,
+}
+
+/// Batches of a format reader: (row count, one array per requested [`FileColumn`]).
+pub(crate) type RawBatches = Box<dyn Iterator<Item = Result<(usize, Vec<ArrayRef>)>> + Send>;
+
+/// Opens data files of one format and decodes the requested columns (paimon-format
+/// `FormatReaderFactory.createReader`, with the projection `FormatReaderMapping` computes).
+///
+/// The batches hold, per batch, the row count and one array per requested [`FileColumn`] in request order,
+/// each of exactly `types::field_arrow_type(&column.data_type, column.id)`, rows in file order with no row
+/// skipped; a column the file lacks (matched by name) is all NULL.
+pub(crate) trait FormatReader: Sync {
+    /// Opens the file at `path` and decodes `columns` in batches of at most `batch_size` rows.
+    ///
+    /// Errors: [`Error::Io`] when the file cannot be opened, [`Error::Decode`] (or [`Error::Library`] of
+    /// kind Decode) naming it when its bytes are not readable in this format or a column cannot be brought
+    /// to its Paimon type; decoding errors of later batches come from the iterator.
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches>;
+}
+
+impl FileFormat {
+    /// The reader of this format: the one place a [`FileFormat`] is mapped to its decoder.
+    pub(crate) fn reader(self) -> &'static dyn FormatReader {
+        match self {
+            FileFormat::Parquet => &parquet::ParquetReader,
+            FileFormat::Orc => &orc::OrcReader,
+            FileFormat::Avro => &avro::AvroReader,
+        }
+    }
+}
