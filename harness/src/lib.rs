@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod bench;
 pub mod cli;
+pub mod commands;
 pub mod corpus;
 pub mod diff;
 pub mod error;

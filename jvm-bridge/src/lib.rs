@@ -4,6 +4,8 @@
 //! - [`stock`]: the released reader as the oracle: streaming and batch plans ([`StockReader::plan`],
 //!   [`StockReader::plan_stream`]) and split reads ([`StockReader::read_split`]) as Arrow batches
 //!   (`_row_kind` Int8, then the table's columns).
+//! - [`scan_options`]: what a scan mode means to the released reader (its dynamic options, the streaming
+//!   stop rule), decided in Rust; the Java side only applies the options and returns plans.
 //! - [`corpus`]: the released writer, to create and write test tables ([`CorpusWriter`]).
 //!
 //! The Java side (`java/`, package `org.paimonparity.bridge`) only calls released Paimon APIs and exports
@@ -12,6 +14,7 @@
 pub mod corpus;
 pub mod error;
 pub mod jvm;
+pub mod scan_options;
 pub mod stock;
 
 pub use corpus::CorpusWriter;

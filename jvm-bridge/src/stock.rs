@@ -18,6 +18,7 @@ use serde::Deserialize;
 
 use crate::error::{Error, Result};
 use crate::jvm::{self, java_string, path_arg, with_env};
+use crate::scan_options::{scan_options, StreamStop};
 
 /// The Java class behind this module.
 const CLASS: &str = "org/paimonparity/bridge/StockReader";
@@ -47,7 +48,7 @@ pub struct StockReader {
     _started: (),
 }
 
-/// What `StockReader.plan` returns per split.
+/// What `StockReader.planBatch` and `nextStreamPlan` return per split.
 #[derive(Deserialize)]
 struct PlannedSplit {
     split: Split,
@@ -84,7 +85,10 @@ impl StockReader {
         self.plan(table_dir, ScanMode::Stream { from_snapshot }, end_snapshot)
     }
 
-    /// Plans a scan of `table_dir` in `mode` with the released scans (`StockReader.plan` in Java):
+    /// Plans a scan of `table_dir` in `mode` with the released scans. The options of `mode`
+    /// ([`scan_options`](crate::scan_options::scan_options)) and the streaming stop rule
+    /// ([`StreamStop`](crate::scan_options::StreamStop)) are computed here; Java (`StockReader.planBatch`,
+    /// `openStreamScan`, `nextStreamPlan`) applies the options with `Table.copy` and returns plans:
     ///
     /// - [`ScanMode::Stream`], [`ScanMode::StreamFull`], [`ScanMode::LatestFull`]: a `StreamTableScan` with
     ///   `scan.mode` = `from-snapshot`, `from-snapshot-full` (both with `scan.snapshot-id`) or `latest-full`,
@@ -103,35 +107,41 @@ impl StockReader {
         end_snapshot: i64,
     ) -> Result<Vec<StockSplit>> {
         let dir = path_arg(table_dir)?;
-        let from = match mode {
-            ScanMode::Stream { from_snapshot } | ScanMode::StreamFull { from_snapshot } => {
-                from_snapshot
+        let options = serde_json::to_string(&scan_options(mode))
+            .map_err(|e| Error::Protocol(format!("scan options: {e}")))?;
+        if !mode.is_streaming() {
+            let json = with_env(|env| {
+                let dir = env.new_string(dir)?;
+                let options = env.new_string(&options)?;
+                let out = env
+                    .call_static_method(
+                        CLASS,
+                        "planBatch",
+                        "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+                        &[JValue::Object(&dir), JValue::Object(&options)],
+                    )?
+                    .l()?;
+                if out.is_null() {
+                    return Err(Error::Protocol("planBatch returned null".to_owned()));
+                }
+                java_string(env, out)
+            })?;
+            return parse_plan(&json);
+        }
+        let scan = StreamScan::open(dir, &options)?;
+        let mut stop = StreamStop::new(end_snapshot);
+        let mut out = Vec::new();
+        loop {
+            let step = scan.next_plan()?;
+            out.extend(
+                parse_splits(step.splits)?
+                    .into_iter()
+                    .filter(|s| stop.keeps(s.split.snapshot_id)),
+            );
+            if stop.after_plan(step.checkpoint, step.snapshot_not_exist) {
+                return Ok(out);
             }
-            ScanMode::LatestFull => -1,
-            ScanMode::Batch { snapshot } => snapshot.unwrap_or(-1),
-        };
-        let json = with_env(|env| {
-            let mode = env.new_string(mode.name())?;
-            let dir = env.new_string(dir)?;
-            let out = env
-                .call_static_method(
-                    CLASS,
-                    "plan",
-                    "(Ljava/lang/String;Ljava/lang/String;JJ)Ljava/lang/String;",
-                    &[
-                        JValue::Object(&mode),
-                        JValue::Object(&dir),
-                        JValue::Long(from),
-                        JValue::Long(end_snapshot),
-                    ],
-                )?
-                .l()?;
-            if out.is_null() {
-                return Err(Error::Protocol("plan returned null".to_owned()));
-            }
-            java_string(env, out)
-        })?;
-        parse_plan(&json)
+        }
     }
 
     /// The latest snapshot id of `table_dir` (`SnapshotManager.latestSnapshotId()`), `None` when it has none
@@ -258,10 +268,15 @@ impl StockReader {
     }
 }
 
-/// Parses `plan`'s JSON: `[{"split": <Split>, "payload": "<base64>"}, ...]`.
+/// Parses `planBatch`'s JSON: `[{"split": <Split>, "payload": "<base64>"}, ...]`.
 fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
     let planned: Vec<PlannedSplit> =
         serde_json::from_str(json).map_err(|e| Error::Protocol(format!("bad plan JSON: {e}")))?;
+    parse_splits(planned)
+}
+
+/// Decodes the payloads of planned splits and strips the `file:` scheme of their bucket paths.
+fn parse_splits(planned: Vec<PlannedSplit>) -> Result<Vec<StockSplit>> {
     planned
         .into_iter()
         .map(|p| {
@@ -273,6 +288,68 @@ fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
             Ok(StockSplit { split, payload })
         })
         .collect()
+}
+
+/// What `StockReader.nextStreamPlan` returns for one `StreamTableScan.plan()`.
+#[derive(Deserialize)]
+struct StreamPlan {
+    splits: Vec<PlannedSplit>,
+    /// `StreamTableScan.checkpoint()`: the next snapshot to scan, `None` for null.
+    checkpoint: Option<i64>,
+    /// The plan was a `SnapshotNotExistPlan`.
+    snapshot_not_exist: bool,
+}
+
+/// A `StreamTableScan` open in the JVM (`StockReader.openStreamScan`); closed on drop.
+struct StreamScan {
+    handle: i64,
+}
+
+impl StreamScan {
+    fn open(dir: &str, options: &str) -> Result<Self> {
+        let handle = with_env(|env| {
+            let dir = env.new_string(dir)?;
+            let options = env.new_string(options)?;
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "openStreamScan",
+                    "(Ljava/lang/String;Ljava/lang/String;)J",
+                    &[JValue::Object(&dir), JValue::Object(&options)],
+                )?
+                .j()?)
+        })?;
+        Ok(Self { handle })
+    }
+
+    fn next_plan(&self) -> Result<StreamPlan> {
+        let handle = self.handle;
+        let json = with_env(|env| {
+            let out = env
+                .call_static_method(
+                    CLASS,
+                    "nextStreamPlan",
+                    "(J)Ljava/lang/String;",
+                    &[JValue::Long(handle)],
+                )?
+                .l()?;
+            if out.is_null() {
+                return Err(Error::Protocol("nextStreamPlan returned null".to_owned()));
+            }
+            java_string(env, out)
+        })?;
+        serde_json::from_str(&json).map_err(|e| Error::Protocol(format!("bad plan JSON: {e}")))
+    }
+}
+
+impl Drop for StreamScan {
+    fn drop(&mut self) {
+        let handle = self.handle;
+        let _ = with_env(|env| {
+            env.call_static_method(CLASS, "closeStreamScan", "(J)V", &[JValue::Long(handle)])?;
+            Ok(())
+        });
+    }
 }
 
 /// `file:/a/b` and `file:///a/b` become `/a/b`; anything else is returned unchanged.

@@ -26,6 +26,8 @@ import org.apache.paimon.utils.JsonSerdeUtil;
 import org.apache.paimon.utils.SerializationUtils;
 import org.apache.paimon.utils.SnapshotManager;
 
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
+
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -39,7 +41,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,7 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The released Paimon reader, driven from Rust (jvm-bridge's {@code stock} module).
  *
  * <p>Thin on purpose: it opens tables read-only with {@code FileStoreTableFactory}, plans with the
- * released {@code StreamTableScan} and {@code TableScan}, reads with the released {@code TableRead}, and exports rows
+ * released {@code StreamTableScan} and {@code TableScan} with the dynamic options the Rust side
+ * computed (which options a scan mode sets, and when a streaming plan loop ends, are decided in Rust), reads with the released {@code TableRead}, and exports rows
  * with paimon-arrow through the Arrow C Data Interface. Nothing is ever written into a table.
  */
 public final class StockReader {
@@ -69,6 +71,7 @@ public final class StockReader {
     private static final BufferAllocator ALLOCATOR = new RootAllocator();
     private static final AtomicLong NEXT_HANDLE = new AtomicLong(1);
     private static final Map<Long, OpenRead> READS = new ConcurrentHashMap<>();
+    private static final Map<Long, OpenScan> SCANS = new ConcurrentHashMap<>();
 
     private StockReader() {}
 
@@ -98,94 +101,99 @@ public final class StockReader {
     }
 
     /**
-     * Streaming plan with {@code scan.mode=from-snapshot}, {@code scan.snapshot-id=fromSnapshot}: {@code
-     * plan("stream", tableDir, fromSnapshot, endSnapshot)}.
+     * The table at {@code tableDir} with the dynamic options {@code optionsJson} (a JSON object of
+     * string values, e.g. {@code {"scan.mode":"from-snapshot","scan.snapshot-id":"1"}}) applied by
+     * the released {@code Table.copy(Map)}. Which options a scan mode sets is decided on the Rust side
+     * ({@code jvm_bridge::scan_options}).
      */
-    public static String planStream(String tableDir, long fromSnapshot, long endSnapshot)
-            throws Exception {
-        return plan("stream", tableDir, fromSnapshot, endSnapshot);
+    private static FileStoreTable openWithOptions(String tableDir, String optionsJson) {
+        JsonNode options = JsonSerdeUtil.fromJson(optionsJson, JsonNode.class);
+        if (options == null || !options.isObject()) {
+            throw new IllegalArgumentException("scan options JSON must be an object");
+        }
+        Map<String, String> dynamic = new HashMap<>();
+        options.fields().forEachRemaining(e -> dynamic.put(e.getKey(), e.getValue().asText()));
+        return openTable(tableDir).copy(dynamic);
     }
 
     /**
-     * Plans a scan of the table with the released scans, as a job would, and describes its splits.
-     *
-     * <ul>
-     *   <li>{@code stream}: {@code scan.mode=from-snapshot}, {@code scan.snapshot-id=fromSnapshot};
-     *   <li>{@code stream-full}: {@code scan.mode=from-snapshot-full}, {@code
-     *       scan.snapshot-id=fromSnapshot};
-     *   <li>{@code latest-full}: {@code scan.mode=latest-full} ({@code fromSnapshot} unused);
-     *   <li>{@code batch}: {@code newScan().plan()} of the latest snapshot, or with {@code
-     *       scan.snapshot-id=fromSnapshot} when {@code fromSnapshot >= 0} ({@code endSnapshot}
-     *       unused).
-     * </ul>
-     *
-     * <p>The streaming modes call {@code StreamTableScan.plan()} until {@code checkpoint()} (the next
-     * snapshot to scan) exceeds {@code endSnapshot}, or until two {@code SnapshotNotExistPlan}s in a
-     * row make no progress. Splits of snapshots after {@code endSnapshot} (the scanner skips
-     * snapshots it ignores, so one {@code plan()} can land past the end) are dropped.
+     * {@code newReadBuilder().newScan().plan()} of the table with the given dynamic options, and its
+     * splits described.
      *
      * @return JSON array of {@code {"split": <native_reader::Split>, "payload": <base64 of the
      *     Java-serialized DataSplit>}}; {@code bucket_path} is {@code DataSplit.bucketPath()} as is.
      */
-    public static String plan(String mode, String tableDir, long fromSnapshot, long endSnapshot)
-            throws Exception {
-        Map<String, String> dynamic = new HashMap<>();
-        switch (mode) {
-            case "stream":
-                dynamic.put("scan.mode", "from-snapshot");
-                dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
-                break;
-            case "stream-full":
-                dynamic.put("scan.mode", "from-snapshot-full");
-                dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
-                break;
-            case "latest-full":
-                dynamic.put("scan.mode", "latest-full");
-                break;
-            case "batch":
-                if (fromSnapshot >= 0) {
-                    dynamic.put("scan.snapshot-id", Long.toString(fromSnapshot));
-                }
-                break;
-            default:
-                throw new IllegalArgumentException("unknown scan mode " + mode);
-        }
-        FileStoreTable table = openTable(tableDir).copy(dynamic);
+    public static String planBatch(String tableDir, String optionsJson) throws Exception {
+        FileStoreTable table = openWithOptions(tableDir, optionsJson);
         InternalRow.FieldGetter[] partitionGetters =
                 table.schema().logicalPartitionType().fieldGetters();
         List<Object> out = new ArrayList<>();
-        if (mode.equals("batch")) {
-            for (Split split : table.newReadBuilder().newScan().plan().splits()) {
-                out.add(planned(split, partitionGetters));
-            }
-            return JsonSerdeUtil.toJson(out);
-        }
-
-        StreamTableScan scan = table.newReadBuilder().newStreamScan();
-        Long previous = null;
-        int idle = 0;
-        while (true) {
-            TableScan.Plan plan = scan.plan();
-            for (Split split : plan.splits()) {
-                if (split instanceof DataSplit && ((DataSplit) split).snapshotId() > endSnapshot) {
-                    continue;
-                }
-                out.add(planned(split, partitionGetters));
-            }
-            Long next = scan.checkpoint();
-            if (next != null && next > endSnapshot) {
-                break;
-            }
-            if (plan instanceof SnapshotNotExistPlan && Objects.equals(next, previous)) {
-                if (++idle >= 2) {
-                    break;
-                }
-            } else {
-                idle = 0;
-            }
-            previous = next;
+        for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+            out.add(planned(split, partitionGetters));
         }
         return JsonSerdeUtil.toJson(out);
+    }
+
+    /**
+     * Opens {@code newReadBuilder().newStreamScan()} of the table with the given dynamic options;
+     * returns a handle for {@link #nextStreamPlan} and {@link #closeStreamScan}. The Rust side calls
+     * {@code nextStreamPlan} until its stop rule ends the stream.
+     */
+    public static long openStreamScan(String tableDir, String optionsJson) {
+        FileStoreTable table = openWithOptions(tableDir, optionsJson);
+        InternalRow.FieldGetter[] partitionGetters =
+                table.schema().logicalPartitionType().fieldGetters();
+        StreamTableScan scan = table.newReadBuilder().newStreamScan();
+        long handle = NEXT_HANDLE.getAndIncrement();
+        SCANS.put(handle, new OpenScan(scan, partitionGetters));
+        return handle;
+    }
+
+    /**
+     * One {@code StreamTableScan.plan()} of the scan behind {@code handle}.
+     *
+     * @return JSON {@code {"splits": [<as planBatch>], "checkpoint": <StreamTableScan.checkpoint(),
+     *     the next snapshot to scan, or null>, "snapshot_not_exist": <the plan is a
+     *     SnapshotNotExistPlan>}}
+     */
+    public static String nextStreamPlan(long handle) throws Exception {
+        OpenScan open = SCANS.get(handle);
+        if (open == null) {
+            throw new IllegalArgumentException("unknown or closed scan handle " + handle);
+        }
+        synchronized (open) {
+            TableScan.Plan plan = open.scan.plan();
+            List<Object> splits = new ArrayList<>();
+            for (Split split : plan.splits()) {
+                splits.add(planned(split, open.partitionGetters));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("splits", splits);
+            out.put("checkpoint", open.scan.checkpoint());
+            out.put("snapshot_not_exist", plan instanceof SnapshotNotExistPlan);
+            return JsonSerdeUtil.toJson(out);
+        }
+    }
+
+    /** Forgets the scan behind {@code handle}; unknown or already closed handles are ignored. */
+    public static void closeStreamScan(long handle) {
+        SCANS.remove(handle);
+    }
+
+    /** Stream scans opened by {@link #openStreamScan} and not yet closed. */
+    public static int openScans() {
+        return SCANS.size();
+    }
+
+    /** One open {@code StreamTableScan} and the partition getters of its table. */
+    private static final class OpenScan {
+        private final StreamTableScan scan;
+        private final InternalRow.FieldGetter[] partitionGetters;
+
+        OpenScan(StreamTableScan scan, InternalRow.FieldGetter[] partitionGetters) {
+            this.scan = scan;
+            this.partitionGetters = partitionGetters;
+        }
     }
 
     private static Map<String, Object> planned(
@@ -273,7 +281,7 @@ public final class StockReader {
 
     /**
      * Opens {@code table.newReadBuilder().newRead().createReader(split)} on the DataSplit that
-     * {@link #planStream} serialized into {@code payload}; returns a handle for {@link #nextBatch}.
+     * {@link #planBatch} or {@link #nextStreamPlan} serialized into {@code payload}; returns a handle for {@link #nextBatch}.
      */
     public static long openRead(String tableDir, byte[] payload) throws Exception {
         Object decoded =

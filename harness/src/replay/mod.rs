@@ -6,17 +6,22 @@
 //!    **planning** difference and their rows are not compared.
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
+
+mod split;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use native_reader::scan::ScanMode;
-use native_reader::{Split, SplitKey};
+use native_reader::SplitKey;
 use serde::Serialize;
 
-use crate::diff::{compare_plans, diff_split, match_splits, Paired, RowCounts, RowMismatch};
-use crate::error::{Error, Result, Side, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_UNREADABLE};
+use crate::diff::{match_splits, RowCounts, RowMismatch};
+use crate::error::{Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_UNREADABLE};
 use crate::reader::{PlannedSplit, TableReader};
+
+use split::{compare_pair, first_difference_of, plan_failure};
 
 /// What to replay.
 #[derive(Clone, Debug)]
@@ -339,206 +344,4 @@ pub fn replay(
         first_difference,
         verdict,
     })
-}
-
-fn first_difference_of(report: &SplitReport) -> Option<FirstDifference> {
-    let (kind, detail) = match report.verdict {
-        SplitVerdict::Identical | SplitVerdict::Unreadable => return None,
-        SplitVerdict::DiffersPlanning => ("planning", report.detail.clone().unwrap_or_default()),
-        SplitVerdict::OnlyInStock => (
-            "planning",
-            "only the stock reader planned this split".into(),
-        ),
-        SplitVerdict::OnlyInNative => (
-            "planning",
-            "only the native reader planned this split".into(),
-        ),
-        SplitVerdict::DiffersDecoding => (
-            "decoding",
-            report
-                .first_mismatch
-                .as_ref()
-                .map(|m| {
-                    format!(
-                        "row {}, field {}: stock {} vs native {}",
-                        m.row, m.field, m.stock, m.native
-                    )
-                })
-                .unwrap_or_default(),
-        ),
-    };
-    Some(FirstDifference {
-        kind,
-        split: report.key.clone(),
-        detail,
-    })
-}
-
-/// The error of a replay whose planning failed on at least one side: the failing side's error (the native
-/// one when both fail) and what the other side did, its own error or the splits it planned.
-fn plan_failure(
-    stock: Result<Vec<PlannedSplit>>,
-    native: Result<Vec<PlannedSplit>>,
-    end: i64,
-) -> Error {
-    let accepts = |side: Side, splits: &[PlannedSplit]| {
-        format!(
-            "the {side} reader plans the table without error ({} splits up to snapshot {end})",
-            splits.len()
-        )
-    };
-    let (failed, other) = match (native, stock) {
-        (Err(n), Err(s)) => (n, side_error(Side::Stock, &s)),
-        (Err(n), Ok(s)) => (n, accepts(Side::Stock, &s)),
-        (Ok(n), Err(s)) => (s, accepts(Side::Native, &n)),
-        (Ok(n), Ok(s)) => {
-            return Error::Scenario(format!(
-                "internal: plan_failure called with two plans ({} and {} splits)",
-                n.len(),
-                s.len()
-            ))
-        }
-    };
-    Error::Plan {
-        failed: Box::new(failed),
-        other,
-    }
-}
-
-/// `<side> reader: <error>`, without repeating the side when the error already names it.
-fn side_error(side: Side, e: &Error) -> String {
-    match e {
-        Error::Native(_) | Error::Stock(_) | Error::Plan { .. } => e.to_string(),
-        other => format!("{side} reader: {other}"),
-    }
-}
-
-/// The error of the reader that failed on a split, followed by what the other reader does with the same
-/// split (its rows, or its own error), so that a split one reader rejects and the other reads is said to
-/// be so.
-fn unreadable_detail(
-    table: &Path,
-    failed: Side,
-    error: &Error,
-    other: &dyn TableReader,
-    other_split: &PlannedSplit,
-) -> String {
-    let outcome = match read_counts(table, other, other_split) {
-        Ok(c) => format!("the {} reader reads the split ({c})", other.side()),
-        Err(e) => side_error(other.side(), &e),
-    };
-    format!("{}; {outcome}", side_error(failed, error))
-}
-
-fn read_counts(table: &Path, reader: &dyn TableReader, split: &PlannedSplit) -> Result<RowCounts> {
-    let mut counts = RowCounts::default();
-    for batch in reader.read_split(table, split)? {
-        let batch = batch?;
-        if let Some(k) = batch
-            .columns()
-            .first()
-            .and_then(|c| c.as_any().downcast_ref::<arrow_array::Int8Array>())
-        {
-            counts.add_kinds(k);
-        }
-    }
-    Ok(counts)
-}
-
-fn compare_pair(
-    table: &Path,
-    stock: &dyn TableReader,
-    native: &dyn TableReader,
-    pair: Paired<'_, PlannedSplit>,
-    unordered: bool,
-) -> SplitReport {
-    let any: &Split = match pair {
-        Paired::Both(s, _) | Paired::StockOnly(s) => &s.split,
-        Paired::NativeOnly(n) => &n.split,
-    };
-    let mut report = SplitReport {
-        key: any.key(),
-        verdict: SplitVerdict::Identical,
-        files: any.data_files.len(),
-        stock_rows: None,
-        native_rows: None,
-        differing_rows: 0,
-        detail: None,
-        first_mismatch: None,
-    };
-    let one_sided =
-        |reader: &dyn TableReader, p: &PlannedSplit, report: &mut SplitReport| match read_counts(
-            table, reader, p,
-        ) {
-            Ok(c) => {
-                if reader.side() == Side::Stock {
-                    report.stock_rows = Some(c);
-                } else {
-                    report.native_rows = Some(c);
-                }
-            }
-            Err(e) => {
-                report.verdict = SplitVerdict::Unreadable;
-                report.detail = Some(side_error(reader.side(), &e));
-            }
-        };
-    match pair {
-        Paired::StockOnly(s) => {
-            report.verdict = SplitVerdict::OnlyInStock;
-            one_sided(stock, s, &mut report);
-        }
-        Paired::NativeOnly(n) => {
-            report.verdict = SplitVerdict::OnlyInNative;
-            one_sided(native, n, &mut report);
-        }
-        Paired::Both(s, n) => {
-            if let Some(why) = compare_plans(&s.split, &n.split) {
-                report.verdict = SplitVerdict::DiffersPlanning;
-                report.detail = Some(why);
-                return report;
-            }
-            let batches = stock
-                .read_split(table, s)
-                .map_err(|e| (Side::Stock, e))
-                .and_then(|sb| {
-                    native
-                        .read_split(table, n)
-                        .map(|nb| (sb, nb))
-                        .map_err(|e| (Side::Native, e))
-                });
-            // The reader that did not fail, and its split.
-            let other = |failed: Side| -> (&dyn TableReader, &PlannedSplit) {
-                if failed == Side::Stock {
-                    (native, n)
-                } else {
-                    (stock, s)
-                }
-            };
-            match batches {
-                Err((side, e)) => {
-                    report.verdict = SplitVerdict::Unreadable;
-                    let (reader, split) = other(side);
-                    report.detail = Some(unreadable_detail(table, side, &e, reader, split));
-                }
-                Ok((sb, nb)) => match diff_split(sb, nb, unordered) {
-                    Err(f) => {
-                        report.verdict = SplitVerdict::Unreadable;
-                        let (reader, split) = other(f.side);
-                        report.detail =
-                            Some(unreadable_detail(table, f.side, &f.error, reader, split));
-                    }
-                    Ok(d) => {
-                        report.stock_rows = Some(d.stock_rows);
-                        report.native_rows = Some(d.native_rows);
-                        report.differing_rows = d.differing_rows;
-                        if d.first.is_some() || d.differing_rows > 0 {
-                            report.verdict = SplitVerdict::DiffersDecoding;
-                        }
-                        report.first_mismatch = d.first;
-                    }
-                },
-            }
-        }
-    }
-    report
 }

@@ -1,0 +1,202 @@
+//! Folding rows per primary key: `+I`/`+U` set the value, `-U`/`-D` clear it (a changelog), or every
+//! row sets it (a table read); then the keys whose table value the changelog never delivered.
+
+use std::collections::{HashMap, HashSet};
+
+use arrow::row::{RowConverter, SortField};
+use arrow_array::{Array, Int8Array, RecordBatch};
+use native_reader::{Split, Table};
+
+use super::MissingKey;
+use crate::diff::render_value;
+use crate::error::{Error, Result};
+
+/// The rows of one split as the audit consumes them: the split (for partition and bucket) and its batches.
+pub type SplitRows = (Split, Vec<RecordBatch>);
+
+struct KeyState {
+    partition: Vec<Option<String>>,
+    bucket: i32,
+    key: String,
+    value: Option<(Vec<u8>, String)>,
+}
+
+/// Folds rows per primary key.
+///
+/// `key_columns` are the positions of the primary-key columns in the batches (after `_row_kind`);
+/// value equality covers every column but `_row_kind`.
+pub(super) struct Folder {
+    keys: RowConverter,
+    values: RowConverter,
+    key_columns: Vec<usize>,
+    state: HashMap<Vec<u8>, KeyState>,
+}
+
+impl Folder {
+    pub(super) fn new(schema: &arrow_schema::Schema, key_columns: Vec<usize>) -> Result<Self> {
+        let field = |i: usize| SortField::new(schema.field(i).data_type().clone());
+        let keys = RowConverter::new(key_columns.iter().map(|i| field(*i)).collect())
+            .map_err(|e| Error::Scenario(format!("primary key columns: {e}")))?;
+        let values = RowConverter::new((1..schema.fields().len()).map(field).collect())
+            .map_err(|e| Error::Scenario(format!("value columns: {e}")))?;
+        Ok(Folder {
+            keys,
+            values,
+            key_columns,
+            state: HashMap::new(),
+        })
+    }
+
+    /// The primary key of row `r`, rendered as `(1, "a")`.
+    pub(super) fn render_key(&self, batch: &RecordBatch, r: usize) -> String {
+        let parts: Vec<String> = self
+            .key_columns
+            .iter()
+            .map(|i| render_value(batch.column(*i).as_ref(), r))
+            .collect();
+        format!("({})", parts.join(", "))
+    }
+
+    /// Applies a batch: `+I`/`+U` set, `-U`/`-D` clear (when `changelog`), or every row sets (a table read).
+    pub(super) fn apply(&mut self, split: &Split, batch: &RecordBatch, changelog: bool) -> Result<()> {
+        let rows = batch.num_rows();
+        let kinds = batch
+            .columns()
+            .first()
+            .and_then(|c| c.as_any().downcast_ref::<Int8Array>())
+            .ok_or_else(|| Error::Scenario("batch without an Int8 _row_kind column".into()))?;
+        let key_arrays: Vec<_> = self
+            .key_columns
+            .iter()
+            .map(|i| batch.column(*i).clone())
+            .collect();
+        let keys = self
+            .keys
+            .convert_columns(&key_arrays)
+            .map_err(|e| Error::Scenario(e.to_string()))?;
+        let values = self
+            .values
+            .convert_columns(&batch.columns()[1..])
+            .map_err(|e| Error::Scenario(e.to_string()))?;
+        for r in 0..rows {
+            let set = !changelog || matches!(kinds.value(r), 0 | 2);
+            let rendered_key = self.render_key(batch, r);
+            let entry = self
+                .state
+                .entry(keys.row(r).as_ref().to_vec())
+                .or_insert_with(|| KeyState {
+                    partition: split.partition.clone(),
+                    bucket: split.bucket,
+                    key: rendered_key,
+                    value: None,
+                });
+            entry.partition = split.partition.clone();
+            entry.bucket = split.bucket;
+            entry.value = if set {
+                Some((values.row(r).as_ref().to_vec(), render_values(batch, r)))
+            } else {
+                None
+            };
+        }
+        Ok(())
+    }
+}
+
+/// The values of one row (every column but `_row_kind`), rendered as `(1, "a", NULL)`.
+pub fn render_values(batch: &RecordBatch, row: usize) -> String {
+    let values: Vec<String> = batch
+        .columns()
+        .iter()
+        .skip(1)
+        .map(|c| render_value(c.as_ref(), row))
+        .collect();
+    format!("({})", values.join(", "))
+}
+
+/// Positions (in the read schema, after `_row_kind`) of the primary-key columns of `table`.
+pub fn primary_key_columns(table: &Table) -> Result<Vec<usize>> {
+    let schema = table.schema();
+    schema
+        .primary_keys
+        .iter()
+        .map(|k| {
+            schema
+                .fields
+                .iter()
+                .position(|f| &f.name == k)
+                .map(|i| i + 1)
+                .ok_or_else(|| Error::Table {
+                    path: table.path().join("schema"),
+                    reason: format!("primary key `{k}` is not a column"),
+                })
+        })
+        .collect()
+}
+
+/// Part 2 on rows already read: folds `changelog` per key and compares with `table_rows`.
+///
+/// Returns the number of distinct keys and the missing ones (attribution not filled in).
+pub fn compare_changelog_with_table(
+    schema: &arrow_schema::Schema,
+    key_columns: Vec<usize>,
+    changelog: &[SplitRows],
+    table_rows: &[SplitRows],
+) -> Result<(usize, Vec<MissingKey>)> {
+    let mut stream = Folder::new(schema, key_columns.clone())?;
+    for (split, batches) in changelog {
+        for b in batches {
+            stream.apply(split, b, true)?;
+        }
+    }
+    let mut table = Folder::new(schema, key_columns)?;
+    for (split, batches) in table_rows {
+        for b in batches {
+            table.apply(split, b, false)?;
+        }
+    }
+    Ok(missing_keys(&stream, &table))
+}
+
+pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<MissingKey>) {
+    let mut all: HashSet<&Vec<u8>> = stream.state.keys().collect();
+    all.extend(table.state.keys());
+    let keys = all.len();
+    let mut missing = Vec::new();
+    for (k, t) in &table.state {
+        let Some((tv, trendered)) = &t.value else {
+            continue;
+        };
+        let seen = stream.state.get(k).and_then(|s| s.value.as_ref());
+        if seen.map(|(sv, _)| sv) != Some(tv) {
+            missing.push(MissingKey {
+                partition: t.partition.clone(),
+                bucket: t.bucket,
+                key: t.key.clone(),
+                stream_value: seen.map_or("<none>".into(), |(_, r)| r.clone()),
+                table_value: trendered.clone(),
+                written_by_snapshot: None,
+                written_by_user: None,
+                written_by_identifier: None,
+            });
+        }
+    }
+    // Keys the stream still shows but the table no longer has: their delete never reached the changelog.
+    for (k, s) in &stream.state {
+        if let Some((_, rendered)) = &s.value {
+            if !table.state.contains_key(k) {
+                missing.push(MissingKey {
+                    partition: s.partition.clone(),
+                    bucket: s.bucket,
+                    key: s.key.clone(),
+                    stream_value: rendered.clone(),
+                    table_value: "<deleted>".into(),
+                    written_by_snapshot: None,
+                    written_by_user: None,
+                    written_by_identifier: None,
+                });
+            }
+        }
+    }
+    missing.sort_by(|a, b| (&a.partition, a.bucket, &a.key).cmp(&(&b.partition, b.bucket, &b.key)));
+    (keys, missing)
+}

@@ -1,0 +1,136 @@
+//! The audit for people: commit pairs that are not complete, per-user summary, missing keys, verdict.
+
+use super::{AuditReport, PairStatus};
+
+fn show_partition(p: &[Option<String>]) -> String {
+    let parts: Vec<&str> = p.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Writes the audit for people: commit pairs that are not complete, per-user summary, missing keys, verdict.
+pub fn write_text(
+    out: &mut dyn std::io::Write,
+    r: &AuditReport,
+    max_keys: usize,
+) -> std::io::Result<()> {
+    let range = match (r.earliest_snapshot, r.latest_snapshot) {
+        (Some(a), Some(b)) => format!("snapshots {a}..{b}"),
+        _ => "no snapshot".into(),
+    };
+    writeln!(
+        out,
+        "paimon-parity audit {} (changelog-producer {}, {range})",
+        r.table.display(),
+        r.changelog_producer
+    )?;
+    let count = |s: PairStatus| r.pairs.iter().filter(|p| p.status == s).count();
+    writeln!(
+        out,
+        "commit pairs: {} (user, identifier): {} complete, {} compacted later, {} incomplete, {} not applicable",
+        r.pairs.len(),
+        count(PairStatus::Complete),
+        count(PairStatus::CompactedLater),
+        count(PairStatus::Incomplete),
+        count(PairStatus::NotApplicable)
+    )?;
+    for p in r.incomplete_pairs() {
+        writeln!(
+            out,
+            "  INCOMPLETE user {} identifier {}: APPEND snapshot {:?}, COMPACT snapshot {:?}: {}",
+            p.commit_user, p.commit_identifier, p.append_snapshots, p.compact_snapshots, p.detail
+        )?;
+    }
+    for u in &r.users {
+        let show = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+        writeln!(
+            out,
+            "user {}: last APPEND {}, last COMPACT {}, incomplete pairs {}",
+            u.commit_user,
+            show(u.last_append),
+            show(u.last_compact),
+            if u.incomplete_identifiers.is_empty() {
+                "none".to_string()
+            } else {
+                format!("{:?}", u.incomplete_identifiers)
+            }
+        )?;
+    }
+    for c in &r.completeness {
+        if let Some(why) = &c.skipped {
+            writeln!(
+                out,
+                "changelog completeness ({} reader): not checked: {why}",
+                c.reader
+            )?;
+            continue;
+        }
+        writeln!(
+            out,
+            "changelog completeness ({} reader, snapshots {}..{}{}): {} of {} keys have a final value the changelog never delivered",
+            c.reader,
+            c.from_snapshot,
+            c.to_snapshot,
+            if c.started_from_full_snapshot {
+                format!(
+                    "; history before snapshot {} expired, replay starts with a full read of it",
+                    c.from_snapshot
+                )
+            } else {
+                String::new()
+            },
+            c.missing.len(),
+            c.keys
+        )?;
+        if c.pending_level0_keys > 0 {
+            writeln!(
+                out,
+                "  {} keys left out: they sit in level-0 files that batch reads of this table do not see until compaction",
+                c.pending_level0_keys
+            )?;
+        }
+        for m in c.missing.iter().take(max_keys) {
+            let by = match (
+                &m.written_by_snapshot,
+                &m.written_by_user,
+                &m.written_by_identifier,
+            ) {
+                (Some(s), Some(u), Some(i)) => {
+                    format!("; written by APPEND snapshot {s} (user {u}, identifier {i})")
+                }
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "  partition {} bucket {} key {}: stream last saw {}, table has {}{by}",
+                show_partition(&m.partition),
+                m.bucket,
+                m.key,
+                m.stream_value,
+                m.table_value
+            )?;
+        }
+        if c.missing.len() > max_keys {
+            writeln!(out, "  ... {} more", c.missing.len() - max_keys)?;
+        }
+    }
+    if let Some(agree) = r.readers_agree {
+        writeln!(
+            out,
+            "readers: native and stock {}",
+            if agree {
+                "find the same keys"
+            } else {
+                "DISAGREE (see the JSON report for both lists)"
+            }
+        )?;
+    }
+    writeln!(
+        out,
+        "verdict: {}",
+        if r.verdict == "complete" {
+            "COMPLETE: every commit's changelog is durable"
+        } else {
+            "CHANGELOG LOST"
+        }
+    )
+}

@@ -1,0 +1,208 @@
+//! The split kinds of a benchmark (changelog, raw batch, merge-on-read batch) and the measurements of one kind.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use native_reader::merge::{split_read_kind, SplitReadKind};
+use native_reader::scan::ScanMode;
+use native_reader::{Split, Table};
+
+use super::plain::{plain_format, plain_measurement, plain_open};
+use super::timing::{mean_us, measure, measure_java_count};
+use super::*;
+
+/// Plans the splits of each kind. With the stock reader, its plans (so both sides read the same splits);
+/// without it, the native plans (no payload).
+///
+/// Errors: either reader's planning errors.
+pub fn plan_kinds(
+    table: &Path,
+    native: &Arc<Table>,
+    stock: Option<&jvm_bridge::StockReader>,
+    end: i64,
+) -> Result<Vec<KindSplits>> {
+    let plan = |mode: ScanMode| -> Result<Vec<jvm_bridge::StockSplit>> {
+        match stock {
+            Some(s) => Ok(s.plan(table, mode, end)?),
+            None => Ok(native
+                .plan(mode, end)?
+                .into_iter()
+                .map(|split| jvm_bridge::StockSplit {
+                    split,
+                    payload: Vec::new(),
+                })
+                .collect()),
+        }
+    };
+    let mut out = Vec::new();
+    let stream: Vec<_> = plan(ScanMode::Stream { from_snapshot: 1 })?
+        .into_iter()
+        .filter(|s| !s.split.data_files.is_empty())
+        .collect();
+    if !stream.is_empty() {
+        out.push(KindSplits {
+            kind: "changelog",
+            plan: "stream from snapshot 1".into(),
+            splits: stream,
+        });
+    }
+    let pk = native.is_primary_key_table();
+    let mut raw: Option<KindSplits> = None;
+    let mut merge: Option<KindSplits> = None;
+    // The latest snapshot that has splits of a kind supplies that kind's splits.
+    let earliest = native.earliest_snapshot_id()?.unwrap_or(1);
+    let mut id = end;
+    while id >= earliest && (raw.is_none() || merge.is_none()) {
+        let splits = plan(ScanMode::Batch { snapshot: Some(id) })?;
+        let mut r = Vec::new();
+        let mut m = Vec::new();
+        for s in splits {
+            match split_read_kind(pk, &s.split)? {
+                // Batch plans carry no before-files, so `Changes` does not occur here.
+                SplitReadKind::Merge | SplitReadKind::Changes => m.push(s),
+                SplitReadKind::Raw | SplitReadKind::NoMerge => r.push(s),
+            }
+        }
+        if raw.is_none() && !r.is_empty() {
+            raw = Some(KindSplits {
+                kind: "raw",
+                plan: format!("batch snapshot {id}"),
+                splits: r,
+            });
+        }
+        if merge.is_none() && !m.is_empty() {
+            merge = Some(KindSplits {
+                kind: "merge",
+                plan: format!("batch snapshot {id}"),
+                splits: m,
+            });
+        }
+        id -= 1;
+    }
+    out.extend(raw);
+    out.extend(merge);
+    Ok(out)
+}
+
+pub(super) fn bench_kind(
+    table: &Path,
+    native: &Arc<Table>,
+    stock: Option<&jvm_bridge::StockReader>,
+    k: &KindSplits,
+    opts: &BenchOptions,
+) -> Result<KindReport> {
+    let splits: Vec<Split> = k.splits.iter().map(|s| s.split.clone()).collect();
+    let files = split_files(&splits);
+    let file_bytes: u64 = splits
+        .iter()
+        .flat_map(|s| s.data_files.iter())
+        .map(|f| f.file_size.max(0) as u64)
+        .sum();
+    let file_rows: u64 = splits.iter().map(|s| s.row_count().max(0) as u64).sum();
+    let samples = opts.samples.max(1);
+    let mut measurements = Vec::new();
+
+    let native_1t = measure("native-1t", samples, file_bytes, || {
+        native_read_all(native, &splits, 1)
+    })?;
+    let rows = native_1t.rows;
+    measurements.push(native_1t);
+    if opts.threads > 1 {
+        measurements.push(measure("native-par", samples, file_bytes, || {
+            native_read_all_with(native, &splits, opts.threads, opts.buffer_bytes)
+        })?);
+    }
+    if let Some(stock) = stock {
+        measurements.push(measure("stock-export", samples, file_bytes, || {
+            let mut n = 0u64;
+            for s in &k.splits {
+                for b in stock.read_split(table, s)? {
+                    n += b?.num_rows() as u64;
+                }
+            }
+            Ok(n)
+        })?);
+        measurements.push(measure_java_count(
+            stock, table, &k.splits, samples, file_bytes,
+        )?);
+    }
+    // The plain decoders are a baseline, not a reader under test: when they cannot decode a file that
+    // Paimon wrote (orc-rust overflows on year-9999 timestamps in nanoseconds), the baseline is left out
+    // and the rest of the comparison still runs.
+    match plain_measurement(&files, samples, file_bytes) {
+        Ok(Some(plain)) => measurements.push(plain),
+        Ok(None) => {}
+        Err(e) => eprintln!("bench:   plain: not measured: {e}"),
+    }
+
+    let mut fixed_cost_us = BTreeMap::new();
+    fixed_cost_us.insert(
+        "native-open-first-row".into(),
+        mean_us(samples, splits.len(), || {
+            for s in &splits {
+                let mut r = native_reader::merge::read_split(native, s, 1)?;
+                if let Some(b) = r.next() {
+                    b?;
+                }
+            }
+            Ok(())
+        })?,
+    );
+    if plain_format(&files).is_some() {
+        fixed_cost_us.insert(
+            "plain-footer-per-file".into(),
+            mean_us(samples, files.len(), || {
+                for f in &files {
+                    plain_open(f)?;
+                }
+                Ok(())
+            })?,
+        );
+    }
+    if let Some(stock) = stock {
+        fixed_cost_us.insert(
+            "stock-open-first-batch".into(),
+            mean_us(samples, splits.len(), || {
+                for s in &k.splits {
+                    let mut it = stock.read_split(table, s)?;
+                    if let Some(b) = it.next() {
+                        b?;
+                    }
+                }
+                Ok(())
+            })?,
+        );
+    }
+
+    let median = |name: &str| {
+        measurements
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| m.median_s)
+    };
+    let mut ratios = BTreeMap::new();
+    let mut ratio = |label: &str, fast: &str, slow: &str| {
+        if let (Some(f), Some(s)) = (median(fast), median(slow)) {
+            if f > 0.0 {
+                ratios.insert(label.to_string(), s / f);
+            }
+        }
+    };
+    ratio("native-1t vs stock-export", "native-1t", "stock-export");
+    ratio("native-1t vs stock-count", "native-1t", "stock-count");
+    ratio("native-1t vs plain", "native-1t", "plain");
+    ratio("native-par vs native-1t", "native-par", "native-1t");
+    ratio("native-par vs stock-export", "native-par", "stock-export");
+    Ok(KindReport {
+        kind: k.kind.into(),
+        plan: k.plan.clone(),
+        splits: splits.len(),
+        files: files.len(),
+        file_bytes,
+        file_rows,
+        rows,
+        measurements,
+        fixed_cost_us,
+        ratios,
+    })
+}

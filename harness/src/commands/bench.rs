@@ -1,0 +1,64 @@
+//! `paimon-parity bench` and its internal `bench-rss` child.
+
+use std::path::{Path, PathBuf};
+
+use super::stdout_err;
+use crate::error::Result;
+use crate::report::write_json;
+
+/// The parsed arguments of `bench` (see [`crate::cli::Command::Bench`]).
+pub(super) struct Args {
+    pub(super) table: PathBuf,
+    pub(super) json: Option<PathBuf>,
+    pub(super) samples: usize,
+    pub(super) threads: Option<usize>,
+    pub(super) native_only: bool,
+    pub(super) no_rss: bool,
+    pub(super) buffer_mib: Option<usize>,
+}
+
+/// Runs the benchmark, prints it and writes its JSON; exit status 0.
+pub(super) fn run(args: Args) -> Result<i32> {
+    let Args {
+        table,
+        json,
+        samples,
+        threads,
+        native_only,
+        no_rss,
+        buffer_mib,
+    } = args;
+    crate::replay::resolve_table(&table)?;
+    let mut opts = crate::bench::BenchOptions {
+        samples,
+        native_only,
+        measure_rss: !no_rss,
+        ..Default::default()
+    };
+    if let Some(t) = threads {
+        opts.threads = t;
+    }
+    if let Some(m) = buffer_mib {
+        opts.buffer_bytes = m << 20;
+    }
+    let report = crate::bench::run(&table, &opts)?;
+    let mut out = std::io::stdout().lock();
+    crate::bench::write_text(&mut out, &report).map_err(stdout_err)?;
+    let path = json.unwrap_or_else(crate::bench::default_json_path);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| crate::Error::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+    }
+    write_json(&path, &report)?;
+    println!("wrote {}", path.display());
+    Ok(0)
+}
+
+/// `bench-rss`: the native-only replay, printing its peak resident memory as JSON; exit status 0.
+pub(super) fn rss(table: &Path) -> Result<i32> {
+    let v = crate::bench::native_replay_rss(table)?;
+    println!("{v}");
+    Ok(0)
+}

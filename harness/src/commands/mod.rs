@@ -1,0 +1,82 @@
+//! What each `paimon-parity` subcommand does with its parsed arguments ([`crate::cli`] is the model).
+
+mod audit;
+mod bench;
+mod corpus;
+mod inspect;
+mod replay;
+
+use std::path::PathBuf;
+
+use crate::cli::{Cli, Command};
+use crate::error::{Result, EXIT_UNREADABLE};
+
+/// Runs the command and returns the process exit status: the command's own, or
+/// [`EXIT_UNREADABLE`] after printing `paimon-parity: error: <error>` to stderr.
+pub fn run(cli: Cli) -> i32 {
+    match execute(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("paimon-parity: error: {e}");
+            EXIT_UNREADABLE
+        }
+    }
+}
+
+fn execute(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Replay {
+            tables,
+            from_snapshot,
+            json,
+            max_mismatches,
+            paimon_version,
+            unordered,
+            mode,
+            snapshot,
+        } => replay::run(replay::Args {
+            tables,
+            from_snapshot,
+            json,
+            max_mismatches,
+            paimon_version,
+            unordered,
+            mode,
+            snapshot,
+        }),
+        Command::Inspect { table, json } => inspect::run(&table, json),
+        Command::Audit {
+            table,
+            reader,
+            json,
+            max_keys,
+        } => audit::run(&table, &reader, json, max_keys),
+        Command::Bench {
+            table,
+            json,
+            samples,
+            threads,
+            native_only,
+            no_rss,
+            buffer_mib,
+        } => bench::run(bench::Args {
+            table,
+            json,
+            samples,
+            threads,
+            native_only,
+            no_rss,
+            buffer_mib,
+        }),
+        Command::BenchRss { table } => bench::rss(&table),
+        Command::Corpus { command } => corpus::run(command),
+    }
+}
+
+/// The error of writing a report to standard output.
+fn stdout_err(e: std::io::Error) -> crate::Error {
+    crate::Error::Io {
+        path: PathBuf::from("<stdout>"),
+        source: e,
+    }
+}

@@ -1,0 +1,85 @@
+//! `paimon-parity replay`: one table and mode (report, first difference, optional JSON), or several
+//! (one summary per run, then the table x mode matrix).
+
+use std::path::PathBuf;
+
+use super::stdout_err;
+use crate::cli::ModeArg;
+use crate::error::Result;
+use crate::reader::{NativeTableReader, StockTableReader};
+use crate::replay::{replay, resolve_table, ReplayOptions};
+use crate::report::{write_json, write_matrix, write_run, write_text, MatrixRun};
+
+/// The parsed arguments of `replay` (see [`crate::cli::Command::Replay`]).
+pub(super) struct Args {
+    pub(super) tables: Vec<PathBuf>,
+    pub(super) from_snapshot: i64,
+    pub(super) json: Option<PathBuf>,
+    pub(super) max_mismatches: usize,
+    pub(super) paimon_version: Option<String>,
+    pub(super) unordered: bool,
+    pub(super) mode: Vec<ModeArg>,
+    pub(super) snapshot: Option<i64>,
+}
+
+/// Runs the replays; the exit status is the worst run's.
+pub(super) fn run(args: Args) -> Result<i32> {
+    let Args {
+        tables,
+        from_snapshot,
+        json,
+        max_mismatches,
+        paimon_version,
+        unordered,
+        mode,
+        snapshot,
+    } = args;
+    if let Some(v) = &paimon_version {
+        jvm_bridge::jvm::select_paimon_version(v)?;
+    }
+    let modes = ModeArg::expand(&mode);
+    let options = |mode| ReplayOptions {
+        from_snapshot,
+        max_mismatches,
+        progress: true,
+        unordered,
+        mode,
+        snapshot,
+    };
+    if let ([table], [mode]) = (tables.as_slice(), modes.as_slice()) {
+        // Check the table before starting a JVM: a missing directory fails fast.
+        resolve_table(table)?;
+        let stock = StockTableReader::new()?;
+        let native = NativeTableReader::new();
+        let report = replay(table, &stock, &native, &options(*mode))?;
+        let mut out = std::io::stdout().lock();
+        write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
+        if let Some(path) = json {
+            write_json(&path, &report)?;
+        }
+        return Ok(report.exit_code());
+    }
+    for table in &tables {
+        resolve_table(table)?;
+    }
+    let stock = StockTableReader::new()?;
+    let native = NativeTableReader::new();
+    let mut runs = Vec::new();
+    for table in &tables {
+        for mode in &modes {
+            let run = match replay(table, &stock, &native, &options(*mode)) {
+                Ok(report) => MatrixRun::of_report(table, *mode, report),
+                Err(e) => MatrixRun::of_error(table, *mode, &e),
+            };
+            let mut out = std::io::stdout().lock();
+            write_run(&mut out, &run).map_err(stdout_err)?;
+            runs.push(run);
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    write_matrix(&mut out, &runs).map_err(stdout_err)?;
+    if let Some(path) = json {
+        write_json(&path, &runs)?;
+    }
+    Ok(runs.iter().map(|r| r.exit_code).max().unwrap_or(0))
+}

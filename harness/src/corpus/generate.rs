@@ -1,0 +1,537 @@
+//! Running a scenario with the released writer: one `CorpusWriter` per commit user, the steps in order,
+//! the expectations checked, and `case.json` assembled.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::load::load_scenario;
+use super::scenario::{check_kind, step_name};
+use super::summary::{batch_summary, latest_options, snapshot_summaries, stock_summary, BatchSummary};
+use super::{RowSpec, Scenario, Step, TableSpec};
+use crate::error::{Error, Result};
+use crate::reader::StockTableReader;
+
+/// Generates the scenario in `scenario_file` into `out` (the corpus directory): `out/table/` is the Paimon
+/// table, `out/scenario.json` a copy of the scenario, `out/case.json` the description, the snapshots and
+/// the stock reader's summary. Returns the path of `case.json`.
+///
+/// The process's JVM must run the release the scenario names (if it names one); select it with
+/// `jvm_bridge::jvm::select_paimon_version` before the JVM starts.
+///
+/// Errors: `out/table` already exists (never overwritten), the scenario is invalid or stops reproducing its
+/// situation (an expectation failed), the writer or the stock reader fails.
+pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
+    let scenario = load_scenario(scenario_file)?;
+    let case = generate_scenario(&scenario, out)?;
+    let io = |path: &Path, e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let target = out.join("scenario.json");
+    let same = match (
+        std::fs::canonicalize(scenario_file),
+        std::fs::canonicalize(&target),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if !same {
+        std::fs::copy(scenario_file, &target).map_err(|e| io(&target, e))?;
+    }
+    let case_path = out.join("case.json");
+    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::Scenario(e.to_string()))?;
+    std::fs::write(&case_path, text + "\n").map_err(|e| io(&case_path, e))?;
+    Ok(case_path)
+}
+
+/// Runs `scenario` into `out/table` and returns the `case.json` value (without writing it).
+///
+/// Errors: as [`generate`].
+pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
+    let table = out.join("table");
+    if table.exists() {
+        return Err(Error::Scenario(format!(
+            "{} already exists; remove it first to regenerate",
+            table.display()
+        )));
+    }
+    let stock = StockTableReader::new()?;
+    let version = stock.bridge().paimon_version()?;
+    if let Some(wanted) = &scenario.paimon_version {
+        if *wanted != version {
+            return Err(Error::Scenario(format!(
+                "scenario `{}` must be written by Paimon {wanted}, but this process runs Paimon {version} \
+                 (use --paimon-version {wanted})",
+                scenario.name
+            )));
+        }
+    }
+    let io = |path: &Path, e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let tmp = std::env::temp_dir().join(format!(
+        "paimon-parity-io-{}-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        scenario.name
+    ));
+    std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
+
+    let schema =
+        serde_json::to_string(&scenario.table).map_err(|e| Error::Scenario(e.to_string()))?;
+    jvm_bridge::CorpusWriter::create_table(&table, &schema)?;
+    let table = std::fs::canonicalize(&table).map_err(|e| io(&table, e))?;
+    let mut run = Run::new(&table, &tmp, &scenario.table, &stock);
+    run.writer_options = scenario.writer_options.clone();
+    let outcome = run.steps(&scenario.steps);
+    let fired = run.check_faults_fired();
+    let closed = run.close();
+    let _ = std::fs::remove_dir_all(&tmp);
+    outcome?;
+    fired?;
+    closed?;
+    let Run {
+        log, batch_reads, ..
+    } = run;
+
+    let stream = stock_summary(&stock, &table)
+        .map_err(|e| Error::Scenario(format!("stock streaming read: {}", explain(&e))))?;
+    let batch = batch_summary(&stock, &table, None)
+        .map_err(|e| Error::Scenario(format!("stock batch read: {}", explain(&e))))?;
+    let snapshots = snapshot_summaries(&table)?;
+    let options = latest_options(&table)?;
+    Ok(json!({
+        "name": scenario.name,
+        "description": scenario.description,
+        "paimon_version": version,
+        "written_by": "org.apache.paimon:paimon-bundle (released), through jvm-bridge CorpusWriter",
+        "table": "table",
+        "schema": scenario.table,
+        "options": options,
+        "snapshots": snapshots,
+        "commits": log,
+        "expected": {
+            "stream_from_snapshot_1": stream,
+            "batch_latest": batch,
+            "batch_reads": batch_reads,
+        },
+    }))
+}
+
+/// What happened to one commit, as recorded in `case.json` (`commits`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CommitRecord {
+    /// Commit user.
+    pub user: String,
+    /// Commit identifier (for a recovery: the identifiers handed to `filterAndCommit`).
+    pub identifier: i64,
+    /// `committed`, `failed: <expected text>`, or `recovered: <n> committed`.
+    pub outcome: String,
+    /// What `prepareCommit` returned (absent for a recovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<jvm_bridge::corpus::Prepared>,
+}
+
+/// A batch read recorded by a `read-batch` step.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct BatchRead {
+    /// Index of the step in the scenario.
+    pub after_step: usize,
+    /// The batch read.
+    #[serde(flatten)]
+    pub batch: BatchSummary,
+}
+
+/// A user's writer and what the run knows about it.
+pub(super) struct UserWriter {
+    pub(super) writer: jvm_bridge::CorpusWriter,
+    /// Another user committed since this writer was (re)opened or last committed.
+    pub(super) stale: bool,
+    /// Identifiers prepared and not committed (failed commits awaiting a recovery).
+    pub(super) pending: Vec<i64>,
+}
+
+/// The state of one scenario run.
+pub(super) struct Run<'a> {
+    pub(super) table: &'a Path,
+    pub(super) tmp: &'a Path,
+    pub(super) stock: &'a StockTableReader,
+    pub(super) fields: Vec<(String, String)>,
+    pub(super) partition_keys: Vec<String>,
+    pub(super) primary_keys: Vec<String>,
+    pub(super) writers: BTreeMap<String, UserWriter>,
+    pub(super) writer_options: BTreeMap<String, BTreeMap<String, String>>,
+    pub(super) last_identifier: HashMap<String, i64>,
+    pub(super) log: Vec<CommitRecord>,
+    pub(super) batch_reads: Vec<BatchRead>,
+}
+
+impl<'a> Run<'a> {
+    fn new(table: &'a Path, tmp: &'a Path, spec: &TableSpec, stock: &'a StockTableReader) -> Self {
+        Self {
+            table,
+            tmp,
+            stock,
+            fields: spec
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), type_text(&f.data_type)))
+                .collect(),
+            partition_keys: spec.partition_keys.clone(),
+            primary_keys: spec.primary_keys.clone(),
+            writers: BTreeMap::new(),
+            writer_options: BTreeMap::new(),
+            last_identifier: HashMap::new(),
+            log: Vec::new(),
+            batch_reads: Vec::new(),
+        }
+    }
+
+    pub(super) fn writer(&mut self, user: &str) -> Result<&mut UserWriter> {
+        if !self.writers.contains_key(user) {
+            let options = self.writer_options.get(user).cloned().unwrap_or_default();
+            let writer =
+                jvm_bridge::CorpusWriter::open_with_options(self.table, user, self.tmp, &options)?;
+            self.writers.insert(
+                user.to_owned(),
+                UserWriter {
+                    writer,
+                    stale: false,
+                    pending: Vec::new(),
+                },
+            );
+        }
+        self.writers
+            .get_mut(user)
+            .ok_or_else(|| Error::Scenario(format!("no writer for user `{user}`")))
+    }
+
+    fn steps(&mut self, steps: &[Step]) -> Result<()> {
+        for (i, step) in steps.iter().enumerate() {
+            self.step(i, step).map_err(|e| {
+                Error::Scenario(format!("step {i} ({}): {}", step_name(step), explain(&e)))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Disarms the table's faults; fails when one was armed and never fired.
+    fn check_faults_fired(&self) -> Result<()> {
+        let unfired = jvm_bridge::corpus::disarm_faults(self.table)?;
+        if !unfired.is_empty() {
+            return Err(Error::Scenario(format!(
+                "fault(s) {} were armed but never fired: the scenario no longer reproduces its situation",
+                unfired.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, index: usize, step: &Step) -> Result<()> {
+        match step {
+            Step::Write { user, rows } => {
+                for r in rows {
+                    check_kind(&r.kind)?;
+                }
+                let rows =
+                    serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+                Ok(self.writer(user)?.writer.write(&rows)?)
+            }
+            Step::Compact {
+                user,
+                partition,
+                bucket,
+                touched,
+                full,
+            } => {
+                let w = self.writer(user)?;
+                match (partition, bucket, touched) {
+                    (Some(p), Some(b), false) => {
+                        let p =
+                            serde_json::to_string(p).map_err(|e| Error::Scenario(e.to_string()))?;
+                        Ok(w.writer.compact(&p, *b, *full)?)
+                    }
+                    (None, None, true) => Ok(w.writer.compact_touched(*full).map(|_| ())?),
+                    _ => Err(Error::Scenario(
+                        "a compact step takes either `partition` and `bucket`, or `touched: true`"
+                            .into(),
+                    )),
+                }
+            }
+            Step::Commit {
+                user,
+                identifier,
+                wait_compaction,
+                expect_error,
+                expect_compact_changelog,
+            } => self.commit(
+                user,
+                *identifier,
+                *wait_compaction,
+                expect_error.as_deref(),
+                *expect_compact_changelog,
+            ),
+            Step::Alter { changes } => self.alter(changes),
+            Step::ArmFault { fault } => {
+                jvm_bridge::corpus::arm_fault(self.table, fault).map_err(Error::from)
+            }
+            Step::Recover {
+                user,
+                expect_committed,
+            } => {
+                let w = self.writer(user)?;
+                let pending = std::mem::take(&mut w.pending);
+                let committed = w.writer.recover()?;
+                w.stale = false;
+                if let Some(expected) = expect_committed {
+                    if *expected != committed {
+                        return Err(Error::Scenario(format!(
+                            "filterAndCommit committed {committed} identifier(s), the scenario expects {expected}"
+                        )));
+                    }
+                }
+                self.log.push(CommitRecord {
+                    user: user.clone(),
+                    identifier: pending.iter().copied().max().unwrap_or(-1),
+                    outcome: format!("recovered: {committed} committed"),
+                    prepared: None,
+                });
+                if committed > 0 {
+                    self.mark_others_stale(user);
+                }
+                Ok(())
+            }
+            Step::Reopen { user } => {
+                let w = self.writer(user)?;
+                w.writer.reopen()?;
+                w.stale = false;
+                Ok(())
+            }
+            Step::Overwrite {
+                user,
+                partition,
+                rows,
+            } => self.overwrite(user, partition.as_deref(), rows),
+            Step::ReadBatch => {
+                let batch = batch_summary(self.stock, self.table, None)?;
+                self.batch_reads.push(BatchRead {
+                    after_step: index,
+                    batch,
+                });
+                Ok(())
+            }
+            Step::Random(burst) => self.random(burst),
+        }
+    }
+
+    fn mark_others_stale(&mut self, user: &str) {
+        for (name, w) in self.writers.iter_mut() {
+            if name != user {
+                w.stale = true;
+            }
+        }
+    }
+
+    pub(super) fn commit(
+        &mut self,
+        user: &str,
+        identifier: i64,
+        wait_compaction: bool,
+        expect_error: Option<&str>,
+        expect_compact_changelog: Option<bool>,
+    ) -> Result<()> {
+        if let Some(last) = self.last_identifier.get(user) {
+            if identifier <= *last {
+                return Err(Error::Scenario(format!(
+                    "identifier {identifier} of user `{user}` is not above its previous one ({last})"
+                )));
+            }
+        }
+        self.last_identifier.insert(user.to_owned(), identifier);
+        let w = self.writer(user)?;
+        let prepared = w.writer.prepare(identifier, wait_compaction)?;
+        if let Some(expected) = expect_compact_changelog {
+            if expected != (prepared.compact_changelog > 0) {
+                return Err(Error::Scenario(format!(
+                    "the prepared commit {identifier} carries {} compaction changelog file(s), the scenario \
+                     expects {}: it no longer reproduces its situation",
+                    prepared.compact_changelog,
+                    if expected { "some" } else { "none" }
+                )));
+            }
+        }
+        let result = w.writer.commit_prepared(identifier);
+        let outcome = match (result, expect_error) {
+            (Ok(()), None) => "committed".to_owned(),
+            (Ok(()), Some(text)) => {
+                return Err(Error::Scenario(format!(
+                    "commit {identifier} succeeded, the scenario expects it to fail with `{text}`: it no longer \
+                     reproduces its situation"
+                )))
+            }
+            (Err(e), Some(text)) if error_mentions(&e, text) => {
+                w.pending.push(identifier);
+                format!("failed: {text}")
+            }
+            (Err(e), _) => return Err(e.into()),
+        };
+        self.log.push(CommitRecord {
+            user: user.to_owned(),
+            identifier,
+            outcome,
+            prepared: Some(prepared),
+        });
+        // A failed commit may still have published its APPEND snapshot.
+        self.mark_others_stale(user);
+        if let Some(w) = self.writers.get_mut(user) {
+            w.stale = false;
+        }
+        Ok(())
+    }
+
+    fn overwrite(
+        &mut self,
+        user: &str,
+        partition: Option<&[Value]>,
+        rows: &[RowSpec],
+    ) -> Result<()> {
+        for r in rows {
+            check_kind(&r.kind)?;
+        }
+        let rows_json = serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+        let partition_json = partition
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| Error::Scenario(e.to_string()))?;
+        let options = self.writer_options.get(user).cloned().unwrap_or_default();
+        let prepared = jvm_bridge::corpus::overwrite(
+            self.table,
+            user,
+            self.tmp,
+            &options,
+            partition_json.as_deref(),
+            &rows_json,
+        )?;
+        self.log.push(CommitRecord {
+            user: user.to_owned(),
+            identifier: i64::MAX,
+            outcome: "committed".to_owned(),
+            prepared: Some(prepared),
+        });
+        self.mark_others_stale(user);
+        Ok(())
+    }
+
+    fn alter(&mut self, changes: &[Value]) -> Result<()> {
+        if let Some((user, _)) = self.writers.iter().find(|(_, w)| !w.pending.is_empty()) {
+            return Err(Error::Scenario(format!(
+                "user `{user}` has pending identifiers; recover before altering the table"
+            )));
+        }
+        let text = serde_json::to_string(changes).map_err(|e| Error::Scenario(e.to_string()))?;
+        jvm_bridge::corpus::alter_table(self.table, &text)?;
+        for change in changes {
+            self.apply_change(change)?;
+        }
+        for w in self.writers.values_mut() {
+            w.writer.reopen()?;
+            w.stale = false;
+        }
+        Ok(())
+    }
+
+    /// Keeps the run's column list in step with the table (for random bursts after a schema change).
+    fn apply_change(&mut self, change: &Value) -> Result<()> {
+        let s = |k: &str| {
+            change
+                .get(k)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| Error::Scenario(format!("schema change needs `{k}`: {change}")))
+        };
+        match s("op")?.as_str() {
+            "add-column" => {
+                let ty = change
+                    .get("type")
+                    .map(type_text)
+                    .ok_or_else(|| Error::Scenario(format!("add-column needs `type`: {change}")))?;
+                self.fields.push((s("name")?, ty));
+            }
+            "rename-column" => {
+                let (from, to) = (s("from")?, s("to")?);
+                for f in &mut self.fields {
+                    if f.0 == from {
+                        f.0 = to.clone();
+                    }
+                }
+            }
+            "drop-column" => {
+                let name = s("name")?;
+                self.fields.retain(|f| f.0 != name);
+            }
+            "update-column-type" => {
+                let name = s("name")?;
+                let ty = change.get("type").map(type_text).ok_or_else(|| {
+                    Error::Scenario(format!("update-column-type needs `type`: {change}"))
+                })?;
+                for f in &mut self.fields {
+                    if f.0 == name {
+                        f.1 = ty.clone();
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn close(&mut self) -> Result<()> {
+        let mut first = None;
+        for (_, w) in std::mem::take(&mut self.writers) {
+            if let Err(e) = w.writer.close() {
+                first.get_or_insert(e);
+            }
+        }
+        match first {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
+}
+
+fn type_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `e` in words; for a Java exception also the frame that threw it (released Paimon exceptions often have no
+/// message).
+fn explain(e: &Error) -> String {
+    match e {
+        Error::Stock(jvm_bridge::Error::Java { stack, .. }) => {
+            let at = stack
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("at "))
+                .unwrap_or("");
+            format!("{e} ({at})")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Whether `e` (its message, or for a Java exception its stack trace with the causes) contains `text`.
+fn error_mentions(e: &jvm_bridge::Error, text: &str) -> bool {
+    match e {
+        jvm_bridge::Error::Java { stack, .. } if stack.contains(text) => true,
+        other => other.to_string().contains(text),
+    }
+}

@@ -1,0 +1,39 @@
+//! `paimon-parity corpus`: writes retained tables with the **released** Paimon writer (through `jvm-bridge`'s
+//! `CorpusWriter`) from declarative scenario files, and records what the released reader returns in
+//! `case.json`.
+//!
+//! A scenario (`corpora/<name>/scenario.json`, format in `corpora/README.md`) names a table (columns, keys,
+//! options) and steps in order: writes with RowKinds as a named commit user, compactions, commits with an
+//! identifier, schema changes, faults armed at exact points of the commit protocol, recoveries the way a
+//! restarted job does them, and seeded random bursts. Every scenario is deterministic: the same file gives the
+//! same rows, the same commit sequence and the same `case.json` (file names and times differ from run to run,
+//! as the writer picks them, and are not recorded). Expectations in the scenario (a commit must fail with a
+//! given message, a prepared commit must carry compaction changelog, a recovery must commit N identifiers,
+//! an armed fault must fire) make generation fail when a scenario stops reproducing its situation.
+
+mod generate;
+mod list;
+mod load;
+mod random;
+mod scenario;
+mod summary;
+#[cfg(test)]
+mod tests;
+
+pub use generate::{generate, generate_scenario, BatchRead, CommitRecord};
+pub use list::{corpora_dir, scenario_files};
+pub use load::{load_scenario, resolve_scenario};
+pub use scenario::{FieldSpec, RandomBurst, RowSpec, Scenario, Step, TableSpec};
+pub use summary::{
+    batch_summary, first_json_difference, snapshot_summaries, stock_summary, BatchSummary,
+    SnapshotSummary, StockSplitSummary, StockSummary,
+};
+
+/// Commit user of steps that name none.
+pub const DEFAULT_USER: &str = "paimon-parity-corpus";
+/// The commit user of an `overwrite` step when it names none (the released `BatchWriteBuilderImpl` would pick a
+/// random UUID, which would make `case.json` irreproducible).
+pub const DEFAULT_OVERWRITE_USER: &str = "paimon-parity-overwrite";
+
+/// Streams or batches with at most this many rows are recorded row by row in `case.json`.
+pub const MAX_RECORDED_ROWS: u64 = 1024;

@@ -1,0 +1,260 @@
+//! The scenario model: what `corpora/<name>/scenario.json` holds (format in `corpora/README.md`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{DEFAULT_OVERWRITE_USER, DEFAULT_USER};
+use crate::error::{Error, Result};
+
+/// A scenario file: a table definition and a list of steps.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name, also the corpus directory name.
+    pub name: String,
+    /// What the corpus is and why it exists.
+    pub description: String,
+    /// The Paimon release that must write this corpus (e.g. `1.0.0`); any when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paimon_version: Option<String>,
+    /// The table.
+    pub table: TableSpec,
+    /// Dynamic table options per commit user, for that user's writer only (`table.copy(options)`), e.g.
+    /// `{"writer-a": {"data-file.prefix": "data-1-"}}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub writer_options: BTreeMap<String, BTreeMap<String, String>>,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+/// The table of a scenario, in the JSON shape `jvm-bridge`'s `CorpusWriter::create_table` takes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// Columns in order.
+    pub fields: Vec<FieldSpec>,
+    /// Partition keys.
+    #[serde(default, rename = "partitionKeys")]
+    pub partition_keys: Vec<String>,
+    /// Primary key (empty: an append table).
+    #[serde(default, rename = "primaryKeys")]
+    pub primary_keys: Vec<String>,
+    /// Table options (`bucket`, `changelog-producer`, `merge-engine`, `deletion-vectors.enabled`,
+    /// `file.format`, `sequence.field`, ...).
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+}
+
+/// One column.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSpec {
+    /// Column name.
+    pub name: String,
+    /// Paimon SQL type string (`INT NOT NULL`, `DECIMAL(38, 0)`, `TIMESTAMP(9)`), or Paimon's JSON form of a
+    /// type for ARRAY / MAP / ROW.
+    #[serde(rename = "type")]
+    pub data_type: Value,
+}
+
+/// One row to write: its RowKind (`+I`, `-U`, `+U`, `-D`) and its values in column order.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RowSpec {
+    /// `+I`, `-U`, `+U` or `-D`.
+    pub kind: String,
+    /// Values in column order (see `jvm_bridge::corpus` for the JSON form of each type).
+    pub values: Vec<Value>,
+}
+
+/// One step of a scenario.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Step {
+    /// Write rows as commit user `user` (`StreamTableWrite.write`); they are buffered until the user's next
+    /// commit.
+    Write {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+        /// The rows.
+        rows: Vec<RowSpec>,
+    },
+    /// Ask user `user`'s writer for a compaction (`StreamTableWrite.compact`): of one (partition, bucket), or
+    /// with `touched` of every (partition, bucket) it wrote since its last commit. Committed by its next commit.
+    Compact {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+        /// Partition key values (`[]` for an unpartitioned table); with `bucket`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partition: Option<Vec<Value>>,
+        /// Bucket; with `partition`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bucket: Option<i32>,
+        /// Every (partition, bucket) written since the last commit instead of one.
+        #[serde(default)]
+        touched: bool,
+        /// Full compaction.
+        #[serde(default)]
+        full: bool,
+    },
+    /// `prepareCommit(wait_compaction, identifier)` then `commit(identifier, ...)` as user `user`.
+    Commit {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+        /// Commit identifier; strictly increasing per user.
+        identifier: i64,
+        /// Wait for compaction in `prepareCommit` (default true, which keeps the corpus deterministic).
+        #[serde(default = "yes")]
+        wait_compaction: bool,
+        /// The commit must fail with an error whose message contains this text (an armed fault, a conflict).
+        /// Its messages then stay pending for a `recover` step.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect_error: Option<String>,
+        /// The prepared commit must (true) or must not (false) carry compaction changelog files.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect_compact_changelog: Option<bool>,
+    },
+    /// Change the schema (`SchemaManager.commitChanges`): `{"op":"add-column","name":..,"type":..}`,
+    /// `{"op":"rename-column","from":..,"to":..}`, `{"op":"drop-column","name":..}`,
+    /// `{"op":"update-column-type","name":..,"type":..}` (`SchemaChange.updateColumnType`),
+    /// `{"op":"set-option","key":..,"value":..}`, `{"op":"remove-option","key":..}`. Open writers are reopened.
+    Alter {
+        /// The changes, applied together.
+        changes: Vec<Value>,
+    },
+    /// Arm a fault that fires once at an exact point: `manifest-read-after-snapshot` (the first manifest read
+    /// after the next snapshot is published fails: a commit's APPEND snapshot is durable, its COMPACT snapshot
+    /// is never written) or `callback-after-append` (a commit callback throws after the next APPEND snapshot).
+    ArmFault {
+        /// The fault's name.
+        fault: String,
+    },
+    /// What a restarted job does after a failed commit: rebuild user `user`'s writer and committer (same
+    /// commit user) and `filterAndCommit` its pending identifiers.
+    Recover {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+        /// How many identifiers `filterAndCommit` must report committed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect_committed: Option<i32>,
+    },
+    /// Rebuild user `user`'s writer and committer (same commit user), which then restore from the latest
+    /// snapshot, as a job restarted from a successful checkpoint does.
+    Reopen {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+    },
+    /// One batch overwrite through the released batch write path
+    /// (`newBatchWriteBuilder().withOverwrite(partition)`, write, `prepareCommit()`, `commit(messages)`): an
+    /// OVERWRITE snapshot replacing the files of the overwritten partitions with the rows, identifier
+    /// `BatchWriteBuilder.COMMIT_IDENTIFIER` (`i64::MAX`). Other users' writers are marked stale.
+    Overwrite {
+        /// Commit user (default [`DEFAULT_OVERWRITE_USER`]); its `writer_options` apply.
+        #[serde(default = "default_overwrite_user")]
+        user: String,
+        /// Static partition values for the first partition keys (absent: the whole table). With
+        /// `dynamic-partition-overwrite=true` (the default) only partitions the rows touch are replaced.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partition: Option<Vec<Value>>,
+        /// The rows.
+        rows: Vec<RowSpec>,
+    },
+    /// Record a batch read of the latest snapshot at this point in `case.json`.
+    ReadBatch,
+    /// A seeded random burst of commits.
+    Random(RandomBurst),
+}
+
+/// A seeded random burst: users own disjoint key ranges in every partition and take turns (at random) writing
+/// inserts, updates (`+U`) and deletes (`-D`) of their keys, one commit per turn.
+///
+/// The table must have exactly one primary-key column outside the partition keys, of type INT or BIGINT (the
+/// key), and other columns of type INT, BIGINT or STRING (filled with generated values).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomBurst {
+    /// Seed of the generator (SplitMix64).
+    pub seed: u64,
+    /// Commit users (default: [`DEFAULT_USER`] alone). User `i` owns keys `[key_base + i*keys, key_base + (i+1)*keys)`.
+    #[serde(default = "default_users")]
+    pub users: Vec<String>,
+    /// Partitions: each a JSON array of partition key values (a scalar for one partition key). Empty for an
+    /// unpartitioned table.
+    #[serde(default)]
+    pub partitions: Vec<Value>,
+    /// Keys per user and partition.
+    pub keys: u32,
+    /// First key.
+    #[serde(default)]
+    pub key_base: i64,
+    /// Before the random commits, every user inserts all its keys in one commit.
+    #[serde(default)]
+    pub fill: bool,
+    /// Random commits (after the fill).
+    pub commits: u32,
+    /// Rows per random commit, `[min, max]`.
+    #[serde(default = "default_rows_per_commit")]
+    pub rows_per_commit: [u32; 2],
+    /// Of the rows that touch a live key, the share that update it.
+    pub update_ratio: f64,
+    /// Of the rows that touch a live key, the share that delete it (the rest leave it alone).
+    pub delete_ratio: f64,
+    /// Before each commit, compact the (partition, bucket)s written: `none` (default), `touched`, or
+    /// `touched-full` (what `changelog-producer=full-compaction` needs with the Java API).
+    #[serde(default = "default_compact")]
+    pub compact: String,
+    /// Reopen a user's writer before its turn when another user committed since its last commit (default
+    /// true), so that each writer compacts files that still exist.
+    #[serde(default = "yes")]
+    pub reopen_on_switch: bool,
+}
+
+fn default_user() -> String {
+    DEFAULT_USER.to_owned()
+}
+fn default_overwrite_user() -> String {
+    DEFAULT_OVERWRITE_USER.to_owned()
+}
+fn default_users() -> Vec<String> {
+    vec![default_user()]
+}
+fn yes() -> bool {
+    true
+}
+fn default_rows_per_commit() -> [u32; 2] {
+    [8, 24]
+}
+fn default_compact() -> String {
+    "none".to_owned()
+}
+
+pub(super) fn check_kind(kind: &str) -> Result<()> {
+    match kind {
+        "+I" | "-U" | "+U" | "-D" => Ok(()),
+        other => Err(Error::Scenario(format!(
+            "row kind `{other}` is not one of +I, -U, +U, -D"
+        ))),
+    }
+}
+
+pub(super) fn step_name(step: &Step) -> &'static str {
+    match step {
+        Step::Write { .. } => "write",
+        Step::Compact { .. } => "compact",
+        Step::Commit { .. } => "commit",
+        Step::Alter { .. } => "alter",
+        Step::ArmFault { .. } => "arm-fault",
+        Step::Recover { .. } => "recover",
+        Step::Reopen { .. } => "reopen",
+        Step::Overwrite { .. } => "overwrite",
+        Step::ReadBatch => "read-batch",
+        Step::Random(_) => "random",
+    }
+}

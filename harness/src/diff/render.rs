@@ -1,0 +1,38 @@
+//! Rendering rows and values for reports: `+I (1, "a", NULL)`.
+
+use arrow_array::{Array, Int8Array, RecordBatch};
+
+use super::value;
+
+/// The symbol Paimon prints for a RowKind byte.
+pub fn row_kind_symbol(kind: Option<i8>) -> &'static str {
+    match kind {
+        Some(0) => "+I",
+        Some(1) => "-U",
+        Some(2) => "+U",
+        Some(3) => "-D",
+        _ => "??",
+    }
+}
+
+/// Renders one value: `NULL` for null, strings quoted, floats with sign and NaN payload, nested values in
+/// full (see [`value`]).
+pub fn render_value(array: &dyn Array, row: usize) -> String {
+    value::render_value(array, row)
+}
+
+/// Renders one row as `+I (1, "a", NULL)`.
+pub fn render_row(batch: &RecordBatch, row: usize) -> String {
+    let kind = batch
+        .columns()
+        .first()
+        .and_then(|c| c.as_any().downcast_ref::<Int8Array>())
+        .and_then(|k| k.is_valid(row).then(|| k.value(row)));
+    let values: Vec<String> = batch
+        .columns()
+        .iter()
+        .skip(1)
+        .map(|c| render_value(c.as_ref(), row))
+        .collect();
+    format!("{} ({})", row_kind_symbol(kind), values.join(", "))
+}

@@ -1,0 +1,130 @@
+//! Rendering a [`ReplayReport`] for people (text) and machines (JSON).
+
+mod matrix;
+
+use std::io::Write;
+use std::path::Path;
+
+pub use matrix::{write_matrix, write_run, MatrixRun};
+
+use crate::error::{Error, Result};
+use crate::replay::{ReplayReport, SplitVerdict};
+
+/// Writes the human-readable report: one line per split, the summary line, the first difference, and
+/// the first `max_mismatches` row mismatches with a diff of their neighbouring rows.
+pub fn write_text(
+    out: &mut dyn Write,
+    report: &ReplayReport,
+    max_mismatches: usize,
+) -> std::io::Result<()> {
+    match report.mode {
+        native_reader::scan::ScanMode::Stream { .. } => writeln!(
+            out,
+            "paimon-parity replay {} (stream scan from snapshot {} to snapshot {})",
+            report.table.display(),
+            report.from_snapshot,
+            report.end_snapshot
+        )?,
+        mode => writeln!(
+            out,
+            "paimon-parity replay {} ({mode} scan, up to snapshot {})",
+            report.table.display(),
+            report.end_snapshot
+        )?,
+    }
+    for s in &report.splits {
+        let rows = s
+            .stock_rows
+            .or(s.native_rows)
+            .map(|r| r.to_string())
+            .unwrap_or_else(|| "-".into());
+        let files = if s.files == 1 { "file" } else { "files" };
+        write!(
+            out,
+            "  {:<20} {}: {} {files}, {rows}",
+            s.verdict.word(),
+            s.key,
+            s.files
+        )?;
+        match (&s.verdict, &s.first_mismatch, &s.detail) {
+            (SplitVerdict::DiffersDecoding, Some(m), _) => write!(
+                out,
+                "; {} differing rows, first at row {} field {}",
+                s.differing_rows, m.row, m.field
+            )?,
+            (_, _, Some(d)) => write!(out, "; {d}")?,
+            _ => {}
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", summary_line(report))?;
+    if let Some(f) = &report.first_difference {
+        writeln!(
+            out,
+            "first difference: {} at {}: {}",
+            f.kind, f.split, f.detail
+        )?;
+    }
+    let mismatches: Vec<_> = report
+        .splits
+        .iter()
+        .filter_map(|s| s.first_mismatch.as_ref().map(|m| (s, m)))
+        .take(max_mismatches)
+        .collect();
+    if !mismatches.is_empty() {
+        writeln!(out, "mismatches (first {} splits):", mismatches.len())?;
+        for (s, m) in mismatches {
+            writeln!(
+                out,
+                "  {}, row {}, field {}: stock {} | native {}",
+                s.key, m.row, m.field, m.stock, m.native
+            )?;
+            for line in m.context.lines() {
+                writeln!(out, "    {line}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The one-line summary: verdict, snapshots, splits, files, rows per RowKind on each side, wall time.
+pub fn summary_line(report: &ReplayReport) -> String {
+    let t = &report.totals;
+    let mut split_parts = vec![format!("{} identical", t.identical)];
+    for (n, word) in [
+        (t.differ_planning, "differ in planning"),
+        (t.differ_decoding, "differ in decoding"),
+        (t.only_in_stock, "only in stock"),
+        (t.only_in_native, "only in native"),
+        (t.unreadable, "unreadable"),
+    ] {
+        if n > 0 {
+            split_parts.push(format!("{n} {word}"));
+        }
+    }
+    format!(
+        "{}: {} snapshots ({} with splits), {} splits ({}), {} files, stock {}, native {}, {:.2} s",
+        report.verdict.to_uppercase(),
+        t.snapshots,
+        t.snapshots_with_splits,
+        t.splits,
+        split_parts.join(", "),
+        t.files,
+        t.stock_rows,
+        t.native_rows,
+        t.wall_time_ms as f64 / 1000.0
+    )
+}
+
+/// Writes a report (replay, timeline, audit) as pretty JSON to `path`.
+pub fn write_json<T: serde::Serialize>(path: &Path, report: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
+    })?;
+    std::fs::write(path, text + "\n").map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
