@@ -29,7 +29,7 @@ pub mod table;
 pub mod types;
 pub mod value;
 
-/// The sketch unions of `theta_sketch` and `hll_sketch` ([`aggregate::sketch`]).
+/// The sketch unions of the `theta_sketch` and `hll_sketch` aggregate functions.
 pub use aggregate::sketch;
 pub use error::{Cause, Error, ErrorKind, Result};
 pub use row_kind::RowKind;

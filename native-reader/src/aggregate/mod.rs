@@ -14,7 +14,7 @@
 //!
 //! Output order is part of the result. Java builds some results in a `java.util.HashMap`/`HashSet`
 //! (`collect` with `fields.<f>.distinct`, `merge_map`, `nested_update` with `fields.<f>.nested-key`), whose
-//! iteration order follows the elements' `hashCode()`; [`JavaHashMap`] reproduces that order (bins of a
+//! iteration order follows the elements' `hashCode()`; [`java_hash::JavaHashMap`] reproduces that order (bins of a
 //! power-of-two table, `hash ^ (hash >>> 16)`, resize at load factor 0.75 keeping bin order). Hashes are
 //! those of the Java objects Paimon's `InternalArray.ElementGetter` returns: `Byte`, `Short`, `Integer`
 //! (also DATE and TIME), `Long`, `Float`, `Double`, `Boolean`, `BinaryString` (`MurmurHashUtils.hashBytes`),

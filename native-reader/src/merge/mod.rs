@@ -137,7 +137,7 @@ pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKi
 /// Errors (here or from the iterator, each naming a file, the bucket directory or the table):
 /// [`Error::Unsupported`] for batch splits with before-files, unsupported merge engines or aggregate functions;
 /// [`Error::Merge`] for invalid merge options or records the merge engine rejects (as Java throws);
-/// [`Error::BinaryRow`] for malformed file keys; decoding errors of [`read_file`].
+/// [`Error::BinaryRow`] for malformed file keys; decoding errors of [`crate::decode::read_file`].
 pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Result<SplitBatches> {
     let batch_size = batch_size.max(1);
     let schema: SchemaRef = Arc::new(read_schema(&table.schema().fields));
