@@ -67,9 +67,10 @@ pub enum Error {
         path: PathBuf,
         /// What was being read when the library failed (a footer, a column, a record); may be empty.
         context: String,
-        /// The library's error.
+        /// The library's error (boxed: Parquet's and ORC's errors are large, and `Result<_, Error>` is returned
+        /// on every path).
         #[source]
-        source: Cause,
+        source: Box<Cause>,
     },
 }
 
@@ -163,7 +164,7 @@ impl Error {
             kind,
             path: path.into(),
             context: context.into(),
-            source: source.into(),
+            source: Box::new(source.into()),
         }
     }
 
