@@ -48,22 +48,22 @@ use arrow_schema::{DataType as ArrowType, Field, Fields, Schema, TimeUnit};
 use crate::schema::{DataField, DataType, TypeKind};
 
 /// Name of the leading RowKind column of every batch.
-pub const ROW_KIND_COLUMN: &str = "_row_kind";
+pub(crate) const ROW_KIND_COLUMN: &str = "_row_kind";
 
 /// Field id of the `_row_kind` column (`SpecialFields.VALUE_KIND`), as the stock side exports it.
-pub const ROW_KIND_FIELD_ID: i32 = i32::MAX - 2;
+pub(crate) const ROW_KIND_FIELD_ID: i32 = i32::MAX - 2;
 
 /// Arrow field metadata key holding the Paimon field id (`ArrowUtils.PARQUET_FIELD_ID`).
-pub const FIELD_ID_KEY: &str = "PARQUET:field_id";
+pub(crate) const FIELD_ID_KEY: &str = "PARQUET:field_id";
 
 /// Name of a list's element field (Arrow Java `ListVector.DATA_VECTOR_NAME`).
-pub const LIST_ELEMENT_NAME: &str = "$data$";
+pub(crate) const LIST_ELEMENT_NAME: &str = "$data$";
 
 /// Base of the ids of nested array elements and map keys/values (`SpecialFields.STRUCTURED_TYPE_FIELD_ID_BASE`).
-pub const STRUCTURED_TYPE_FIELD_ID_BASE: i32 = i32::MAX / 4;
+pub(crate) const STRUCTURED_TYPE_FIELD_ID_BASE: i32 = i32::MAX / 4;
 
 /// The Arrow time unit for a TIMESTAMP precision.
-pub fn timestamp_unit(precision: u8) -> TimeUnit {
+pub(crate) fn timestamp_unit(precision: u8) -> TimeUnit {
     match precision {
         0 => TimeUnit::Second,
         1..=3 => TimeUnit::Millisecond,
@@ -73,21 +73,21 @@ pub fn timestamp_unit(precision: u8) -> TimeUnit {
 }
 
 /// `SpecialFields.getArrayElementFieldId` (Java `int` arithmetic).
-pub fn array_element_field_id(field_id: i32, depth: i32) -> i32 {
+pub(crate) fn array_element_field_id(field_id: i32, depth: i32) -> i32 {
     STRUCTURED_TYPE_FIELD_ID_BASE
         .wrapping_add(field_id.wrapping_mul(1024))
         .wrapping_add(depth)
 }
 
 /// `SpecialFields.getMapKeyFieldId` (Java `int` arithmetic).
-pub fn map_key_field_id(field_id: i32, depth: i32) -> i32 {
+pub(crate) fn map_key_field_id(field_id: i32, depth: i32) -> i32 {
     STRUCTURED_TYPE_FIELD_ID_BASE
         .wrapping_sub(field_id.wrapping_mul(1024))
         .wrapping_sub(depth)
 }
 
 /// `SpecialFields.getMapValueFieldId` (Java `int` arithmetic).
-pub fn map_value_field_id(field_id: i32, depth: i32) -> i32 {
+pub(crate) fn map_value_field_id(field_id: i32, depth: i32) -> i32 {
     array_element_field_id(field_id, depth)
 }
 
@@ -98,7 +98,7 @@ pub fn arrow_type(t: &DataType) -> ArrowType {
 
 /// The Arrow type of a Paimon column with field id `field_id`, nested field metadata included: the type of
 /// [`arrow_field`].
-pub fn field_arrow_type(t: &DataType, field_id: i32) -> ArrowType {
+pub(crate) fn field_arrow_type(t: &DataType, field_id: i32) -> ArrowType {
     build_type(t, Some(field_id), 0)
 }
 
@@ -181,7 +181,7 @@ fn map_type(key: &DataType, value: &DataType, id: Option<i32>, depth: i32) -> Ar
 
 /// The Arrow field of a Paimon column: same name, [`field_arrow_type`], nullability, and `PARQUET:field_id`
 /// metadata.
-pub fn arrow_field(f: &DataField) -> Field {
+pub(crate) fn arrow_field(f: &DataField) -> Field {
     with_id(
         Field::new(
             &f.name,
@@ -193,7 +193,7 @@ pub fn arrow_field(f: &DataField) -> Field {
 }
 
 /// The `_row_kind` field every batch starts with.
-pub fn row_kind_field() -> Field {
+pub(crate) fn row_kind_field() -> Field {
     with_id(
         Field::new(ROW_KIND_COLUMN, ArrowType::Int8, false),
         Some(ROW_KIND_FIELD_ID),

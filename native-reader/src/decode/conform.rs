@@ -15,7 +15,7 @@ use arrow_array::types::{
 use arrow_array::{
     new_null_array, Array, ArrayRef, ListArray, MapArray, PrimitiveArray, StructArray,
 };
-use arrow_schema::{DataType as ArrowType, Field, Fields, TimeUnit};
+use arrow_schema::{DataType as ArrowType, Field, TimeUnit};
 
 use crate::decode::DecodeError;
 use crate::schema::{DataType, TypeKind};
@@ -143,8 +143,7 @@ fn conform_map(
         return Err(DecodeError::from(format!(
             "map entries have {} fields, expected 2",
             pairs.num_columns()
-        ))
-        .into());
+        )));
     }
     let ArrowType::Struct(targets) = entries.data_type() else {
         return Err("map entries type is not a struct".into());
@@ -172,7 +171,7 @@ fn split(value: i64, unit: TimeUnit) -> (i64, i64) {
 /// The epoch value paimon-arrow exports for (millis, nanoOfMilli) at `unit` (`ArrowUtils
 /// .nonCastedTimestampToEpoch`): seconds = millis / 1000 truncated toward zero, micros = millis * 1000 +
 /// nanoOfMilli / 1000, nanos = millis * 10^6 + nanoOfMilli (Java long arithmetic, wrapping).
-pub fn export_epoch(millis: i64, nano_of_milli: i64, unit: TimeUnit) -> i64 {
+pub(crate) fn export_epoch(millis: i64, nano_of_milli: i64, unit: TimeUnit) -> i64 {
     match unit {
         TimeUnit::Second => millis / 1000,
         TimeUnit::Millisecond => millis,
@@ -258,14 +257,6 @@ fn timestamp_array(
 
 fn prim_values<T: arrow_array::ArrowPrimitiveType<Native = i64>>(array: &ArrayRef) -> Vec<i64> {
     array.as_primitive::<T>().values().to_vec()
-}
-
-/// Fields of a struct type, for callers that build struct arrays.
-pub fn struct_fields(t: &ArrowType) -> Option<&Fields> {
-    match t {
-        ArrowType::Struct(f) => Some(f),
-        _ => None,
-    }
 }
 
 /// Rebuilds a nested array bottom-up: `leaf` may replace any array (given its Paimon type) after its

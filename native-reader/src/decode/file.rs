@@ -15,6 +15,7 @@ use super::{
 };
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
+use crate::row_kind::RowKind;
 use crate::schema::{DataType, TypeKind};
 use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
@@ -236,7 +237,8 @@ impl FileBatches {
             Some(i) => {
                 let kinds = select(&raw[i])?;
                 let valid = kinds.as_any().downcast_ref::<Int8Array>().is_some_and(|k| {
-                    k.null_count() == 0 && k.values().iter().all(|v| (0..=3).contains(v))
+                    k.null_count() == 0
+                        && k.values().iter().all(|v| RowKind::from_byte(*v).is_some())
                 });
                 if !valid {
                     return Err(self.decode_err(format!(
@@ -245,7 +247,10 @@ impl FileBatches {
                 }
                 out.push(kinds);
             }
-            None => out.push(Arc::new(Int8Array::from(vec![0i8; kept]))),
+            None => out.push(Arc::new(Int8Array::from(vec![
+                RowKind::Insert.to_byte();
+                kept
+            ]))),
         }
         for ((source, target), field) in self
             .sources

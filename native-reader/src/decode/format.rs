@@ -47,13 +47,13 @@ impl FileFormat {
 /// `types::arrow_type(&data_type)` (nested field names and nullability included), rows in file order with
 /// no row skipped.
 #[derive(Clone, Debug)]
-pub struct FileColumn {
+pub(crate) struct FileColumn {
     /// Column name in the file.
-    pub name: String,
+    pub(crate) name: String,
     /// Field id in the file's schema (Parquet `field_id`, ORC `paimon.id`); used only for messages.
-    pub id: i32,
+    pub(crate) id: i32,
     /// Paimon type in the file's schema.
-    pub data_type: DataType,
+    pub(crate) data_type: DataType,
 }
 
 /// Batches of a format reader: (row count, one array per requested [`FileColumn`]).

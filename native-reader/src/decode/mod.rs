@@ -26,15 +26,15 @@
 //! Memory: one file open at a time and one batch of at most `batch_size` rows in flight (plus the format's
 //! own buffers: one Parquet row group's pages, one ORC stripe, one Avro block).
 
-pub mod avro;
-pub mod cast;
-pub mod conform;
+pub(crate) mod avro;
+pub(crate) mod cast;
+pub(crate) mod conform;
 mod error;
 mod file;
 mod format;
-pub mod orc;
+pub(crate) mod orc;
 pub(crate) mod orc_tail;
-pub mod parquet;
+pub(crate) mod parquet;
 mod split_reader;
 
 #[cfg(test)]
@@ -42,16 +42,17 @@ mod tests;
 
 pub(crate) use self::error::DecodeError;
 pub use self::file::{file_read_schema, read_file, FileBatches};
-pub use self::format::{FileColumn, FileFormat};
+pub(crate) use self::format::FileColumn;
+pub use self::format::FileFormat;
 pub(crate) use self::format::{FormatReader, RawBatches};
 pub use self::split_reader::SplitReader;
 
 /// Name of the RowKind column inside primary-key data and changelog files (`SpecialFields.VALUE_KIND`).
-pub const VALUE_KIND_COLUMN: &str = "_VALUE_KIND";
+pub(crate) const VALUE_KIND_COLUMN: &str = "_VALUE_KIND";
 
 /// Name of the sequence-number column inside primary-key data and changelog files, and of the optional
 /// leading column of [`FileBatches`] (`SpecialFields.SEQUENCE_NUMBER`).
-pub const SEQUENCE_NUMBER_COLUMN: &str = "_SEQUENCE_NUMBER";
+pub(crate) const SEQUENCE_NUMBER_COLUMN: &str = "_SEQUENCE_NUMBER";
 
 /// Default number of rows per decoded batch (the stock side exports batches of the same size).
 pub const DEFAULT_BATCH_SIZE: usize = 4096;

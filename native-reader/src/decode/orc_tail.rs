@@ -15,11 +15,11 @@ use bytes::Bytes;
 use orc_rust::reader::ChunkReader;
 
 /// The largest compression block size accepted (ORC writers use 256 KiB by default).
-pub const MAX_COMPRESSION_BLOCK_SIZE: u64 = 64 << 20;
+pub(crate) const MAX_COMPRESSION_BLOCK_SIZE: u64 = 64 << 20;
 
 /// How many bytes at the end of the file [`check_tail`] needs at most: the postscript (at most 255 bytes)
 /// and its length byte.
-pub const TAIL_LEN: u64 = 256;
+pub(crate) const TAIL_LEN: u64 = 256;
 
 /// Reads one protobuf varint at `pos`.
 fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {
@@ -86,8 +86,7 @@ pub(crate) fn check_tail(tail: &[u8], file_len: u64) -> Result<(), DecodeError> 
             return Err(DecodeError::from(format!(
                 "the postscript announces a footer of {footer} bytes and metadata of {metadata} \
                  bytes, more than the file's {file_len} bytes"
-            ))
-            .into());
+            )));
         }
     }
     if let Some(block) = block.filter(|b| *b > MAX_COMPRESSION_BLOCK_SIZE) {
@@ -116,7 +115,7 @@ pub(crate) fn check_file(file: &std::fs::File) -> Result<(), DecodeError> {
 
 /// A [`ChunkReader`] that refuses reads past the end of the file (an `UnexpectedEof` error) before
 /// `orc-rust` allocates a buffer for them.
-pub struct Bounded<R>(pub R);
+pub(crate) struct Bounded<R>(pub(crate) R);
 
 impl<R: ChunkReader> ChunkReader for Bounded<R> {
     type T = R::T;

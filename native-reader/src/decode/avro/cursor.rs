@@ -34,8 +34,7 @@ impl<'a> Cursor<'a> {
 
     pub(super) fn int(&mut self) -> Result<i32, DecodeError> {
         let v = self.long()?;
-        Ok(i32::try_from(v)
-            .map_err(|_| DecodeError::from(format!("int value {v} out of range")))?)
+        i32::try_from(v).map_err(|_| DecodeError::from(format!("int value {v} out of range")))
     }
 
     pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {

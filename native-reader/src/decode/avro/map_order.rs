@@ -16,7 +16,11 @@ use crate::schema::{DataType, TypeKind};
 /// ascending, insertion order within a bucket, `n` the table size after inserting every key (16, doubled
 /// while size > 0.75 n). `None` when the key type's Java hash is not reproducible (identity-hashed byte
 /// arrays, nested keys): file order is kept.
-pub fn java_map_order(keys: &ArrayRef, key_type: &DataType, offsets: &[i32]) -> Option<Vec<u32>> {
+pub(crate) fn java_map_order(
+    keys: &ArrayRef,
+    key_type: &DataType,
+    offsets: &[i32],
+) -> Option<Vec<u32>> {
     let hash = java_hasher(keys, key_type)?;
     let mut order = Vec::with_capacity(keys.len());
     for w in offsets.windows(2) {

@@ -21,7 +21,7 @@
 //!   column's precision is NULL (`Decimal.fromBigDecimal`);
 //! * MAP with CHAR/VARCHAR keys (and MULTISET of strings) is an Avro `map`; other MAPs are an `array` of
 //!   `{key, value}` records. Java collects either into a `java.util.HashMap`, so the released reader returns
-//!   the entries in **HashMap iteration order**; [`java_map_order`] reproduces that order for keys whose Java
+//!   the entries in **HashMap iteration order**; [`map_order::java_map_order`] reproduces that order for keys whose Java
 //!   `hashCode` is a function of the value (strings, integers, floats, booleans, decimals, timestamps). For
 //!   BINARY/BYTES and nested keys Java hashes object identity, an order no reader can reproduce: those
 //!   maps keep file order.
@@ -41,7 +41,6 @@ mod tests;
 use std::path::Path;
 
 pub(crate) use self::container::open;
-pub use self::map_order::java_map_order;
 use crate::decode::{FileColumn, FormatReader, RawBatches};
 use crate::error::Result;
 

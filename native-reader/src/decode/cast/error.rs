@@ -7,7 +7,7 @@ use crate::schema::TypeKind;
 /// column).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum CastError {
+pub(crate) enum CastError {
     /// `CastExecutors.resolve` of Paimon 1.0 finds no rule for this type change (refused when the file is
     /// opened).
     #[error(

@@ -68,7 +68,7 @@ mod tests;
 
 use arrow_array::{Array, ArrayRef};
 
-pub use self::error::CastError;
+pub(crate) use self::error::CastError;
 
 use self::binary::to_binary;
 use self::decimal::{decimal_overflow, decimal_to_f64};
@@ -127,7 +127,7 @@ fn is_string_type(t: &DataType) -> bool {
 
 /// Ok when a column written as `from` can be read as `to`: same type up to nullability, or a pair for which
 /// `CastExecutors.resolve` of Paimon 1.0 finds a rule (the module docs); the error is a reason.
-pub fn check_castable(from: &DataType, to: &DataType) -> Result<(), CastError> {
+pub(crate) fn check_castable(from: &DataType, to: &DataType) -> Result<(), CastError> {
     use Family::*;
     if from.kind == to.kind {
         return Ok(());
@@ -160,7 +160,7 @@ pub fn check_castable(from: &DataType, to: &DataType) -> Result<(), CastError> {
 
 /// Casts `array` (of `arrow_type(from)`) to `field_arrow_type(to, field_id)` by Paimon's rules; the error is a
 /// reason (a value the Java cast would throw on, or an unsupported change).
-pub fn cast(
+pub(crate) fn cast(
     array: &ArrayRef,
     from: &DataType,
     to: &DataType,

@@ -1,5 +1,6 @@
 //! The value model of the cast rules: one value as Paimon's Java objects hold it ([`V`]), read from an
-//! Arrow array of the file type and built back into an array of the read type. Local to `cast/`.
+//! Arrow array of the file type and built back into an array of the read type. Local to `cast/` (only
+//! `mod.rs` and `tests.rs` use it), so the crate's one value model can replace it here alone.
 
 use std::sync::Arc;
 
