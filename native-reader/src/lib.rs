@@ -15,8 +15,6 @@ mod java;
 pub mod manifest;
 pub mod merge;
 pub mod mergetree;
-// `crate::murmur_hash` as before the move to `java/` (used by `aggregate` and `scan`).
-use java::murmur_hash;
 pub mod options;
 pub mod partition;
 pub mod read;

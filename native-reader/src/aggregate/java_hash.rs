@@ -4,46 +4,17 @@
 use crate::schema::{DataField, TypeKind};
 
 use super::{unsupported, AggResult};
+use crate::java::hash_code;
 use crate::value::Datum;
 /// `MurmurHashUtils.hashBytes` (seed 42): `BinaryString.hashCode()`, and over the bytes of a key row.
 pub(crate) fn murmur(bytes: &[u8]) -> i32 {
-    crate::murmur_hash::hash_bytes(bytes)
+    hash_code::binary_string(bytes)
 }
 
-/// `Float.floatToIntBits` (NaN canonical).
-pub(crate) fn float_bits(f: f32) -> i32 {
-    if f.is_nan() {
-        0x7fc00000
-    } else {
-        f.to_bits() as i32
-    }
-}
-
-/// `Double.doubleToLongBits` (NaN canonical).
-pub(crate) fn double_bits(d: f64) -> i64 {
-    if d.is_nan() {
-        0x7ff8000000000000
-    } else {
-        d.to_bits() as i64
-    }
-}
-
-/// `Decimal.hashCode()` = `BigDecimal.hashCode()`: `31 * (signum * h) + scale`, `h` folding the big-endian
-/// 32-bit words of the magnitude (`BigInteger.hashCode`; the compact path gives the same value).
+/// `Decimal.hashCode()` = `BigDecimal.hashCode()` ([`hash_code::big_decimal`]).
+#[cfg(test)]
 pub(crate) fn decimal_hash(unscaled: i128, scale: i8) -> i32 {
-    let magnitude = unscaled.unsigned_abs();
-    let mut h: i32 = 0;
-    let mut started = false;
-    for shift in [96u32, 64, 32, 0] {
-        let word = (magnitude >> shift) as u32;
-        if word == 0 && !started {
-            continue;
-        }
-        started = true;
-        h = h.wrapping_mul(31).wrapping_add(word as i32);
-    }
-    let signed = if unscaled < 0 { h.wrapping_neg() } else { h };
-    signed.wrapping_mul(31).wrapping_add(i32::from(scale))
+    hash_code::big_decimal(unscaled, i32::from(scale))
 }
 
 /// `Timestamp.hashCode()` of a TIMESTAMP(`precision`) held in its Arrow unit (seconds, milli-, micro- or
@@ -56,13 +27,7 @@ pub(crate) fn timestamp_hash(value: i64, precision: u8) -> i32 {
         4..=6 => (value.div_euclid(1000), value.rem_euclid(1000) * 1000),
         _ => (value.div_euclid(1_000_000), value.rem_euclid(1_000_000)),
     };
-    timestamp_millis_hash(millis, nanos as i32)
-}
-
-/// `Timestamp.hashCode()`: `31 * ((int) ms ^ (int) (ms >> 32)) + nanoOfMillisecond`.
-pub(crate) fn timestamp_millis_hash(millis: i64, nanos_of_milli: i32) -> i32 {
-    let folded = (millis as i32) ^ ((millis >> 32) as i32);
-    folded.wrapping_mul(31).wrapping_add(nanos_of_milli)
+    hash_code::timestamp(millis, nanos)
 }
 
 /// `hashCode()` of the Java object `InternalArray.ElementGetter` returns for a value of `kind`.
@@ -77,22 +42,13 @@ pub(crate) fn java_hash(kind: &TypeKind, v: &Datum) -> AggResult<i32> {
             | TypeKind::Time(_),
             Datum::Int(i),
         ) => *i as i32,
-        (TypeKind::BigInt, Datum::Int(i)) => (*i ^ ((*i as u64) >> 32) as i64) as i32,
-        (TypeKind::Boolean, Datum::Boolean(b)) => {
-            if *b {
-                1231
-            } else {
-                1237
-            }
-        }
-        (TypeKind::Float, Datum::Float(f)) => float_bits(*f),
-        (TypeKind::Double, Datum::Double(d)) => {
-            let b = double_bits(*d);
-            (b ^ ((b as u64) >> 32) as i64) as i32
-        }
+        (TypeKind::BigInt, Datum::Int(i)) => hash_code::long(*i),
+        (TypeKind::Boolean, Datum::Boolean(b)) => hash_code::boolean(*b),
+        (TypeKind::Float, Datum::Float(f)) => hash_code::float(*f),
+        (TypeKind::Double, Datum::Double(d)) => hash_code::double(*d),
         (TypeKind::Char(_) | TypeKind::VarChar(_), Datum::String(s)) => murmur(s.as_bytes()),
         (TypeKind::Decimal { scale, .. }, Datum::Decimal { unscaled, .. }) => {
-            decimal_hash(*unscaled, *scale)
+            hash_code::big_decimal(*unscaled, i32::from(*scale))
         }
         (
             TypeKind::Timestamp(_) | TypeKind::LocalZonedTimestamp(_),
@@ -100,7 +56,7 @@ pub(crate) fn java_hash(kind: &TypeKind, v: &Datum) -> AggResult<i32> {
                 millis,
                 nanos_of_milli,
             },
-        ) => timestamp_millis_hash(*millis, *nanos_of_milli),
+        ) => hash_code::timestamp(*millis, i64::from(*nanos_of_milli)),
         (kind, _) => {
             return unsupported(format!(
                 "the Java hash order of {kind:?} values (collect with distinct, merge_map keys) \
@@ -113,8 +69,12 @@ pub(crate) fn java_hash(kind: &TypeKind, v: &Datum) -> AggResult<i32> {
 /// `equals()` of two Java objects of the hashable kinds of [`java_hash`].
 pub(crate) fn java_equals(a: &Datum, b: &Datum) -> bool {
     match (a, b) {
-        (Datum::Float(x), Datum::Float(y)) => float_bits(*x) == float_bits(*y),
-        (Datum::Double(x), Datum::Double(y)) => double_bits(*x) == double_bits(*y),
+        (Datum::Float(x), Datum::Float(y)) => {
+            hash_code::float_to_int_bits(*x) == hash_code::float_to_int_bits(*y)
+        }
+        (Datum::Double(x), Datum::Double(y)) => {
+            hash_code::double_to_long_bits(*x) == hash_code::double_to_long_bits(*y)
+        }
         _ => a == b,
     }
 }

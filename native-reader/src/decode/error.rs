@@ -64,12 +64,9 @@ impl DecodeError {
                 path: path.to_path_buf(),
                 reason,
             },
-            DecodeError::Library { context, source } => Error::Library {
-                kind: ErrorKind::Decode,
-                path: path.to_path_buf(),
-                context,
-                source,
-            },
+            DecodeError::Library { context, source } => {
+                Error::library(ErrorKind::Decode, path, context, source)
+            }
         }
     }
 }

@@ -27,6 +27,12 @@ pub(crate) fn long(v: i64) -> i32 {
 
 /// `java.lang.Float.hashCode()`: `floatToIntBits` (every NaN is the canonical `0x7fc00000`).
 pub(crate) fn float(v: f32) -> i32 {
+    float_to_int_bits(v)
+}
+
+/// `java.lang.Float.floatToIntBits`: the IEEE-754 bits, every NaN as the canonical `0x7fc00000`
+/// (`Float.equals` compares these).
+pub(crate) fn float_to_int_bits(v: f32) -> i32 {
     if v.is_nan() {
         0x7fc0_0000
     } else {
@@ -37,12 +43,17 @@ pub(crate) fn float(v: f32) -> i32 {
 /// `java.lang.Double.hashCode()`: [`long`] of `doubleToLongBits` (every NaN is the canonical
 /// `0x7ff8000000000000`).
 pub(crate) fn double(v: f64) -> i32 {
-    let bits = if v.is_nan() {
+    long(double_to_long_bits(v))
+}
+
+/// `java.lang.Double.doubleToLongBits`: the IEEE-754 bits, every NaN as the canonical `0x7ff8000000000000`
+/// (`Double.equals` compares these).
+pub(crate) fn double_to_long_bits(v: f64) -> i64 {
+    if v.is_nan() {
         0x7ff8_0000_0000_0000u64 as i64
     } else {
         v.to_bits() as i64
-    };
-    long(bits)
+    }
 }
 
 /// `java.math.BigDecimal.hashCode()` of `unscaled * 10^-scale`: `31 * BigInteger.hashCode() + scale`, where

@@ -238,5 +238,5 @@ pub fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
 /// `MurmurHashUtils.hashBytesByWords` (seed 42, little-endian 4-byte words as `MemorySegment.getInt` reads them
 /// on x86) over the row bytes.
 pub fn binary_row_hash(serialized: &[u8]) -> i32 {
-    crate::murmur_hash::hash_bytes_by_words(serialized.get(4..).unwrap_or_default())
+    crate::java::murmur_hash::hash_bytes_by_words(serialized.get(4..).unwrap_or_default())
 }
