@@ -2,6 +2,7 @@
 //! `min` (`FieldMinAgg`). Integers wrap at their width as Java's do; DECIMAL results that do not fit the
 //! declared precision are NULL (`Decimal.fromBigDecimal`); FLOAT and DOUBLE as IEEE arithmetic.
 
+use crate::java::big_decimal::rescale_half_up;
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
@@ -199,23 +200,19 @@ fn multiply(f: &AggField, ctx: &Ctx<'_>, a: Datum, b: Datum) -> Result<Cell> {
         (Datum::Float(a), Datum::Float(b)) => Cell::Value(Datum::Float(a * b)),
         (Datum::Double(a), Datum::Double(b)) => Cell::Value(Datum::Double(a * b)),
         (Datum::Decimal { unscaled: a, .. }, Datum::Decimal { unscaled: b, .. }) => {
-            let scale = match f.kind {
-                TypeKind::Decimal { scale, .. } => scale.max(0) as u32,
-                _ => 0,
+            let (precision, scale) = match f.kind {
+                TypeKind::Decimal { precision, scale } => (precision, i32::from(scale.max(0))),
+                _ => (38, 0),
             };
-            // BigDecimal multiply (scale 2s), then setScale(s, HALF_UP) and the precision check.
-            let product = a.checked_mul(b);
-            let rescaled = product.and_then(|p| {
-                let d = 10i128.checked_pow(scale)?;
-                let q = p / d;
-                let r = p % d;
-                Some(if r.unsigned_abs() * 2 >= d.unsigned_abs() {
-                    q + p.signum()
-                } else {
-                    q
-                })
-            });
-            decimal_fit(f, rescaled)
+            // BigDecimal multiply (scale 2s), then setScale(s, HALF_UP) and the precision check
+            // (`Decimal.fromBigDecimal`); NULL when it does not fit.
+            let rescaled = a
+                .checked_mul(b)
+                .and_then(|p| rescale_half_up(p, 2 * scale, precision, scale));
+            match rescaled {
+                Some(v) => Cell::Value(decimal(f, v)),
+                None => Cell::Null,
+            }
         }
         _ => return Err(ctx.err("product over non-numbers".into())),
     })
