@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::merge::output::{Cell, Ctx};
 use crate::value::Datum;
 
-use super::{value, AggField, FieldAggregator};
+use super::{null_keeps_other, value, AggField, FieldAggregator};
 
 /// `FieldBoolAndAgg` (`and` true) or `FieldBoolOrAgg`: NULL keeps the other side.
 pub(crate) struct BoolAgg {
@@ -18,22 +18,17 @@ impl FieldAggregator for BoolAgg {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        if acc.is_null() || input.is_null() {
-            return Ok(if acc.is_null() { input } else { acc });
-        }
-        let (a, b) = (
-            value(&self.field, ctx, &acc)?,
-            value(&self.field, ctx, &input)?,
-        );
-        match (a, b) {
-            (Datum::Boolean(a), Datum::Boolean(b)) => {
-                Ok(Cell::Value(Datum::Boolean(if self.and {
-                    a && b
-                } else {
-                    a || b
-                })))
+        null_keeps_other(&self.field, ctx, acc, input, |a, b| {
+            match (a, b) {
+                (Datum::Boolean(a), Datum::Boolean(b)) => {
+                    Ok(Cell::Value(Datum::Boolean(if self.and {
+                        a && b
+                    } else {
+                        a || b
+                    })))
+                }
+                _ => Err(ctx.err("bool_and/bool_or over non-booleans".into())),
             }
-            _ => Err(ctx.err("bool_and/bool_or over non-booleans".into())),
-        }
+        })
     }
 }

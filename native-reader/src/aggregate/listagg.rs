@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::merge::output::{Cell, Ctx};
 use crate::value::Datum;
 
-use super::{value, AggField, FieldAggregator};
+use super::{null_keeps_other, AggField, FieldAggregator};
 
 /// `FieldListaggAgg`: the accumulator, the delimiter, the input; NULL keeps the other side.
 pub(crate) struct Listagg {
@@ -18,19 +18,12 @@ impl FieldAggregator for Listagg {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        if acc.is_null() || input.is_null() {
-            return Ok(if acc.is_null() { input } else { acc });
-        }
-        let (a, b) = (
-            value(&self.field, ctx, &acc)?,
-            value(&self.field, ctx, &input)?,
-        );
-        match (a, b) {
+        null_keeps_other(&self.field, ctx, acc, input, |a, b| match (a, b) {
             (Datum::String(a), Datum::String(b)) => Ok(Cell::Value(Datum::String(format!(
                 "{a}{}{b}",
                 self.delimiter
             )))),
             _ => Err(ctx.err("listagg over non-strings".into())),
-        }
+        })
     }
 }

@@ -145,6 +145,23 @@ fn unsupported_retract(f: &AggField, ctx: &Ctx<'_>) -> Error {
     ))
 }
 
+/// The rule most of Java's field aggregators start with (`FieldSumAgg`, `FieldProductAgg`,
+/// `FieldBoolAndAgg`, `FieldBoolOrAgg`, `FieldListaggAgg`): a NULL on either side keeps the
+/// other side; otherwise `combine` gets both values.
+fn null_keeps_other(
+    f: &AggField,
+    ctx: &Ctx<'_>,
+    acc: Cell,
+    input: Cell,
+    combine: impl FnOnce(Datum, Datum) -> Result<Cell>,
+) -> Result<Cell> {
+    if acc.is_null() || input.is_null() {
+        return Ok(if acc.is_null() { input } else { acc });
+    }
+    let (a, b) = (value(f, ctx, &acc)?, value(f, ctx, &input)?);
+    combine(a, b)
+}
+
 /// A non-NULL cell's value. Errors: [`Error::Merge`] for NULL.
 fn value(f: &AggField, ctx: &Ctx<'_>, cell: &Cell) -> Result<Datum> {
     ctx.datum(cell, f.col)?.ok_or_else(|| {

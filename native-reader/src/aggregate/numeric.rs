@@ -11,7 +11,7 @@ use crate::schema::TypeKind;
 use crate::value::compare::compare_internal;
 use crate::value::Datum;
 
-use super::{value, AggField, FieldAggregator};
+use super::{null_keeps_other, value, AggField, FieldAggregator};
 
 /// `FieldSumAgg`: sums; retracting subtracts (from NULL: the negated input).
 pub(crate) struct Sum(pub(crate) AggField);
@@ -22,11 +22,7 @@ impl FieldAggregator for Sum {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        if acc.is_null() || input.is_null() {
-            return Ok(if acc.is_null() { input } else { acc });
-        }
-        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
-        arith(&self.0, ctx, a, b, false)
+        null_keeps_other(&self.0, ctx, acc, input, |a, b| arith(&self.0, ctx, a, b, false))
     }
 
     fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
@@ -54,19 +50,11 @@ impl FieldAggregator for Product {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        if acc.is_null() || input.is_null() {
-            return Ok(if acc.is_null() { input } else { acc });
-        }
-        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
-        multiply(&self.0, ctx, a, b)
+        null_keeps_other(&self.0, ctx, acc, input, |a, b| multiply(&self.0, ctx, a, b))
     }
 
     fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        if acc.is_null() || input.is_null() {
-            return Ok(if acc.is_null() { input } else { acc });
-        }
-        let (a, b) = (value(&self.0, ctx, &acc)?, value(&self.0, ctx, &input)?);
-        divide(&self.0, ctx, a, b)
+        null_keeps_other(&self.0, ctx, acc, input, |a, b| divide(&self.0, ctx, a, b))
     }
 }
 
