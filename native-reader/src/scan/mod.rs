@@ -55,17 +55,22 @@ use crate::error::Result;
 use crate::split::Split;
 use crate::table::Table;
 
-pub use bin_packing::pack_for_ordered;
 pub use file_set::{
-    deletion_vector_index, manifest_list_record_delta, read_added_files, read_all_files, BucketFiles,
-    DeletionVectorIndex, DeletionVectorLocation,
+    deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles, DeletionVectorIndex,
+    DeletionVectorLocation,
 };
-pub use follow_up::{binary_row_hash, fetch_snapshot, follow_up, plan_changes, plan_snapshot, FollowUpMode};
+pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
-pub use split_generator::{
-    append_split_for_batch, batch_splits, data_file_desc, generate_splits, merge_tree_split_for_batch,
+pub use split_generator::data_file_desc;
+pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
+
+pub(crate) use bin_packing::pack_for_ordered;
+pub(crate) use file_set::read_added_files;
+pub(crate) use follow_up::{fetch_snapshot, follow_up, plan_changes, plan_snapshot, FollowUpMode};
+pub(crate) use split_generator::{
+    append_split_for_batch, batch_splits, generate_splits, merge_tree_split_for_batch,
 };
-pub use starting::{num_levels, plan_batch, plan_latest_full, plan_stream, plan_stream_full, starting_snapshot_id};
+pub(crate) use starting::{num_levels, starting_snapshot_id};
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]

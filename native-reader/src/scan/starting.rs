@@ -13,7 +13,7 @@ use super::split_generator::batch_splits;
 
 /// The first snapshot id the follow-up scanner reads for `scan.snapshot-id=from_snapshot`:
 /// `max(from_snapshot, earliest)`, `None` when the table has no snapshot (nor long-lived changelog).
-pub fn starting_snapshot_id(table: &Table, from_snapshot: i64) -> Result<Option<i64>> {
+pub(crate) fn starting_snapshot_id(table: &Table, from_snapshot: i64) -> Result<Option<i64>> {
     let sm = table.snapshot_manager();
     let earliest = if table.options().changelog_lifecycle_decoupled {
         match sm.earliest_long_lived_changelog_id()? {
@@ -74,7 +74,7 @@ pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Resu
 /// as typed when the table opened ([`CoreOptions::num_levels`]).
 ///
 /// Errors: [`Error::InvalidOption`] naming the schema file's directory when an option is not an integer.
-pub fn num_levels(table: &Table) -> Result<i32> {
+pub(crate) fn num_levels(table: &Table) -> Result<i32> {
     deferred(table, &table.options().num_levels)
 }
 
