@@ -59,7 +59,7 @@ pub enum FileSource {
     Compact,
 }
 
-pub(super) fn file_kind(v: i32) -> std::result::Result<FileKind, Malformed> {
+fn file_kind(v: i32) -> std::result::Result<FileKind, Malformed> {
     match v {
         0 => Ok(FileKind::Add),
         1 => Ok(FileKind::Delete),
@@ -67,14 +67,14 @@ pub(super) fn file_kind(v: i32) -> std::result::Result<FileKind, Malformed> {
     }
 }
 
-pub(super) fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::io(path, e))
 }
 
 /// Why the bytes of a manifest do not decode: a check of ours with its text, or a library's error with what
 /// was being read. Becomes the reason of an [`Error::Avro`] ([`Error::Library`] with [`ErrorKind::Avro`]).
 #[derive(Debug)]
-pub(crate) enum Malformed {
+enum Malformed {
     /// A check of this module failed; the text says what.
     Invalid(String),
     /// Avro, ORC, Arrow or JSON failed while reading `context` (may be empty).
@@ -88,7 +88,7 @@ pub(crate) enum Malformed {
 
 impl Malformed {
     /// A library error while reading `context`.
-    pub(crate) fn library(context: impl Into<String>, source: impl Into<Cause>) -> Self {
+    fn library(context: impl Into<String>, source: impl Into<Cause>) -> Self {
         Malformed::Library {
             context: context.into(),
             source: source.into(),
@@ -96,7 +96,7 @@ impl Malformed {
     }
 
     /// The same error seen from the enclosing read: `{context}: {self}`.
-    pub(crate) fn within(self, context: impl std::fmt::Display) -> Self {
+    fn within(self, context: impl std::fmt::Display) -> Self {
         match self {
             Malformed::Invalid(text) => Malformed::Invalid(format!("{context}: {text}")),
             Malformed::Library { context: inner, source } => Malformed::Library {
@@ -147,7 +147,7 @@ impl std::fmt::Display for Malformed {
 }
 
 /// Reads every record of the bytes of an Avro container file through `convert`.
-pub(super) fn records_from_bytes<T>(
+fn records_from_bytes<T>(
     path: &Path,
     bytes: &[u8],
     convert: impl Fn(&Rec<'_>) -> std::result::Result<T, Malformed>,

@@ -64,13 +64,6 @@ pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
 pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
 
-pub(crate) use bin_packing::pack_for_ordered;
-pub(crate) use file_set::read_added_files;
-pub(crate) use follow_up::{fetch_snapshot, follow_up, plan_changes, plan_snapshot, FollowUpMode};
-pub(crate) use split_generator::{
-    append_split_for_batch, batch_splits, generate_splits, merge_tree_split_for_batch,
-};
-pub(crate) use starting::{num_levels, starting_snapshot_id};
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]

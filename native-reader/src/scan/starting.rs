@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::split::Split;
-use crate::options::{ChangelogProducer, CoreOptions, Deferred, MergeEngine, StreamScanMode};
+use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::table::Table;
 
 use super::file_set::read_all_files;
@@ -71,7 +71,7 @@ pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Resu
 }
 
 /// `num-levels` of the table: the option, else `num-sorted-run.compaction-trigger` + 1 (trigger default 5),
-/// as typed when the table opened ([`CoreOptions::num_levels`]).
+/// as typed when the table opened ([`crate::options::CoreOptions::num_levels`]).
 ///
 /// Errors: [`Error::InvalidOption`] naming the schema file's directory when an option is not an integer.
 pub(crate) fn num_levels(table: &Table) -> Result<i32> {
