@@ -128,9 +128,9 @@ pub enum Cause {
     /// `parquet`.
     #[error(transparent)]
     Parquet(#[from] parquet::errors::ParquetError),
-    /// `orc-rust`.
+    /// `orc-rust` (boxed: the crate's error is large).
     #[error(transparent)]
-    Orc(#[from] orc_rust::error::OrcError),
+    Orc(Box<orc_rust::error::OrcError>),
     /// `apache-avro` (boxed: the crate's error is large).
     #[error(transparent)]
     Avro(Box<apache_avro::Error>),
@@ -140,6 +140,12 @@ pub enum Cause {
     /// I/O.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+}
+
+impl From<orc_rust::error::OrcError> for Cause {
+    fn from(e: orc_rust::error::OrcError) -> Self {
+        Cause::Orc(Box::new(e))
+    }
 }
 
 impl From<apache_avro::Error> for Cause {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// A Paimon data type with its nullability.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,15 +111,14 @@ impl TableSchema {
     /// version <= 2 without `file.format` gets `file.format=orc`.
     pub fn read(path: &Path) -> Result<TableSchema> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::parse(&bytes).map_err(|reason| Error::Json {
-            path: path.to_path_buf(),
-            reason,
-        })
+        Self::parse(&bytes).map_err(|e| e.at(path))
     }
 
-    /// Parses schema JSON. The error is a human-readable reason.
-    pub fn parse(bytes: &[u8]) -> std::result::Result<TableSchema, String> {
-        let raw: RawSchema = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    /// Parses schema JSON.
+    ///
+    /// Errors: [`SchemaError`] when the bytes are not a schema or a type is unknown.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<TableSchema, SchemaError> {
+        let raw: RawSchema = serde_json::from_slice(bytes).map_err(SchemaError::Json)?;
         let fields = raw
             .fields
             .into_iter()
@@ -171,28 +170,29 @@ impl TableSchema {
     }
 }
 
-fn parse_field(raw: RawField) -> std::result::Result<DataField, String> {
+fn parse_field(raw: RawField) -> std::result::Result<DataField, SchemaError> {
     Ok(DataField {
         id: raw.id,
-        data_type: parse_type(&raw.data_type).map_err(|e| format!("field `{}`: {e}", raw.name))?,
+        data_type: parse_type(&raw.data_type)
+            .map_err(|e| e.within(format_args!("field `{}`", raw.name)))?,
         name: raw.name,
     })
 }
 
 /// Parses a JSON type: a string for atomic types, an object for ARRAY, MULTISET, MAP and ROW.
-pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, String> {
+pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, SchemaError> {
     match value {
         serde_json::Value::String(s) => parse_atomic(s),
         serde_json::Value::Object(obj) => {
             let ty = obj
                 .get("type")
                 .and_then(|t| t.as_str())
-                .ok_or_else(|| "nested type without a `type` string".to_string())?;
+                .ok_or_else(|| invalid("nested type without a `type` string"))?;
             let (root, nullable) = split_not_null(ty);
-            let child = |key: &str| -> std::result::Result<Box<DataType>, String> {
+            let child = |key: &str| -> std::result::Result<Box<DataType>, SchemaError> {
                 let v = obj
                     .get(key)
-                    .ok_or_else(|| format!("{root} type without `{key}`"))?;
+                    .ok_or_else(|| invalid(format!("{root} type without `{key}`")))?;
                 Ok(Box::new(parse_type(v)?))
             };
             let kind = match root.to_ascii_uppercase().as_str() {
@@ -203,22 +203,22 @@ pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, St
                     let fields = obj
                         .get("fields")
                         .and_then(|f| f.as_array())
-                        .ok_or_else(|| "ROW type without `fields`".to_string())?;
+                        .ok_or_else(|| invalid("ROW type without `fields`"))?;
                     let mut out = Vec::with_capacity(fields.len());
                     for f in fields {
                         let raw: RawField =
-                            serde_json::from_value(f.clone()).map_err(|e| e.to_string())?;
+                            serde_json::from_value(f.clone()).map_err(SchemaError::Json)?;
                         out.push(parse_field(raw)?);
                     }
                     TypeKind::Row(out)
                 }
-                other => return Err(format!("unknown type `{other}`")),
+                other => return Err(invalid(format!("unknown type `{other}`"))),
             };
             Ok(DataType { kind, nullable })
         }
-        other => Err(format!(
+        other => Err(invalid(format!(
             "a type must be a string or an object, found {other}"
-        )),
+        ))),
     }
 }
 
@@ -233,7 +233,7 @@ fn split_not_null(s: &str) -> (&str, bool) {
 }
 
 /// Parses an atomic type string such as `DECIMAL(10, 2) NOT NULL` or `TIMESTAMP(6) WITH LOCAL TIME ZONE`.
-pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
+pub fn parse_atomic(s: &str) -> std::result::Result<DataType, SchemaError> {
     let (body, nullable) = split_not_null(s);
     let upper = body.to_ascii_uppercase();
     let (name, args) = match upper.find('(') {
@@ -241,7 +241,7 @@ pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
             let close = upper[open..]
                 .find(')')
                 .map(|c| c + open)
-                .ok_or_else(|| format!("unbalanced parentheses in type `{s}`"))?;
+                .ok_or_else(|| invalid(format!("unbalanced parentheses in type `{s}`")))?;
             let args: Vec<String> = upper[open + 1..close]
                 .split(',')
                 .map(|a| a.trim().to_string())
@@ -262,12 +262,12 @@ pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
         }
         None => (upper.clone(), Vec::new()),
     };
-    let num = |i: usize, default: u32| -> std::result::Result<u32, String> {
+    let num = |i: usize, default: u32| -> std::result::Result<u32, SchemaError> {
         match args.get(i) {
             None => Ok(default),
             Some(a) => a
                 .parse::<u32>()
-                .map_err(|_| format!("bad type parameter `{a}` in `{s}`")),
+                .map_err(|_| invalid(format!("bad type parameter `{a}` in `{s}`"))),
         }
     };
     let kind = match name.as_str() {
@@ -282,7 +282,7 @@ pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
             let precision = num(0, 10)?;
             let scale = num(1, 0)?;
             if !(1..=38).contains(&precision) || scale > precision {
-                return Err(format!("invalid decimal `{s}`"));
+                return Err(invalid(format!("invalid decimal `{s}`")));
             }
             TypeKind::Decimal {
                 precision: precision as u8,
@@ -301,14 +301,74 @@ pub fn parse_atomic(s: &str) -> std::result::Result<DataType, String> {
         "TIMESTAMP WITH LOCAL TIME ZONE" | "TIMESTAMP_LTZ" => {
             TypeKind::LocalZonedTimestamp(num(0, 6)? as u8)
         }
-        _ => return Err(format!("unknown type `{s}`")),
+        _ => return Err(invalid(format!("unknown type `{s}`"))),
     };
     if let TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p) | TypeKind::Time(p) = kind {
         if p > 9 {
-            return Err(format!("invalid precision in `{s}`"));
+            return Err(invalid(format!("invalid precision in `{s}`")));
         }
     }
     Ok(DataType { kind, nullable })
+}
+
+/// Why schema JSON does not parse: the JSON error, or a check of ours (an unknown type, a bad type
+/// parameter) with its text; `context` names the field it was in (`field `v`: …`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// The bytes are not the JSON of a schema (or of a nested field).
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// The JSON error met inside `context` (a field).
+    #[error("{context}: {source}")]
+    JsonIn {
+        /// Where, e.g. ``field `v` ``.
+        context: String,
+        /// The JSON error.
+        source: serde_json::Error,
+    },
+    /// A check of the schema reader failed; the text says what.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn invalid(text: impl Into<String>) -> SchemaError {
+    SchemaError::Invalid(text.into())
+}
+
+impl SchemaError {
+    /// The same error seen from the enclosing field: `{context}: {self}`.
+    fn within(self, context: impl std::fmt::Display) -> Self {
+        match self {
+            SchemaError::Json(source) => SchemaError::JsonIn {
+                context: context.to_string(),
+                source,
+            },
+            SchemaError::JsonIn {
+                context: inner,
+                source,
+            } => SchemaError::JsonIn {
+                context: format!("{context}: {inner}"),
+                source,
+            },
+            SchemaError::Invalid(text) => SchemaError::Invalid(format!("{context}: {text}")),
+        }
+    }
+
+    /// The [`Error`] naming the schema file at `path`: [`Error::Json`], or [`Error::Library`] keeping the
+    /// JSON error as its source (same message).
+    fn at(self, path: &Path) -> Error {
+        match self {
+            SchemaError::Json(source) => Error::library(ErrorKind::Json, path, "", source),
+            SchemaError::JsonIn { context, source } => {
+                Error::library(ErrorKind::Json, path, context, source)
+            }
+            SchemaError::Invalid(reason) => Error::Json {
+                path: path.to_path_buf(),
+                reason,
+            },
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// File name prefix of snapshot files in `snapshot/`.
 pub const SNAPSHOT_PREFIX: &str = "snapshot-";
@@ -79,20 +79,20 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Parses snapshot JSON; the error is a human-readable reason.
-    pub fn parse(bytes: &[u8]) -> std::result::Result<Snapshot, String> {
-        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    /// Parses snapshot JSON.
+    ///
+    /// Errors: the JSON error when the bytes are not a snapshot.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<Snapshot, serde_json::Error> {
+        serde_json::from_slice(bytes)
     }
 
     /// Reads and parses a snapshot or changelog file.
     ///
-    /// Errors: [`Error::Io`] when unreadable (including missing), [`Error::Json`] when malformed.
+    /// Errors: [`Error::Io`] when unreadable (including missing), [`Error::Library`] of kind
+    /// [`ErrorKind::Json`] (read as [`Error::Json`]) when malformed.
     pub fn read(path: &Path) -> Result<Snapshot> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::parse(&bytes).map_err(|reason| Error::Json {
-            path: path.to_path_buf(),
-            reason,
-        })
+        Self::parse(&bytes).map_err(|e| Error::library(ErrorKind::Json, path, "", e))
     }
 }
 
@@ -186,10 +186,9 @@ impl SnapshotManager {
 
 fn read_existing(path: &Path, missing: impl FnOnce() -> String) -> Result<Snapshot> {
     match std::fs::read(path) {
-        Ok(bytes) => Snapshot::parse(&bytes).map_err(|reason| Error::Json {
-            path: path.to_path_buf(),
-            reason,
-        }),
+        Ok(bytes) => {
+            Snapshot::parse(&bytes).map_err(|e| Error::library(ErrorKind::Json, path, "", e))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::Snapshot {
             path: path.to_path_buf(),
             reason: missing(),
@@ -364,7 +363,17 @@ mod tests {
         let (_d, m) = table_with(&[]);
         std::fs::write(m.snapshot_path(1), "{not json").unwrap();
         let err = m.snapshot(1).unwrap_err();
-        assert!(matches!(err, Error::Json { .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::Json { .. }
+                    | Error::Library {
+                        kind: ErrorKind::Json,
+                        ..
+                    }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().contains("snapshot-1"));
     }
 }

@@ -16,20 +16,8 @@ impl<T> JavaPriorityQueue<T> {
         JavaPriorityQueue { items: Vec::new() }
     }
 
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.items.len()
-    }
 
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
-    }
 
-    /// The head (smallest element), if any.
-    pub fn peek(&self) -> Option<&T> {
-        self.items.first()
-    }
 
     /// `offer`: append, then sift up while strictly smaller than the parent.
     pub fn offer(&mut self, item: T, cmp: &impl Fn(&T, &T) -> Ordering) {
@@ -78,6 +66,7 @@ impl<T> JavaPriorityQueue<T> {
     }
 
     /// The elements in array (iteration) order.
+    #[cfg(test)]
     pub fn as_slice(&self) -> &[T] {
         &self.items
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::error::Result;
 
-use super::{file_kind, read_bytes, records_from_bytes, FileKind, FileSource};
+use super::{file_kind, Malformed, read_bytes, records_from_bytes, FileKind, FileSource};
 
 /// A data or changelog file (`org.apache.paimon.io.DataFileMeta`, the `_FILE` record). Stats are skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub fn manifest_file_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Manifes
                     .map(|v| match v {
                         0 => Ok(FileSource::Append),
                         1 => Ok(FileSource::Compact),
-                        other => Err(format!("unknown _FILE_SOURCE {other}")),
+                        other => Err(Malformed::Invalid(format!("unknown _FILE_SOURCE {other}"))),
                     })
                     .transpose()?,
                 value_stats_cols: f.opt_strings("_VALUE_STATS_COLS")?,

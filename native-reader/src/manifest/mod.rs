@@ -26,9 +26,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Cause, Error, ErrorKind, Result};
 
-pub use avro_container::MAX_AVRO_ALLOCATION;
+pub(crate) use avro_container::MAX_AVRO_ALLOCATION;
 pub use index_manifest::{
     index_manifest_from_bytes, read_index_manifest, DeletionVectorMeta, IndexManifestEntry,
     DELETION_VECTORS_INDEX, HASH_INDEX,
@@ -59,42 +59,110 @@ pub enum FileSource {
     Compact,
 }
 
-pub(super) fn file_kind(v: i32) -> std::result::Result<FileKind, String> {
+fn file_kind(v: i32) -> std::result::Result<FileKind, Malformed> {
     match v {
         0 => Ok(FileKind::Add),
         1 => Ok(FileKind::Delete),
-        other => Err(format!("unknown _KIND {other}")),
+        other => Err(format!("unknown _KIND {other}").into()),
     }
 }
 
-pub(super) fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::io(path, e))
 }
 
+/// Why the bytes of a manifest do not decode: a check of ours with its text, or a library's error with what
+/// was being read. Becomes the reason of an [`Error::Avro`] ([`Error::Library`] with [`ErrorKind::Avro`]).
+#[derive(Debug)]
+enum Malformed {
+    /// A check of this module failed; the text says what.
+    Invalid(String),
+    /// Avro, ORC, Arrow or JSON failed while reading `context` (may be empty).
+    Library {
+        /// What was being read.
+        context: String,
+        /// The library's error.
+        source: Cause,
+    },
+}
+
+impl Malformed {
+    /// A library error while reading `context`.
+    fn library(context: impl Into<String>, source: impl Into<Cause>) -> Self {
+        Malformed::Library {
+            context: context.into(),
+            source: source.into(),
+        }
+    }
+
+    /// The same error seen from the enclosing read: `{context}: {self}`.
+    fn within(self, context: impl std::fmt::Display) -> Self {
+        match self {
+            Malformed::Invalid(text) => Malformed::Invalid(format!("{context}: {text}")),
+            Malformed::Library { context: inner, source } => Malformed::Library {
+                context: if inner.is_empty() {
+                    context.to_string()
+                } else {
+                    format!("{context}: {inner}")
+                },
+                source,
+            },
+        }
+    }
+
+    /// The [`Error`] naming the manifest at `path`.
+    fn at(self, path: &Path) -> Error {
+        match self {
+            Malformed::Invalid(reason) => Error::Avro {
+                path: path.to_path_buf(),
+                reason,
+            },
+            Malformed::Library { context, source } => {
+                Error::library(ErrorKind::Avro, path, context, source)
+            }
+        }
+    }
+}
+
+impl From<String> for Malformed {
+    fn from(text: String) -> Self {
+        Malformed::Invalid(text)
+    }
+}
+
+impl From<&str> for Malformed {
+    fn from(text: &str) -> Self {
+        Malformed::Invalid(text.to_string())
+    }
+}
+
+impl std::fmt::Display for Malformed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Malformed::Invalid(text) => f.write_str(text),
+            Malformed::Library { context, source } if context.is_empty() => write!(f, "{source}"),
+            Malformed::Library { context, source } => write!(f, "{context}: {source}"),
+        }
+    }
+}
+
 /// Reads every record of the bytes of an Avro container file through `convert`.
-pub(super) fn records_from_bytes<T>(
+fn records_from_bytes<T>(
     path: &Path,
     bytes: &[u8],
-    convert: impl Fn(&Rec<'_>) -> std::result::Result<T, String>,
+    convert: impl Fn(&Rec<'_>) -> std::result::Result<T, Malformed>,
 ) -> Result<Vec<T>> {
-    let avro_err = |reason: String| Error::Avro {
-        path: path.to_path_buf(),
-        reason,
-    };
     if bytes.starts_with(b"ORC") {
         // `manifest.format=orc`: the same records, as ORC struct columns.
         // The unwind guard keeps "never a panic" should a corner of the ORC decoder panic on bad bytes.
         let records = std::panic::catch_unwind(|| orc_records(bytes.to_vec()))
             .unwrap_or_else(|_| Err("the ORC decoder panicked on this file".into()))
-            .map_err(|reason| Error::Avro {
-                path: path.to_path_buf(),
-                reason: format!("ORC manifest: {reason}"),
-            })?;
+            .map_err(|e| e.within("ORC manifest").at(path))?;
         let mut out = Vec::with_capacity(records.len());
         for (i, value) in records.iter().enumerate() {
             let rec = Rec::from_value(value, "record")
                 .and_then(|rec| convert(&rec))
-                .map_err(|e| avro_err(format!("ORC record {i}: {e}")))?;
+                .map_err(|e| e.within(format_args!("ORC record {i}")).at(path))?;
             out.push(rec);
         }
         return Ok(out);
@@ -106,28 +174,27 @@ pub(super) fn records_from_bytes<T>(
                 reason: "Parquet manifest files (table option manifest.format) are not supported, only avro and orc".into(),
             });
         }
-        return Err(avro_err(
-            "not an Avro object container file (bad magic)".into(),
-        ));
+        return Err(Malformed::from("not an Avro object container file (bad magic)").at(path));
     }
     // apache-avro sizes buffers and collections from counts in the file before reading their items: check
     // the container framing here, and bound what one count may allocate (see MAX_AVRO_ALLOCATION).
-    check_container(bytes).map_err(avro_err)?;
+    check_container(bytes).map_err(|e| e.at(path))?;
     apache_avro::util::max_allocation_bytes(MAX_AVRO_ALLOCATION);
     // apache-avro returns errors for malformed input; the unwind guard keeps "never a panic" even if a
     // corner of the decoder does not.
     let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let reader = apache_avro::Reader::new(bytes).map_err(|e| e.to_string())?;
+        let reader = apache_avro::Reader::new(bytes).map_err(|e| Malformed::library("", e))?;
         let mut out = Vec::new();
         for (i, value) in reader.enumerate() {
-            let value = value.map_err(|e| format!("record {i}: {e}"))?;
-            let rec = Rec::from_value(&value, "record").map_err(|e| format!("record {i}: {e}"))?;
-            out.push(convert(&rec).map_err(|e| format!("record {i}: {e}"))?);
+            let record = format_args!("record {i}").to_string();
+            let value = value.map_err(|e| Malformed::library(record.as_str(), e))?;
+            let rec = Rec::from_value(&value, "record").map_err(|e| e.within(&record))?;
+            out.push(convert(&rec).map_err(|e| e.within(&record))?);
         }
-        Ok::<_, String>(out)
+        Ok::<_, Malformed>(out)
     }));
     match decoded {
-        Ok(r) => r.map_err(avro_err),
-        Err(_) => Err(avro_err("the Avro decoder panicked on this file".into())),
+        Ok(r) => r.map_err(|e| e.at(path)),
+        Err(_) => Err(Malformed::from("the Avro decoder panicked on this file").at(path)),
     }
 }

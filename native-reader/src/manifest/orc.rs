@@ -2,21 +2,24 @@
 
 use apache_avro::types::Value;
 
+use super::Malformed;
+
 /// Decodes an ORC manifest (list, manifest or index manifest written with `manifest.format=orc`) into
 /// one record value per row, fields by name, so that the Avro field readers apply unchanged.
 /// Manifests are small metadata files: the whole file is decoded at once.
-pub(super) fn orc_records(bytes: Vec<u8>) -> std::result::Result<Vec<Value>, String> {
+pub(super) fn orc_records(bytes: Vec<u8>) -> Result<Vec<Value>, Malformed> {
     let tail = &bytes[bytes
         .len()
         .saturating_sub(crate::decode::orc_tail::TAIL_LEN as usize)..];
-    crate::decode::orc_tail::check_tail(tail, bytes.len() as u64).map_err(|e| e.to_string())?;
+    crate::decode::orc_tail::check_tail(tail, bytes.len() as u64)
+        .map_err(|e| Malformed::Invalid(e.to_string()))?;
     let bytes = crate::decode::orc_tail::Bounded(bytes::Bytes::from(bytes));
     let reader = orc_rust::ArrowReaderBuilder::try_new(bytes)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Malformed::library("", e))?
         .build();
     let mut out = Vec::new();
     for batch in reader {
-        let batch = batch.map_err(|e| e.to_string())?;
+        let batch = batch.map_err(|e| Malformed::library("", e))?;
         let columns: Vec<(String, &dyn arrow_array::Array)> = batch
             .schema()
             .fields()
@@ -28,7 +31,7 @@ pub(super) fn orc_records(bytes: Vec<u8>) -> std::result::Result<Vec<Value>, Str
             let fields = columns
                 .iter()
                 .map(|(name, c)| Ok((name.clone(), arrow_value(*c, row)?)))
-                .collect::<std::result::Result<Vec<_>, String>>()?;
+                .collect::<Result<Vec<_>, Malformed>>()?;
             out.push(Value::Record(fields));
         }
     }
@@ -36,7 +39,7 @@ pub(super) fn orc_records(bytes: Vec<u8>) -> std::result::Result<Vec<Value>, Str
 }
 
 /// The value at `row` of an Arrow array as an Avro value (the types manifests use).
-fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> std::result::Result<Value, String> {
+fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> Result<Value, Malformed> {
     use arrow_array::cast::AsArray;
     use arrow_array::types::*;
     use arrow_schema::{DataType as A, TimeUnit};
@@ -77,7 +80,7 @@ fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> std::result::Resul
                     .iter()
                     .zip(s.columns())
                     .map(|(f, c)| Ok((f.name().clone(), arrow_value(c.as_ref(), row)?)))
-                    .collect::<std::result::Result<_, String>>()?,
+                    .collect::<Result<_, Malformed>>()?,
             )
         }
         A::List(_) => {
@@ -85,9 +88,9 @@ fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> std::result::Resul
             Value::Array(
                 (0..values.len())
                     .map(|i| arrow_value(values.as_ref(), i))
-                    .collect::<std::result::Result<_, String>>()?,
+                    .collect::<Result<_, Malformed>>()?,
             )
         }
-        other => return Err(format!("unexpected column type {other}")),
+        other => return Err(format!("unexpected column type {other}").into()),
     })
 }

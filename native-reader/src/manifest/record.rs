@@ -2,6 +2,8 @@
 
 use apache_avro::types::Value;
 
+use super::Malformed;
+
 fn unwrap_union(v: &Value) -> &Value {
     match v {
         Value::Union(_, inner) => unwrap_union(inner),
@@ -9,7 +11,7 @@ fn unwrap_union(v: &Value) -> &Value {
     }
 }
 
-pub(super) fn type_error(field: &str, expected: &str, got: &Value) -> String {
+pub(super) fn type_error(field: &str, expected: &str, got: &Value) -> Malformed {
     let kind = match got {
         Value::Null => "null",
         Value::Boolean(_) => "boolean",
@@ -24,7 +26,7 @@ pub(super) fn type_error(field: &str, expected: &str, got: &Value) -> String {
         Value::Record(_) => "record",
         _ => "another type",
     };
-    format!("field `{field}`: expected {expected}, found {kind}")
+    Malformed::Invalid(format!("field `{field}`: expected {expected}, found {kind}"))
 }
 
 /// A record whose fields are looked up by name.
@@ -33,7 +35,7 @@ pub(super) struct Rec<'a> {
 }
 
 impl<'a> Rec<'a> {
-    pub(super) fn from_value(v: &'a Value, what: &str) -> std::result::Result<Self, String> {
+    pub(super) fn from_value(v: &'a Value, what: &str) -> Result<Self, Malformed> {
         match unwrap_union(v) {
             Value::Record(fields) => Ok(Rec { fields }),
             other => Err(type_error(what, "record", other)),
@@ -49,20 +51,20 @@ impl<'a> Rec<'a> {
             .filter(|v| !matches!(v, Value::Null))
     }
 
-    pub(super) fn required(&self, name: &str) -> std::result::Result<&'a Value, String> {
+    pub(super) fn required(&self, name: &str) -> Result<&'a Value, Malformed> {
         self.get(name)
-            .ok_or_else(|| format!("required field `{name}` is missing or null"))
+            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
     }
 
-    pub(super) fn check_version(&self, expected: i32) -> std::result::Result<(), String> {
+    pub(super) fn check_version(&self, expected: i32) -> Result<(), Malformed> {
         let v = self.int("_VERSION")?;
         if v != expected {
-            return Err(format!("unsupported _VERSION {v}, expected {expected}"));
+            return Err(format!("unsupported _VERSION {v}, expected {expected}").into());
         }
         Ok(())
     }
 
-    pub(super) fn opt_long(&self, name: &str) -> std::result::Result<Option<i64>, String> {
+    pub(super) fn opt_long(&self, name: &str) -> Result<Option<i64>, Malformed> {
         self.get(name)
             .map(|v| match v {
                 Value::Long(x)
@@ -77,40 +79,40 @@ impl<'a> Rec<'a> {
             .transpose()
     }
 
-    pub(super) fn long(&self, name: &str) -> std::result::Result<i64, String> {
+    pub(super) fn long(&self, name: &str) -> Result<i64, Malformed> {
         self.required(name)?;
         self.opt_long(name)?
-            .ok_or_else(|| format!("required field `{name}` is missing or null"))
+            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
     }
 
-    pub(super) fn opt_int(&self, name: &str) -> std::result::Result<Option<i32>, String> {
+    pub(super) fn opt_int(&self, name: &str) -> Result<Option<i32>, Malformed> {
         self.opt_long(name)?
-            .map(|x| i32::try_from(x).map_err(|_| format!("field `{name}`: {x} is not an int")))
+            .map(|x| i32::try_from(x).map_err(|_| Malformed::Invalid(format!("field `{name}`: {x} is not an int"))))
             .transpose()
     }
 
-    pub(super) fn int(&self, name: &str) -> std::result::Result<i32, String> {
+    pub(super) fn int(&self, name: &str) -> Result<i32, Malformed> {
         self.opt_int(name)?
-            .ok_or_else(|| format!("required field `{name}` is missing or null"))
+            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
     }
 
-    pub(super) fn opt_string(&self, name: &str) -> std::result::Result<Option<String>, String> {
+    pub(super) fn opt_string(&self, name: &str) -> Result<Option<String>, Malformed> {
         self.get(name)
             .map(|v| match v {
                 Value::String(s) => Ok(s.clone()),
                 Value::Bytes(b) => String::from_utf8(b.clone())
-                    .map_err(|_| format!("field `{name}`: invalid UTF-8")),
+                    .map_err(|_| Malformed::Invalid(format!("field `{name}`: invalid UTF-8"))),
                 other => Err(type_error(name, "string", other)),
             })
             .transpose()
     }
 
-    pub(super) fn string(&self, name: &str) -> std::result::Result<String, String> {
+    pub(super) fn string(&self, name: &str) -> Result<String, Malformed> {
         self.opt_string(name)?
-            .ok_or_else(|| format!("required field `{name}` is missing or null"))
+            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
     }
 
-    pub(super) fn opt_bytes(&self, name: &str) -> std::result::Result<Option<Vec<u8>>, String> {
+    pub(super) fn opt_bytes(&self, name: &str) -> Result<Option<Vec<u8>>, Malformed> {
         self.get(name)
             .map(|v| match v {
                 Value::Bytes(b) | Value::Fixed(_, b) => Ok(b.clone()),
@@ -120,12 +122,12 @@ impl<'a> Rec<'a> {
             .transpose()
     }
 
-    pub(super) fn bytes(&self, name: &str) -> std::result::Result<Vec<u8>, String> {
+    pub(super) fn bytes(&self, name: &str) -> Result<Vec<u8>, Malformed> {
         self.opt_bytes(name)?
-            .ok_or_else(|| format!("required field `{name}` is missing or null"))
+            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
     }
 
-    pub(super) fn opt_strings(&self, name: &str) -> std::result::Result<Option<Vec<String>>, String> {
+    pub(super) fn opt_strings(&self, name: &str) -> Result<Option<Vec<String>>, Malformed> {
         self.get(name)
             .map(|v| match v {
                 Value::Array(items) => items
@@ -140,7 +142,7 @@ impl<'a> Rec<'a> {
             .transpose()
     }
 
-    pub(super) fn record(&self, name: &str) -> std::result::Result<Rec<'a>, String> {
+    pub(super) fn record(&self, name: &str) -> Result<Rec<'a>, Malformed> {
         Rec::from_value(self.required(name)?, name)
     }
 }

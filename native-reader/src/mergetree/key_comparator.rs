@@ -52,7 +52,7 @@ impl KeyComparator {
 }
 
 /// One field of [`KeyComparator::compare`].
-pub fn compare_datum(a: &Datum, b: &Datum) -> Ordering {
+fn compare_datum(a: &Datum, b: &Datum) -> Ordering {
     use Datum::*;
     fn partial<T: PartialOrd>(x: T, y: T) -> Ordering {
         if x > y {

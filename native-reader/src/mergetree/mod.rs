@@ -6,7 +6,7 @@ mod interval_partition;
 mod key_comparator;
 
 pub use interval_partition::interval_partition;
-pub use key_comparator::{compare_datum, KeyComparator};
+pub use key_comparator::KeyComparator;
 
 use crate::binary_row::Datum;
 use crate::manifest::DataFileMeta;

@@ -98,7 +98,7 @@ impl<'t> Grouper<'t> {
 /// Reads the manifest list `name` without merging (DELTA/CHANGELOG scan modes) and groups its ADD entries by
 /// partition (first seen) then bucket (first seen), files in manifest-entry order
 /// (`FileStoreScan.Plan.groupByPartFiles`). Groups of one partition stay adjacent.
-pub fn read_added_files(table: &Table, manifest_list: &str) -> Result<Vec<BucketFiles>> {
+pub(crate) fn read_added_files(table: &Table, manifest_list: &str) -> Result<Vec<BucketFiles>> {
     let list_path = table.manifest_path(manifest_list);
     let metas = read_manifest_list(&list_path)?;
     let mut grouper = Grouper::new(table);

@@ -20,7 +20,7 @@ use super::split_generator::{data_file_desc, deletion_file, generate_splits};
 
 /// Which manifest list a follow-up plan reads (`ScanMode.DELTA` or `ScanMode.CHANGELOG`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FollowUpMode {
+pub(crate) enum FollowUpMode {
     /// `deltaManifestList` (changelog-producer `none`).
     Delta,
     /// `changelogManifestList` (`input`, `lookup`, `full-compaction`).
@@ -29,7 +29,7 @@ pub enum FollowUpMode {
 
 /// The follow-up scanner of a table: whether it plans a snapshot of `kind` (`FollowUpScanner.shouldScanSnapshot`)
 /// and, if so, from which manifest list.
-pub fn follow_up(producer: ChangelogProducer, kind: CommitKind) -> Option<FollowUpMode> {
+pub(crate) fn follow_up(producer: ChangelogProducer, kind: CommitKind) -> Option<FollowUpMode> {
     match (producer, kind) {
         (ChangelogProducer::None, CommitKind::Append) => Some(FollowUpMode::Delta),
         (ChangelogProducer::Input, CommitKind::Append) => Some(FollowUpMode::Changelog),
@@ -44,7 +44,7 @@ pub fn follow_up(producer: ChangelogProducer, kind: CommitKind) -> Option<Follow
 /// when it has expired and the changelog lifecycle is decoupled, `changelog/changelog-<id>`.
 ///
 /// Errors: [`Error::Snapshot`] naming `snapshot-<id>` when neither exists.
-pub fn fetch_snapshot(table: &Table, id: i64) -> Result<Snapshot> {
+pub(crate) fn fetch_snapshot(table: &Table, id: i64) -> Result<Snapshot> {
     let sm = table.snapshot_manager();
     if sm.snapshot_exists(id) {
         return sm.snapshot(id);
@@ -101,7 +101,7 @@ pub(crate) fn follow_up_plans(
 /// Errors: [`Error::Io`]/[`Error::Avro`] naming a manifest list, manifest or index manifest that cannot be
 /// read; [`Error::BinaryRow`] naming the manifest holding a malformed partition; [`Error::Unsupported`]
 /// naming the manifest for ORC manifests, unrenderable partition values and files with an external path.
-pub fn plan_snapshot(table: &Table, snapshot: &Snapshot) -> Result<Option<Vec<Split>>> {
+pub(crate) fn plan_snapshot(table: &Table, snapshot: &Snapshot) -> Result<Option<Vec<Split>>> {
     let Some(mode) = follow_up(table.options().changelog_producer, snapshot.commit_kind) else {
         return Ok(None);
     };
@@ -138,7 +138,7 @@ pub fn plan_snapshot(table: &Table, snapshot: &Snapshot) -> Result<Option<Vec<Sp
 ///
 /// Errors: [`Error::Snapshot`] when deletion vectors are enabled and snapshot `id − 1` is missing; otherwise
 /// as [`read_added_files`] and [`deletion_vector_index`].
-pub fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
+pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
     let list_path = table.manifest_path(&snapshot.delta_manifest_list);
     let mut before = Grouper::new(table);
     let mut after = Grouper::new(table);

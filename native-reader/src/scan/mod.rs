@@ -55,17 +55,15 @@ use crate::error::Result;
 use crate::split::Split;
 use crate::table::Table;
 
-pub use bin_packing::pack_for_ordered;
 pub use file_set::{
-    deletion_vector_index, manifest_list_record_delta, read_added_files, read_all_files, BucketFiles,
-    DeletionVectorIndex, DeletionVectorLocation,
+    deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles, DeletionVectorIndex,
+    DeletionVectorLocation,
 };
-pub use follow_up::{binary_row_hash, fetch_snapshot, follow_up, plan_changes, plan_snapshot, FollowUpMode};
+pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
-pub use split_generator::{
-    append_split_for_batch, batch_splits, data_file_desc, generate_splits, merge_tree_split_for_batch,
-};
-pub use starting::{num_levels, plan_batch, plan_latest_full, plan_stream, plan_stream_full, starting_snapshot_id};
+pub use split_generator::data_file_desc;
+pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
+
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]
@@ -83,8 +81,35 @@ pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Spli
     }
 }
 
-/// Planning entry points of a [`Table`]: the scans of this module seen from the table.
+/// A scan of one table, the way into planning (`Table.newScan()`/`newStreamScan()` of 1.0): from
+/// [`Table::scan`]. Planning reads the snapshots and manifests afresh on every call.
+#[derive(Clone, Copy, Debug)]
+pub struct TableScan<'t> {
+    table: &'t Table,
+}
+
+impl<'t> TableScan<'t> {
+    /// The table this scan plans.
+    pub fn table(&self) -> &'t Table {
+        self.table
+    }
+
+    /// The splits of a scan in `mode` (streaming modes followed up to `end_snapshot`), see [`plan`].
+    ///
+    /// Errors: as [`plan`].
+    pub fn plan(&self, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
+        plan(self.table, mode, end_snapshot)
+    }
+}
+
+/// Planning entry points of a [`Table`]: the scans of this module seen from the table (`table.rs` does not
+/// depend on `scan/`).
 impl Table {
+    /// A scan of this table: the way into split planning.
+    pub fn scan(&self) -> TableScan<'_> {
+        TableScan { table: self }
+    }
+
     /// The splits a Paimon 1.0 streaming scan with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`
     /// returns until its follow-up position passes `end_snapshot` (see [`crate::scan::plan_stream`]): the
     /// first plan is empty, then one plan per accepted snapshot in `max(from, earliest)..=end_snapshot`,
@@ -129,6 +154,6 @@ impl Table {
     /// The splits of a scan in `mode` (streaming modes followed up to `end_snapshot`), see
     /// [`crate::scan::plan`].
     pub fn plan(&self, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
-        plan(self, mode, end_snapshot)
+        self.scan().plan(mode, end_snapshot)
     }
 }

@@ -17,7 +17,7 @@ use super::file_set::{deletion_vector_index, BucketFiles, DeletionVectorLocation
 
 /// Builds the splits of one snapshot's grouped files (`SnapshotReaderImpl.generateSplits` with
 /// `isStreaming=true`).
-pub fn generate_splits(
+pub(crate) fn generate_splits(
     table: &Table,
     snapshot_id: i64,
     groups: Vec<BucketFiles>,
@@ -104,7 +104,7 @@ pub(crate) fn deletion_file(
 ///
 /// Errors: [`Error::BinaryRow`] naming the data file whose `_MIN_KEY`/`_MAX_KEY` is malformed; index
 /// manifest errors as [`deletion_vector_index`].
-pub fn batch_splits(
+pub(crate) fn batch_splits(
     table: &Table,
     snapshot: &Snapshot,
     groups: Vec<BucketFiles>,
@@ -168,7 +168,7 @@ pub fn batch_splits(
 /// `AppendOnlySplitGenerator.splitForBatch`: files stably sorted by `_MIN_SEQUENCE_NUMBER`, then bin-packed
 /// in order with weight `max(file size, open_file_cost)` up to `target_size` bytes. Every split is
 /// raw-convertible.
-pub fn append_split_for_batch(
+pub(crate) fn append_split_for_batch(
     mut files: Vec<DataFileMeta>,
     target_size: i64,
     open_file_cost: i64,
@@ -203,7 +203,7 @@ fn decode_keys(
 /// * Else [`interval_partition`] gives sections (each flattened run by run), the sections are bin-packed in
 ///   order with weight `max(section size, open_file_cost)`, and a split is raw-convertible when it holds one
 ///   file without delete rows.
-pub fn merge_tree_split_for_batch<F: FileStats>(
+pub(crate) fn merge_tree_split_for_batch<F: FileStats>(
     files: Vec<KeyedFile<F>>,
     cmp: &KeyComparator,
     target_size: i64,

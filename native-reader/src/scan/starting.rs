@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::split::Split;
-use crate::options::{ChangelogProducer, CoreOptions, Deferred, MergeEngine, StreamScanMode};
+use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::table::Table;
 
 use super::file_set::read_all_files;
@@ -13,7 +13,7 @@ use super::split_generator::batch_splits;
 
 /// The first snapshot id the follow-up scanner reads for `scan.snapshot-id=from_snapshot`:
 /// `max(from_snapshot, earliest)`, `None` when the table has no snapshot (nor long-lived changelog).
-pub fn starting_snapshot_id(table: &Table, from_snapshot: i64) -> Result<Option<i64>> {
+pub(crate) fn starting_snapshot_id(table: &Table, from_snapshot: i64) -> Result<Option<i64>> {
     let sm = table.snapshot_manager();
     let earliest = if table.options().changelog_lifecycle_decoupled {
         match sm.earliest_long_lived_changelog_id()? {
@@ -71,10 +71,10 @@ pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Resu
 }
 
 /// `num-levels` of the table: the option, else `num-sorted-run.compaction-trigger` + 1 (trigger default 5),
-/// as typed when the table opened ([`CoreOptions::num_levels`]).
+/// as typed when the table opened ([`crate::options::CoreOptions::num_levels`]).
 ///
 /// Errors: [`Error::InvalidOption`] naming the schema file's directory when an option is not an integer.
-pub fn num_levels(table: &Table) -> Result<i32> {
+pub(crate) fn num_levels(table: &Table) -> Result<i32> {
     deferred(table, &table.options().num_levels)
 }
 

@@ -1,4 +1,7 @@
 use super::*;
+use super::bin_packing::pack_for_ordered;
+use super::follow_up::{follow_up, FollowUpMode};
+use super::split_generator::merge_tree_split_for_batch;
 use crate::error::Error;
 use crate::java::hash_map::{java_hash_order, JavaInsert};
 use crate::java::priority_queue::JavaPriorityQueue;
@@ -195,7 +198,7 @@ fn bucket_unaware_append_sorts_and_bin_packs() {
     let splits = t.plan_stream(1, 4).unwrap();
     // snapshot 1 only: COMPACT 2 and 4 are skipped, APPEND 3 has an empty delta
     let root = t.root_string();
-    let got: Vec<Summary<String>> = splits
+    let got: Vec<Summary<'_, String>> = splits
         .iter()
         .map(|s| {
             (
@@ -259,7 +262,7 @@ fn pk_table_groups_by_first_seen_partition_and_bucket() {
     let t = Table::open(dir.path()).unwrap();
     // lookup: COMPACT snapshots 2 and 4 read their changelog list; only 4 has an index manifest.
     let splits = t.plan_stream(1, 4).unwrap();
-    let got: Vec<Summary<i32>> = splits
+    let got: Vec<Summary<'_, i32>> = splits
         .iter()
         .map(|s| (s.snapshot_id, s.partition.clone(), s.bucket, names(s)))
         .collect();
