@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::merge::output::{Cell, Ctx};
 use crate::value::Datum;
 
-use super::{null_keeps_other, value, AggField, FieldAggregator};
+use super::{null_keeps_other, AggField, FieldAggregator};
 
 /// `FieldBoolAndAgg` (`and` true) or `FieldBoolOrAgg`: NULL keeps the other side.
 pub(crate) struct BoolAgg {

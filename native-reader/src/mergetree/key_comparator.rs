@@ -51,51 +51,6 @@ impl KeyComparator {
     }
 }
 
-/// One field of [`KeyComparator::compare`].
-fn compare_datum(a: &Datum, b: &Datum) -> Ordering {
-    use Datum::*;
-    fn partial<T: PartialOrd>(x: T, y: T) -> Ordering {
-        if x > y {
-            Ordering::Greater
-        } else if x < y {
-            Ordering::Less
-        } else {
-            Ordering::Equal
-        }
-    }
-    match (a, b) {
-        (Null, Null) => Ordering::Equal,
-        (Null, _) => Ordering::Less,
-        (_, Null) => Ordering::Greater,
-        (Boolean(x), Boolean(y)) => x.cmp(y),
-        (Int(x), Int(y)) => x.cmp(y),
-        (Float(x), Float(y)) => partial(x, y),
-        (Double(x), Double(y)) => partial(x, y),
-        (String(x), String(y)) => x.as_bytes().cmp(y.as_bytes()),
-        (Bytes(x), Bytes(y)) => x.cmp(y),
-        (
-            Decimal {
-                unscaled: x,
-                scale: sx,
-                ..
-            },
-            Decimal {
-                unscaled: y,
-                scale: sy,
-                ..
-            },
-        ) if sx == sy => x.cmp(y),
-        (
-            Timestamp {
-                millis: mx,
-                nanos_of_milli: nx,
-            },
-            Timestamp {
-                millis: my,
-                nanos_of_milli: ny,
-            },
-        ) => (mx, nx).cmp(&(my, ny)),
-        // Different types never meet in one key column.
-        _ => Ordering::Equal,
-    }
-}
+/// One field of [`KeyComparator::compare`]: the generated `RecordComparator`'s order, NULL first
+/// ([`crate::value::compare::compare_codegen`]).
+pub(crate) use crate::value::compare::compare_codegen as compare_datum;

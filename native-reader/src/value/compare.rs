@@ -42,8 +42,10 @@ pub(crate) fn java_float_compare(x: f64, y: f64) -> Ordering {
     }
 }
 
-/// The generated `RecordComparator`'s per-field order (sequence groups): `<`/`>` for numbers,
-/// `false < true`, bytes for strings and binaries.
+/// The generated `RecordComparator`'s per-field order (primary keys, sequence groups): NULL first, `<`/`>`
+/// for numbers (so NaN equals anything), `false < true`, unsigned bytes then length for strings and binaries,
+/// decimals of one scale by unscaled value, timestamps by (milliseconds, nanoseconds). Values of different
+/// types never meet in one column and compare equal.
 pub(crate) fn compare_codegen(a: &Datum, b: &Datum) -> Ordering {
     fn partial<T: PartialOrd>(x: T, y: T) -> Ordering {
         if x > y {
@@ -55,11 +57,25 @@ pub(crate) fn compare_codegen(a: &Datum, b: &Datum) -> Ordering {
         }
     }
     match (a, b) {
+        (Datum::Null, Datum::Null) => Ordering::Equal,
+        (Datum::Null, _) => Ordering::Less,
+        (_, Datum::Null) => Ordering::Greater,
         (Datum::Boolean(x), Datum::Boolean(y)) => x.cmp(y),
         (Datum::Int(x), Datum::Int(y)) => x.cmp(y),
         (Datum::Float(x), Datum::Float(y)) => partial(x, y),
         (Datum::Double(x), Datum::Double(y)) => partial(x, y),
-        (Datum::Decimal { unscaled: x, .. }, Datum::Decimal { unscaled: y, .. }) => x.cmp(y),
+        (
+            Datum::Decimal {
+                unscaled: x,
+                scale: sx,
+                ..
+            },
+            Datum::Decimal {
+                unscaled: y,
+                scale: sy,
+                ..
+            },
+        ) if sx == sy => x.cmp(y),
         (Datum::String(x), Datum::String(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Datum::Bytes(x), Datum::Bytes(y)) => x.cmp(y),
         (
