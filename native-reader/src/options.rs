@@ -399,7 +399,11 @@ impl CoreOptions {
         Ok(CoreOptions {
             bucket: int_opt("bucket", d.bucket)?,
             changelog_producer,
-            merge_engine: Deferred::parse("merge-engine", get("merge-engine"), MergeEngine::Deduplicate),
+            merge_engine: Deferred::parse(
+                "merge-engine",
+                get("merge-engine"),
+                MergeEngine::Deduplicate,
+            ),
             file_format: Deferred::parse("file.format", get("file.format"), FileFormat::Parquet),
             manifest_format: Deferred::parse(
                 "manifest.format",

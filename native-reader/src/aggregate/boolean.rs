@@ -18,17 +18,15 @@ impl FieldAggregator for BoolAgg {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        null_keeps_other(&self.field, ctx, acc, input, |a, b| {
-            match (a, b) {
-                (Datum::Boolean(a), Datum::Boolean(b)) => {
-                    Ok(Cell::Value(Datum::Boolean(if self.and {
-                        a && b
-                    } else {
-                        a || b
-                    })))
-                }
-                _ => Err(ctx.err("bool_and/bool_or over non-booleans".into())),
+        null_keeps_other(&self.field, ctx, acc, input, |a, b| match (a, b) {
+            (Datum::Boolean(a), Datum::Boolean(b)) => {
+                Ok(Cell::Value(Datum::Boolean(if self.and {
+                    a && b
+                } else {
+                    a || b
+                })))
             }
+            _ => Err(ctx.err("bool_and/bool_or over non-booleans".into())),
         })
     }
 }

@@ -22,7 +22,9 @@ impl FieldAggregator for Sum {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        null_keeps_other(&self.0, ctx, acc, input, |a, b| arith(&self.0, ctx, a, b, false))
+        null_keeps_other(&self.0, ctx, acc, input, |a, b| {
+            arith(&self.0, ctx, a, b, false)
+        })
     }
 
     fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
@@ -50,7 +52,9 @@ impl FieldAggregator for Product {
     }
 
     fn agg(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {
-        null_keeps_other(&self.0, ctx, acc, input, |a, b| multiply(&self.0, ctx, a, b))
+        null_keeps_other(&self.0, ctx, acc, input, |a, b| {
+            multiply(&self.0, ctx, a, b)
+        })
     }
 
     fn retract(&mut self, ctx: &Ctx<'_>, acc: Cell, input: Cell) -> Result<Cell> {

@@ -17,11 +17,38 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, TimeUnit};
 
-use crate::decode::DecodeError;
+use crate::decode::{DecodeError, FileColumn};
+use crate::error::Result as ReadResult;
 use crate::schema::{DataType, TypeKind};
 use crate::types::field_arrow_type;
 
 /// Converts `array` to `field_arrow_type(t, field_id)`; the error is a reason (no file name).
+/// One decoded batch of a data file as the read schema's columns: each file column found at its position is
+/// [`conform`]ed and then passed through the format's own `fixup` (Parquet's NULL rows of nested ROWs, ORC's
+/// CHAR padding); a column the file does not have is all NULL. Returns (rows, columns).
+///
+/// Errors: [`crate::Error::Decode`] or [`crate::Error::Library`] naming `path` and the column.
+pub(crate) fn conform_batch(
+    batch: &arrow_array::RecordBatch,
+    columns: &[FileColumn],
+    positions: &[Option<usize>],
+    path: &std::path::Path,
+    fixup: impl Fn(&ArrayRef, &DataType) -> Result<ArrayRef, DecodeError>,
+) -> ReadResult<(usize, Vec<ArrayRef>)> {
+    let rows = batch.num_rows();
+    let mut out = Vec::with_capacity(columns.len());
+    for (column, position) in columns.iter().zip(positions) {
+        let array = match position.and_then(|i| batch.columns().get(i)) {
+            Some(a) => conform(a, &column.data_type, column.id)
+                .and_then(|a| fixup(&a, &column.data_type))
+                .map_err(|e| e.prefixed(&format!("column `{}`", column.name)).at(path))?,
+            None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
+        };
+        out.push(array);
+    }
+    Ok((rows, out))
+}
+
 pub(crate) fn conform(
     array: &ArrayRef,
     t: &DataType,

@@ -20,18 +20,18 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use orc_rust::error::OrcError;
 use orc_rust::projection::ProjectionMask;
 use orc_rust::{ArrowReader, ArrowReaderBuilder};
 
-use super::conform::{conform, orc_char_trim};
+use super::conform::{conform_batch, orc_char_trim};
 use super::orc_tail::{check_file, Bounded};
 use super::{DecodeError, FileColumn, FormatReader, RawBatches};
 use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{DataType, TypeKind};
-use crate::types::{field_arrow_type, timestamp_unit};
+use crate::types::timestamp_unit;
 
 /// The ORC [`FormatReader`] (paimon-format `OrcReaderFactory`): [`open`].
 pub(crate) struct OrcReader;
@@ -180,21 +180,13 @@ struct OrcBatches {
 
 impl OrcBatches {
     fn convert(&self, batch: RecordBatch) -> Result<(usize, Vec<ArrayRef>)> {
-        let rows = batch.num_rows();
-        let mut out = Vec::with_capacity(self.columns.len());
-        for (column, position) in self.columns.iter().zip(&self.positions) {
-            let array = match position.and_then(|i| batch.columns().get(i)) {
-                Some(a) => conform(a, &column.data_type, column.id)
-                    .and_then(|a| orc_char_trim(&a, &column.data_type))
-                    .map_err(|e| {
-                        e.prefixed(&format!("column `{}`", column.name))
-                            .at(&self.path)
-                    })?,
-                None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
-            };
-            out.push(array);
-        }
-        Ok((rows, out))
+        conform_batch(
+            &batch,
+            &self.columns,
+            &self.positions,
+            &self.path,
+            orc_char_trim,
+        )
     }
 }
 

@@ -17,14 +17,13 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, RecordBatch};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ProjectionMask;
 
-use super::conform::{conform, parquet_row_nulls};
+use super::conform::{conform_batch, parquet_row_nulls};
 use super::{FileColumn, FormatReader, RawBatches};
 use crate::error::{Error, ErrorKind, Result};
-use crate::types::field_arrow_type;
 
 /// The Parquet [`FormatReader`] (paimon-format `ParquetReaderFactory`): [`open`].
 pub(crate) struct ParquetReader;
@@ -85,21 +84,13 @@ struct ParquetBatches {
 
 impl ParquetBatches {
     fn convert(&self, batch: RecordBatch) -> Result<(usize, Vec<ArrayRef>)> {
-        let rows = batch.num_rows();
-        let mut out = Vec::with_capacity(self.columns.len());
-        for (column, position) in self.columns.iter().zip(&self.positions) {
-            let array = match position {
-                Some(i) => conform(batch.column(*i), &column.data_type, column.id)
-                    .and_then(|a| parquet_row_nulls(&a, &column.data_type))
-                    .map_err(|e| {
-                        e.prefixed(&format!("column `{}`", column.name))
-                            .at(&self.path)
-                    })?,
-                None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
-            };
-            out.push(array);
-        }
-        Ok((rows, out))
+        conform_batch(
+            &batch,
+            &self.columns,
+            &self.positions,
+            &self.path,
+            parquet_row_nulls,
+        )
     }
 }
 
@@ -118,6 +109,7 @@ impl Iterator for ParquetBatches {
 mod tests {
     use std::sync::Arc;
 
+    use crate::types::field_arrow_type;
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Decimal128Type, TimestampNanosecondType};
     use arrow_array::Array;

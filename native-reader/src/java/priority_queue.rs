@@ -16,9 +16,6 @@ impl<T> JavaPriorityQueue<T> {
         JavaPriorityQueue { items: Vec::new() }
     }
 
-
-
-
     /// `offer`: append, then sift up while strictly smaller than the parent.
     pub fn offer(&mut self, item: T, cmp: &impl Fn(&T, &T) -> Ordering) {
         self.items.push(item);

@@ -28,7 +28,8 @@ fn avro_long(b: &[u8], pos: &mut usize) -> Result<i64, Malformed> {
     Err(format!(
         "a variable-length integer at byte {} is longer than 10 bytes",
         *pos
-    ).into())
+    )
+    .into())
 }
 
 /// Checks the names and sizes of a writer schema (Avro schema JSON) before apache-avro parses it: apache-avro
@@ -77,7 +78,8 @@ pub(super) fn check_writer_schema(json: &[u8]) -> Result<(), Malformed> {
                         return Err(format!(
                             "fixed size {} exceeds {MAX_AVRO_ALLOCATION}",
                             size.unwrap_or_default()
-                        ).into());
+                        )
+                        .into());
                     }
                 }
                 for key in ["type", "items", "values"] {
@@ -147,7 +149,8 @@ pub(super) fn check_container(b: &[u8]) -> Result<(), Malformed> {
             return Err(format!(
                 "header metadata map at byte {at} claims {count} entries in {} bytes",
                 b.len() - pos
-            ).into());
+            )
+            .into());
         }
         for _ in 0..count {
             let key = avro_len(b, &mut pos, "header metadata key")?;
@@ -171,9 +174,9 @@ pub(super) fn check_container(b: &[u8]) -> Result<(), Malformed> {
         let at = pos;
         let objects = avro_long(b, &mut pos)?;
         if objects < 0 {
-            return Err(format!(
-                "block {block} at byte {at}: negative object count {objects}"
-            ).into());
+            return Err(
+                format!("block {block} at byte {at}: negative object count {objects}").into(),
+            );
         }
         let size = avro_len(b, &mut pos, &format!("block {block}"))?;
         pos += size;

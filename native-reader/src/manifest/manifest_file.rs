@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::error::Result;
 
-use super::{file_kind, Malformed, read_bytes, records_from_bytes, FileKind, FileSource};
+use super::{file_kind, read_bytes, records_from_bytes, FileKind, FileSource, Malformed};
 
 /// A data or changelog file (`org.apache.paimon.io.DataFileMeta`, the `_FILE` record). Stats are skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -33,13 +33,14 @@ pub use index_manifest::{
     index_manifest_from_bytes, read_index_manifest, DeletionVectorMeta, IndexManifestEntry,
     DELETION_VECTORS_INDEX, HASH_INDEX,
 };
-pub use manifest_file::{manifest_file_from_bytes, read_manifest_file, DataFileMeta, ManifestEntry};
+pub use manifest_file::{
+    manifest_file_from_bytes, read_manifest_file, DataFileMeta, ManifestEntry,
+};
 pub use manifest_list::{manifest_list_from_bytes, read_manifest_list, ManifestFileMeta};
 
 use avro_container::{check_container, AVRO_MAGIC};
 use orc::orc_records;
 use record::Rec;
-
 
 /// Whether a manifest entry adds or deletes a file (`FileKind`; `_KIND` 0 = ADD, 1 = DELETE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -99,7 +100,10 @@ impl Malformed {
     fn within(self, context: impl std::fmt::Display) -> Self {
         match self {
             Malformed::Invalid(text) => Malformed::Invalid(format!("{context}: {text}")),
-            Malformed::Library { context: inner, source } => Malformed::Library {
+            Malformed::Library {
+                context: inner,
+                source,
+            } => Malformed::Library {
                 context: if inner.is_empty() {
                     context.to_string()
                 } else {

@@ -26,7 +26,9 @@ pub(super) fn type_error(field: &str, expected: &str, got: &Value) -> Malformed 
         Value::Record(_) => "record",
         _ => "another type",
     };
-    Malformed::Invalid(format!("field `{field}`: expected {expected}, found {kind}"))
+    Malformed::Invalid(format!(
+        "field `{field}`: expected {expected}, found {kind}"
+    ))
 }
 
 /// A record whose fields are looked up by name.
@@ -52,8 +54,9 @@ impl<'a> Rec<'a> {
     }
 
     pub(super) fn required(&self, name: &str) -> Result<&'a Value, Malformed> {
-        self.get(name)
-            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
+        self.get(name).ok_or_else(|| {
+            Malformed::Invalid(format!("required field `{name}` is missing or null"))
+        })
     }
 
     pub(super) fn check_version(&self, expected: i32) -> Result<(), Malformed> {
@@ -81,19 +84,24 @@ impl<'a> Rec<'a> {
 
     pub(super) fn long(&self, name: &str) -> Result<i64, Malformed> {
         self.required(name)?;
-        self.opt_long(name)?
-            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
+        self.opt_long(name)?.ok_or_else(|| {
+            Malformed::Invalid(format!("required field `{name}` is missing or null"))
+        })
     }
 
     pub(super) fn opt_int(&self, name: &str) -> Result<Option<i32>, Malformed> {
         self.opt_long(name)?
-            .map(|x| i32::try_from(x).map_err(|_| Malformed::Invalid(format!("field `{name}`: {x} is not an int"))))
+            .map(|x| {
+                i32::try_from(x)
+                    .map_err(|_| Malformed::Invalid(format!("field `{name}`: {x} is not an int")))
+            })
             .transpose()
     }
 
     pub(super) fn int(&self, name: &str) -> Result<i32, Malformed> {
-        self.opt_int(name)?
-            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
+        self.opt_int(name)?.ok_or_else(|| {
+            Malformed::Invalid(format!("required field `{name}` is missing or null"))
+        })
     }
 
     pub(super) fn opt_string(&self, name: &str) -> Result<Option<String>, Malformed> {
@@ -108,8 +116,9 @@ impl<'a> Rec<'a> {
     }
 
     pub(super) fn string(&self, name: &str) -> Result<String, Malformed> {
-        self.opt_string(name)?
-            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
+        self.opt_string(name)?.ok_or_else(|| {
+            Malformed::Invalid(format!("required field `{name}` is missing or null"))
+        })
     }
 
     pub(super) fn opt_bytes(&self, name: &str) -> Result<Option<Vec<u8>>, Malformed> {
@@ -123,8 +132,9 @@ impl<'a> Rec<'a> {
     }
 
     pub(super) fn bytes(&self, name: &str) -> Result<Vec<u8>, Malformed> {
-        self.opt_bytes(name)?
-            .ok_or_else(|| Malformed::Invalid(format!("required field `{name}` is missing or null")))
+        self.opt_bytes(name)?.ok_or_else(|| {
+            Malformed::Invalid(format!("required field `{name}` is missing or null"))
+        })
     }
 
     pub(super) fn opt_strings(&self, name: &str) -> Result<Option<Vec<String>>, Malformed> {

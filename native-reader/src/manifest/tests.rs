@@ -1,5 +1,5 @@
-use super::*;
 use super::avro_container::check_writer_schema;
+use super::*;
 use apache_avro::types::Value;
 use apache_avro::{Codec, Schema, Writer};
 
@@ -35,10 +35,7 @@ fn entry_value(kind: i32, name: &str, version: i32) -> Value {
                         ),
                         (
                             "_CREATION_TIME".into(),
-                            Value::Union(
-                                1,
-                                Box::new(Value::TimestampMillis(1_700_000_000_000)),
-                            ),
+                            Value::Union(1, Box::new(Value::TimestampMillis(1_700_000_000_000))),
                         ),
                         (
                             "_DELETE_ROW_COUNT".into(),

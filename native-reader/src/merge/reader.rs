@@ -10,8 +10,8 @@ use arrow_schema::{SchemaRef, SortOptions};
 
 use crate::decode::FileReadOptions;
 use crate::error::{Error, ErrorKind, Result};
-use crate::row_kind::RowKind;
 use crate::mergetree::{interval_partition, KeyComparator, KeyedFile};
+use crate::row_kind::RowKind;
 use crate::schema::DataField;
 use crate::split::Split;
 use crate::table::Table;

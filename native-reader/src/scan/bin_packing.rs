@@ -2,7 +2,11 @@
 
 /// `BinPacking.packForOrdered`: items in order; a new bin starts when adding the next item would exceed
 /// `target` and the current bin is not empty.
-pub(crate) fn pack_for_ordered<T>(items: Vec<T>, weight: impl Fn(&T) -> i64, target: i64) -> Vec<Vec<T>> {
+pub(crate) fn pack_for_ordered<T>(
+    items: Vec<T>,
+    weight: impl Fn(&T) -> i64,
+    target: i64,
+) -> Vec<Vec<T>> {
     let mut packed = Vec::new();
     let mut bin = Vec::new();
     let mut bin_weight: i64 = 0;

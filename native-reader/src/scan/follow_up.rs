@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use crate::error::{Error, Result};
 use crate::java::hash_map::{java_hash_order, JavaInsert};
 use crate::manifest::{read_manifest_file, read_manifest_list, DataFileMeta, FileKind};
+use crate::options::ChangelogProducer;
 use crate::partition::RenderedPartition;
 use crate::snapshot::{CommitKind, Snapshot};
 use crate::split::Split;
-use crate::options::ChangelogProducer;
 use crate::table::Table;
 
 use super::file_set::{

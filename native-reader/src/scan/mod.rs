@@ -56,14 +56,13 @@ use crate::split::Split;
 use crate::table::Table;
 
 pub use file_set::{
-    deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles, DeletionVectorIndex,
-    DeletionVectorLocation,
+    deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,
+    DeletionVectorIndex, DeletionVectorLocation,
 };
 pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
 pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
-
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]

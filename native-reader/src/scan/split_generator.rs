@@ -6,14 +6,18 @@ use std::path::Path;
 
 use crate::error::Result;
 use crate::manifest::DataFileMeta;
+use crate::mergetree::{
+    interval_partition, without_delete_row, FileStats, KeyComparator, KeyedFile,
+};
 use crate::options::MergeEngine;
-use crate::mergetree::{interval_partition, without_delete_row, FileStats, KeyComparator, KeyedFile};
 use crate::snapshot::Snapshot;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
 
 use super::bin_packing::pack_for_ordered;
-use super::file_set::{deletion_vector_index, BucketFiles, DeletionVectorLocation, DeletionVectorIndex};
+use super::file_set::{
+    deletion_vector_index, BucketFiles, DeletionVectorIndex, DeletionVectorLocation,
+};
 
 /// Builds the splits of one snapshot's grouped files (`SnapshotReaderImpl.generateSplits` with
 /// `isStreaming=true`).

@@ -3,8 +3,8 @@
 //! with the first-plan level filter of `DataTableStreamScan.tryFirstPlan`.
 
 use crate::error::{Error, Result};
-use crate::split::Split;
 use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
+use crate::split::Split;
 use crate::table::Table;
 
 use super::file_set::read_all_files;

@@ -1,7 +1,7 @@
-use super::*;
 use super::bin_packing::pack_for_ordered;
 use super::follow_up::{follow_up, FollowUpMode};
 use super::split_generator::merge_tree_split_for_batch;
+use super::*;
 use crate::error::Error;
 use crate::java::hash_map::{java_hash_order, JavaInsert};
 use crate::java::priority_queue::JavaPriorityQueue;
@@ -462,13 +462,12 @@ fn interval_partition_sections_and_runs() {
 #[test]
 fn merge_tree_split_generation() {
     let cmp = KeyComparator::new(&int_schema());
-    let names =
-        |groups: Vec<(Vec<KeyedFile<DataFileDesc>>, bool)>| -> Vec<(Vec<String>, bool)> {
-            groups
-                .into_iter()
-                .map(|(f, raw)| (f.into_iter().map(|k| k.file.file_name).collect(), raw))
-                .collect()
-        };
+    let names = |groups: Vec<(Vec<KeyedFile<DataFileDesc>>, bool)>| -> Vec<(Vec<String>, bool)> {
+        groups
+            .into_iter()
+            .map(|(f, raw)| (f.into_iter().map(|k| k.file.file_name).collect(), raw))
+            .collect()
+    };
     // One level, no delete rows: bin-packed in order, all raw (target 10, open cost 4).
     let files = vec![
         desc("x", 5, 9, 3, 5, Some(0)),
@@ -783,9 +782,8 @@ fn java_hashes_and_hash_order() {
     for (k, h) in (1..=5).zip(java) {
         assert_eq!(binary_row_hash(&int_row(k)), h, "key {k}");
     }
-    let set = |keys: &[i32]| {
-        java_hash_order(keys.iter().map(|k| (*k, *k)).collect(), JavaInsert::Put)
-    };
+    let set =
+        |keys: &[i32]| java_hash_order(keys.iter().map(|k| (*k, *k)).collect(), JavaInsert::Put);
     assert_eq!(set(&[20, 3, 16, 35, 4]), vec![16, 3, 35, 20, 4]);
     // 16 keys: the set has resized to 32 bins.
     let evens: Vec<i32> = (0..=30).rev().step_by(2).collect();
