@@ -41,20 +41,25 @@ impl<'a> BinaryRow<'a> {
     ///
     /// Errors when the prefix is missing, the arity is negative, or the bytes are too short for the
     /// null bits and fixed slots.
-    pub fn from_serialized(serialized: &'a [u8]) -> std::result::Result<Self, String> {
+    pub fn from_serialized(serialized: &'a [u8]) -> std::result::Result<Self, BinaryRowError> {
         let prefix: [u8; 4] = serialized
             .get(..4)
             .and_then(|p| p.try_into().ok())
-            .ok_or_else(|| format!("{} bytes, too short for the arity prefix", serialized.len()))?;
+            .ok_or_else(|| {
+                BinaryRowError::from(format!(
+                    "{} bytes, too short for the arity prefix",
+                    serialized.len()
+                ))
+            })?;
         let arity = i32::from_be_bytes(prefix);
         if arity < 0 {
-            return Err(format!("negative arity {arity}"));
+            return Err(format!("negative arity {arity}").into());
         }
         Self::new(arity as usize, &serialized[4..])
     }
 
     /// Wraps row bytes (no arity prefix) of a row with `arity` fields.
-    pub fn new(arity: usize, bytes: &'a [u8]) -> std::result::Result<Self, String> {
+    pub fn new(arity: usize, bytes: &'a [u8]) -> std::result::Result<Self, BinaryRowError> {
         let fixed = null_bits_width(arity)
             .checked_add(arity.checked_mul(8).ok_or("arity overflow")?)
             .ok_or("arity overflow")?;
@@ -62,7 +67,8 @@ impl<'a> BinaryRow<'a> {
             return Err(format!(
                 "arity {arity} needs at least {fixed} bytes, the row has {}",
                 bytes.len()
-            ));
+            )
+            .into());
         }
         Ok(BinaryRow { arity, bytes })
     }
@@ -82,22 +88,21 @@ impl<'a> BinaryRow<'a> {
         self.bytes.first().copied().unwrap_or(0)
     }
 
-    fn check_index(&self, pos: usize) -> std::result::Result<(), String> {
+    fn check_index(&self, pos: usize) -> std::result::Result<(), BinaryRowError> {
         if pos >= self.arity {
-            Err(format!("field {pos} out of range, arity {}", self.arity))
+            Err(format!("field {pos} out of range, arity {}", self.arity).into())
         } else {
             Ok(())
         }
     }
 
     /// True when field `pos` is null.
-    pub fn is_null_at(&self, pos: usize) -> std::result::Result<bool, String> {
+    pub fn is_null_at(&self, pos: usize) -> std::result::Result<bool, BinaryRowError> {
         self.check_index(pos)?;
         let bit = pos + 8;
-        let byte = self
-            .bytes
-            .get(bit >> 3)
-            .ok_or_else(|| format!("null bit of field {pos} out of bounds"))?;
+        let byte = self.bytes.get(bit >> 3).ok_or_else(|| {
+            BinaryRowError::from(format!("null bit of field {pos} out of bounds"))
+        })?;
         Ok(byte & (1 << (bit & 7)) != 0)
     }
 
@@ -105,22 +110,22 @@ impl<'a> BinaryRow<'a> {
         null_bits_width(self.arity) + pos * 8
     }
 
-    fn slot(&self, pos: usize) -> std::result::Result<[u8; 8], String> {
+    fn slot(&self, pos: usize) -> std::result::Result<[u8; 8], BinaryRowError> {
         self.check_index(pos)?;
         let off = self.slot_offset(pos);
         self.bytes
             .get(off..off + 8)
             .and_then(|s| s.try_into().ok())
-            .ok_or_else(|| format!("slot of field {pos} out of bounds"))
+            .ok_or_else(|| BinaryRowError::from(format!("slot of field {pos} out of bounds")))
     }
 
     /// The 8-byte slot of field `pos` as a little-endian i64.
-    pub fn get_long(&self, pos: usize) -> std::result::Result<i64, String> {
+    pub fn get_long(&self, pos: usize) -> std::result::Result<i64, BinaryRowError> {
         Ok(i64::from_le_bytes(self.slot(pos)?))
     }
 
     /// The low 4 bytes of the slot of field `pos` as a little-endian i32.
-    pub fn get_int(&self, pos: usize) -> std::result::Result<i32, String> {
+    pub fn get_int(&self, pos: usize) -> std::result::Result<i32, BinaryRowError> {
         let s = self.slot(pos)?;
         Ok(i32::from_le_bytes([s[0], s[1], s[2], s[3]]))
     }
@@ -130,7 +135,7 @@ impl<'a> BinaryRow<'a> {
         pos: usize,
         offset: u64,
         len: u64,
-    ) -> std::result::Result<&'a [u8], String> {
+    ) -> std::result::Result<&'a [u8], BinaryRowError> {
         let start = usize::try_from(offset).map_err(|_| "offset overflow".to_string())?;
         let len = usize::try_from(len).map_err(|_| "length overflow".to_string())?;
         let end = start
@@ -141,23 +146,24 @@ impl<'a> BinaryRow<'a> {
                 "field {pos}: variable-length part [{start}, {end}) outside the row of {} bytes",
                 self.bytes.len()
             )
+            .into()
         })
     }
 
     /// The bytes of a string or binary field (inline when at most 7 bytes, else in the var-length region).
-    pub fn get_binary(&self, pos: usize) -> std::result::Result<&'a [u8], String> {
+    pub fn get_binary(&self, pos: usize) -> std::result::Result<&'a [u8], BinaryRowError> {
         let slot = self.slot(pos)?;
         let v = u64::from_le_bytes(slot);
         if v & (1 << 63) != 0 {
             let len = ((v >> 56) & 0x7F) as usize;
             if len > 7 {
-                return Err(format!("field {pos}: inline length {len} > 7"));
+                return Err(format!("field {pos}: inline length {len} > 7").into());
             }
             let start = self.slot_offset(pos);
             // The slot was read above, so start..start+len is in bounds.
-            self.bytes
-                .get(start..start + len)
-                .ok_or_else(|| format!("field {pos}: inline bytes out of bounds"))
+            self.bytes.get(start..start + len).ok_or_else(|| {
+                BinaryRowError::from(format!("field {pos}: inline bytes out of bounds"))
+            })
         } else {
             self.var_region(pos, v >> 32, v & 0xFFFF_FFFF)
         }
@@ -167,7 +173,7 @@ impl<'a> BinaryRow<'a> {
     ///
     /// Errors on out-of-bounds offsets, invalid UTF-8, oversized decimals, and nested types (ARRAY, MAP,
     /// MULTISET, ROW), which never occur in partitions, keys or stats.
-    pub fn get(&self, pos: usize, t: &DataType) -> std::result::Result<Datum, String> {
+    pub fn get(&self, pos: usize, t: &DataType) -> std::result::Result<Datum, BinaryRowError> {
         if self.is_null_at(pos)? {
             return Ok(Datum::Null);
         }
@@ -220,7 +226,8 @@ impl<'a> BinaryRow<'a> {
                     if !(0..1_000_000).contains(&nanos) {
                         return Err(format!(
                             "field {pos}: nano-of-millisecond {nanos} out of range"
-                        ));
+                        )
+                        .into());
                     }
                     let b = self.var_region(pos, v >> 32, 8)?;
                     let millis = i64::from_le_bytes(
@@ -237,16 +244,17 @@ impl<'a> BinaryRow<'a> {
                 return Err(format!(
                     "field {pos}: nested type {:?} is not supported in a BinaryRow here",
                     t.kind
-                ))
+                )
+                .into())
             }
         })
     }
 }
 
 /// Big-endian two's complement (Java `BigInteger.toByteArray`) to i128; 1..=16 bytes.
-fn be_twos_complement(b: &[u8]) -> std::result::Result<i128, String> {
+fn be_twos_complement(b: &[u8]) -> std::result::Result<i128, BinaryRowError> {
     if b.is_empty() || b.len() > 16 {
-        return Err(format!("decimal of {} bytes (expected 1..=16)", b.len()));
+        return Err(format!("decimal of {} bytes (expected 1..=16)", b.len()).into());
     }
     let fill = if b[0] & 0x80 != 0 { 0xFF } else { 0x00 };
     let mut buf = [fill; 16];
@@ -260,14 +268,15 @@ fn be_twos_complement(b: &[u8]) -> std::result::Result<i128, String> {
 pub fn decode_row(
     serialized: &[u8],
     types: &[&DataType],
-) -> std::result::Result<Vec<Datum>, String> {
+) -> std::result::Result<Vec<Datum>, BinaryRowError> {
     let row = BinaryRow::from_serialized(serialized)?;
     if row.arity() != types.len() {
         return Err(format!(
             "arity {} but {} field types expected",
             row.arity(),
             types.len()
-        ));
+        )
+        .into());
     }
     types
         .iter()
@@ -280,7 +289,7 @@ pub fn decode_row(
 pub fn read_row(serialized: &[u8], types: &[&DataType], path: &Path) -> Result<Vec<Datum>> {
     decode_row(serialized, types).map_err(|reason| Error::BinaryRow {
         path: path.to_path_buf(),
-        reason,
+        reason: reason.0,
     })
 }
 
@@ -297,7 +306,7 @@ impl Datum {
     /// `BigDecimal.toPlainString()`; FLOAT/DOUBLE as Java `Float/Double.toString` (shortest round-trip
     /// digits, as JDK 19+ prints them); TIMESTAMP/LTZ as `LocalDateTime.toString()` of the stored value.
     /// Errors for binary values, whose Java rendering (`[B@<identity hash>`) cannot be reproduced.
-    pub fn to_legacy_string(&self) -> std::result::Result<Option<String>, String> {
+    pub fn to_legacy_string(&self) -> std::result::Result<Option<String>, BinaryRowError> {
         Ok(Some(match self {
             Datum::Null => return Ok(None),
             Datum::Boolean(b) => b.to_string(),
@@ -666,5 +675,31 @@ mod tests {
         assert_eq!(java_local_date_string(12, 3, 4), "0012-03-04");
         assert_eq!(java_local_date_string(-12, 3, 4), "-0012-03-04");
         assert_eq!(java_local_date_string(10000, 1, 1), "+10000-01-01");
+    }
+}
+
+/// A serialized BinaryRow (partition, key or stats) that does not decode: what is wrong, at which field (`BinaryRow`, `BinarySection`). The text is the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BinaryRowError(pub String);
+
+impl From<String> for BinaryRowError {
+    fn from(message: String) -> Self {
+        BinaryRowError(message)
+    }
+}
+
+impl From<&str> for BinaryRowError {
+    fn from(message: &str) -> Self {
+        BinaryRowError(message.to_string())
+    }
+}
+
+impl std::ops::Deref for BinaryRowError {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
     }
 }

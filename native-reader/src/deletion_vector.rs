@@ -75,11 +75,14 @@ impl DeletionVector {
     /// Parses the record at the start of `bytes` (the bytes of the index file from the deletion file's
     /// offset on; at least the whole record). `length` is the length the index manifest records.
     /// The error is a reason without file names.
-    pub fn parse(bytes: &[u8], length: i64) -> std::result::Result<DeletionVector, String> {
+    pub fn parse(
+        bytes: &[u8],
+        length: i64,
+    ) -> std::result::Result<DeletionVector, DeletionVectorError> {
         let size = read_i32_be(bytes, 0).ok_or("truncated before the size field")?;
         let size = usize::try_from(size).map_err(|_| format!("negative size {size}"))?;
         if size < 4 {
-            return Err(format!("size {size} is too small for the magic number"));
+            return Err(format!("size {size} is too small for the magic number").into());
         }
         let body = bytes
             .get(4..4 + size)
@@ -87,9 +90,9 @@ impl DeletionVector {
         let magic_bytes: [u8; 4] = [body[0], body[1], body[2], body[3]];
         if i32::from_be_bytes(magic_bytes) == BITMAP32_MAGIC {
             if size as i64 != length {
-                return Err(format!(
-                    "size {size} differs from the recorded length {length}"
-                ));
+                return Err(
+                    format!("size {size} differs from the recorded length {length}").into(),
+                );
             }
             let bitmap = RoaringBitmap::deserialize_from(&body[4..])
                 .map_err(|e| format!("bad 32-bit roaring bitmap: {e}"))?;
@@ -98,7 +101,8 @@ impl DeletionVector {
             if size as i64 != length - 8 {
                 return Err(format!(
                     "size {size} differs from the recorded length {length} minus 8"
-                ));
+                )
+                .into());
             }
             let bitmap = RoaringTreemap::deserialize_from(&body[4..])
                 .map_err(|e| format!("bad 64-bit roaring bitmap: {e}"))?;
@@ -107,7 +111,7 @@ impl DeletionVector {
             Err(format!(
                 "unknown magic number {} (expected {BITMAP32_MAGIC} big-endian or {BITMAP64_MAGIC} little-endian)",
                 i32::from_be_bytes(magic_bytes)
-            ))
+            ).into())
         }
     }
 
@@ -158,16 +162,16 @@ impl DeletionVector {
                 )));
             }
         }
-        dv.check_positions(row_count).map_err(bad)?;
+        dv.check_positions(row_count).map_err(|e| bad(e.0))?;
         Ok(dv)
     }
 
     /// Errors (as a reason) when a deleted position is at or beyond `row_count`.
-    pub fn check_positions(&self, row_count: i64) -> std::result::Result<(), String> {
+    pub fn check_positions(&self, row_count: i64) -> std::result::Result<(), DeletionVectorError> {
         match self.max_position() {
-            Some(max) if i64::try_from(max).map_or(true, |m| m >= row_count) => Err(format!(
-                "deletes row {max}, beyond the data file's {row_count} rows"
-            )),
+            Some(max) if i64::try_from(max).map_or(true, |m| m >= row_count) => {
+                Err(format!("deletes row {max}, beyond the data file's {row_count} rows").into())
+            }
             _ => Ok(()),
         }
     }
@@ -295,5 +299,31 @@ mod tests {
         assert!(DeletionVector::read(&wrong_count, data, 10).is_err());
         let wrong_offset = DeletionFileDesc { offset: 2, ..desc };
         assert!(DeletionVector::read(&wrong_offset, data, 10).is_err());
+    }
+}
+
+/// A deletion vector that does not parse or does not fit its data file (`BitmapDeletionVector`, `DeletionVectorsIndexFile`). The text is the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DeletionVectorError(pub String);
+
+impl From<String> for DeletionVectorError {
+    fn from(message: String) -> Self {
+        DeletionVectorError(message)
+    }
+}
+
+impl From<&str> for DeletionVectorError {
+    fn from(message: &str) -> Self {
+        DeletionVectorError(message.to_string())
+    }
+}
+
+impl std::ops::Deref for DeletionVectorError {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
     }
 }

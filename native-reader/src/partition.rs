@@ -87,7 +87,7 @@ pub fn is_null_or_whitespace_only(s: Option<&str>) -> bool {
 pub fn partition_path(
     spec: &[(&str, Option<&str>)],
     default_name: &str,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<String, PartitionError> {
     let mut out = String::new();
     for (name, value) in spec {
         let value = if is_null_or_whitespace_only(*value) {
@@ -98,7 +98,8 @@ pub fn partition_path(
         if name.is_empty() || value.is_empty() {
             return Err(format!(
                 "partition path of `{name}`=`{value}`: an empty name or value cannot be a path"
-            ));
+            )
+            .into());
         }
         out.push_str(&escape_path_name(name));
         out.push('=');
@@ -173,7 +174,7 @@ impl PartitionComputer {
             let path_value = if self.legacy_name || datum.is_null() {
                 legacy.clone()
             } else {
-                Some(cast_to_string(field, datum).map_err(unsupported)?)
+                Some(cast_to_string(field, datum).map_err(|e| unsupported(e.0))?)
             };
             values.push(legacy);
             path_values.push(path_value);
@@ -187,7 +188,7 @@ impl PartitionComputer {
         let path =
             partition_path(&spec, &self.default_name).map_err(|reason| Error::Unsupported {
                 path: source.to_path_buf(),
-                reason,
+                reason: reason.0,
             })?;
         Ok(RenderedPartition { values, path })
     }
@@ -195,7 +196,7 @@ impl PartitionComputer {
 
 /// Paimon's CAST(value AS STRING) as `partition.legacy-name=false` uses it, for the types where it is known
 /// exactly: integers, BOOLEAN, strings and DECIMAL equal the legacy string; DATE is `yyyy-MM-dd`.
-fn cast_to_string(field: &DataField, datum: &Datum) -> std::result::Result<String, String> {
+fn cast_to_string(field: &DataField, datum: &Datum) -> std::result::Result<String, PartitionError> {
     match (&field.data_type.kind, datum) {
         (TypeKind::Date, Datum::Int(days)) => {
             let (y, m, d) = crate::binary_row::civil_from_days(*days);
@@ -215,7 +216,8 @@ fn cast_to_string(field: &DataField, datum: &Datum) -> std::result::Result<Strin
         (kind, _) => Err(format!(
             "partition column `{}` of type {kind:?} with partition.legacy-name=false",
             field.name
-        )),
+        )
+        .into()),
     }
 }
 
@@ -309,5 +311,37 @@ mod tests {
         let err = c.render(&[0, 0, 0, 1, 0], Path::new("/t/m")).unwrap_err();
         assert!(matches!(err, Error::BinaryRow { .. }), "{err}");
         assert!(err.to_string().contains("/t/m"));
+    }
+}
+
+/// A partition value that cannot be rendered as Paimon renders it (`InternalRowPartitionComputer`). The text is the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PartitionError(pub String);
+
+impl From<String> for PartitionError {
+    fn from(message: String) -> Self {
+        PartitionError(message)
+    }
+}
+
+impl From<&str> for PartitionError {
+    fn from(message: &str) -> Self {
+        PartitionError(message.to_string())
+    }
+}
+
+impl From<crate::binary_row::BinaryRowError> for PartitionError {
+    fn from(e: crate::binary_row::BinaryRowError) -> Self {
+        PartitionError(e.0)
+    }
+}
+
+impl std::ops::Deref for PartitionError {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
     }
 }
