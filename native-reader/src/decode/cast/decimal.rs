@@ -16,8 +16,6 @@ pub(super) fn decimal_overflow(value: String, to: &TypeKind) -> CastError {
 }
 
 /// `BigDecimal.doubleValue()` of `x * 10^-s` (correctly rounded via the decimal string).
-pub(super) fn decimal_to_f64(x: i128, s: i32) -> f64 {
-    decimal_to_plain_string(x, s as i8)
-        .parse()
-        .unwrap_or(f64::NAN)
+pub(super) fn decimal_to_f64(x: i128, s: i8) -> f64 {
+    decimal_to_plain_string(x, s).parse().unwrap_or(f64::NAN)
 }

@@ -55,13 +55,13 @@
 //! a `NullPointerException`; this reader fails the read too, naming the file, the column and the value. `cast_java_cases.txt` holds the released jar's results
 //! for the values the unit tests check (`scripts/cast-probe`).
 
+mod array;
 mod binary;
 mod decimal;
 mod error;
 mod numeric;
 mod string;
 mod temporal;
-mod value;
 
 #[cfg(test)]
 mod tests;
@@ -70,6 +70,7 @@ use arrow_array::{Array, ArrayRef};
 
 pub(crate) use self::error::CastError;
 
+use self::array::{build, read, timestamp};
 use self::binary::to_binary;
 use self::decimal::{decimal_overflow, decimal_to_f64};
 use self::numeric::{float_to_integer, narrow};
@@ -80,11 +81,11 @@ use self::string::{
 use self::temporal::{
     format_date, format_time, format_timestamp, precision_of, truncate, MILLIS_PER_DAY,
 };
-use self::value::{build, read, V};
 use crate::binary_row::{decimal_to_plain_string, java_double_to_string, java_float_to_string};
 use crate::java::big_decimal::{parse_big_decimal, rescale_half_up};
 use crate::schema::{DataType, TypeKind};
 use crate::types::field_arrow_type;
+use crate::value::Datum;
 
 /// Families of types as the cast rules see them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,7 +174,7 @@ pub(crate) fn cast(
     let mut values = Vec::with_capacity(array.len());
     for i in 0..array.len() {
         values.push(if array.is_null(i) {
-            None
+            Datum::Null
         } else {
             cast_value(read(array, i, from)?, from, to)?
         });
@@ -181,28 +182,56 @@ pub(crate) fn cast(
     build(values, to, &field_arrow_type(to, field_id))
 }
 
-fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, CastError> {
+/// One non-null value of `from` cast to `to`. DATE and TIME values are [`Datum::Int`] like the integers: their
+/// rules come first, chosen by the file type.
+fn cast_value(v: Datum, from: &DataType, to: &DataType) -> Result<Datum, CastError> {
+    use Datum as D;
     use TypeKind as K;
-    let decimal = |x: Option<i128>, scale: i8| x.map(|x| V::Dec(x, i32::from(scale)));
-    Ok(Some(match (v, &to.kind) {
+    let decimal = |x: Option<i128>, precision: u8, scale: i8| {
+        x.map(|unscaled| D::Decimal {
+            unscaled,
+            precision,
+            scale,
+        })
+    };
+    // DATE, TIME and the Java `int` results.
+    let int32 = |x: i32| D::Int(i64::from(x));
+    Ok(match (v, &to.kind) {
+        // DATE (days) and TIME (milliseconds of the day).
+        // DateToStringCastRule: DateTimeUtils.formatDate.
+        (D::Int(d), K::VarChar(_)) if from.kind == K::Date => D::String(format_date(d as i32)),
+        // TimeToStringCastRule: DateTimeUtils.formatTimestampMillis with the file type's precision.
+        (D::Int(t), K::VarChar(_)) if matches!(from.kind, K::Time(_)) => {
+            D::String(format_time(t as i32, precision_of(&from.kind)))
+        }
+        (D::Int(d), K::Timestamp(_) | K::LocalZonedTimestamp(_)) if from.kind == K::Date => {
+            timestamp(d * MILLIS_PER_DAY, 0)
+        }
+        // TimeToTimestampCastRule: the time of day on 1970-01-01, precision unchanged.
+        (D::Int(t), K::Timestamp(_) | K::LocalZonedTimestamp(_))
+            if matches!(from.kind, K::Time(_)) =>
+        {
+            timestamp(t, 0)
+        }
         // Numeric primitives.
-        (V::Int(x), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => V::Int(narrow(x, &to.kind)),
-        (V::Int(x), K::Float) => V::Float(x as f32),
-        (V::Int(x), K::Double) => V::Double(x as f64),
-        (V::Float(f), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
-            V::Int(float_to_integer(f64::from(f), &to.kind))
+        (D::Int(x), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => D::Int(narrow(x, &to.kind)),
+        (D::Int(x), K::Float) => D::Float(x as f32),
+        (D::Int(x), K::Double) => D::Double(x as f64),
+        (D::Float(f), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
+            D::Int(float_to_integer(f64::from(f), &to.kind))
         }
-        (V::Double(d), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
-            V::Int(float_to_integer(d, &to.kind))
+        (D::Double(d), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
+            D::Int(float_to_integer(d, &to.kind))
         }
-        (V::Float(f), K::Double) => V::Double(f64::from(f)),
-        (V::Double(d), K::Float) => V::Float(d as f32),
-        (V::Float(f), K::Float) => V::Float(f),
-        (V::Double(d), K::Double) => V::Double(d),
+        (D::Float(f), K::Double) => D::Double(f64::from(f)),
+        (D::Double(d), K::Float) => D::Float(d as f32),
+        (D::Float(f), K::Float) => D::Float(f),
+        (D::Double(d), K::Double) => D::Double(d),
         // Decimals.
-        (V::Int(x), K::Decimal { precision, scale }) => {
+        (D::Int(x), K::Decimal { precision, scale }) => {
             match decimal(
                 rescale_half_up(i128::from(x), 0, *precision, i32::from(*scale)),
+                *precision,
                 *scale,
             ) {
                 Some(v) => v,
@@ -211,75 +240,116 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, CastErr
         }
         // NumericPrimitiveToDecimalCastRule: `DecimalUtils.castFrom(double)`, i.e. `BigDecimal.valueOf`
         // (the `Double.toString` digits; a float is widened to double first); NaN and infinities throw.
-        (v @ (V::Float(_) | V::Double(_)), K::Decimal { precision, scale }) => {
+        (v @ (D::Float(_) | D::Double(_)), K::Decimal { precision, scale }) => {
             let d = match v {
-                V::Float(f) => f64::from(f),
-                V::Double(d) => d,
+                D::Float(f) => f64::from(f),
+                D::Double(d) => d,
                 _ => 0.0,
             };
             let text = java_double_to_string(d);
             let parsed = parse_big_decimal(&text)
                 .ok_or_else(|| CastError::Value(format!("cannot cast {text} to {:?}", to.kind)))?;
-            match decimal(parsed.to_unscaled(*precision, *scale), *scale) {
+            match decimal(parsed.to_unscaled(*precision, *scale), *precision, *scale) {
                 Some(v) => v,
                 None => return Err(decimal_overflow(text.clone(), &to.kind)),
             }
         }
-        (V::Dec(x, s), K::Decimal { precision, scale }) => {
-            match decimal(rescale_half_up(x, s, *precision, i32::from(*scale)), *scale) {
-                Some(v) => v,
-                None => {
-                    return Err(decimal_overflow(
-                        decimal_to_plain_string(x, s as i8),
-                        &to.kind,
-                    ))
-                }
-            }
-        }
-        (V::Dec(x, s), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
+        (
+            D::Decimal {
+                unscaled: x,
+                scale: s,
+                ..
+            },
+            K::Decimal { precision, scale },
+        ) => match decimal(
+            rescale_half_up(x, i32::from(s), *precision, i32::from(*scale)),
+            *precision,
+            *scale,
+        ) {
+            Some(v) => v,
+            None => return Err(decimal_overflow(decimal_to_plain_string(x, s), &to.kind)),
+        },
+        (
+            D::Decimal {
+                unscaled: x,
+                scale: s,
+                ..
+            },
+            K::TinyInt | K::SmallInt | K::Int | K::BigInt,
+        ) => {
             let whole = x / 10i128.pow(s.max(0) as u32);
             // BigDecimal.longValue keeps the low 64 bits, then the Java narrowing cast.
-            V::Int(narrow(whole as i64, &to.kind))
+            D::Int(narrow(whole as i64, &to.kind))
         }
-        (V::Dec(x, s), K::Double) => V::Double(decimal_to_f64(x, s)),
-        (V::Dec(x, s), K::Float) => V::Float(decimal_to_f64(x, s) as f32),
+        (
+            D::Decimal {
+                unscaled: x,
+                scale: s,
+                ..
+            },
+            K::Double,
+        ) => D::Double(decimal_to_f64(x, s)),
+        (
+            D::Decimal {
+                unscaled: x,
+                scale: s,
+                ..
+            },
+            K::Float,
+        ) => D::Float(decimal_to_f64(x, s) as f32),
         // Booleans (BooleanToNumericCastRule: 1 or 0; DECIMAL through DecimalUtils.castFrom).
-        (V::Bool(b), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => V::Int(i64::from(b)),
-        (V::Bool(b), K::Float) => V::Float(if b { 1.0 } else { 0.0 }),
-        (V::Bool(b), K::Double) => V::Double(if b { 1.0 } else { 0.0 }),
-        (V::Bool(b), K::Decimal { precision, scale }) => {
+        (D::Boolean(b), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => D::Int(i64::from(b)),
+        (D::Boolean(b), K::Float) => D::Float(if b { 1.0 } else { 0.0 }),
+        (D::Boolean(b), K::Double) => D::Double(if b { 1.0 } else { 0.0 }),
+        (D::Boolean(b), K::Decimal { precision, scale }) => {
             match decimal(
                 rescale_half_up(i128::from(b), 0, *precision, i32::from(*scale)),
+                *precision,
                 *scale,
             ) {
                 Some(v) => v,
                 None => return Err(decimal_overflow(b.to_string(), &to.kind)),
             }
         }
-        (V::Int(x), K::Boolean) => V::Bool(x != 0),
+        (D::Int(x), K::Boolean) => D::Boolean(x != 0),
         // To strings.
-        (V::Int(x), K::Char(_) | K::VarChar(_)) => V::Str(to_character(x.to_string(), &to.kind)),
-        (V::Float(f), K::Char(_) | K::VarChar(_)) => {
-            V::Str(to_character(java_float_to_string(f), &to.kind))
+        (D::Int(x), K::Char(_) | K::VarChar(_)) => D::String(to_character(x.to_string(), &to.kind)),
+        (D::Float(f), K::Char(_) | K::VarChar(_)) => {
+            D::String(to_character(java_float_to_string(f), &to.kind))
         }
-        (V::Double(d), K::Char(_) | K::VarChar(_)) => {
-            V::Str(to_character(java_double_to_string(d), &to.kind))
+        (D::Double(d), K::Char(_) | K::VarChar(_)) => {
+            D::String(to_character(java_double_to_string(d), &to.kind))
         }
-        (V::Dec(x, s), K::Char(_) | K::VarChar(_)) => {
-            V::Str(to_character(decimal_to_plain_string(x, s as i8), &to.kind))
+        (
+            D::Decimal {
+                unscaled: x,
+                scale: s,
+                ..
+            },
+            K::Char(_) | K::VarChar(_),
+        ) => D::String(to_character(decimal_to_plain_string(x, s), &to.kind)),
+        (D::Boolean(b), K::Char(_) | K::VarChar(_)) => {
+            D::String(to_character(b.to_string(), &to.kind))
         }
-        (V::Bool(b), K::Char(_) | K::VarChar(_)) => V::Str(to_character(b.to_string(), &to.kind)),
-        // DateToStringCastRule: DateTimeUtils.formatDate.
-        (V::Date(d), K::VarChar(_)) => V::Str(format_date(d)),
-        // TimeToStringCastRule: DateTimeUtils.formatTimestampMillis with the file type's precision.
-        (V::Time(t), K::VarChar(_)) => V::Str(format_time(t, precision_of(&from.kind))),
         // TimestampToStringCastRule: DateTimeUtils.formatTimestamp (the JVM zone is UTC).
-        (V::Ts(m, n), K::VarChar(_)) => V::Str(format_timestamp(m, n, precision_of(&from.kind))),
+        (
+            D::Timestamp {
+                millis,
+                nanos_of_milli,
+            },
+            K::VarChar(_),
+        ) => D::String(format_timestamp(
+            millis,
+            i64::from(nanos_of_milli),
+            precision_of(&from.kind),
+        )),
         // BinaryToStringCastRule: BinaryString.fromBytes, neither cut nor padded to the target length.
-        (V::Bin(b), K::Char(_) | K::VarChar(_)) => V::Str(String::from_utf8_lossy(&b).into_owned()),
-        (V::Str(s), K::Char(_) | K::VarChar(_)) => V::Str(to_character(s, &to.kind)),
+        (D::Bytes(b), K::Char(_) | K::VarChar(_)) => {
+            D::String(String::from_utf8_lossy(&b).into_owned())
+        }
+        (D::String(s), K::Char(_) | K::VarChar(_)) => D::String(to_character(s, &to.kind)),
         // From strings.
-        (V::Str(s), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
+        (D::String(s), K::TinyInt | K::SmallInt | K::Int | K::BigInt) => {
             let parsed = parse_integral(&s).ok_or_else(|| {
                 CastError::Value(format!("cannot cast string {s:?} to {:?}", to.kind))
             })?;
@@ -289,78 +359,83 @@ fn cast_value(v: V, from: &DataType, to: &DataType) -> Result<Option<V>, CastErr
                     to.kind
                 )));
             }
-            V::Int(parsed)
+            D::Int(parsed)
         }
-        (V::Str(s), K::Float) => V::Float(
+        (D::String(s), K::Float) => D::Float(
             parse_java_float(&s, true)
                 .ok_or_else(|| CastError::Value(format!("cannot cast string {s:?} to FLOAT")))?
                 as f32,
         ),
-        (V::Str(s), K::Double) => V::Double(
+        (D::String(s), K::Double) => D::Double(
             parse_java_float(&s, false)
                 .ok_or_else(|| CastError::Value(format!("cannot cast string {s:?} to DOUBLE")))?,
         ),
         // StringToDecimalCastRule: `new BigDecimal(text)` (throws on bad text), then
         // `Decimal.fromBigDecimal` (HALF_UP to the scale, NULL beyond the precision).
-        (V::Str(s), K::Decimal { precision, scale }) => {
+        (D::String(s), K::Decimal { precision, scale }) => {
             let parsed = parse_big_decimal(&s).ok_or_else(|| {
                 CastError::Value(format!("cannot cast string {s:?} to {:?}", to.kind))
             })?;
-            match decimal(parsed.to_unscaled(*precision, *scale), *scale) {
+            match decimal(parsed.to_unscaled(*precision, *scale), *precision, *scale) {
                 Some(v) => v,
                 None => return Err(decimal_overflow(format!("{s:?}"), &to.kind)),
             }
         }
-        (V::Str(s), K::Boolean) => match s.to_lowercase().as_str() {
-            "t" | "true" | "y" | "yes" | "1" => V::Bool(true),
-            "f" | "false" | "n" | "no" | "0" => V::Bool(false),
+        (D::String(s), K::Boolean) => match s.to_lowercase().as_str() {
+            "t" | "true" | "y" | "yes" | "1" => D::Boolean(true),
+            "f" | "false" | "n" | "no" | "0" => D::Boolean(false),
             _ => {
                 return Err(CastError::Value(format!(
                     "cannot cast string {s:?} to BOOLEAN"
                 )))
             }
         },
-        (V::Str(s), K::Date) => V::Date(string_to_date(&s)?),
-        (V::Str(s), K::Time(_)) => V::Time(string_to_time(&s)?),
-        (V::Str(s), K::Timestamp(p)) => {
+        (D::String(s), K::Date) => int32(string_to_date(&s)?),
+        (D::String(s), K::Time(_)) => int32(string_to_time(&s)?),
+        (D::String(s), K::Timestamp(p)) => {
             let (m, n) = string_to_timestamp(&s, *p, true)?;
-            V::Ts(m, n)
+            timestamp(m, n)
         }
-        (V::Str(s), K::LocalZonedTimestamp(p)) => {
+        (D::String(s), K::LocalZonedTimestamp(p)) => {
             let (m, n) = string_to_timestamp(&s, *p, false)?;
-            V::Ts(m, n)
+            timestamp(m, n)
         }
         // StringToBinaryCastRule: the UTF-8 bytes, then BinaryStringUtils.toBinaryString.
-        (V::Str(s), K::Binary(_) | K::VarBinary(_)) => V::Bin(to_binary(s.into_bytes(), &to.kind)),
+        (D::String(s), K::Binary(_) | K::VarBinary(_)) => {
+            D::Bytes(to_binary(s.into_bytes(), &to.kind))
+        }
         // Binary (BinaryToBinaryCastRule).
-        (V::Bin(b), K::Binary(_) | K::VarBinary(_)) => V::Bin(to_binary(b, &to.kind)),
-        // Date and time.
-        (V::Ts(m, n), K::Timestamp(p) | K::LocalZonedTimestamp(p)) => {
-            let (m, n) = truncate(m, n, *p);
-            V::Ts(m, n)
+        (D::Bytes(b), K::Binary(_) | K::VarBinary(_)) => D::Bytes(to_binary(b, &to.kind)),
+        // Timestamps.
+        (
+            D::Timestamp {
+                millis,
+                nanos_of_milli,
+            },
+            K::Timestamp(p) | K::LocalZonedTimestamp(p),
+        ) => {
+            let (m, n) = truncate(millis, i64::from(nanos_of_milli), *p);
+            timestamp(m, n)
         }
         // TimestampToDateCastRule: `(int) (millis / MILLIS_PER_DAY)` (toward zero) for TIMESTAMP, the
         // local date (floor) for TIMESTAMP WITH LOCAL TIME ZONE.
-        (V::Ts(m, _), K::Date) => V::Date(match from.kind {
+        (D::Timestamp { millis: m, .. }, K::Date) => int32(match from.kind {
             K::LocalZonedTimestamp(_) => m.div_euclid(MILLIS_PER_DAY) as i32,
             _ => (m / MILLIS_PER_DAY) as i32,
         }),
         // TimestampToTimeCastRule: `(int) (millis % MILLIS_PER_DAY)` (negative before 1970) for TIMESTAMP,
         // the local time of day for TIMESTAMP WITH LOCAL TIME ZONE.
-        (V::Ts(m, _), K::Time(_)) => V::Time(match from.kind {
+        (D::Timestamp { millis: m, .. }, K::Time(_)) => int32(match from.kind {
             K::LocalZonedTimestamp(_) => m.rem_euclid(MILLIS_PER_DAY) as i32,
             _ => (m % MILLIS_PER_DAY) as i32,
         }),
         // TimestampToNumericPrimitiveCastRule: DateTimeUtils.unixTimestamp (millis / 1000, toward zero).
-        (V::Ts(m, _), K::BigInt) => V::Int(m / 1000),
-        (V::Ts(m, _), K::Int) => V::Int(i64::from((m / 1000) as i32)),
+        (D::Timestamp { millis: m, .. }, K::BigInt) => D::Int(m / 1000),
+        (D::Timestamp { millis: m, .. }, K::Int) => D::Int(i64::from((m / 1000) as i32)),
         // NumericPrimitiveToTimestamp (INT, BIGINT): seconds since the epoch, `value * 1000` in long.
-        (V::Int(x), K::Timestamp(_) | K::LocalZonedTimestamp(_)) => V::Ts(x.wrapping_mul(1000), 0),
-        (V::Date(d), K::Timestamp(_) | K::LocalZonedTimestamp(_)) => {
-            V::Ts(i64::from(d) * MILLIS_PER_DAY, 0)
+        (D::Int(x), K::Timestamp(_) | K::LocalZonedTimestamp(_)) => {
+            timestamp(x.wrapping_mul(1000), 0)
         }
-        // TimeToTimestampCastRule: the time of day on 1970-01-01, precision unchanged.
-        (V::Time(t), K::Timestamp(_) | K::LocalZonedTimestamp(_)) => V::Ts(i64::from(t), 0),
         (v, k) => return Err(CastError::Value(format!("cannot cast {v:?} to {k:?}"))),
-    }))
+    })
 }

@@ -7,14 +7,15 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, PrimitiveArray, StringArray};
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
+use super::array::{build, read, timestamp};
 use super::string::{parse_timestamp_text, string_to_date, string_to_time, string_to_timestamp};
 use super::temporal::{days_from_civil, format_date, format_time, truncate, MILLIS_PER_DAY};
-use super::value::{build, read, V};
 use super::{cast, check_castable};
 use crate::binary_row::{decimal_to_plain_string, java_double_to_string, java_float_to_string};
 use crate::java::big_decimal::parse_big_decimal;
 use crate::schema::{parse_atomic, DataType, TypeKind};
 use crate::types::field_arrow_type;
+use crate::value::Datum;
 use arrow_array::Decimal128Array;
 
 fn ty(s: &str) -> DataType {
@@ -116,32 +117,33 @@ fn timestamp_truncation_keeps_javas_quirk() {
 fn input(t: &DataType, text: &str) -> ArrayRef {
     use TypeKind as K;
     let v = match &t.kind {
-        K::Char(_) | K::VarChar(_) => V::Str(text.to_string()),
-        K::Boolean => V::Bool(text == "true"),
-        K::TinyInt | K::SmallInt | K::Int | K::BigInt => V::Int(text.parse().unwrap()),
-        K::Date => V::Date(text.parse().unwrap()),
-        K::Time(_) => V::Time(text.parse().unwrap()),
-        K::Float => V::Float(text.parse().unwrap()),
-        K::Double => V::Double(text.parse().unwrap()),
-        K::Binary(_) | K::VarBinary(_) => V::Bin(
+        K::Char(_) | K::VarChar(_) => Datum::String(text.to_string()),
+        K::Boolean => Datum::Boolean(text == "true"),
+        K::TinyInt | K::SmallInt | K::Int | K::BigInt | K::Date | K::Time(_) => {
+            Datum::Int(text.parse().unwrap())
+        }
+        K::Float => Datum::Float(text.parse().unwrap()),
+        K::Double => Datum::Double(text.parse().unwrap()),
+        K::Binary(_) | K::VarBinary(_) => Datum::Bytes(
             (0..text.len() / 2)
                 .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
                 .collect(),
         ),
         K::Timestamp(_) | K::LocalZonedTimestamp(_) => {
             let (m, n) = text.split_once(',').unwrap();
-            V::Ts(m.parse().unwrap(), n.parse().unwrap())
+            timestamp(m.parse().unwrap(), n.parse().unwrap())
         }
-        K::Decimal { precision, scale } => V::Dec(
-            parse_big_decimal(text)
+        K::Decimal { precision, scale } => Datum::Decimal {
+            unscaled: parse_big_decimal(text)
                 .unwrap()
                 .to_unscaled(*precision, *scale)
                 .unwrap(),
-            i32::from(*scale),
-        ),
+            precision: *precision,
+            scale: *scale,
+        },
         other => panic!("no input for {other:?}"),
     };
-    build(vec![Some(v)], t, &field_arrow_type(t, 1)).unwrap()
+    build(vec![v], t, &field_arrow_type(t, 1)).unwrap()
 }
 
 /// Formats a cast result as the Java probe prints it.
@@ -151,21 +153,34 @@ fn output(t: &DataType, array: &ArrayRef) -> String {
         return "NULL".into();
     }
     match (read(array, 0, t).unwrap(), &t.kind) {
-        (V::Ts(m, n), _) => format!("TS({m},{n})"),
-        (V::Bin(b), _) => format!(
+        (
+            Datum::Timestamp {
+                millis,
+                nanos_of_milli,
+            },
+            _,
+        ) => format!("TS({millis},{nanos_of_milli})"),
+        (Datum::Bytes(b), _) => format!(
             "BIN({})",
             b.iter().map(|x| format!("{x:02x}")).collect::<String>()
         ),
-        (V::Str(s), _) => format!("STR({s})"),
-        (V::Dec(x, s), _) => format!("DEC({})", decimal_to_plain_string(x, s as i8)),
-        (V::Int(x), K::TinyInt) => format!("Byte({x})"),
-        (V::Int(x), K::SmallInt) => format!("Short({x})"),
-        (V::Int(x), K::Int) => format!("Integer({x})"),
-        (V::Int(x), _) => format!("Long({x})"),
-        (V::Date(x), _) | (V::Time(x), _) => format!("Integer({x})"),
-        (V::Float(f), _) => format!("Float({})", java_float_to_string(f)),
-        (V::Double(d), _) => format!("Double({})", java_double_to_string(d)),
-        (V::Bool(b), _) => format!("Boolean({b})"),
+        (Datum::String(s), _) => format!("STR({s})"),
+        (
+            Datum::Decimal {
+                unscaled, scale, ..
+            },
+            _,
+        ) => {
+            format!("DEC({})", decimal_to_plain_string(unscaled, scale))
+        }
+        (Datum::Int(x), K::TinyInt) => format!("Byte({x})"),
+        (Datum::Int(x), K::SmallInt) => format!("Short({x})"),
+        (Datum::Int(x), K::Int | K::Date | K::Time(_)) => format!("Integer({x})"),
+        (Datum::Int(x), _) => format!("Long({x})"),
+        (Datum::Float(f), _) => format!("Float({})", java_float_to_string(f)),
+        (Datum::Double(d), _) => format!("Double({})", java_double_to_string(d)),
+        (Datum::Boolean(b), _) => format!("Boolean({b})"),
+        (other, _) => panic!("the cast read back {other:?}"),
     }
 }
 
