@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use arrow::row::{RowConverter, SortField};
 use arrow_array::{Array, Int8Array, RecordBatch};
-use native_reader::{Split, Table};
+use native_reader::{RowKind, Split, Table};
 
 use super::MissingKey;
 use crate::diff::render_value;
@@ -79,7 +79,7 @@ impl Folder {
             .convert_columns(&batch.columns()[1..])
             .map_err(|e| Error::Scenario(e.to_string()))?;
         for r in 0..rows {
-            let set = !changelog || matches!(kinds.value(r), 0 | 2);
+            let set = !changelog || RowKind::from_byte(kinds.value(r)).is_some_and(RowKind::is_add);
             let rendered_key = self.render_key(batch, r);
             let entry = self
                 .state

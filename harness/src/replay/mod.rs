@@ -57,21 +57,29 @@ pub enum ReplayMode {
     Batch,
 }
 
+impl ReplayMode {
+    /// The [`ScanMode`] of this replay mode: `from_snapshot` is the `scan.snapshot-id` of the streaming
+    /// modes, `snapshot` the time travel of [`ReplayMode::Batch`] (`None`: the latest snapshot).
+    pub fn scan_mode(self, from_snapshot: i64, snapshot: Option<i64>) -> ScanMode {
+        match self {
+            ReplayMode::Stream => ScanMode::Stream { from_snapshot },
+            ReplayMode::StreamFull => ScanMode::StreamFull { from_snapshot },
+            ReplayMode::LatestFull => ScanMode::LatestFull,
+            ReplayMode::Batch => ScanMode::Batch { snapshot },
+        }
+    }
+
+    /// The mode's name as `--mode` spells it ([`ScanMode::name`]): `stream`, `stream-full`,
+    /// `latest-full`, `batch`.
+    pub fn name(self) -> &'static str {
+        self.scan_mode(1, None).name()
+    }
+}
+
 impl ReplayOptions {
     /// The scan both readers plan.
     pub fn scan_mode(&self) -> ScanMode {
-        match self.mode {
-            ReplayMode::Stream => ScanMode::Stream {
-                from_snapshot: self.from_snapshot,
-            },
-            ReplayMode::StreamFull => ScanMode::StreamFull {
-                from_snapshot: self.from_snapshot,
-            },
-            ReplayMode::LatestFull => ScanMode::LatestFull,
-            ReplayMode::Batch => ScanMode::Batch {
-                snapshot: self.snapshot,
-            },
-        }
+        self.mode.scan_mode(self.from_snapshot, self.snapshot)
     }
 }
 
