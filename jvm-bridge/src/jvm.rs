@@ -342,7 +342,7 @@ fn describe(env: &mut JNIEnv, throwable: &JThrowable) -> Result<Error> {
         )?
         .l()?;
     if parts.is_null() {
-        return Err(Error::Protocol("Errors.describe returned null".to_owned()));
+        return Err(Error::protocol("Errors.describe returned null".to_owned()));
     }
     let parts = JObjectArray::from(parts);
     let mut out = Vec::with_capacity(3);
@@ -413,7 +413,7 @@ pub(crate) fn java_string(env: &mut JNIEnv, obj: JObject) -> Result<String> {
 /// A path as the `String` Java gets. Errors: [`Error::Protocol`] when the path is not UTF-8.
 pub(crate) fn path_arg(p: &Path) -> Result<&str> {
     p.to_str()
-        .ok_or_else(|| Error::Protocol(format!("path {} is not UTF-8", p.display())))
+        .ok_or_else(|| Error::protocol(format!("path {} is not UTF-8", p.display())))
 }
 
 #[cfg(test)]

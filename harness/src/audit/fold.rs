@@ -36,9 +36,15 @@ impl Folder {
     pub(super) fn new(schema: &arrow_schema::Schema, key_columns: Vec<usize>) -> Result<Self> {
         let field = |i: usize| SortField::new(schema.field(i).data_type().clone());
         let keys = RowConverter::new(key_columns.iter().map(|i| field(*i)).collect())
-            .map_err(|e| Error::Scenario(format!("primary key columns: {e}")))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: "primary key columns".to_owned(),
+                source: e.into(),
+            })?;
         let values = RowConverter::new((1..schema.fields().len()).map(field).collect())
-            .map_err(|e| Error::Scenario(format!("value columns: {e}")))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: "value columns".to_owned(),
+                source: e.into(),
+            })?;
         Ok(Folder {
             keys,
             values,
@@ -73,11 +79,17 @@ impl Folder {
         let keys = self
             .keys
             .convert_columns(&key_arrays)
-            .map_err(|e| Error::Scenario(e.to_string()))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         let values = self
             .values
             .convert_columns(&batch.columns()[1..])
-            .map_err(|e| Error::Scenario(e.to_string()))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         for r in 0..rows {
             let set = !changelog || RowKind::from_byte(kinds.value(r)).is_some_and(RowKind::is_add);
             let rendered_key = self.render_key(batch, r);

@@ -42,7 +42,10 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
         std::fs::copy(scenario_file, &target).map_err(|e| io(&target, e))?;
     }
     let case_path = out.join("case.json");
-    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::Scenario(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
     std::fs::write(&case_path, text + "\n").map_err(|e| io(&case_path, e))?;
     Ok(case_path)
 }
@@ -84,7 +87,10 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
 
     let schema =
-        serde_json::to_string(&scenario.table).map_err(|e| Error::Scenario(e.to_string()))?;
+        serde_json::to_string(&scenario.table).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
     jvm_bridge::CorpusWriter::create_table(&table, &schema)?;
     let table = std::fs::canonicalize(&table).map_err(|e| io(&table, e))?;
     let mut run = Run::new(&table, &tmp, &scenario.table, &stock);
@@ -237,7 +243,10 @@ impl<'a> Run<'a> {
         match step {
             Step::Write { user, rows } => {
                 let rows =
-                    serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+                    serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
                 Ok(self.writer(user)?.writer.write(&rows)?)
             }
             Step::Compact {
@@ -251,7 +260,10 @@ impl<'a> Run<'a> {
                 match (partition, bucket, touched) {
                     (Some(p), Some(b), false) => {
                         let p =
-                            serde_json::to_string(p).map_err(|e| Error::Scenario(e.to_string()))?;
+                            serde_json::to_string(p).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
                         Ok(w.writer.compact(&p, *b, *full)?)
                     }
                     (None, None, true) => Ok(w.writer.compact_touched(*full).map(|_| ())?),
@@ -398,11 +410,17 @@ impl<'a> Run<'a> {
         partition: Option<&[Value]>,
         rows: &[RowSpec],
     ) -> Result<()> {
-        let rows_json = serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+        let rows_json = serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         let partition_json = partition
             .map(serde_json::to_string)
             .transpose()
-            .map_err(|e| Error::Scenario(e.to_string()))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         let options = self.writer_options.get(user).cloned().unwrap_or_default();
         let prepared = jvm_bridge::corpus::overwrite(
             self.table,
@@ -428,7 +446,10 @@ impl<'a> Run<'a> {
                 "user `{user}` has pending identifiers; recover before altering the table"
             )));
         }
-        let text = serde_json::to_string(changes).map_err(|e| Error::Scenario(e.to_string()))?;
+        let text = serde_json::to_string(changes).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         jvm_bridge::corpus::alter_table(self.table, &text)?;
         for change in changes {
             self.apply_change(change);

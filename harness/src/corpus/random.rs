@@ -89,7 +89,10 @@ impl Run<'_> {
             w.writer.reopen()?;
             w.stale = false;
         }
-        let rows = serde_json::to_string(&rows).map_err(|e| Error::Scenario(e.to_string()))?;
+        let rows = serde_json::to_string(&rows).map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         w.writer.write(&rows)?;
         match burst.compact {
             RandomCompact::None => {}

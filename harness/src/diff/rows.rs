@@ -92,7 +92,10 @@ pub(crate) fn canonical(
 ) -> std::result::Result<Canonical, ReadFailure> {
     Canonical::new(batch).map_err(|e| ReadFailure {
         side,
-        error: Error::Compare(format!("{side} batch cannot be normalized: {e}")),
+        error: Error::CompareSource {
+            context: format!("{side} batch cannot be normalized"),
+            source: e.into(),
+        },
     })
 }
 

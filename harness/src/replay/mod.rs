@@ -226,9 +226,10 @@ impl ReplayReport {
 /// Resolves a table directory to a canonical absolute path, with a clear error when it is missing or is
 /// not a Paimon table (no `schema/` directory).
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
-    let canonical = std::fs::canonicalize(path).map_err(|e| Error::Table {
+    let canonical = std::fs::canonicalize(path).map_err(|e| Error::TableSource {
         path: path.to_path_buf(),
-        reason: format!("cannot open table directory: {e}"),
+        context: "cannot open table directory".to_owned(),
+        source: e.into(),
     })?;
     if !canonical.is_dir() {
         return Err(Error::Table {
