@@ -42,7 +42,7 @@ pub enum Error {
     },
     /// The native reader failed.
     #[error("native reader: {0}")]
-    Native(#[from] native_reader::Error),
+    Native(#[source] Box<native_reader::Error>),
     /// The stock reader (or its JVM) failed.
     #[error("stock reader: {0}")]
     Stock(#[from] jvm_bridge::Error),
@@ -90,6 +90,12 @@ pub enum Error {
     /// `--unordered` row format does not support).
     #[error("cannot compare rows: {0}")]
     Compare(String),
+}
+
+impl From<native_reader::Error> for Error {
+    fn from(e: native_reader::Error) -> Self {
+        Error::Native(Box::new(e))
+    }
 }
 
 /// The source of an error variant that wraps a library error (I/O, JSON, Arrow, Parquet, ORC).

@@ -183,7 +183,7 @@ impl StockReader {
         let reading = reading(&split.split);
         let handle = with_env(|env| {
             let dir = env.new_string(dir)?;
-            let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
+            let payload: JByteArray<'_> = env.byte_array_from_slice(&split.payload)?;
             Ok(env
                 .call_static_method(
                     CLASS,
@@ -227,7 +227,7 @@ impl StockReader {
         let reading = reading(&split.split);
         with_env(|env| {
             let dir = env.new_string(dir)?;
-            let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
+            let payload: JByteArray<'_> = env.byte_array_from_slice(&split.payload)?;
             let out = env
                 .call_static_method(
                     CLASS,

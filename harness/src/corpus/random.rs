@@ -127,7 +127,7 @@ enum Column {
 }
 
 impl RandomPlan {
-    fn new(run: &Run, burst: &RandomBurst) -> Result<Self> {
+    fn new(run: &Run<'_>, burst: &RandomBurst) -> Result<Self> {
         if burst.users.is_empty() || burst.keys == 0 {
             return Err(Error::Scenario("random: needs users and keys > 0".into()));
         }

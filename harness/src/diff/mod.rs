@@ -121,7 +121,7 @@ pub fn diff_split(
     stock: Batches<'_>,
     native: Batches<'_>,
     unordered: bool,
-) -> std::result::Result<RowDiff, ReadFailure> {
+) -> Result<RowDiff, ReadFailure> {
     if unordered {
         diff_rows_unordered(stock, native)
     } else {
