@@ -126,7 +126,7 @@ pub fn render_values(batch: &RecordBatch, row: usize) -> String {
 }
 
 /// Positions (in the read schema, after `_row_kind`) of the primary-key columns of `table`.
-pub fn primary_key_columns(table: &Table) -> Result<Vec<usize>> {
+pub(super) fn primary_key_columns(table: &Table) -> Result<Vec<usize>> {
     let schema = table.schema();
     schema
         .primary_keys

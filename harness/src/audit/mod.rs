@@ -30,9 +30,9 @@ use crate::error::{Error, Result, Side};
 use crate::inspect::{inspect, Timeline};
 use crate::reader::{NativeTableReader, StockTableReader};
 
-pub use completeness::{attribute, completeness};
-pub use fold::{compare_changelog_with_table, primary_key_columns, render_values, SplitRows};
-pub use pairs::commit_pairs;
+pub(crate) use completeness::{attribute, completeness};
+pub use fold::{compare_changelog_with_table, render_values, SplitRows};
+pub(crate) use pairs::commit_pairs;
 use pairs::user_summaries;
 pub use text::write_text;
 
@@ -176,7 +176,7 @@ impl AuditReport {
 pub(super) type KeyPlace = (Vec<Option<String>>, i32, String);
 
 /// Runs part 1 and assembles the report around the given completeness results.
-pub fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditReport {
+pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditReport {
     let pairs = commit_pairs(&timeline);
     let users = user_summaries(&timeline, &pairs);
     let lost = pairs.iter().any(|p| p.status == PairStatus::Incomplete)
