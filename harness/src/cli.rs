@@ -69,7 +69,12 @@ pub enum Command {
         /// The table directory.
         table: PathBuf,
         /// Which reader replays the changelog and reads the table: native, stock, or both (cross-check).
-        #[arg(long, value_enum, default_value = "native", hide_possible_values = true)]
+        #[arg(
+            long,
+            value_enum,
+            default_value = "native",
+            hide_possible_values = true
+        )]
         reader: AuditReaders,
         /// Also write the audit as JSON to this file.
         #[arg(long)]

@@ -105,7 +105,6 @@ pub(crate) fn completeness(
     })
 }
 
-
 /// Keys (partition, bucket, rendered key) held by the level-0 files of snapshot `id`, read natively.
 fn level0_keys(
     table: &std::sync::Arc<Table>,

@@ -35,15 +35,19 @@ pub(super) struct Folder {
 impl Folder {
     pub(super) fn new(schema: &arrow_schema::Schema, key_columns: Vec<usize>) -> Result<Self> {
         let field = |i: usize| SortField::new(schema.field(i).data_type().clone());
-        let keys = RowConverter::new(key_columns.iter().map(|i| field(*i)).collect())
-            .map_err(|e| Error::ScenarioSource {
-                context: "primary key columns".to_owned(),
-                source: e.into(),
+        let keys =
+            RowConverter::new(key_columns.iter().map(|i| field(*i)).collect()).map_err(|e| {
+                Error::ScenarioSource {
+                    context: "primary key columns".to_owned(),
+                    source: e.into(),
+                }
             })?;
-        let values = RowConverter::new((1..schema.fields().len()).map(field).collect())
-            .map_err(|e| Error::ScenarioSource {
-                context: "value columns".to_owned(),
-                source: e.into(),
+        let values =
+            RowConverter::new((1..schema.fields().len()).map(field).collect()).map_err(|e| {
+                Error::ScenarioSource {
+                    context: "value columns".to_owned(),
+                    source: e.into(),
+                }
             })?;
         Ok(Folder {
             keys,
@@ -64,7 +68,12 @@ impl Folder {
     }
 
     /// Applies a batch: `+I`/`+U` set, `-U`/`-D` clear (when `changelog`), or every row sets (a table read).
-    pub(super) fn apply(&mut self, split: &Split, batch: &RecordBatch, changelog: bool) -> Result<()> {
+    pub(super) fn apply(
+        &mut self,
+        split: &Split,
+        batch: &RecordBatch,
+        changelog: bool,
+    ) -> Result<()> {
         let rows = batch.num_rows();
         let kinds = batch
             .columns()

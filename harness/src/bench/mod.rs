@@ -32,8 +32,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 
 pub use environment::native_replay_rss;
-pub(crate) use environment::{default_probe, workspace_dir};
 use environment::{cpu_model, crate_versions, java_version, loadavg, measure_rss_child, run_probe};
+pub(crate) use environment::{default_probe, workspace_dir};
 use kinds::bench_kind;
 pub use kinds::plan_kinds;
 pub use output::{default_json_path, write_text};
@@ -76,7 +76,6 @@ impl Default for BenchOptions {
         }
     }
 }
-
 
 /// The whole benchmark report (also the JSON document).
 #[derive(Clone, Debug, Serialize)]

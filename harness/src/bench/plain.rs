@@ -98,7 +98,11 @@ pub fn plain_decode(path: &Path) -> Result<u64> {
     Ok(n)
 }
 
-pub(super) fn plain_measurement(files: &[PathBuf], samples: usize, bytes: u64) -> Result<Option<Measurement>> {
+pub(super) fn plain_measurement(
+    files: &[PathBuf],
+    samples: usize,
+    bytes: u64,
+) -> Result<Option<Measurement>> {
     if plain_format(files).is_none() {
         return Ok(None);
     }

@@ -93,7 +93,11 @@ pub(super) fn median_of(xs: &[f64]) -> f64 {
 }
 
 /// Median over `samples` runs of `f` (after a warm-up), in microseconds per unit (`units` per run).
-pub(super) fn mean_us(samples: usize, units: usize, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+pub(super) fn mean_us(
+    samples: usize,
+    units: usize,
+    mut f: impl FnMut() -> Result<()>,
+) -> Result<f64> {
     f()?;
     let mut times = Vec::with_capacity(samples);
     for _ in 0..samples {

@@ -11,7 +11,9 @@ use crate::report::write_json;
 pub(super) fn run(
     table: &Path,
     reader: AuditReaders,
-    json: Option<PathBuf>, max_keys: usize) -> Result<i32> {
+    json: Option<PathBuf>,
+    max_keys: usize,
+) -> Result<i32> {
     let report = crate::audit::audit(table, reader)?;
     let mut out = std::io::stdout().lock();
     crate::audit::write_text(&mut out, &report, max_keys).map_err(stdout_err)?;

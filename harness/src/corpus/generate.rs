@@ -9,7 +9,9 @@ use serde_json::{json, Value};
 
 use super::load::load_scenario;
 use super::scenario::step_name;
-use super::summary::{batch_summary, latest_options, snapshot_summaries, stock_summary, BatchSummary};
+use super::summary::{
+    batch_summary, latest_options, snapshot_summaries, stock_summary, BatchSummary,
+};
 use super::{RowSpec, Scenario, SchemaChange, Step, TableSpec};
 use crate::error::{Error, Result};
 use crate::reader::StockTableReader;
@@ -43,9 +45,9 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
     }
     let case_path = out.join("case.json");
     let text = serde_json::to_string_pretty(&case).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+        context: String::new(),
+        source: e.into(),
+    })?;
     std::fs::write(&case_path, text + "\n").map_err(|e| io(&case_path, e))?;
     Ok(case_path)
 }
@@ -86,11 +88,10 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     ));
     std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
 
-    let schema =
-        serde_json::to_string(&scenario.table).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+    let schema = serde_json::to_string(&scenario.table).map_err(|e| Error::ScenarioSource {
+        context: String::new(),
+        source: e.into(),
+    })?;
     jvm_bridge::CorpusWriter::create_table(&table, &schema)?;
     let table = std::fs::canonicalize(&table).map_err(|e| io(&table, e))?;
     let mut run = Run::new(&table, &tmp, &scenario.table, &stock);
@@ -242,11 +243,10 @@ impl<'a> Run<'a> {
     fn step(&mut self, index: usize, step: &Step) -> Result<()> {
         match step {
             Step::Write { user, rows } => {
-                let rows =
-                    serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+                let rows = serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
+                    context: String::new(),
+                    source: e.into(),
+                })?;
                 Ok(self.writer(user)?.writer.write(&rows)?)
             }
             Step::Compact {
@@ -259,11 +259,10 @@ impl<'a> Run<'a> {
                 let w = self.writer(user)?;
                 match (partition, bucket, touched) {
                     (Some(p), Some(b), false) => {
-                        let p =
-                            serde_json::to_string(p).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+                        let p = serde_json::to_string(p).map_err(|e| Error::ScenarioSource {
+                            context: String::new(),
+                            source: e.into(),
+                        })?;
                         Ok(w.writer.compact(&p, *b, *full)?)
                     }
                     (None, None, true) => Ok(w.writer.compact_touched(*full).map(|_| ())?),
@@ -411,9 +410,9 @@ impl<'a> Run<'a> {
         rows: &[RowSpec],
     ) -> Result<()> {
         let rows_json = serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+            context: String::new(),
+            source: e.into(),
+        })?;
         let partition_json = partition
             .map(serde_json::to_string)
             .transpose()
@@ -447,9 +446,9 @@ impl<'a> Run<'a> {
             )));
         }
         let text = serde_json::to_string(changes).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+            context: String::new(),
+            source: e.into(),
+        })?;
         jvm_bridge::corpus::alter_table(self.table, &text)?;
         for change in changes {
             self.apply_change(change);

@@ -12,7 +12,6 @@ use super::{RandomBurst, RandomCompact, RowSpec};
 use crate::error::{Error, Result};
 
 impl Run<'_> {
-
     pub(super) fn random(&mut self, burst: &RandomBurst) -> Result<()> {
         let plan = RandomPlan::new(self, burst)?;
         let mut rng = SplitMix64(burst.seed);
@@ -90,9 +89,9 @@ impl Run<'_> {
             w.stale = false;
         }
         let rows = serde_json::to_string(&rows).map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+            context: String::new(),
+            source: e.into(),
+        })?;
         w.writer.write(&rows)?;
         match burst.compact {
             RandomCompact::None => {}
@@ -106,7 +105,6 @@ impl Run<'_> {
         let identifier = self.last_identifier.get(user).copied().unwrap_or(0) + 1;
         self.commit(user, identifier, true, None, None)
     }
-
 }
 
 /// How a random burst builds rows for the run's current columns.

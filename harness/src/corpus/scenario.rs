@@ -347,9 +347,7 @@ mod row_kind_text {
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RowKind, D::Error> {
         let text = String::deserialize(d)?;
         text.parse().map_err(|_| {
-            serde::de::Error::custom(format!(
-                "row kind `{text}` is not one of +I, -U, +U, -D"
-            ))
+            serde::de::Error::custom(format!("row kind `{text}` is not one of +I, -U, +U, -D"))
         })
     }
 }

@@ -86,10 +86,7 @@ impl<'a> Cursor<'a> {
     }
 }
 
-pub(crate) fn canonical(
-    side: Side,
-    batch: &RecordBatch,
-) -> Result<Canonical, ReadFailure> {
+pub(crate) fn canonical(side: Side, batch: &RecordBatch) -> Result<Canonical, ReadFailure> {
     Canonical::new(batch).map_err(|e| ReadFailure {
         side,
         error: Error::CompareSource {
@@ -99,15 +96,11 @@ pub(crate) fn canonical(
     })
 }
 
-
 /// Diffs the rows of one split in order, streaming: both sides are consumed batch by batch, so memory is
 /// bounded by one batch per side.
 ///
 /// Errors: the first read error of either side, with the side named.
-pub fn diff_rows(
-    stock: Batches<'_>,
-    native: Batches<'_>,
-) -> Result<RowDiff, ReadFailure> {
+pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> Result<RowDiff, ReadFailure> {
     let mut s = Cursor::new(Side::Stock, stock);
     let mut n = Cursor::new(Side::Native, native);
     let mut diff = RowDiff::default();

@@ -6,7 +6,6 @@
 //!    **planning** difference and their rows are not compared.
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
-
 mod split;
 
 use std::path::{Path, PathBuf};
