@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::audit::AuditReaders;
 use crate::replay::ReplayMode;
 
 /// Proves a native reader of Apache Paimon tables returns exactly what the released Java reader returns.
@@ -68,8 +69,13 @@ pub enum Command {
         /// The table directory.
         table: PathBuf,
         /// Which reader replays the changelog and reads the table: native, stock, or both (cross-check).
-        #[arg(long, default_value = "native")]
-        reader: String,
+        #[arg(
+            long,
+            value_enum,
+            default_value = "native",
+            hide_possible_values = true
+        )]
+        reader: AuditReaders,
         /// Also write the audit as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,

@@ -28,9 +28,21 @@ pub enum Error {
     /// The table directory is missing or is not a Paimon table.
     #[error("{path}: {reason}")]
     Table { path: PathBuf, reason: String },
+    /// A table file could not be opened or parsed: `{path}: {context}: {source}` (`{path}: {source}` without
+    /// a context), the underlying I/O, JSON, Parquet or ORC error kept as the source.
+    #[error("{path}: {}{source}", prefix(context))]
+    TableSource {
+        /// The file or directory.
+        path: PathBuf,
+        /// What was being done, e.g. `not JSON`; may be empty.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: BoxError,
+    },
     /// The native reader failed.
     #[error("native reader: {0}")]
-    Native(#[from] native_reader::Error),
+    Native(#[source] Box<native_reader::Error>),
     /// The stock reader (or its JVM) failed.
     #[error("stock reader: {0}")]
     Stock(#[from] jvm_bridge::Error),
@@ -54,10 +66,48 @@ pub enum Error {
     /// A corpus scenario is invalid.
     #[error("scenario: {0}")]
     Scenario(String),
+    /// A corpus scenario cannot be read, encoded or folded: `scenario: {context}: {source}` (`scenario:
+    /// {source}` without a context), the JSON or Arrow error kept as the source.
+    #[error("scenario: {}{source}", prefix(context))]
+    ScenarioSource {
+        /// What was being done (a file, `primary key columns`); may be empty.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: BoxError,
+    },
+    /// The rows a reader returned cannot be compared: `cannot compare rows: {context}: {source}`, the
+    /// Arrow error kept as the source.
+    #[error("cannot compare rows: {context}: {source}")]
+    CompareSource {
+        /// Which side's rows and what failed, e.g. `stock batch cannot be normalized`.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: BoxError,
+    },
     /// The rows a reader returned cannot be compared (a batch that cannot be normalized, a column type the
     /// `--unordered` row format does not support).
     #[error("cannot compare rows: {0}")]
     Compare(String),
+}
+
+impl From<native_reader::Error> for Error {
+    fn from(e: native_reader::Error) -> Self {
+        Error::Native(Box::new(e))
+    }
+}
+
+/// The source of an error variant that wraps a library error (I/O, JSON, Arrow, Parquet, ORC).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// `"{context}: "`, or nothing for an empty context.
+fn prefix(context: &str) -> String {
+    if context.is_empty() {
+        String::new()
+    } else {
+        format!("{context}: ")
+    }
 }
 
 /// Result alias of the harness.

@@ -479,7 +479,7 @@ fn missing_row_at_a_batch_boundary_is_realigned() {
     let native = vec![b.slice(0, 2), b.slice(3, 2)];
     let report = replay_mem(
         one_split(b.clone()),
-        vec![(synthetic::split(3, "p1", 2, &["data-a.parquet"]), native)],
+        vec![(split(3, "p1", 2, &["data-a.parquet"]), native)],
         false,
     );
     let m = assert_pinpointed(

@@ -146,7 +146,7 @@ pub fn overwrite(
     let dir = path_arg(table_dir)?;
     let tmp = path_arg(io_tmp_dir)?;
     let options_json = serde_json::to_string(options)
-        .map_err(|e| Error::Protocol(format!("cannot encode writer options: {e}")))?;
+        .map_err(|e| Error::protocol_source("cannot encode writer options", e))?;
     let json = with_env(|env| {
         let dir = env.new_string(dir)?;
         let user = env.new_string(commit_user)?;
@@ -176,7 +176,7 @@ pub fn overwrite(
         java_string(env, out)
     })?;
     serde_json::from_str(&json)
-        .map_err(|e| Error::Protocol(format!("bad overwrite JSON `{json}`: {e}")))
+        .map_err(|e| Error::protocol_source(format!("bad overwrite JSON `{json}`"), e))
 }
 
 /// The Java class behind this module.
@@ -238,7 +238,7 @@ impl CorpusWriter {
         let dir = path_arg(table_dir)?;
         let tmp = path_arg(io_tmp_dir)?;
         let options = serde_json::to_string(options)
-            .map_err(|e| Error::Protocol(format!("writer options: {e}")))?;
+            .map_err(|e| Error::protocol_source("writer options", e))?;
         let handle = with_env(|env| {
             let dir = env.new_string(dir)?;
             let user = env.new_string(commit_user)?;
@@ -346,7 +346,7 @@ impl CorpusWriter {
             java_string(env, out)
         })?;
         serde_json::from_str(&json)
-            .map_err(|e| Error::Protocol(format!("bad prepare JSON `{json}`: {e}")))
+            .map_err(|e| Error::protocol_source(format!("bad prepare JSON `{json}`"), e))
     }
 
     /// `commit.commit(identifier, messages)` with the messages [`prepare`](Self::prepare) kept: one APPEND

@@ -17,29 +17,73 @@ pub enum Error {
     /// The JVM could not be started: libjvm not found, classpath missing, `JNI_CreateJavaVM` failed.
     #[error("cannot start the JVM: {0}")]
     JvmStart(String),
-    /// A JNI call failed without a Java exception (bad signature, thread not attachable, ...).
+    /// A JNI call failed without a Java exception (bad signature, thread not attachable, ...), in words.
     #[error("JNI error: {0}")]
     Jni(String),
-    /// Importing a batch through the Arrow C Data Interface failed.
+    /// A JNI call failed without a Java exception: the `jni` crate's error kept as the source.
+    #[error("JNI error: {0}")]
+    JniCall(#[from] jni::errors::Error),
+    /// Importing a batch through the Arrow C Data Interface failed (the Arrow error kept as the source).
     #[error("Arrow error: {0}")]
-    Arrow(String),
+    Arrow(#[from] arrow_schema::ArrowError),
     /// The Java side answered something the Rust side does not understand (bad JSON, null result, ...),
     /// or an argument cannot be passed to Java (e.g. a non-UTF-8 path).
     #[error("bridge protocol error: {0}")]
-    Protocol(String),
+    Protocol(#[source] ProtocolError),
+}
+
+/// What [`Error::Protocol`] says: a message, and the JSON or base64 error behind it when there is one
+/// (shown as `<message>: <source>`).
+#[derive(Debug)]
+pub struct ProtocolError {
+    message: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl ProtocolError {
+    /// The message alone.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.source {
+            Some(source) => write!(f, "{}: {source}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl Error {
+    /// [`Error::Protocol`] with a message.
+    pub(crate) fn protocol(message: impl Into<String>) -> Self {
+        Error::Protocol(ProtocolError {
+            message: message.into(),
+            source: None,
+        })
+    }
+
+    /// [`Error::Protocol`] `<context>: <source>`, keeping `source`.
+    pub(crate) fn protocol_source(
+        context: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        Error::Protocol(ProtocolError {
+            message: context.into(),
+            source: Some(source.into()),
+        })
+    }
 }
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
-
-impl From<jni::errors::Error> for Error {
-    fn from(e: jni::errors::Error) -> Self {
-        Error::Jni(e.to_string())
-    }
-}
-
-impl From<arrow_schema::ArrowError> for Error {
-    fn from(e: arrow_schema::ArrowError) -> Self {
-        Error::Arrow(e.to_string())
-    }
-}

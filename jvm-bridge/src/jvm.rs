@@ -230,7 +230,7 @@ pub fn ensure_started() -> Result<()> {
 /// Local references created in `f` are freed when it returns; return only Rust values.
 pub fn with_env<T, F>(f: F) -> Result<T>
 where
-    F: FnOnce(&mut JNIEnv) -> Result<T>,
+    F: FnOnce(&mut JNIEnv<'_>) -> Result<T>,
 {
     let vm = vm()?;
     let mut env = vm.attach_current_thread_permanently()?;
@@ -246,7 +246,7 @@ where
 /// Natively attached threads start with a null context class loader, which libraries that look up resources
 /// or services through it (snappy-java, `ServiceLoader` users) trip over; give them the system class loader,
 /// which holds the whole classpath.
-fn ensure_context_class_loader(env: &mut JNIEnv) -> Result<()> {
+fn ensure_context_class_loader(env: &mut JNIEnv<'_>) -> Result<()> {
     let thread = env
         .call_static_method(
             "java/lang/Thread",
@@ -283,7 +283,7 @@ fn ensure_context_class_loader(env: &mut JNIEnv) -> Result<()> {
 }
 
 /// Takes the pending exception: clears it and describes it with `Errors.describe`.
-fn take_exception(env: &mut JNIEnv) -> Error {
+fn take_exception(env: &mut JNIEnv<'_>) -> Error {
     let throwable = match env.exception_occurred() {
         Ok(t) => t,
         Err(e) => {
@@ -332,7 +332,7 @@ fn with_heap(e: Error) -> Error {
     }
 }
 
-fn describe(env: &mut JNIEnv, throwable: &JThrowable) -> Result<Error> {
+fn describe(env: &mut JNIEnv<'_>, throwable: &JThrowable<'_>) -> Result<Error> {
     let parts = env
         .call_static_method(
             ERRORS_CLASS,
@@ -342,7 +342,7 @@ fn describe(env: &mut JNIEnv, throwable: &JThrowable) -> Result<Error> {
         )?
         .l()?;
     if parts.is_null() {
-        return Err(Error::Protocol("Errors.describe returned null".to_owned()));
+        return Err(Error::protocol("Errors.describe returned null".to_owned()));
     }
     let parts = JObjectArray::from(parts);
     let mut out = Vec::with_capacity(3);
@@ -383,7 +383,7 @@ fn with_root_cause(message: String, stack: &str) -> String {
 
 /// Describes an exception without the bridge classes (e.g. when they failed to load): class name and
 /// `toString()`.
-fn fallback_describe(env: &mut JNIEnv, throwable: &JThrowable) -> Result<Error> {
+fn fallback_describe(env: &mut JNIEnv<'_>, throwable: &JThrowable<'_>) -> Result<Error> {
     let class = env.get_object_class(throwable)?;
     let name = env
         .call_method(&class, "getName", "()Ljava/lang/String;", &[])?
@@ -401,7 +401,7 @@ fn fallback_describe(env: &mut JNIEnv, throwable: &JThrowable) -> Result<Error> 
 }
 
 /// A Java `String` object as a Rust `String`; null becomes the empty string.
-pub(crate) fn java_string(env: &mut JNIEnv, obj: JObject) -> Result<String> {
+pub(crate) fn java_string(env: &mut JNIEnv<'_>, obj: JObject<'_>) -> Result<String> {
     if obj.is_null() {
         return Ok(String::new());
     }
@@ -413,7 +413,7 @@ pub(crate) fn java_string(env: &mut JNIEnv, obj: JObject) -> Result<String> {
 /// A path as the `String` Java gets. Errors: [`Error::Protocol`] when the path is not UTF-8.
 pub(crate) fn path_arg(p: &Path) -> Result<&str> {
     p.to_str()
-        .ok_or_else(|| Error::Protocol(format!("path {} is not UTF-8", p.display())))
+        .ok_or_else(|| Error::protocol(format!("path {} is not UTF-8", p.display())))
 }
 
 #[cfg(test)]

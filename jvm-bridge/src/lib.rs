@@ -18,5 +18,5 @@ pub mod scan_options;
 pub mod stock;
 
 pub use corpus::CorpusWriter;
-pub use error::{Error, Result};
+pub use error::{Error, ProtocolError, Result};
 pub use stock::{StockBatches, StockReader, StockSplit};

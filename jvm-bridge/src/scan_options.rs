@@ -13,11 +13,11 @@ pub const SCAN_SNAPSHOT_ID: &str = "scan.snapshot-id";
 
 /// The dynamic table options that make the released scans plan `mode`:
 ///
-/// - [`ScanMode::Stream`]: `scan.mode=from-snapshot`, `scan.snapshot-id=<from_snapshot>`;
-/// - [`ScanMode::StreamFull`]: `scan.mode=from-snapshot-full`, `scan.snapshot-id=<from_snapshot>`;
-/// - [`ScanMode::LatestFull`]: `scan.mode=latest-full`;
-/// - [`ScanMode::Batch`]: `scan.snapshot-id=<snapshot>` when a snapshot `>= 0` is given, else none (the
-///   latest snapshot).
+/// - [`ScanMode::Stream`] sets `scan.mode=from-snapshot`, `scan.snapshot-id=<from_snapshot>`;
+/// - [`ScanMode::StreamFull`] sets `scan.mode=from-snapshot-full`, `scan.snapshot-id=<from_snapshot>`;
+/// - [`ScanMode::LatestFull`] sets `scan.mode=latest-full`;
+/// - [`ScanMode::Batch`] sets `scan.snapshot-id=<snapshot>` when a snapshot `>= 0` is given, else nothing
+///   (the latest snapshot).
 pub fn scan_options(mode: ScanMode) -> BTreeMap<&'static str, String> {
     let mut options = BTreeMap::new();
     match mode {

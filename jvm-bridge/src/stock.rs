@@ -108,7 +108,7 @@ impl StockReader {
     ) -> Result<Vec<StockSplit>> {
         let dir = path_arg(table_dir)?;
         let options = serde_json::to_string(&scan_options(mode))
-            .map_err(|e| Error::Protocol(format!("scan options: {e}")))?;
+            .map_err(|e| Error::protocol_source("scan options", e))?;
         if !mode.is_streaming() {
             let json = with_env(|env| {
                 let dir = env.new_string(dir)?;
@@ -122,7 +122,7 @@ impl StockReader {
                     )?
                     .l()?;
                 if out.is_null() {
-                    return Err(Error::Protocol("planBatch returned null".to_owned()));
+                    return Err(Error::protocol("planBatch returned null".to_owned()));
                 }
                 java_string(env, out)
             })?;
@@ -183,7 +183,7 @@ impl StockReader {
         let reading = reading(&split.split);
         let handle = with_env(|env| {
             let dir = env.new_string(dir)?;
-            let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
+            let payload: JByteArray<'_> = env.byte_array_from_slice(&split.payload)?;
             Ok(env
                 .call_static_method(
                     CLASS,
@@ -211,7 +211,7 @@ impl StockReader {
                 .call_static_method(CLASS, "paimonVersion", "()Ljava/lang/String;", &[])?
                 .l()?;
             if v.is_null() {
-                return Err(Error::Protocol("paimonVersion returned null".to_owned()));
+                return Err(Error::protocol("paimonVersion returned null".to_owned()));
             }
             java_string(env, v)
         })
@@ -227,7 +227,7 @@ impl StockReader {
         let reading = reading(&split.split);
         with_env(|env| {
             let dir = env.new_string(dir)?;
-            let payload: JByteArray = env.byte_array_from_slice(&split.payload)?;
+            let payload: JByteArray<'_> = env.byte_array_from_slice(&split.payload)?;
             let out = env
                 .call_static_method(
                     CLASS,
@@ -271,7 +271,7 @@ impl StockReader {
 /// Parses `planBatch`'s JSON: `[{"split": <Split>, "payload": "<base64>"}, ...]`.
 fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
     let planned: Vec<PlannedSplit> =
-        serde_json::from_str(json).map_err(|e| Error::Protocol(format!("bad plan JSON: {e}")))?;
+        serde_json::from_str(json).map_err(|e| Error::protocol_source("bad plan JSON", e))?;
     parse_splits(planned)
 }
 
@@ -282,7 +282,7 @@ fn parse_splits(planned: Vec<PlannedSplit>) -> Result<Vec<StockSplit>> {
         .map(|p| {
             let payload = base64::engine::general_purpose::STANDARD
                 .decode(p.payload.as_bytes())
-                .map_err(|e| Error::Protocol(format!("bad split payload: {e}")))?;
+                .map_err(|e| Error::protocol_source("bad split payload", e))?;
             let mut split = p.split;
             split.bucket_path = strip_file_scheme(&split.bucket_path);
             Ok(StockSplit { split, payload })
@@ -334,11 +334,11 @@ impl StreamScan {
                 )?
                 .l()?;
             if out.is_null() {
-                return Err(Error::Protocol("nextStreamPlan returned null".to_owned()));
+                return Err(Error::protocol("nextStreamPlan returned null".to_owned()));
             }
             java_string(env, out)
         })?;
-        serde_json::from_str(&json).map_err(|e| Error::Protocol(format!("bad plan JSON: {e}")))
+        serde_json::from_str(&json).map_err(|e| Error::protocol_source("bad plan JSON", e))
     }
 }
 
@@ -493,19 +493,19 @@ impl StockBatches {
         data.align_buffers();
         data.validate_full()?;
         if !matches!(data.data_type(), DataType::Struct(_)) {
-            return Err(Error::Protocol(format!(
+            return Err(Error::protocol(format!(
                 "nextBatch exported {} instead of a struct",
                 data.data_type()
             )));
         }
         let columns = StructArray::from(data);
         if columns.null_count() != 0 {
-            return Err(Error::Protocol(
-                "nextBatch exported a struct with top-level nulls".to_owned(),
+            return Err(Error::protocol(
+                "nextBatch exported a struct with top-level nulls",
             ));
         }
         if columns.len() != rows as usize {
-            return Err(Error::Protocol(format!(
+            return Err(Error::protocol(format!(
                 "nextBatch reported {rows} rows but exported {}",
                 columns.len()
             )));

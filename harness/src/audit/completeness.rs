@@ -20,7 +20,7 @@ use crate::reader::TableReader;
 /// folding both per primary key batch by batch (memory: one entry per key, one batch per side).
 ///
 /// Errors: the table has no primary key (nothing to fold), or the reader fails.
-pub fn completeness(
+pub(crate) fn completeness(
     reader: &dyn TableReader,
     table: &std::sync::Arc<Table>,
     timeline: &Timeline,
@@ -105,7 +105,6 @@ pub fn completeness(
     })
 }
 
-
 /// Keys (partition, bucket, rendered key) held by the level-0 files of snapshot `id`, read natively.
 fn level0_keys(
     table: &std::sync::Arc<Table>,
@@ -152,7 +151,7 @@ fn level0_keys(
 
 /// Fills `written_by_*` of each missing key: the newest APPEND snapshot whose added level-0 files in the
 /// key's (partition, bucket) hold a row equal to the table's value. Reads only those files, natively.
-pub fn attribute(
+pub(crate) fn attribute(
     table: &std::sync::Arc<Table>,
     timeline: &Timeline,
     missing: &mut [MissingKey],

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use arrow::row::{RowConverter, SortField};
 use arrow_array::{Array, Int8Array, RecordBatch};
-use native_reader::{Split, Table};
+use native_reader::{RowKind, Split, Table};
 
 use super::MissingKey;
 use crate::diff::render_value;
@@ -35,10 +35,20 @@ pub(super) struct Folder {
 impl Folder {
     pub(super) fn new(schema: &arrow_schema::Schema, key_columns: Vec<usize>) -> Result<Self> {
         let field = |i: usize| SortField::new(schema.field(i).data_type().clone());
-        let keys = RowConverter::new(key_columns.iter().map(|i| field(*i)).collect())
-            .map_err(|e| Error::Scenario(format!("primary key columns: {e}")))?;
-        let values = RowConverter::new((1..schema.fields().len()).map(field).collect())
-            .map_err(|e| Error::Scenario(format!("value columns: {e}")))?;
+        let keys =
+            RowConverter::new(key_columns.iter().map(|i| field(*i)).collect()).map_err(|e| {
+                Error::ScenarioSource {
+                    context: "primary key columns".to_owned(),
+                    source: e.into(),
+                }
+            })?;
+        let values =
+            RowConverter::new((1..schema.fields().len()).map(field).collect()).map_err(|e| {
+                Error::ScenarioSource {
+                    context: "value columns".to_owned(),
+                    source: e.into(),
+                }
+            })?;
         Ok(Folder {
             keys,
             values,
@@ -58,7 +68,12 @@ impl Folder {
     }
 
     /// Applies a batch: `+I`/`+U` set, `-U`/`-D` clear (when `changelog`), or every row sets (a table read).
-    pub(super) fn apply(&mut self, split: &Split, batch: &RecordBatch, changelog: bool) -> Result<()> {
+    pub(super) fn apply(
+        &mut self,
+        split: &Split,
+        batch: &RecordBatch,
+        changelog: bool,
+    ) -> Result<()> {
         let rows = batch.num_rows();
         let kinds = batch
             .columns()
@@ -73,13 +88,19 @@ impl Folder {
         let keys = self
             .keys
             .convert_columns(&key_arrays)
-            .map_err(|e| Error::Scenario(e.to_string()))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         let values = self
             .values
             .convert_columns(&batch.columns()[1..])
-            .map_err(|e| Error::Scenario(e.to_string()))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         for r in 0..rows {
-            let set = !changelog || matches!(kinds.value(r), 0 | 2);
+            let set = !changelog || RowKind::from_byte(kinds.value(r)).is_some_and(RowKind::is_add);
             let rendered_key = self.render_key(batch, r);
             let entry = self
                 .state
@@ -114,7 +135,7 @@ pub fn render_values(batch: &RecordBatch, row: usize) -> String {
 }
 
 /// Positions (in the read schema, after `_row_kind`) of the primary-key columns of `table`.
-pub fn primary_key_columns(table: &Table) -> Result<Vec<usize>> {
+pub(super) fn primary_key_columns(table: &Table) -> Result<Vec<usize>> {
     let schema = table.schema();
     schema
         .primary_keys

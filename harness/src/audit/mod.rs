@@ -26,13 +26,13 @@ use std::path::{Path, PathBuf};
 use native_reader::Table;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Side};
 use crate::inspect::{inspect, Timeline};
 use crate::reader::{NativeTableReader, StockTableReader};
 
-pub use completeness::{attribute, completeness};
-pub use fold::{compare_changelog_with_table, primary_key_columns, render_values, SplitRows};
-pub use pairs::commit_pairs;
+pub(crate) use completeness::{attribute, completeness};
+pub use fold::{compare_changelog_with_table, render_values, SplitRows};
+pub(crate) use pairs::commit_pairs;
 use pairs::user_summaries;
 pub use text::write_text;
 
@@ -176,7 +176,7 @@ impl AuditReport {
 pub(super) type KeyPlace = (Vec<Option<String>>, i32, String);
 
 /// Runs part 1 and assembles the report around the given completeness results.
-pub fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditReport {
+pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditReport {
     let pairs = commit_pairs(&timeline);
     let users = user_summaries(&timeline, &pairs);
     let lost = pairs.iter().any(|p| p.status == PairStatus::Incomplete)
@@ -217,29 +217,63 @@ pub fn timeline(path: &Path) -> Result<Timeline> {
     inspect(path)
 }
 
-/// Runs the audit of the table at `path` with `reader` (`native`, `stock` or `both`).
+/// Which reader replays the changelog and reads the table (`--reader`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditReaders {
+    /// The native reader alone.
+    Native,
+    /// The released Java reader alone.
+    Stock,
+    /// Both, native first, and whether they find the same keys (a cross-check).
+    Both,
+}
+
+impl AuditReaders {
+    /// The readers the completeness part runs on, in order.
+    pub fn sides(self) -> &'static [Side] {
+        match self {
+            AuditReaders::Native => &[Side::Native],
+            AuditReaders::Stock => &[Side::Stock],
+            AuditReaders::Both => &[Side::Native, Side::Stock],
+        }
+    }
+}
+
+impl std::str::FromStr for AuditReaders {
+    type Err = Error;
+
+    /// `native`, `stock` or `both`; anything else is [`Error::Scenario`] naming the three.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "native" => Ok(AuditReaders::Native),
+            "stock" => Ok(AuditReaders::Stock),
+            "both" => Ok(AuditReaders::Both),
+            other => Err(Error::Scenario(format!(
+                "unknown reader `{other}`: use native, stock or both"
+            ))),
+        }
+    }
+}
+
+/// Runs the audit of the table at `path` with `reader` (`native`, `stock` or `both`, see [`AuditReaders`]).
 ///
-/// With `both`, the completeness part runs on each reader and the report says whether they agree.
 /// Errors: an unknown reader name, an unreadable table (exit 2).
 pub fn run(path: &Path, reader: &str) -> Result<AuditReport> {
-    let sides: &[&str] = match reader {
-        "native" => &["native"],
-        "stock" => &["stock"],
-        "both" => &["native", "stock"],
-        other => {
-            return Err(Error::Scenario(format!(
-                "unknown reader `{other}`: use native, stock or both"
-            )))
-        }
-    };
+    audit(path, reader.parse()?)
+}
+
+/// Runs the audit of the table at `path` with `readers`.
+///
+/// With [`AuditReaders::Both`], the completeness part runs on each reader and the report says whether
+/// they agree. Errors: an unreadable table (exit 2).
+pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
     let timeline = timeline(path)?;
     let table = std::sync::Arc::new(Table::open(&timeline.table)?);
     let mut results = Vec::new();
-    for side in sides {
-        let mut c = if *side == "native" {
-            completeness(&NativeTableReader::new(), &table, &timeline)?
-        } else {
-            completeness(&StockTableReader::new()?, &table, &timeline)?
+    for side in readers.sides() {
+        let mut c = match side {
+            Side::Native => completeness(&NativeTableReader::new(), &table, &timeline)?,
+            Side::Stock => completeness(&StockTableReader::new()?, &table, &timeline)?,
         };
         attribute(&table, &timeline, &mut c.missing)?;
         results.push(c);

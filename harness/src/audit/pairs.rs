@@ -15,7 +15,7 @@ fn uses_compact_changelog(producer: &str) -> bool {
 }
 
 /// Part 1: the commit pairs of a timeline.
-pub fn commit_pairs(timeline: &Timeline) -> Vec<CommitPair> {
+pub(crate) fn commit_pairs(timeline: &Timeline) -> Vec<CommitPair> {
     let applicable = uses_compact_changelog(&timeline.changelog_producer);
     let snapshots = timeline.snapshots();
     timeline

@@ -13,7 +13,7 @@ use super::*;
 /// The paimon-rust probe built by `scripts/bench-paimon-rust`, if present: `$PAIMON_PARITY_PAIMON_RUST_PROBE`,
 /// else the script's target directory `$PAIMON_PARITY_PROBE_TARGET` (default
 /// `$HOME/.cache/paimon-parity/paimon-rust-probe-target`), else `benches/paimon-rust-probe/target`.
-pub fn default_probe() -> Option<PathBuf> {
+pub(crate) fn default_probe() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("PAIMON_PARITY_PAIMON_RUST_PROBE") {
         let p = PathBuf::from(p);
         return p.is_file().then_some(p);
@@ -34,7 +34,7 @@ pub fn default_probe() -> Option<PathBuf> {
 }
 
 /// The workspace directory this binary was built from (for `benches/results`).
-pub fn workspace_dir() -> PathBuf {
+pub(crate) fn workspace_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)

@@ -31,13 +31,15 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-pub use environment::{default_probe, native_replay_rss, workspace_dir};
+pub use environment::native_replay_rss;
 use environment::{cpu_model, crate_versions, java_version, loadavg, measure_rss_child, run_probe};
+pub(crate) use environment::{default_probe, workspace_dir};
 use kinds::bench_kind;
 pub use kinds::plan_kinds;
 pub use output::{default_json_path, write_text};
 pub use plain::{plain_decode, split_files};
-pub use timing::{native_read_all, native_read_all_with, native_read_split};
+pub use timing::native_read_all;
+pub(crate) use timing::{native_read_all_with, native_read_split};
 
 /// Rows per native batch in the throughput runs (the stock side exports 4096 too).
 const BATCH_SIZE: usize = 4096;
@@ -74,7 +76,6 @@ impl Default for BenchOptions {
         }
     }
 }
-
 
 /// The whole benchmark report (also the JSON document).
 #[derive(Clone, Debug, Serialize)]

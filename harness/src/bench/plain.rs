@@ -29,10 +29,11 @@ pub(super) fn plain_format(files: &[PathBuf]) -> Option<&'static str> {
     }
 }
 
-pub(super) fn plain_err(path: &Path, reason: impl std::fmt::Display) -> Error {
-    Error::Table {
+pub(super) fn plain_err(path: &Path, source: impl Into<crate::error::BoxError>) -> Error {
+    Error::TableSource {
         path: path.to_path_buf(),
-        reason: reason.to_string(),
+        context: String::new(),
+        source: source.into(),
     }
 }
 
@@ -97,7 +98,11 @@ pub fn plain_decode(path: &Path) -> Result<u64> {
     Ok(n)
 }
 
-pub(super) fn plain_measurement(files: &[PathBuf], samples: usize, bytes: u64) -> Result<Option<Measurement>> {
+pub(super) fn plain_measurement(
+    files: &[PathBuf],
+    samples: usize,
+    bytes: u64,
+) -> Result<Option<Measurement>> {
     if plain_format(files).is_none() {
         return Ok(None);
     }

@@ -93,7 +93,11 @@ pub(super) fn median_of(xs: &[f64]) -> f64 {
 }
 
 /// Median over `samples` runs of `f` (after a warm-up), in microseconds per unit (`units` per run).
-pub(super) fn mean_us(samples: usize, units: usize, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+pub(super) fn mean_us(
+    samples: usize,
+    units: usize,
+    mut f: impl FnMut() -> Result<()>,
+) -> Result<f64> {
     f()?;
     let mut times = Vec::with_capacity(samples);
     for _ in 0..samples {
@@ -117,7 +121,7 @@ pub fn native_read_all(table: &Arc<Table>, splits: &[Split], threads: usize) -> 
 /// [`native_read_all`] with at most `buffer_bytes` of decoded batches buffered ahead of the consumer on
 /// more than one thread (`native_reader::read::ReadOptions::buffer_bytes`): with few large splits, a small
 /// budget holds every worker but the one on the split being consumed.
-pub fn native_read_all_with(
+pub(crate) fn native_read_all_with(
     table: &Arc<Table>,
     splits: &[Split],
     threads: usize,
@@ -153,7 +157,7 @@ pub fn native_read_all_with(
 }
 
 /// Reads one split natively; returns its rows.
-pub fn native_read_split(table: &Arc<Table>, split: &Split) -> Result<u64> {
+pub(crate) fn native_read_split(table: &Arc<Table>, split: &Split) -> Result<u64> {
     let mut n = 0u64;
     for b in native_reader::merge::read_split(table, split, BATCH_SIZE)? {
         n += b?.num_rows() as u64;

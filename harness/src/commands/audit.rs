@@ -3,12 +3,18 @@
 use std::path::{Path, PathBuf};
 
 use super::stdout_err;
+use crate::audit::AuditReaders;
 use crate::error::Result;
 use crate::report::write_json;
 
 /// Audits `table` with `reader`; exit status 0 complete, 1 changelog lost.
-pub(super) fn run(table: &Path, reader: &str, json: Option<PathBuf>, max_keys: usize) -> Result<i32> {
-    let report = crate::audit::run(table, reader)?;
+pub(super) fn run(
+    table: &Path,
+    reader: AuditReaders,
+    json: Option<PathBuf>,
+    max_keys: usize,
+) -> Result<i32> {
+    let report = crate::audit::audit(table, reader)?;
     let mut out = std::io::stdout().lock();
     crate::audit::write_text(&mut out, &report, max_keys).map_err(stdout_err)?;
     if let Some(path) = json {

@@ -50,7 +50,7 @@ fn execute(cli: Cli) -> Result<i32> {
             reader,
             json,
             max_keys,
-        } => audit::run(&table, &reader, json, max_keys),
+        } => audit::run(&table, reader, json, max_keys),
         Command::Bench {
             table,
             json,

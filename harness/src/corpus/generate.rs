@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::load::load_scenario;
-use super::scenario::{check_kind, step_name};
-use super::summary::{batch_summary, latest_options, snapshot_summaries, stock_summary, BatchSummary};
-use super::{RowSpec, Scenario, Step, TableSpec};
+use super::scenario::step_name;
+use super::summary::{
+    batch_summary, latest_options, snapshot_summaries, stock_summary, BatchSummary,
+};
+use super::{RowSpec, Scenario, SchemaChange, Step, TableSpec};
 use crate::error::{Error, Result};
 use crate::reader::StockTableReader;
 
@@ -42,7 +44,10 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
         std::fs::copy(scenario_file, &target).map_err(|e| io(&target, e))?;
     }
     let case_path = out.join("case.json");
-    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::Scenario(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::ScenarioSource {
+        context: String::new(),
+        source: e.into(),
+    })?;
     std::fs::write(&case_path, text + "\n").map_err(|e| io(&case_path, e))?;
     Ok(case_path)
 }
@@ -83,8 +88,10 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     ));
     std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
 
-    let schema =
-        serde_json::to_string(&scenario.table).map_err(|e| Error::Scenario(e.to_string()))?;
+    let schema = serde_json::to_string(&scenario.table).map_err(|e| Error::ScenarioSource {
+        context: String::new(),
+        source: e.into(),
+    })?;
     jvm_bridge::CorpusWriter::create_table(&table, &schema)?;
     let table = std::fs::canonicalize(&table).map_err(|e| io(&table, e))?;
     let mut run = Run::new(&table, &tmp, &scenario.table, &stock);
@@ -236,11 +243,10 @@ impl<'a> Run<'a> {
     fn step(&mut self, index: usize, step: &Step) -> Result<()> {
         match step {
             Step::Write { user, rows } => {
-                for r in rows {
-                    check_kind(&r.kind)?;
-                }
-                let rows =
-                    serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+                let rows = serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
+                    context: String::new(),
+                    source: e.into(),
+                })?;
                 Ok(self.writer(user)?.writer.write(&rows)?)
             }
             Step::Compact {
@@ -253,8 +259,10 @@ impl<'a> Run<'a> {
                 let w = self.writer(user)?;
                 match (partition, bucket, touched) {
                     (Some(p), Some(b), false) => {
-                        let p =
-                            serde_json::to_string(p).map_err(|e| Error::Scenario(e.to_string()))?;
+                        let p = serde_json::to_string(p).map_err(|e| Error::ScenarioSource {
+                            context: String::new(),
+                            source: e.into(),
+                        })?;
                         Ok(w.writer.compact(&p, *b, *full)?)
                     }
                     (None, None, true) => Ok(w.writer.compact_touched(*full).map(|_| ())?),
@@ -279,7 +287,7 @@ impl<'a> Run<'a> {
             ),
             Step::Alter { changes } => self.alter(changes),
             Step::ArmFault { fault } => {
-                jvm_bridge::corpus::arm_fault(self.table, fault).map_err(Error::from)
+                jvm_bridge::corpus::arm_fault(self.table, fault.name()).map_err(Error::from)
             }
             Step::Recover {
                 user,
@@ -401,14 +409,17 @@ impl<'a> Run<'a> {
         partition: Option<&[Value]>,
         rows: &[RowSpec],
     ) -> Result<()> {
-        for r in rows {
-            check_kind(&r.kind)?;
-        }
-        let rows_json = serde_json::to_string(rows).map_err(|e| Error::Scenario(e.to_string()))?;
+        let rows_json = serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
+            context: String::new(),
+            source: e.into(),
+        })?;
         let partition_json = partition
             .map(serde_json::to_string)
             .transpose()
-            .map_err(|e| Error::Scenario(e.to_string()))?;
+            .map_err(|e| Error::ScenarioSource {
+                context: String::new(),
+                source: e.into(),
+            })?;
         let options = self.writer_options.get(user).cloned().unwrap_or_default();
         let prepared = jvm_bridge::corpus::overwrite(
             self.table,
@@ -428,16 +439,19 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    fn alter(&mut self, changes: &[Value]) -> Result<()> {
+    fn alter(&mut self, changes: &[SchemaChange]) -> Result<()> {
         if let Some((user, _)) = self.writers.iter().find(|(_, w)| !w.pending.is_empty()) {
             return Err(Error::Scenario(format!(
                 "user `{user}` has pending identifiers; recover before altering the table"
             )));
         }
-        let text = serde_json::to_string(changes).map_err(|e| Error::Scenario(e.to_string()))?;
+        let text = serde_json::to_string(changes).map_err(|e| Error::ScenarioSource {
+            context: String::new(),
+            source: e.into(),
+        })?;
         jvm_bridge::corpus::alter_table(self.table, &text)?;
         for change in changes {
-            self.apply_change(change)?;
+            self.apply_change(change);
         }
         for w in self.writers.values_mut() {
             w.writer.reopen()?;
@@ -447,48 +461,33 @@ impl<'a> Run<'a> {
     }
 
     /// Keeps the run's column list in step with the table (for random bursts after a schema change).
-    fn apply_change(&mut self, change: &Value) -> Result<()> {
-        let s = |k: &str| {
-            change
-                .get(k)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| Error::Scenario(format!("schema change needs `{k}`: {change}")))
-        };
-        match s("op")?.as_str() {
-            "add-column" => {
-                let ty = change
-                    .get("type")
-                    .map(type_text)
-                    .ok_or_else(|| Error::Scenario(format!("add-column needs `type`: {change}")))?;
-                self.fields.push((s("name")?, ty));
+    fn apply_change(&mut self, change: &SchemaChange) {
+        match change {
+            SchemaChange::AddColumn { name, data_type } => {
+                self.fields.push((name.clone(), type_text(data_type)));
             }
-            "rename-column" => {
-                let (from, to) = (s("from")?, s("to")?);
+            SchemaChange::RenameColumn { from, to } => {
                 for f in &mut self.fields {
-                    if f.0 == from {
+                    if &f.0 == from {
                         f.0 = to.clone();
                     }
                 }
             }
-            "drop-column" => {
-                let name = s("name")?;
-                self.fields.retain(|f| f.0 != name);
+            SchemaChange::DropColumn { name } => {
+                self.fields.retain(|f| &f.0 != name);
             }
-            "update-column-type" => {
-                let name = s("name")?;
-                let ty = change.get("type").map(type_text).ok_or_else(|| {
-                    Error::Scenario(format!("update-column-type needs `type`: {change}"))
-                })?;
+            SchemaChange::UpdateColumnType { name, data_type } => {
+                let ty = type_text(data_type);
                 for f in &mut self.fields {
-                    if f.0 == name {
+                    if &f.0 == name {
                         f.1 = ty.clone();
                     }
                 }
             }
-            _ => {}
+            SchemaChange::MoveFirst { .. }
+            | SchemaChange::SetOption { .. }
+            | SchemaChange::RemoveOption { .. } => {}
         }
-        Ok(())
     }
 
     fn close(&mut self) -> Result<()> {

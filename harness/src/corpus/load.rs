@@ -15,7 +15,10 @@ pub fn load_scenario(path: &Path) -> Result<Scenario> {
         path: path.to_path_buf(),
         source: e,
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| Error::Scenario(format!("{}: {e}", path.display())))
+    serde_json::from_slice(&bytes).map_err(|e| Error::ScenarioSource {
+        context: path.display().to_string(),
+        source: e.into(),
+    })
 }
 
 /// Finds a scenario file from a command-line argument: a scenario file, a directory holding `scenario.json`,

@@ -23,7 +23,9 @@ mod tests;
 pub use generate::{generate, generate_scenario, BatchRead, CommitRecord};
 pub use list::{corpora_dir, scenario_files};
 pub use load::{load_scenario, resolve_scenario};
-pub use scenario::{FieldSpec, RandomBurst, RowSpec, Scenario, Step, TableSpec};
+pub use scenario::{
+    Fault, FieldSpec, RandomBurst, RandomCompact, RowSpec, Scenario, SchemaChange, Step, TableSpec,
+};
 pub use summary::{
     batch_summary, first_json_difference, snapshot_summaries, stock_summary, BatchSummary,
     SnapshotSummary, StockSplitSummary, StockSummary,

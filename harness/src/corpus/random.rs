@@ -6,11 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Value};
 
 use super::generate::Run;
-use super::{RandomBurst, RowSpec};
+use native_reader::RowKind;
+
+use super::{RandomBurst, RandomCompact, RowSpec};
 use crate::error::{Error, Result};
 
 impl Run<'_> {
-
     pub(super) fn random(&mut self, burst: &RandomBurst) -> Result<()> {
         let plan = RandomPlan::new(self, burst)?;
         let mut rng = SplitMix64(burst.seed);
@@ -25,7 +26,7 @@ impl Run<'_> {
                     for k in plan.keys_of(u) {
                         let values = plan.row(p, k, commit_no, &burst.users[u], &mut rng);
                         rows.push(RowSpec {
-                            kind: "+I".into(),
+                            kind: RowKind::Insert,
                             values: values.clone(),
                         });
                         live.insert((u, p, k), values);
@@ -52,14 +53,14 @@ impl Run<'_> {
                     None => {
                         let values = plan.row(p, k, commit_no, &burst.users[u], &mut rng);
                         rows.push(RowSpec {
-                            kind: "+I".into(),
+                            kind: RowKind::Insert,
                             values: values.clone(),
                         });
                         live.insert((u, p, k), values);
                     }
                     Some(old) if roll < burst.delete_ratio => {
                         rows.push(RowSpec {
-                            kind: "-D".into(),
+                            kind: RowKind::Delete,
                             values: old,
                         });
                         live.remove(&(u, p, k));
@@ -67,7 +68,7 @@ impl Run<'_> {
                     Some(_) if roll < burst.delete_ratio + burst.update_ratio => {
                         let values = plan.row(p, k, commit_no, &burst.users[u], &mut rng);
                         rows.push(RowSpec {
-                            kind: "+U".into(),
+                            kind: RowKind::UpdateAfter,
                             values: values.clone(),
                         });
                         live.insert((u, p, k), values);
@@ -87,26 +88,23 @@ impl Run<'_> {
             w.writer.reopen()?;
             w.stale = false;
         }
-        let rows = serde_json::to_string(&rows).map_err(|e| Error::Scenario(e.to_string()))?;
+        let rows = serde_json::to_string(&rows).map_err(|e| Error::ScenarioSource {
+            context: String::new(),
+            source: e.into(),
+        })?;
         w.writer.write(&rows)?;
-        match burst.compact.as_str() {
-            "none" => {}
-            "touched" => {
+        match burst.compact {
+            RandomCompact::None => {}
+            RandomCompact::Touched => {
                 w.writer.compact_touched(false)?;
             }
-            "touched-full" => {
+            RandomCompact::TouchedFull => {
                 w.writer.compact_touched(true)?;
-            }
-            other => {
-                return Err(Error::Scenario(format!(
-                    "random `compact` is none, touched or touched-full, not `{other}`"
-                )))
             }
         }
         let identifier = self.last_identifier.get(user).copied().unwrap_or(0) + 1;
         self.commit(user, identifier, true, None, None)
     }
-
 }
 
 /// How a random burst builds rows for the run's current columns.
@@ -127,7 +125,7 @@ enum Column {
 }
 
 impl RandomPlan {
-    fn new(run: &Run, burst: &RandomBurst) -> Result<Self> {
+    fn new(run: &Run<'_>, burst: &RandomBurst) -> Result<Self> {
         if burst.users.is_empty() || burst.keys == 0 {
             return Err(Error::Scenario("random: needs users and keys > 0".into()));
         }
@@ -241,7 +239,7 @@ impl RandomPlan {
 }
 
 /// A small deterministic generator (SplitMix64), so that scenarios do not depend on a crate's stream.
-pub(super) struct SplitMix64(u64);
+pub(super) struct SplitMix64(pub(super) u64);
 
 impl SplitMix64 {
     pub(super) fn next(&mut self) -> u64 {

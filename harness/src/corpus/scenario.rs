@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::{DEFAULT_OVERWRITE_USER, DEFAULT_USER};
-use crate::error::{Error, Result};
+use native_reader::RowKind;
 
 /// A scenario file: a table definition and a list of steps.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -63,8 +63,9 @@ pub struct FieldSpec {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RowSpec {
-    /// `+I`, `-U`, `+U` or `-D`.
-    pub kind: String,
+    /// `+I`, `-U`, `+U` or `-D` in the JSON.
+    #[serde(with = "row_kind_text")]
+    pub kind: RowKind,
     /// Values in column order (see `jvm_bridge::corpus` for the JSON form of each type).
     pub values: Vec<Value>,
 }
@@ -125,14 +126,14 @@ pub enum Step {
     /// `{"op":"set-option","key":..,"value":..}`, `{"op":"remove-option","key":..}`. Open writers are reopened.
     Alter {
         /// The changes, applied together.
-        changes: Vec<Value>,
+        changes: Vec<SchemaChange>,
     },
     /// Arm a fault that fires once at an exact point: `manifest-read-after-snapshot` (the first manifest read
     /// after the next snapshot is published fails: a commit's APPEND snapshot is durable, its COMPACT snapshot
     /// is never written) or `callback-after-append` (a commit callback throws after the next APPEND snapshot).
     ArmFault {
-        /// The fault's name.
-        fault: String,
+        /// The fault.
+        fault: Fault,
     },
     /// What a restarted job does after a failed commit: rebuild user `user`'s writer and committer (same
     /// commit user) and `filterAndCommit` its pending identifiers.
@@ -208,8 +209,8 @@ pub struct RandomBurst {
     pub delete_ratio: f64,
     /// Before each commit, compact the (partition, bucket)s written: `none` (default), `touched`, or
     /// `touched-full` (what `changelog-producer=full-compaction` needs with the Java API).
-    #[serde(default = "default_compact")]
-    pub compact: String,
+    #[serde(default)]
+    pub compact: RandomCompact,
     /// Reopen a user's writer before its turn when another user committed since its last commit (default
     /// true), so that each writer compacts files that still exist.
     #[serde(default = "yes")]
@@ -231,18 +232,6 @@ fn yes() -> bool {
 fn default_rows_per_commit() -> [u32; 2] {
     [8, 24]
 }
-fn default_compact() -> String {
-    "none".to_owned()
-}
-
-pub(super) fn check_kind(kind: &str) -> Result<()> {
-    match kind {
-        "+I" | "-U" | "+U" | "-D" => Ok(()),
-        other => Err(Error::Scenario(format!(
-            "row kind `{other}` is not one of +I, -U, +U, -D"
-        ))),
-    }
-}
 
 pub(super) fn step_name(step: &Step) -> &'static str {
     match step {
@@ -256,5 +245,109 @@ pub(super) fn step_name(step: &Step) -> &'static str {
         Step::Overwrite { .. } => "overwrite",
         Step::ReadBatch => "read-batch",
         Step::Random(_) => "random",
+    }
+}
+
+/// A fault armed by an `arm-fault` step (`org.paimonparity.bridge.Faults`), named in kebab case in the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fault {
+    /// `manifest-read-after-snapshot`: the first manifest read after the next snapshot is published fails
+    /// (`FaultyFileIO`): a commit's APPEND snapshot is durable, its COMPACT snapshot is never written.
+    ManifestReadAfterSnapshot,
+    /// `callback-after-append`: a commit callback throws after the next APPEND snapshot
+    /// (`FailAfterAppendCallback`).
+    CallbackAfterAppend,
+}
+
+impl Fault {
+    /// The name the JSON and the Java side (`Faults.arm`) use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::ManifestReadAfterSnapshot => "manifest-read-after-snapshot",
+            Fault::CallbackAfterAppend => "callback-after-append",
+        }
+    }
+}
+
+/// One change of an `alter` step (`org.apache.paimon.schema.SchemaChange`), `{"op": "<kebab-case>", ...}` in
+/// the JSON, the shape `CorpusWriter.alterTable` takes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum SchemaChange {
+    /// `SchemaChange.addColumn(name, type)`.
+    AddColumn {
+        /// Column name.
+        name: String,
+        /// Paimon SQL type string, or Paimon's JSON form of a type.
+        #[serde(rename = "type")]
+        data_type: Value,
+    },
+    /// `SchemaChange.renameColumn(from, to)`.
+    RenameColumn {
+        /// Old name.
+        from: String,
+        /// New name.
+        to: String,
+    },
+    /// `SchemaChange.dropColumn(name)`.
+    DropColumn {
+        /// Column name.
+        name: String,
+    },
+    /// `SchemaChange.updateColumnType(name, type)`.
+    UpdateColumnType {
+        /// Column name.
+        name: String,
+        /// The new type, as in [`SchemaChange::AddColumn`].
+        #[serde(rename = "type")]
+        data_type: Value,
+    },
+    /// `SchemaChange.updateColumnPosition(Move.first(name))`.
+    MoveFirst {
+        /// Column name.
+        name: String,
+    },
+    /// `SchemaChange.setOption(key, value)`.
+    SetOption {
+        /// Option key.
+        key: String,
+        /// Option value.
+        value: String,
+    },
+    /// `SchemaChange.removeOption(key)`.
+    RemoveOption {
+        /// Option key.
+        key: String,
+    },
+}
+
+/// What a random burst compacts before each commit (`compact` in the JSON).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RandomCompact {
+    /// `none` (default): no compaction.
+    #[default]
+    None,
+    /// `touched`: `compact_touched(false)`.
+    Touched,
+    /// `touched-full`: `compact_touched(true)`, what `changelog-producer=full-compaction` needs with the Java
+    /// API.
+    TouchedFull,
+}
+
+/// A [`RowKind`] as its short string (`+I`, `-U`, `+U`, `-D`) in scenario JSON.
+mod row_kind_text {
+    use super::*;
+
+    pub(super) fn serialize<S: Serializer>(kind: &RowKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(kind.short_string())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RowKind, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(|_| {
+            serde::de::Error::custom(format!("row kind `{text}` is not one of +I, -U, +U, -D"))
+        })
     }
 }

@@ -297,8 +297,9 @@ fn read_json(path: &Path) -> Result<Value> {
         path: path.to_path_buf(),
         source: e,
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| Error::Table {
+    serde_json::from_slice(&bytes).map_err(|e| Error::TableSource {
         path: path.to_path_buf(),
-        reason: format!("not JSON: {e}"),
+        context: "not JSON".to_owned(),
+        source: e.into(),
     })
 }

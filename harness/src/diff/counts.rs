@@ -1,6 +1,7 @@
 //! Rows per RowKind, as both readers' batches are counted.
 
 use arrow_array::{Array, Int8Array, RecordBatch};
+use native_reader::RowKind;
 use serde::Serialize;
 
 /// Rows per RowKind (`org.apache.paimon.types.RowKind`): `+I`, `-U`, `+U`, `-D`.
@@ -27,12 +28,12 @@ impl RowCounts {
     /// Adds every row of a `_row_kind` column.
     pub fn add_kinds(&mut self, kinds: &Int8Array) {
         for k in kinds.iter() {
-            match k {
-                Some(0) => self.insert += 1,
-                Some(1) => self.update_before += 1,
-                Some(2) => self.update_after += 1,
-                Some(3) => self.delete += 1,
-                _ => self.invalid += 1,
+            match k.and_then(RowKind::from_byte) {
+                Some(RowKind::Insert) => self.insert += 1,
+                Some(RowKind::UpdateBefore) => self.update_before += 1,
+                Some(RowKind::UpdateAfter) => self.update_after += 1,
+                Some(RowKind::Delete) => self.delete += 1,
+                None => self.invalid += 1,
             }
         }
     }

@@ -33,8 +33,8 @@ use serde::Serialize;
 use crate::error::Side;
 use crate::reader::Batches;
 
-pub use counts::RowCounts;
 pub(crate) use counts::count_kinds;
+pub use counts::RowCounts;
 pub use multiset::{diff_rows_unordered, UNORDERED_SAMPLES};
 pub use plans::{compare_plans, match_splits, Paired};
 pub use render::{render_row, render_value, row_kind_symbol};
@@ -121,11 +121,10 @@ pub fn diff_split(
     stock: Batches<'_>,
     native: Batches<'_>,
     unordered: bool,
-) -> std::result::Result<RowDiff, ReadFailure> {
+) -> Result<RowDiff, ReadFailure> {
     if unordered {
         diff_rows_unordered(stock, native)
     } else {
         diff_rows(stock, native)
     }
 }
-

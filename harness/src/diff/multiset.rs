@@ -82,10 +82,13 @@ struct State {
     type_difference: Option<RowMismatch>,
 }
 
-fn compare_error(side: Side, what: &str, e: impl std::fmt::Display) -> ReadFailure {
+fn compare_error(side: Side, what: &str, e: impl Into<crate::error::BoxError>) -> ReadFailure {
     ReadFailure {
         side,
-        error: Error::Compare(format!("{side} rows {what}: {e}")),
+        error: Error::CompareSource {
+            context: format!("{side} rows {what}"),
+            source: e.into(),
+        },
     }
 }
 

@@ -1,18 +1,15 @@
 //! Rendering rows and values for reports: `+I (1, "a", NULL)`.
 
 use arrow_array::{Array, Int8Array, RecordBatch};
+use native_reader::RowKind;
 
 use super::value;
 
-/// The symbol Paimon prints for a RowKind byte.
+/// The symbol Paimon prints for a RowKind byte ([`RowKind::short_string`] of [`RowKind::from_byte`]), or
+/// `??` for a null or a byte other than 0 to 3.
 pub fn row_kind_symbol(kind: Option<i8>) -> &'static str {
-    match kind {
-        Some(0) => "+I",
-        Some(1) => "-U",
-        Some(2) => "+U",
-        Some(3) => "-D",
-        _ => "??",
-    }
+    kind.and_then(RowKind::from_byte)
+        .map_or("??", RowKind::short_string)
 }
 
 /// Renders one value: `NULL` for null, strings quoted, floats with sign and NaN payload, nested values in

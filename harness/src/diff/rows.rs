@@ -36,7 +36,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Makes sure a batch with unread rows is current; false at the end of the stream.
-    fn fill(&mut self) -> std::result::Result<bool, ReadFailure> {
+    fn fill(&mut self) -> Result<bool, ReadFailure> {
         loop {
             if let Some(b) = &self.current {
                 if self.offset < b.num_rows() {
@@ -76,7 +76,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips to the end, counting rows; returns how many rows were left.
-    fn drain(&mut self) -> std::result::Result<u64, ReadFailure> {
+    fn drain(&mut self) -> Result<u64, ReadFailure> {
         let mut n = 0u64;
         while self.fill()? {
             n += self.remaining() as u64;
@@ -86,25 +86,21 @@ impl<'a> Cursor<'a> {
     }
 }
 
-pub(crate) fn canonical(
-    side: Side,
-    batch: &RecordBatch,
-) -> std::result::Result<Canonical, ReadFailure> {
+pub(crate) fn canonical(side: Side, batch: &RecordBatch) -> Result<Canonical, ReadFailure> {
     Canonical::new(batch).map_err(|e| ReadFailure {
         side,
-        error: Error::Compare(format!("{side} batch cannot be normalized: {e}")),
+        error: Error::CompareSource {
+            context: format!("{side} batch cannot be normalized"),
+            source: e.into(),
+        },
     })
 }
-
 
 /// Diffs the rows of one split in order, streaming: both sides are consumed batch by batch, so memory is
 /// bounded by one batch per side.
 ///
 /// Errors: the first read error of either side, with the side named.
-pub fn diff_rows(
-    stock: Batches<'_>,
-    native: Batches<'_>,
-) -> std::result::Result<RowDiff, ReadFailure> {
+pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> Result<RowDiff, ReadFailure> {
     let mut s = Cursor::new(Side::Stock, stock);
     let mut n = Cursor::new(Side::Native, native);
     let mut diff = RowDiff::default();

@@ -6,7 +6,6 @@
 //!    **planning** difference and their rows are not compared.
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
-
 mod split;
 
 use std::path::{Path, PathBuf};
@@ -57,21 +56,29 @@ pub enum ReplayMode {
     Batch,
 }
 
+impl ReplayMode {
+    /// The [`ScanMode`] of this replay mode: `from_snapshot` is the `scan.snapshot-id` of the streaming
+    /// modes, `snapshot` the time travel of [`ReplayMode::Batch`] (`None`: the latest snapshot).
+    pub fn scan_mode(self, from_snapshot: i64, snapshot: Option<i64>) -> ScanMode {
+        match self {
+            ReplayMode::Stream => ScanMode::Stream { from_snapshot },
+            ReplayMode::StreamFull => ScanMode::StreamFull { from_snapshot },
+            ReplayMode::LatestFull => ScanMode::LatestFull,
+            ReplayMode::Batch => ScanMode::Batch { snapshot },
+        }
+    }
+
+    /// The mode's name as `--mode` spells it ([`ScanMode::name`]): `stream`, `stream-full`,
+    /// `latest-full`, `batch`.
+    pub fn name(self) -> &'static str {
+        self.scan_mode(1, None).name()
+    }
+}
+
 impl ReplayOptions {
     /// The scan both readers plan.
     pub fn scan_mode(&self) -> ScanMode {
-        match self.mode {
-            ReplayMode::Stream => ScanMode::Stream {
-                from_snapshot: self.from_snapshot,
-            },
-            ReplayMode::StreamFull => ScanMode::StreamFull {
-                from_snapshot: self.from_snapshot,
-            },
-            ReplayMode::LatestFull => ScanMode::LatestFull,
-            ReplayMode::Batch => ScanMode::Batch {
-                snapshot: self.snapshot,
-            },
-        }
+        self.mode.scan_mode(self.from_snapshot, self.snapshot)
     }
 }
 
@@ -218,9 +225,10 @@ impl ReplayReport {
 /// Resolves a table directory to a canonical absolute path, with a clear error when it is missing or is
 /// not a Paimon table (no `schema/` directory).
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
-    let canonical = std::fs::canonicalize(path).map_err(|e| Error::Table {
+    let canonical = std::fs::canonicalize(path).map_err(|e| Error::TableSource {
         path: path.to_path_buf(),
-        reason: format!("cannot open table directory: {e}"),
+        context: "cannot open table directory".to_owned(),
+        source: e.into(),
     })?;
     if !canonical.is_dir() {
         return Err(Error::Table {

@@ -99,7 +99,11 @@ pub(super) fn unreadable_detail(
     format!("{}; {outcome}", side_error(failed, error))
 }
 
-pub(super) fn read_counts(table: &Path, reader: &dyn TableReader, split: &PlannedSplit) -> Result<RowCounts> {
+pub(super) fn read_counts(
+    table: &Path,
+    reader: &dyn TableReader,
+    split: &PlannedSplit,
+) -> Result<RowCounts> {
     let mut counts = RowCounts::default();
     for batch in reader.read_split(table, split)? {
         let batch = batch?;

@@ -79,7 +79,7 @@ pub fn write_run(out: &mut dyn Write, run: &MatrixRun) -> std::io::Result<()> {
         out,
         "paimon-parity replay {} --mode {}",
         run.table.display(),
-        mode_word(run.mode)
+        run.mode.name()
     )?;
     writeln!(out, "  {}", run.summary)?;
     if let Some(f) = &run.first_difference {
@@ -112,7 +112,7 @@ pub fn write_matrix(out: &mut dyn Write, runs: &[MatrixRun]) -> std::io::Result<
         writeln!(
             out,
             "| {name} | {} | {} | {} | {} | {} |",
-            mode_word(r.mode),
+            r.mode.name(),
             r.splits,
             counts(&r.stock_rows),
             counts(&r.native_rows),
@@ -141,14 +141,5 @@ fn table_name(path: &Path) -> String {
             .unwrap_or_else(|| path.display().to_string()),
         Some(n) => n.to_string(),
         None => path.display().to_string(),
-    }
-}
-
-fn mode_word(mode: ReplayMode) -> &'static str {
-    match mode {
-        ReplayMode::Stream => "stream",
-        ReplayMode::StreamFull => "stream-full",
-        ReplayMode::LatestFull => "latest-full",
-        ReplayMode::Batch => "batch",
     }
 }

@@ -127,4 +127,3 @@ pub fn write_json<T: serde::Serialize>(path: &Path, report: &T) -> Result<()> {
         source: e,
     })
 }
-
