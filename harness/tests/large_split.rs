@@ -4,10 +4,6 @@
 // The counting global allocator below needs `unsafe impl GlobalAlloc` (the workspace denies unsafe_code).
 #![allow(unsafe_code)]
 
-// The counting allocator wraps `System` through `GlobalAlloc`, an unsafe trait: the one place a test needs
-// `unsafe` (the workspace denies it elsewhere).
-#![allow(unsafe_code)]
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
