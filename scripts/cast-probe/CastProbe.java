@@ -8,12 +8,12 @@ import java.util.*;
  * Prints what the released Paimon CastExecutors return for casts read from stdin, one per line:
  * {@code FROM|TO|VALUE} (Paimon SQL types; VALUE as text, BINARY as hex, TIMESTAMP as millis,nanos).
  * Output lines are {@code FROM|TO|VALUE => RESULT}: NORULE when no rule resolves, ERR(exception) when
- * the cast throws. Regenerates native-reader/src/decode/cast_java_cases.txt:
+ * the cast throws. Regenerates native-reader/src/decode/cast/cast_java_cases.txt:
  *
  * <pre>
  * J=jvm-bridge/java/target/paimon-1.0.0/lib/paimon-bundle-1.0.0.jar
  * javac -cp $J -d /tmp/cast-probe scripts/cast-probe/CastProbe.java
- * sed -e "/^#/d" -e "s/ => .*$//" native-reader/src/decode/cast_java_cases.txt \
+ * sed -e "/^#/d" -e "s/ => .*$//" native-reader/src/decode/cast/cast_java_cases.txt \
  *   | java -Duser.timezone=UTC -cp $J:/tmp/cast-probe CastProbe
  * </pre>
  */
