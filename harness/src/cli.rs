@@ -25,35 +25,7 @@ pub enum Command {
     /// Several tables and/or modes (`--mode stream,batch`) run one after another in one JVM; each run prints
     /// its summary and first difference, then a table of table x mode -> splits, rows, verdict. The exit
     /// status is the worst run's.
-    Replay {
-        /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
-        #[arg(required = true, num_args = 1..)]
-        tables: Vec<PathBuf>,
-        /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`).
-        #[arg(long, default_value_t = 1)]
-        from_snapshot: i64,
-        /// The scans to replay, comma-separated: `stream` (`scan.mode=from-snapshot`), `stream-full`
-        /// (`from-snapshot-full`), `latest-full`, `batch` (`newScan().plan()`), or `all` (the four).
-        #[arg(long, value_delimiter = ',', default_value = "stream")]
-        mode: Vec<ModeArg>,
-        /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest.
-        #[arg(long)]
-        snapshot: Option<i64>,
-        /// Also write the report as JSON to this file.
-        #[arg(long)]
-        json: Option<PathBuf>,
-        /// Describe at most this many mismatching splits in detail.
-        #[arg(long, default_value_t = 10)]
-        max_mismatches: usize,
-        /// Compare the rows of each split as a multiset (any order), for readers whose row order within a
-        /// merge split may legitimately differ; reports the rows only one side has.
-        #[arg(long)]
-        unordered: bool,
-        /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`);
-        /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
-        #[arg(long)]
-        paimon_version: Option<String>,
-    },
+    Replay(ReplayArgs),
     /// Print the snapshot timeline of a table: commit kind, user, identifier, time, record counts, files
     /// added and deleted per level and bucket, changelog; APPEND and COMPACT halves of a commit together.
     Inspect {
@@ -86,29 +58,7 @@ pub enum Command {
     /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
     /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, paimon-rust when its
     /// probe is built; per split kind (changelog, raw batch, merge-on-read batch), with every sample.
-    Bench {
-        /// The table directory.
-        table: PathBuf,
-        /// Write the report as JSON here (default `benches/results/<UTC timestamp>.json`).
-        #[arg(long)]
-        json: Option<PathBuf>,
-        /// Timed samples per measurement (after one warm-up run).
-        #[arg(long, default_value_t = 5)]
-        samples: usize,
-        /// Threads of the parallel native run (default: available cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Native reader and plain decoding only (no JVM).
-        #[arg(long)]
-        native_only: bool,
-        /// Skip the peak-RSS child run.
-        #[arg(long)]
-        no_rss: bool,
-        /// MiB of decoded batches `native-par` may buffer ahead of the consumer over all splits in
-        /// flight (default: the native reader's `ReadOptions::buffer_bytes`, 64 MiB).
-        #[arg(long)]
-        buffer_mib: Option<usize>,
-    },
+    Bench(BenchArgs),
     /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.
     #[command(hide = true)]
     BenchRss {
@@ -182,4 +132,62 @@ impl ModeArg {
         }
         modes
     }
+}
+
+// The arguments of `replay` (no doc comment here: clap takes the subcommand's about text from the variant).
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
+    #[arg(required = true, num_args = 1..)]
+    pub tables: Vec<PathBuf>,
+    /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`).
+    #[arg(long, default_value_t = 1)]
+    pub from_snapshot: i64,
+    /// The scans to replay, comma-separated: `stream` (`scan.mode=from-snapshot`), `stream-full`
+    /// (`from-snapshot-full`), `latest-full`, `batch` (`newScan().plan()`), or `all` (the four).
+    #[arg(long, value_delimiter = ',', default_value = "stream")]
+    pub mode: Vec<ModeArg>,
+    /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest.
+    #[arg(long)]
+    pub snapshot: Option<i64>,
+    /// Also write the report as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Describe at most this many mismatching splits in detail.
+    #[arg(long, default_value_t = 10)]
+    pub max_mismatches: usize,
+    /// Compare the rows of each split as a multiset (any order), for readers whose row order within a
+    /// merge split may legitimately differ; reports the rows only one side has.
+    #[arg(long)]
+    pub unordered: bool,
+    /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`);
+    /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+    #[arg(long)]
+    pub paimon_version: Option<String>,
+}
+
+// The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The table directory.
+    pub table: PathBuf,
+    /// Write the report as JSON here (default `benches/results/<UTC timestamp>.json`).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Timed samples per measurement (after one warm-up run).
+    #[arg(long, default_value_t = 5)]
+    pub samples: usize,
+    /// Threads of the parallel native run (default: available cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Native reader and plain decoding only (no JVM).
+    #[arg(long)]
+    pub native_only: bool,
+    /// Skip the peak-RSS child run.
+    #[arg(long)]
+    pub no_rss: bool,
+    /// MiB of decoded batches `native-par` may buffer ahead of the consumer over all splits in
+    /// flight (default: the native reader's `ReadOptions::buffer_bytes`, 64 MiB).
+    #[arg(long)]
+    pub buffer_mib: Option<usize>,
 }

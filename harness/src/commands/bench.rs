@@ -1,25 +1,15 @@
 //! `paimon-parity bench` and its internal `bench-rss` child.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::stdout_err;
+use crate::cli::BenchArgs;
 use crate::error::Result;
 use crate::report::write_json;
 
-/// The parsed arguments of `bench` (see [`crate::cli::Command::Bench`]).
-pub(super) struct Args {
-    pub(super) table: PathBuf,
-    pub(super) json: Option<PathBuf>,
-    pub(super) samples: usize,
-    pub(super) threads: Option<usize>,
-    pub(super) native_only: bool,
-    pub(super) no_rss: bool,
-    pub(super) buffer_mib: Option<usize>,
-}
-
 /// Runs the benchmark, prints it and writes its JSON; exit status 0.
-pub(super) fn run(args: Args) -> Result<i32> {
-    let Args {
+pub(super) fn run(args: BenchArgs) -> Result<i32> {
+    let BenchArgs {
         table,
         json,
         samples,

@@ -25,25 +25,7 @@ pub fn run(cli: Cli) -> i32 {
 
 fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
-        Command::Replay {
-            tables,
-            from_snapshot,
-            json,
-            max_mismatches,
-            paimon_version,
-            unordered,
-            mode,
-            snapshot,
-        } => replay::run(replay::Args {
-            tables,
-            from_snapshot,
-            json,
-            max_mismatches,
-            paimon_version,
-            unordered,
-            mode,
-            snapshot,
-        }),
+        Command::Replay(args) => replay::run(args),
         Command::Inspect { table, json } => inspect::run(&table, json),
         Command::Audit {
             table,
@@ -51,23 +33,7 @@ fn execute(cli: Cli) -> Result<i32> {
             json,
             max_keys,
         } => audit::run(&table, reader, json, max_keys),
-        Command::Bench {
-            table,
-            json,
-            samples,
-            threads,
-            native_only,
-            no_rss,
-            buffer_mib,
-        } => bench::run(bench::Args {
-            table,
-            json,
-            samples,
-            threads,
-            native_only,
-            no_rss,
-            buffer_mib,
-        }),
+        Command::Bench(args) => bench::run(args),
         Command::BenchRss { table } => bench::rss(&table),
         Command::Corpus { command } => corpus::run(command),
     }

@@ -1,30 +1,17 @@
 //! `paimon-parity replay`: one table and mode (report, first difference, optional JSON), or several
 //! (one summary per run, then the table x mode matrix).
 
-use std::path::PathBuf;
-
 use super::stdout_err;
 use crate::cli::ModeArg;
+use crate::cli::ReplayArgs;
 use crate::error::Result;
 use crate::reader::{NativeTableReader, StockTableReader};
 use crate::replay::{replay, resolve_table, ReplayOptions};
 use crate::report::{write_json, write_matrix, write_run, write_text, MatrixRun};
 
-/// The parsed arguments of `replay` (see [`crate::cli::Command::Replay`]).
-pub(super) struct Args {
-    pub(super) tables: Vec<PathBuf>,
-    pub(super) from_snapshot: i64,
-    pub(super) json: Option<PathBuf>,
-    pub(super) max_mismatches: usize,
-    pub(super) paimon_version: Option<String>,
-    pub(super) unordered: bool,
-    pub(super) mode: Vec<ModeArg>,
-    pub(super) snapshot: Option<i64>,
-}
-
 /// Runs the replays; the exit status is the worst run's.
-pub(super) fn run(args: Args) -> Result<i32> {
-    let Args {
+pub(super) fn run(args: ReplayArgs) -> Result<i32> {
+    let ReplayArgs {
         tables,
         from_snapshot,
         json,
