@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use native_reader::manifest::{FileKind, ManifestEntry};
+use native_reader::options::MergeEngine;
 use native_reader::scan::ScanMode;
 use native_reader::snapshot::CommitKind;
 use native_reader::table::ChangelogProducer;
@@ -44,7 +45,7 @@ pub(crate) fn completeness(
     let options = table.options();
     let producer = options.changelog_producer;
     if matches!(producer, ChangelogProducer::None | ChangelogProducer::Input)
-        && options.merge_engine != "deduplicate"
+        && !options.merge_engine.is(MergeEngine::Deduplicate)
     {
         return Ok(skipped(&format!(
             "with changelog-producer {} a {} table streams its raw writes, not a changelog of merged \
@@ -87,7 +88,7 @@ pub(crate) fn completeness(
     }
     let (keys, mut missing) = missing_keys(&stream, &rows);
     let mut pending_level0_keys = 0;
-    if options.deletion_vectors_enabled || options.merge_engine == "first-row" {
+    if options.deletion_vectors_enabled || options.merge_engine.is(MergeEngine::FirstRow) {
         let pending = level0_keys(table, latest, &stream)?;
         let before = missing.len();
         missing.retain(|m| !pending.contains(&(m.partition.clone(), m.bucket, m.key.clone())));

@@ -9,6 +9,7 @@ pub(crate) mod first_row;
 pub(crate) mod partial_update;
 
 use crate::error::{Error, Result};
+use crate::options::MergeEngine;
 use crate::row_kind::RowKind;
 use crate::table::Table;
 
@@ -41,20 +42,21 @@ pub(crate) trait MergeFunction: Send {
 /// `aggregation`), with its options checked as Java checks them. Errors: [`Error::Merge`] for invalid
 /// options (Java's messages), [`Error::Unsupported`] for another merge engine.
 pub(crate) fn merge_function(table: &Table) -> Result<Box<dyn MergeFunction>> {
-    let ignore_delete = table.options().ignore_delete;
-    match table.options().merge_engine.as_str() {
-        "deduplicate" => Ok(Box::new(deduplicate::Deduplicate::new(ignore_delete))),
-        "first-row" => Ok(Box::new(first_row::FirstRow::new(ignore_delete))),
-        "aggregation" => Ok(Box::new(aggregation::Aggregation::new(table)?)),
-        "partial-update" => Ok(Box::new(partial_update::PartialUpdate::new(
-            table,
-            ignore_delete,
-        )?)),
-        other => Err(Error::Unsupported {
-            path: table.path().to_path_buf(),
-            reason: format!("merge-engine={other}"),
-        }),
-    }
+    let options = table.options();
+    let ignore_delete = options.ignore_delete;
+    // An unknown `merge-engine` fails here, where Java's `CoreOptions.mergeEngine()` is read.
+    let engine = options.merge_engine.get().map_err(|_| Error::Unsupported {
+        path: table.path().to_path_buf(),
+        reason: format!("merge-engine={}", options.merge_engine),
+    })?;
+    Ok(match engine {
+        MergeEngine::Deduplicate => Box::new(deduplicate::Deduplicate::new(ignore_delete)),
+        MergeEngine::FirstRow => Box::new(first_row::FirstRow::new(ignore_delete)),
+        MergeEngine::Aggregation => Box::new(aggregation::Aggregation::new(table)?),
+        MergeEngine::PartialUpdate => {
+            Box::new(partial_update::PartialUpdate::new(table, ignore_delete)?)
+        }
+    })
 }
 
 /// `ReducerMergeFunctionWrapper`: a key seen once is emitted unchanged, without the merge function.
