@@ -43,3 +43,62 @@ pub fn java_hash_order<T>(items: Vec<(i32, T)>, insert: JavaInsert) -> Vec<T> {
     keyed.sort_by_key(|(bin, order, _)| (*bin, *order));
     keyed.into_iter().map(|(_, _, t)| t).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{java_hash_order, JavaInsert};
+    use crate::scan::binary_row_hash;
+
+    /// Expected values printed by the released 1.0.0 jars: `BinaryRow.hashCode()` of a one-STRING row
+    /// `("a")` and of one-INT rows, and the iteration order of `HashSet<Integer>`s.
+    #[test]
+    fn java_hashes_and_hash_order() {
+        let a: Vec<u8> = [
+            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 97, 0, 0, 0, 0, 0, 0, -127i8,
+        ]
+        .iter()
+        .map(|b| *b as u8)
+        .collect();
+        assert_eq!(binary_row_hash(&a), 943_281_246);
+        let int_row = |k: i32| {
+            let mut row = vec![0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+            row.extend_from_slice(&i64::from(k).to_le_bytes());
+            row
+        };
+        let java = [
+            1_465_514_398,
+            1_340_390_384,
+            -771_300_025,
+            1_447_522_506,
+            260_196_596,
+        ];
+        for (k, h) in (1..=5).zip(java) {
+            assert_eq!(binary_row_hash(&int_row(k)), h, "key {k}");
+        }
+        let set = |keys: &[i32]| {
+            java_hash_order(keys.iter().map(|k| (*k, *k)).collect(), JavaInsert::Put)
+        };
+        assert_eq!(set(&[20, 3, 16, 35, 4]), vec![16, 3, 35, 20, 4]);
+        // 16 keys: the set has resized to 32 bins.
+        let evens: Vec<i32> = (0..=30).rev().step_by(2).collect();
+        assert_eq!(set(&evens), (0..=30).step_by(2).collect::<Vec<_>>());
+        // `HashMap.computeIfAbsent` prepends within a bin and resizes before the insert that follows the
+        // one exceeding the threshold: 13 keys stay in 16 bins, 14 keys end in 32.
+        let map = |keys: &[i32]| {
+            java_hash_order(
+                keys.iter().map(|k| (*k, *k)).collect(),
+                JavaInsert::ComputeIfAbsent,
+            )
+        };
+        assert_eq!(map(&[20, 3, 16, 35, 4]), vec![16, 35, 3, 4, 20]);
+        let fives = |n: i32| (0..n).map(|i| i * 5).collect::<Vec<_>>();
+        assert_eq!(
+            map(&fives(14)),
+            vec![0, 65, 35, 5, 40, 10, 45, 15, 50, 20, 55, 25, 60, 30]
+        );
+        assert_eq!(
+            map(&fives(13)),
+            vec![0, 50, 35, 20, 5, 55, 40, 25, 10, 60, 45, 30, 15]
+        );
+    }
+}

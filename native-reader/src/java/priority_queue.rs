@@ -68,3 +68,27 @@ impl<T> JavaPriorityQueue<T> {
         &self.items
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::JavaPriorityQueue;
+
+    #[test]
+    fn java_priority_queue_layout() {
+        let cmp = |a: &(i32, char), b: &(i32, char)| a.0.cmp(&b.0);
+        let mut q = JavaPriorityQueue::new();
+        for (i, v) in [5, 3, 8, 1].into_iter().enumerate() {
+            q.offer((v, (b'a' + i as u8) as char), &cmp);
+        }
+        let keys: Vec<i32> = q.as_slice().iter().map(|x| x.0).collect();
+        assert_eq!(keys, [1, 3, 8, 5]);
+        assert_eq!(q.poll(&cmp).map(|x| x.0), Some(1));
+        let keys: Vec<i32> = q.as_slice().iter().map(|x| x.0).collect();
+        assert_eq!(keys, [3, 5, 8]);
+        // Equal elements never move past each other on offer.
+        let mut q = JavaPriorityQueue::new();
+        q.offer((1, 'x'), &cmp);
+        q.offer((1, 'y'), &cmp);
+        assert_eq!(q.into_vec(), [(1, 'x'), (1, 'y')]);
+    }
+}

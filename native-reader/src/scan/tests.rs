@@ -3,8 +3,6 @@ use super::follow_up::{follow_up, FollowUpMode};
 use super::split_generator::merge_tree_split_for_batch;
 use super::*;
 use crate::error::Error;
-use crate::java::hash_map::{java_hash_order, JavaInsert};
-use crate::java::priority_queue::JavaPriorityQueue;
 use crate::manifest::DELETION_VECTORS_INDEX;
 use crate::mergetree::{interval_partition, KeyComparator, KeyedFile};
 use crate::schema::TableSchema;
@@ -348,25 +346,6 @@ fn bin_packing_like_java() {
     // open-file cost as minimum weight
     let packs = pack_for_ordered(vec![1, 1, 1, 1, 1], |x| (*x).max(4), 10);
     assert_eq!(packs, vec![vec![1, 1], vec![1, 1], vec![1]]);
-}
-
-#[test]
-fn java_priority_queue_layout() {
-    let cmp = |a: &(i32, char), b: &(i32, char)| a.0.cmp(&b.0);
-    let mut q = JavaPriorityQueue::new();
-    for (i, v) in [5, 3, 8, 1].into_iter().enumerate() {
-        q.offer((v, (b'a' + i as u8) as char), &cmp);
-    }
-    let keys: Vec<i32> = q.as_slice().iter().map(|x| x.0).collect();
-    assert_eq!(keys, [1, 3, 8, 5]);
-    assert_eq!(q.poll(&cmp).map(|x| x.0), Some(1));
-    let keys: Vec<i32> = q.as_slice().iter().map(|x| x.0).collect();
-    assert_eq!(keys, [3, 5, 8]);
-    // Equal elements never move past each other on offer.
-    let mut q = JavaPriorityQueue::new();
-    q.offer((1, 'x'), &cmp);
-    q.offer((1, 'y'), &cmp);
-    assert_eq!(q.into_vec(), [(1, 'x'), (1, 'y')]);
 }
 
 fn int_key(v: i32) -> Vec<u8> {
@@ -753,57 +732,5 @@ fn stream_full_first_plans() {
         t.plan(ScanMode::StreamFull { from_snapshot: 1 }, 3)
             .unwrap(),
         t.plan_stream_full(1, 3).unwrap()
-    );
-}
-
-/// Expected values printed by the released 1.0.0 jars: `BinaryRow.hashCode()` of a one-STRING row
-/// `("a")` and of one-INT rows, and the iteration order of `HashSet<Integer>`s.
-#[test]
-fn java_hashes_and_hash_order() {
-    let a: Vec<u8> = [
-        0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 97, 0, 0, 0, 0, 0, 0, -127i8,
-    ]
-    .iter()
-    .map(|b| *b as u8)
-    .collect();
-    assert_eq!(binary_row_hash(&a), 943_281_246);
-    let int_row = |k: i32| {
-        let mut row = vec![0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
-        row.extend_from_slice(&i64::from(k).to_le_bytes());
-        row
-    };
-    let java = [
-        1_465_514_398,
-        1_340_390_384,
-        -771_300_025,
-        1_447_522_506,
-        260_196_596,
-    ];
-    for (k, h) in (1..=5).zip(java) {
-        assert_eq!(binary_row_hash(&int_row(k)), h, "key {k}");
-    }
-    let set =
-        |keys: &[i32]| java_hash_order(keys.iter().map(|k| (*k, *k)).collect(), JavaInsert::Put);
-    assert_eq!(set(&[20, 3, 16, 35, 4]), vec![16, 3, 35, 20, 4]);
-    // 16 keys: the set has resized to 32 bins.
-    let evens: Vec<i32> = (0..=30).rev().step_by(2).collect();
-    assert_eq!(set(&evens), (0..=30).step_by(2).collect::<Vec<_>>());
-    // `HashMap.computeIfAbsent` prepends within a bin and resizes before the insert that follows the
-    // one exceeding the threshold: 13 keys stay in 16 bins, 14 keys end in 32.
-    let map = |keys: &[i32]| {
-        java_hash_order(
-            keys.iter().map(|k| (*k, *k)).collect(),
-            JavaInsert::ComputeIfAbsent,
-        )
-    };
-    assert_eq!(map(&[20, 3, 16, 35, 4]), vec![16, 35, 3, 4, 20]);
-    let fives = |n: i32| (0..n).map(|i| i * 5).collect::<Vec<_>>();
-    assert_eq!(
-        map(&fives(14)),
-        vec![0, 65, 35, 5, 40, 10, 45, 15, 50, 20, 55, 25, 60, 30]
-    );
-    assert_eq!(
-        map(&fives(13)),
-        vec![0, 50, 35, 20, 5, 55, 40, 25, 10, 60, 45, 30, 15]
     );
 }
