@@ -5,10 +5,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use native_reader::manifest::{FileKind, ManifestEntry};
 use native_reader::options::MergeEngine;
+use native_reader::partition::RenderedPartition;
 use native_reader::scan::ScanMode;
 use native_reader::snapshot::CommitKind;
 use native_reader::table::ChangelogProducer;
-use native_reader::{Split, Table};
+use native_reader::{DataFileDesc, Split, Table};
 
 use super::fold::{missing_keys, primary_key_columns, render_values, Folder};
 use super::{Completeness, KeyPlace, MissingKey};
@@ -115,33 +116,14 @@ fn level0_keys(
     let snapshot = table.snapshot(id)?;
     let mut out = HashSet::new();
     for group in native_reader::scan::read_all_files(table, &snapshot, &|level| level == 0)? {
-        let split = Split {
-            snapshot_id: id,
-            partition: group.rendered.values.clone(),
-            bucket: group.bucket,
-            bucket_path: table.bucket_path(&group.rendered.path, group.bucket),
-            data_files: group
-                .files
-                .iter()
-                .map(native_reader::scan::data_file_desc)
-                .collect(),
-            before_files: Vec::new(),
-            before_deletion_files: Vec::new(),
-            deletion_files: Vec::new(),
-            is_streaming: true,
-            raw_convertible: true,
-        };
-        let reader = native_reader::decode::SplitReader::new(
-            table.clone(),
-            &split,
-            native_reader::decode::DEFAULT_BATCH_SIZE,
-        )?;
+        let files = group.files.iter().map(native_reader::scan::data_file_desc);
+        let reader = raw_files_reader(table, id, &group.rendered, group.bucket, files.collect())?;
         for batch in reader {
             let batch = batch?;
             for r in 0..batch.num_rows() {
                 out.insert((
-                    split.partition.clone(),
-                    split.bucket,
+                    group.rendered.values.clone(),
+                    group.bucket,
                     folder.render_key(&batch, r),
                 ));
             }
@@ -192,26 +174,10 @@ pub(crate) fn attribute(
             if !wanted.contains(&(rendered.values.clone(), bucket)) {
                 continue;
             }
-            let split = Split {
-                snapshot_id: s.id,
-                partition: rendered.values.clone(),
-                bucket,
-                bucket_path: table.bucket_path(&rendered.path, bucket),
-                data_files: entries
-                    .iter()
-                    .map(|e| native_reader::scan::data_file_desc(&e.file))
-                    .collect(),
-                before_files: Vec::new(),
-                before_deletion_files: Vec::new(),
-                deletion_files: Vec::new(),
-                is_streaming: true,
-                raw_convertible: true,
-            };
-            let reader = native_reader::decode::SplitReader::new(
-                table.clone(),
-                &split,
-                native_reader::decode::DEFAULT_BATCH_SIZE,
-            )?;
+            let files = entries
+                .iter()
+                .map(|e| native_reader::scan::data_file_desc(&e.file));
+            let reader = raw_files_reader(table, s.id, &rendered, bucket, files.collect())?;
             let mut rows: HashSet<String> = HashSet::new();
             for b in reader {
                 let b = b?;
@@ -239,4 +205,34 @@ pub(crate) fn attribute(
         }
     }
     Ok(())
+}
+
+/// A reader of `data_files` of one bucket as they are stored (one raw streaming split at `snapshot_id`, no
+/// merge, no deletion vectors): the rows each file holds, with their stored RowKind.
+///
+/// Errors: the native reader's, naming the file.
+fn raw_files_reader(
+    table: &std::sync::Arc<Table>,
+    snapshot_id: i64,
+    partition: &RenderedPartition,
+    bucket: i32,
+    data_files: Vec<DataFileDesc>,
+) -> Result<native_reader::decode::SplitReader> {
+    let split = Split {
+        snapshot_id,
+        partition: partition.values.clone(),
+        bucket,
+        bucket_path: table.bucket_path(&partition.path, bucket),
+        data_files,
+        before_files: Vec::new(),
+        before_deletion_files: Vec::new(),
+        deletion_files: Vec::new(),
+        is_streaming: true,
+        raw_convertible: true,
+    };
+    Ok(native_reader::decode::SplitReader::new(
+        table.clone(),
+        &split,
+        native_reader::decode::DEFAULT_BATCH_SIZE,
+    )?)
 }
