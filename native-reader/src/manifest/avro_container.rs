@@ -33,7 +33,7 @@ fn avro_long(b: &[u8], pos: &mut usize) -> Result<i64, Malformed> {
 }
 
 /// Checks the names and sizes of a writer schema (Avro schema JSON) before apache-avro parses it: apache-avro
-/// 0.21 panics on a name or alias that is not an Avro name (`Name::new(..).unwrap()`) and allocates a
+/// 0.21 panics on a name or alias that is not an Avro name (its schema parser unwraps `Name::new`) and allocates a
 /// `fixed` value of the schema's size up front. Every `name`, `aliases` entry and named-type reference
 /// must be dotted identifiers (`[A-Za-z_][A-Za-z0-9_]*`), a `namespace` too (or empty), and a `fixed`
 /// size at most [`MAX_AVRO_ALLOCATION`]. Anything else wrong is left to apache-avro, which reports it.
