@@ -359,9 +359,8 @@ public final class CorpusWriter {
         List<DataField> fields = table.rowType().getFields();
         try (IOManager io = IOManager.create(ioTmpDir);
                 TableWriteImpl<?> write =
-                        table.newWrite(commitUser)
+                        Compat.batchExecution(table.newWrite(commitUser))
                                 .withIgnorePreviousFiles(true)
-                                .withExecutionMode(false)
                                 .withIOManager(io);
                 TableCommitImpl commit =
                         table.newCommit(commitUser)

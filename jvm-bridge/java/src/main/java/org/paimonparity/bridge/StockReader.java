@@ -12,7 +12,6 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.SpecialFields;
-import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.SnapshotNotExistPlan;
 import org.apache.paimon.table.source.Split;
@@ -24,7 +23,6 @@ import org.apache.paimon.types.TinyIntType;
 import org.apache.paimon.utils.InstantiationUtil;
 import org.apache.paimon.utils.JsonSerdeUtil;
 import org.apache.paimon.utils.SerializationUtils;
-import org.apache.paimon.utils.SnapshotManager;
 
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
@@ -41,7 +39,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -96,8 +93,7 @@ public final class StockReader {
 
     /** {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none. */
     public static long latestSnapshotId(String tableDir) {
-        Long id = new SnapshotManager(LocalFileIO.create(), new Path(tableDir)).latestSnapshotId();
-        return id == null ? -1L : id;
+        return Compat.latestSnapshotId(tableDir);
     }
 
     /**
@@ -121,15 +117,15 @@ public final class StockReader {
      * splits described.
      *
      * @return JSON array of {@code {"split": <native_reader::Split>, "payload": <base64 of the
-     *     Java-serialized DataSplit>}}; {@code bucket_path} is {@code DataSplit.bucketPath()} as is.
+     *     Java-serialized Split (DataSplit, or IncrementalSplit in 2.0)>}}; {@code bucket_path} is
+     *     {@code DataSplit.bucketPath()} as is.
      */
     public static String planBatch(String tableDir, String optionsJson) throws Exception {
         FileStoreTable table = openWithOptions(tableDir, optionsJson);
-        InternalRow.FieldGetter[] partitionGetters =
-                table.schema().logicalPartitionType().fieldGetters();
+        InternalRow.FieldGetter[] partitionGetters = partitionGetters(table);
         List<Object> out = new ArrayList<>();
         for (Split split : table.newReadBuilder().newScan().plan().splits()) {
-            out.add(planned(split, partitionGetters));
+            out.add(planned(split, table, partitionGetters));
         }
         return JsonSerdeUtil.toJson(out);
     }
@@ -141,11 +137,9 @@ public final class StockReader {
      */
     public static long openStreamScan(String tableDir, String optionsJson) {
         FileStoreTable table = openWithOptions(tableDir, optionsJson);
-        InternalRow.FieldGetter[] partitionGetters =
-                table.schema().logicalPartitionType().fieldGetters();
         StreamTableScan scan = table.newReadBuilder().newStreamScan();
         long handle = NEXT_HANDLE.getAndIncrement();
-        SCANS.put(handle, new OpenScan(scan, partitionGetters));
+        SCANS.put(handle, new OpenScan(scan, table, partitionGetters(table)));
         return handle;
     }
 
@@ -165,7 +159,7 @@ public final class StockReader {
             TableScan.Plan plan = open.scan.plan();
             List<Object> splits = new ArrayList<>();
             for (Split split : plan.splits()) {
-                splits.add(planned(split, open.partitionGetters));
+                splits.add(planned(split, open.table, open.partitionGetters));
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("splits", splits);
@@ -188,54 +182,70 @@ public final class StockReader {
     /** One open {@code StreamTableScan} and the partition getters of its table. */
     private static final class OpenScan {
         private final StreamTableScan scan;
+        private final FileStoreTable table;
         private final InternalRow.FieldGetter[] partitionGetters;
 
-        OpenScan(StreamTableScan scan, InternalRow.FieldGetter[] partitionGetters) {
+        OpenScan(
+                StreamTableScan scan,
+                FileStoreTable table,
+                InternalRow.FieldGetter[] partitionGetters) {
             this.scan = scan;
+            this.table = table;
             this.partitionGetters = partitionGetters;
         }
     }
 
-    private static Map<String, Object> planned(
-            Split split, InternalRow.FieldGetter[] partitionGetters) throws Exception {
-        if (!(split instanceof DataSplit)) {
-            throw new IllegalStateException("unexpected split class " + split.getClass().getName());
+    /**
+     * {@code InternalRow.createFieldGetter} for each field of the table's logical partition type
+     * (the same call in every line; {@code RowType.fieldGetters()} is gone in 2.0).
+     */
+    private static InternalRow.FieldGetter[] partitionGetters(FileStoreTable table) {
+        List<DataField> fields = table.schema().logicalPartitionType().getFields();
+        InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[fields.size()];
+        for (int i = 0; i < getters.length; i++) {
+            getters[i] = InternalRow.createFieldGetter(fields.get(i).type(), i);
         }
-        DataSplit data = (DataSplit) split;
+        return getters;
+    }
+
+    private static Map<String, Object> planned(
+            Split split, FileStoreTable table, InternalRow.FieldGetter[] partitionGetters)
+            throws Exception {
+        SplitView view = Compat.describe(split, table);
         Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("split", splitJson(data, partitionGetters));
+        entry.put("split", splitJson(view, partitionGetters));
         entry.put(
                 "payload",
-                Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(data)));
+                Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(split)));
         return entry;
     }
 
     private static Map<String, Object> splitJson(
-            DataSplit split, InternalRow.FieldGetter[] partitionGetters) {
+            SplitView split, InternalRow.FieldGetter[] partitionGetters) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("snapshot_id", split.snapshotId());
+        m.put("snapshot_id", split.snapshotId);
         List<String> partition = new ArrayList<>();
         for (InternalRow.FieldGetter getter : partitionGetters) {
-            Object v = getter.getFieldOrNull(split.partition());
+            Object v = getter.getFieldOrNull(split.partition);
             partition.add(v == null ? null : String.valueOf(v));
         }
         m.put("partition", partition);
-        m.put("bucket", split.bucket());
-        m.put("bucket_path", split.bucketPath());
-        m.put("data_files", filesJson(split.dataFiles()));
-        m.put("before_files", filesJson(split.beforeFiles()));
-        m.put("deletion_files", deletionFilesJson(split.deletionFiles()));
-        m.put("before_deletion_files", deletionFilesJson(split.beforeDeletionFiles()));
-        m.put("is_streaming", split.isStreaming());
-        m.put("raw_convertible", split.rawConvertible());
+        m.put("bucket", split.bucket);
+        m.put("bucket_path", split.bucketPath);
+        m.put("data_files", filesJson(split.dataFiles));
+        m.put("before_files", filesJson(split.beforeFiles));
+        m.put("deletion_files", deletionFilesJson(split.deletionFiles));
+        m.put("before_deletion_files", deletionFilesJson(split.beforeDeletionFiles));
+        m.put("is_streaming", split.isStreaming);
+        m.put("raw_convertible", split.rawConvertible);
         return m;
     }
 
     /** Deletion files ({@code null} entries kept); empty when the split has none. */
-    private static List<Object> deletionFilesJson(Optional<List<DeletionFile>> deletionFiles) {
+    private static List<Object> deletionFilesJson(List<DeletionFile> deletionFiles) {
         List<Object> deletions = new ArrayList<>();
-        if (deletionFiles.isPresent()) {
-            for (DeletionFile d : deletionFiles.get()) {
+        if (deletionFiles != null) {
+            for (DeletionFile d : deletionFiles) {
                 if (d == null) {
                     deletions.add(null);
                 } else {
@@ -280,15 +290,15 @@ public final class StockReader {
     }
 
     /**
-     * Opens {@code table.newReadBuilder().newRead().createReader(split)} on the DataSplit that
+     * Opens {@code table.newReadBuilder().newRead().createReader(split)} on the Split that
      * {@link #planBatch} or {@link #nextStreamPlan} serialized into {@code payload}; returns a handle for {@link #nextBatch}.
      */
     public static long openRead(String tableDir, byte[] payload) throws Exception {
         Object decoded =
                 InstantiationUtil.deserializeObject(payload, StockReader.class.getClassLoader());
-        if (!(decoded instanceof DataSplit)) {
+        if (!(decoded instanceof Split)) {
             throw new IllegalArgumentException(
-                    "payload is not a DataSplit but "
+                    "payload is not a Split but "
                             + (decoded == null ? "null" : decoded.getClass().getName()));
         }
         FileStoreTable table = openTable(tableDir);
@@ -298,7 +308,7 @@ public final class StockReader {
         fields.addAll(tableType.getFields());
         RowType exportType = new RowType(fields);
         RecordReader<InternalRow> reader =
-                table.newReadBuilder().newRead().createReader((DataSplit) decoded);
+                table.newReadBuilder().newRead().createReader((Split) decoded);
         long handle = NEXT_HANDLE.getAndIncrement();
         READS.put(handle, new OpenRead(reader, exportType));
         return handle;
@@ -330,21 +340,21 @@ public final class StockReader {
     }
 
     /**
-     * Benchmark helper: reads the DataSplit serialized in {@code payload} with the released reader and
+     * Benchmark helper: reads the Split serialized in {@code payload} with the released reader and
      * only counts its rows (no Arrow export). Returns {@code {rows, nanos}}: the time of
      * {@code createReader} plus the whole read, by {@code System.nanoTime}.
      */
     public static long[] countSplit(String tableDir, byte[] payload) throws Exception {
         Object decoded =
                 InstantiationUtil.deserializeObject(payload, StockReader.class.getClassLoader());
-        if (!(decoded instanceof DataSplit)) {
-            throw new IllegalArgumentException("payload is not a DataSplit");
+        if (!(decoded instanceof Split)) {
+            throw new IllegalArgumentException("payload is not a Split");
         }
         FileStoreTable table = openTable(tableDir);
         long start = System.nanoTime();
         long rows = 0;
         try (RecordReader<InternalRow> reader =
-                table.newReadBuilder().newRead().createReader((DataSplit) decoded)) {
+                table.newReadBuilder().newRead().createReader((Split) decoded)) {
             RecordReader.RecordIterator<InternalRow> batch;
             while ((batch = reader.readBatch()) != null) {
                 while (batch.next() != null) {
@@ -384,7 +394,7 @@ public final class StockReader {
             if (exhausted) {
                 return -1;
             }
-            VectorSchemaRoot root = ArrowUtils.createVectorSchemaRoot(exportType, ALLOCATOR, true);
+            VectorSchemaRoot root = Compat.createVectorSchemaRoot(exportType, ALLOCATOR);
             try {
                 root.allocateNew();
                 ArrowFieldWriter[] writers = ArrowUtils.createArrowFieldWriters(root, exportType);
