@@ -12,6 +12,7 @@ pub mod decode;
 pub mod deletion_vector;
 pub mod error;
 pub(crate) mod java;
+pub mod line;
 pub mod manifest;
 pub mod merge;
 pub(crate) mod mergetree;
@@ -30,6 +31,7 @@ pub mod value;
 /// The sketch unions of the `theta_sketch` and `hll_sketch` aggregate functions.
 pub use aggregate::sketch;
 pub use error::{Cause, Error, ErrorKind, Result};
+pub use line::{LineRules, PaimonLine};
 pub use row_kind::RowKind;
 pub use split::{DataFileDesc, DeletionFileDesc, Split, SplitKey};
 pub use table::Table;
