@@ -1,7 +1,8 @@
 //! `native-reader`: a vectorized native reader of Apache Paimon tables.
 //!
 //! It reads a table directory (schema, snapshots, manifest lists and manifests), plans splits the way the
-//! released Paimon 1.0 Java reader does, and decodes data and changelog files into Arrow record batches with
+//! released Paimon Java reader of one release line does (1.0.x by default, or 2.0.x: [`line`],
+//! [`Table::open_as`]), and decodes data and changelog files into Arrow record batches with
 //! each row's RowKind in a leading `_row_kind` Int8 column (0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`).
 //!
 //! Modules are named after the Paimon concepts they mirror.
