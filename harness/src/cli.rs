@@ -54,6 +54,10 @@ pub enum Command {
         /// List at most this many missing keys.
         #[arg(long, default_value_t = 20)]
         max_keys: usize,
+        /// Released Paimon version of the stock reader and the line the native reader plans as; default
+        /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+        #[arg(long)]
+        paimon_version: Option<String>,
     },
     /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
     /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, paimon-rust when its
@@ -160,8 +164,8 @@ pub struct ReplayArgs {
     /// merge split may legitimately differ; reports the rows only one side has.
     #[arg(long)]
     pub unordered: bool,
-    /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`);
-    /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+    /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`) and
+    /// the line the native reader plans as (1.0.x or 2.0.x); default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long)]
     pub paimon_version: Option<String>,
 }
@@ -190,4 +194,8 @@ pub struct BenchArgs {
     /// flight (default: the native reader's `ReadOptions::buffer_bytes`, 64 MiB).
     #[arg(long)]
     pub buffer_mib: Option<usize>,
+    /// Released Paimon version of the stock reader and the line the native reader plans as; default
+    /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+    #[arg(long)]
+    pub paimon_version: Option<String>,
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
 use native_reader::scan::ScanMode;
-use native_reader::{Split, Table};
+use native_reader::{PaimonLine, Split, Table};
 
 use crate::error::{Error, Result, Side};
 
@@ -63,17 +63,43 @@ pub trait TableReader {
     fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>>;
 }
 
-/// The native reader behind [`TableReader`]. Opened tables are cached per path.
+/// The release line the native reader mimics in this process: the line of the release the stock side runs
+/// ([`jvm_bridge::jvm::paimon_version`]: `--paimon-version`, else `PAIMON_PARITY_PAIMON_VERSION`, else 1.0.0),
+/// so one value picks both sides. With `PAIMON_PARITY_CLASSPATH` the classpath decides the stock side and
+/// this still follows the version setting.
+///
+/// Errors: [`Error::Native`] holding `native_reader::Error::UnsupportedRelease` naming a version whose line
+/// the native reader does not implement.
+pub fn release_line() -> Result<PaimonLine> {
+    Ok(PaimonLine::parse(&jvm_bridge::jvm::paimon_version())?)
+}
+
+/// The native reader behind [`TableReader`]. Opened tables are cached per path, opened as one release line
+/// ([`Table::open_as`]).
 #[derive(Default)]
 pub struct NativeTableReader {
     tables: Mutex<HashMap<PathBuf, Arc<Table>>>,
     batch_size: Option<usize>,
+    line: PaimonLine,
 }
 
 impl NativeTableReader {
-    /// A reader decoding batches of `native_reader::decode::DEFAULT_BATCH_SIZE` rows.
+    /// A reader of the 1.0 line decoding batches of `native_reader::decode::DEFAULT_BATCH_SIZE` rows.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A reader that plans and reads as the reader of `line` (see [`release_line`] for the process's).
+    pub fn for_line(line: PaimonLine) -> Self {
+        Self {
+            line,
+            ..Self::default()
+        }
+    }
+
+    /// The release line this reader mimics.
+    pub fn line(&self) -> PaimonLine {
+        self.line
     }
 
     /// Opens (or returns the cached) table at `path`.
@@ -85,7 +111,7 @@ impl NativeTableReader {
         if let Some(t) = tables.get(path) {
             return Ok(t.clone());
         }
-        let t = Arc::new(Table::open(path)?);
+        let t = Arc::new(Table::open_as(path, self.line)?);
         tables.insert(path.to_path_buf(), t.clone());
         Ok(t)
     }
@@ -197,5 +223,37 @@ impl TableReader for StockTableReader {
         };
         let batches = self.inner.read_split(table, &stock)?;
         Ok(Box::new(batches.map(|r| r.map_err(Error::from))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_native_reader_plans_as_its_line() {
+        // c07 (lookup, deletion vectors): 1.0 streaming splits carry deletion files, 2.0 ones do not
+        // (`SnapshotReaderImpl#generateSplits`); the split keys are the same.
+        let table =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c07-deletion-vectors/table");
+        let plan = |reader: &NativeTableReader| {
+            reader
+                .plan(&table, ScanMode::Stream { from_snapshot: 1 }, 10)
+                .unwrap()
+        };
+        let v1 = plan(&NativeTableReader::new());
+        let v2 = plan(&NativeTableReader::for_line(PaimonLine::V2_0));
+        assert_eq!(NativeTableReader::new().line(), PaimonLine::V1_0);
+        assert_eq!(v1.len(), v2.len());
+        assert!(v1.iter().all(|s| !s.split.deletion_files.is_empty()));
+        assert!(v2.iter().all(|s| s.split.deletion_files.is_empty()));
+        let key = |s: &PlannedSplit| (s.split.snapshot_id, s.split.bucket);
+        assert!(v1.iter().map(key).eq(v2.iter().map(key)));
+    }
+
+    #[test]
+    fn a_release_outside_the_lines_is_named() {
+        let err = Error::from(PaimonLine::parse("1.4.0").unwrap_err());
+        assert!(err.to_string().contains("`1.4.0`"), "{err}");
     }
 }

@@ -45,6 +45,12 @@ pub fn scan_options(mode: ScanMode) -> BTreeMap<&'static str, String> {
 /// `checkpoint()` (the next snapshot to scan) exceeds `end_snapshot`, or until two `SnapshotNotExistPlan`s
 /// in a row leave the checkpoint where it was. Splits of snapshots after `end_snapshot` are dropped (the
 /// scanner skips snapshots it ignores, so one plan can land past the end).
+///
+/// The rule holds for both release lines: 1.0 returns a (possibly empty) plan per scanned snapshot; 2.0
+/// skips empty plans inside one `plan()` call (`DataTableStreamScan#nextPlan`), so a call either returns
+/// the next non-empty plan (possibly of a snapshot past the end, dropped by [`StreamStop::keeps`]) or a
+/// `SnapshotNotExistPlan` whose checkpoint is already `latest + 1`. Either way the checkpoint passes the
+/// end after the last snapshot ≤ `end_snapshot` was consumed, and no split of a snapshot ≤ the end is lost.
 #[derive(Clone, Debug)]
 pub struct StreamStop {
     end_snapshot: i64,
@@ -122,6 +128,30 @@ mod tests {
             pairs(ScanMode::Batch { snapshot: Some(0) }),
             vec![(SCAN_SNAPSHOT_ID, "0".to_owned())]
         );
+    }
+
+    #[test]
+    fn the_stream_ends_the_same_way_when_2_0_skips_empty_plans() {
+        // Snapshots 1..=5, end 4; 2 and 3 give empty plans. 1.0: one plan per snapshot.
+        let mut stop = StreamStop::new(4);
+        for checkpoint in [1, 2, 3, 4] {
+            assert!(!stop.after_plan(Some(checkpoint), checkpoint == 1));
+        }
+        assert!(stop.after_plan(Some(5), false));
+        // 2.0: the first plan (SnapshotNotExistPlan, checkpoint 1), snapshot 1's plan, then one call that
+        // skips 2 and 3 and returns snapshot 4's plan with checkpoint 5.
+        let mut stop = StreamStop::new(4);
+        assert!(!stop.after_plan(Some(1), true));
+        assert!(!stop.after_plan(Some(2), false));
+        assert!(stop.after_plan(Some(5), false));
+        // 2.0 with 4 and 5 empty too: the call passes every snapshot and reports SnapshotNotExistPlan at
+        // latest + 1, which is past the end.
+        let mut stop = StreamStop::new(4);
+        assert!(!stop.after_plan(Some(1), true));
+        assert!(!stop.after_plan(Some(2), false));
+        assert!(stop.after_plan(Some(6), true));
+        // 2.0 landing past the end: snapshot 5's plan arrives with checkpoint 6; its splits are dropped.
+        assert!(!stop.keeps(5));
     }
 
     #[test]

@@ -50,6 +50,10 @@ pub enum Error {
     /// The table uses something this reader does not support yet.
     #[error("{path}: unsupported: {reason}")]
     Unsupported { path: PathBuf, reason: String },
+    /// The release under test (`--paimon-version`) is not a line this reader mimics
+    /// ([`crate::line::PaimonLine::parse`]); `version` is the string as given.
+    #[error("Paimon release `{version}`: unsupported: {reason}")]
+    UnsupportedRelease { version: String, reason: String },
     /// The thread pool of [`crate::read::read_splits`] could not be started.
     #[error("cannot start the native reader's thread pool: {reason}")]
     ThreadPool { reason: String },

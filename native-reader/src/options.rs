@@ -302,6 +302,13 @@ pub struct CoreOptions {
     pub num_levels: Deferred<i32>,
     /// `force-lookup`, default false; read by the full first plan of a streaming scan.
     pub force_lookup: Deferred<bool>,
+    /// `deletion-vectors.merge-on-read` (2.0, default false): batch scans of DV tables keep level-0 files.
+    /// Read by the 2.0 line only ([`crate::line::BatchSkipLevel0`]).
+    pub deletion_vectors_merge_on_read: Deferred<bool>,
+    /// `streaming-read-append-overwrite` (2.0, default false): streaming scans of append tables read the
+    /// added files of OVERWRITE snapshots. Read by the 2.0 line only
+    /// ([`crate::line::LineRules::append_overwrite_streaming`]).
+    pub streaming_read_append_overwrite: Deferred<bool>,
     /// `CoreOptions.changelogLifecycleDecoupled()`: `changelog.num-retained.max` > `snapshot.num-retained.max`,
     /// or `changelog.time-retained` > `snapshot.time-retained`, or `changelog.num-retained.min` >
     /// `snapshot.num-retained.min` (changelog options default to the snapshot ones).
@@ -329,6 +336,8 @@ impl Default for CoreOptions {
             stream_scan_mode: Deferred::ok(StreamScanMode::None),
             num_levels: Deferred::ok(6),
             force_lookup: Deferred::ok(false),
+            deletion_vectors_merge_on_read: Deferred::ok(false),
+            streaming_read_append_overwrite: Deferred::ok(false),
             changelog_lifecycle_decoupled: false,
         }
     }
@@ -428,6 +437,14 @@ impl CoreOptions {
             ),
             num_levels: Deferred::of(num_levels),
             force_lookup: Deferred::of(bool_opt("force-lookup", false)),
+            deletion_vectors_merge_on_read: Deferred::of(bool_opt(
+                "deletion-vectors.merge-on-read",
+                false,
+            )),
+            streaming_read_append_overwrite: Deferred::of(bool_opt(
+                "streaming-read-append-overwrite",
+                false,
+            )),
             changelog_lifecycle_decoupled: cl_max > snap_max
                 || cl_time > snap_time
                 || cl_min > snap_min,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
+use crate::line::PaimonLine;
 use crate::partition::PartitionComputer;
 use crate::schema::TableSchema;
 use crate::snapshot::{list_ids, Snapshot, SnapshotManager};
@@ -25,7 +26,12 @@ pub struct Table {
     schemas: Mutex<HashMap<i64, Arc<TableSchema>>>,
     snapshots: SnapshotManager,
     partitions: PartitionComputer,
+    line: PaimonLine,
 }
+
+/// The postpone bucket (`BucketMode.POSTPONE_BUCKET`, since 1.1): the `bucket` option and the `_BUCKET` of
+/// entries written before a job moves them into real buckets.
+pub const POSTPONE_BUCKET: i32 = -2;
 
 /// File name prefix of schema files in `schema/`.
 pub const SCHEMA_PREFIX: &str = "schema-";
@@ -37,6 +43,15 @@ impl Table {
     /// directory or no `schema-N` file; [`Error::Io`]/[`Error::Json`] naming the schema file when it cannot
     /// be read or parsed; [`Error::InvalidOption`] naming it when an option value is invalid.
     pub fn open(path: &Path) -> Result<Table> {
+        Table::open_as(path, PaimonLine::default())
+    }
+
+    /// Opens the table at `path` to be read the way the reader of release line `line` reads it: planning
+    /// (and the decode hooks of [`crate::line::LineRules`]) follow `line`'s rules. [`Table::open`] is
+    /// `open_as(path, PaimonLine::V1_0)`.
+    ///
+    /// Errors: as [`Table::open`].
+    pub fn open_as(path: &Path, line: PaimonLine) -> Result<Table> {
         let not_a_table = |reason: &str| Error::NotATable {
             path: path.to_path_buf(),
             reason: reason.to_string(),
@@ -83,7 +98,13 @@ impl Table {
             schemas: Mutex::new(schemas),
             snapshots: SnapshotManager::new(path),
             partitions,
+            line,
         })
+    }
+
+    /// The release line whose reader this table mimics (chosen at [`Table::open_as`]).
+    pub fn line(&self) -> PaimonLine {
+        self.line
     }
 
     /// The table directory as given to [`Table::open`].
@@ -168,7 +189,8 @@ impl Table {
     }
 
     /// `FileStorePathFactory.bucketPath`: `<table>/[<data-file.path-directory>/]<partition path>bucket-<B>`,
-    /// where `partition_path` is a relative directory with a trailing `/` (or empty).
+    /// where `partition_path` is a relative directory with a trailing `/` (or empty); the postpone bucket
+    /// (−2, since 1.1) is `bucket-postpone`.
     pub fn bucket_path(&self, partition_path: &str, bucket: i32) -> String {
         let mut s = self.root_string();
         s.push('/');
@@ -181,7 +203,11 @@ impl Table {
         }
         s.push_str(partition_path);
         s.push_str("bucket-");
-        s.push_str(&bucket.to_string());
+        if bucket == POSTPONE_BUCKET {
+            s.push_str("postpone");
+        } else {
+            s.push_str(&bucket.to_string());
+        }
         s
     }
 

@@ -71,9 +71,14 @@ pub(super) fn measure_rss_child(table: &Path) -> Value {
         Ok(e) => e,
         Err(e) => return serde_json::json!({"available": false, "reason": e.to_string()}),
     };
+    // The child plans as the same release line (`--paimon-version` is not inherited, the env var is).
     match std::process::Command::new(exe)
         .arg("bench-rss")
         .arg(table)
+        .env(
+            jvm_bridge::jvm::PAIMON_VERSION_ENV,
+            jvm_bridge::jvm::paimon_version(),
+        )
         .output()
     {
         Ok(o) => serde_json::from_slice::<Value>(&o.stdout).unwrap_or_else(|_| {
@@ -90,10 +95,12 @@ pub(super) fn measure_rss_child(table: &Path) -> Value {
 /// and the batch plan of the latest snapshot, every split read natively on one thread. Returns the JSON
 /// report (`rows`, `seconds`, `vm_hwm_bytes` from `/proc/self/status`).
 ///
+/// Planned as the line of the process's release ([`crate::reader::release_line`]).
+///
 /// Errors: the native reader's.
 pub fn native_replay_rss(table: &Path) -> Result<Value> {
     let t = Instant::now();
-    let native = Arc::new(Table::open(table)?);
+    let native = Arc::new(Table::open_as(table, crate::reader::release_line()?)?);
     let end = native.latest_snapshot_id()?.unwrap_or(0);
     let mut rows = 0u64;
     let mut splits = 0usize;

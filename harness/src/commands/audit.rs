@@ -7,13 +7,18 @@ use crate::audit::AuditReaders;
 use crate::error::Result;
 use crate::report::write_json;
 
-/// Audits `table` with `reader`; exit status 0 complete, 1 changelog lost.
+/// Audits `table` with `reader` (stock side and native line of `paimon_version`, when given); exit status 0
+/// complete, 1 changelog lost.
 pub(super) fn run(
     table: &Path,
     reader: AuditReaders,
     json: Option<PathBuf>,
     max_keys: usize,
+    paimon_version: Option<String>,
 ) -> Result<i32> {
+    if let Some(v) = &paimon_version {
+        jvm_bridge::jvm::select_paimon_version(v)?;
+    }
     let report = crate::audit::audit(table, reader)?;
     let mut out = std::io::stdout().lock();
     crate::audit::write_text(&mut out, &report, max_keys).map_err(stdout_err)?;

@@ -17,7 +17,11 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         native_only,
         no_rss,
         buffer_mib,
+        paimon_version,
     } = args;
+    if let Some(v) = &paimon_version {
+        jvm_bridge::jvm::select_paimon_version(v)?;
+    }
     crate::replay::resolve_table(&table)?;
     let mut opts = crate::bench::BenchOptions {
         samples,

@@ -5,7 +5,7 @@ use super::stdout_err;
 use crate::cli::ModeArg;
 use crate::cli::ReplayArgs;
 use crate::error::Result;
-use crate::reader::{NativeTableReader, StockTableReader};
+use crate::reader::{release_line, NativeTableReader, StockTableReader};
 use crate::replay::{replay, resolve_table, ReplayOptions};
 use crate::report::{write_json, write_matrix, write_run, write_text, MatrixRun};
 
@@ -24,6 +24,8 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     if let Some(v) = &paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
+    // The same release picks the stock class path and the native line.
+    let line = release_line()?;
     let modes = ModeArg::expand(&mode);
     let options = |mode| ReplayOptions {
         from_snapshot,
@@ -37,7 +39,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = StockTableReader::new()?;
-        let native = NativeTableReader::new();
+        let native = NativeTableReader::for_line(line);
         let report = replay(table, &stock, &native, &options(*mode))?;
         let mut out = std::io::stdout().lock();
         write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
@@ -50,7 +52,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         resolve_table(table)?;
     }
     let stock = StockTableReader::new()?;
-    let native = NativeTableReader::new();
+    let native = NativeTableReader::for_line(line);
     let mut runs = Vec::new();
     for table in &tables {
         for mode in &modes {

@@ -97,15 +97,20 @@ impl<'t> Grouper<'t> {
 
 /// Reads the manifest list `name` without merging (DELTA/CHANGELOG scan modes) and groups its ADD entries by
 /// partition (first seen) then bucket (first seen), files in manifest-entry order
-/// (`FileStoreScan.Plan.groupByPartFiles`). Groups of one partition stay adjacent.
-pub(crate) fn read_added_files(table: &Table, manifest_list: &str) -> Result<Vec<BucketFiles>> {
+/// (`FileStoreScan.Plan.groupByPartFiles`). Groups of one partition stay adjacent. With `real_buckets_only`,
+/// entries of buckets < 0 (the postpone bucket) are skipped (`SnapshotReader#onlyReadRealBuckets`, 2.0).
+pub(crate) fn read_added_files(
+    table: &Table,
+    manifest_list: &str,
+    real_buckets_only: bool,
+) -> Result<Vec<BucketFiles>> {
     let list_path = table.manifest_path(manifest_list);
     let metas = read_manifest_list(&list_path)?;
     let mut grouper = Grouper::new(table);
     for meta in metas {
         let path = table.manifest_path(&meta.file_name);
         for entry in read_manifest_file(&path)? {
-            if entry.kind == FileKind::Add {
+            if entry.kind == FileKind::Add && !(real_buckets_only && entry.bucket < 0) {
                 grouper.add(&path, entry.partition, entry.bucket, entry.file)?;
             }
         }
@@ -150,6 +155,17 @@ pub fn read_all_files(
     snapshot: &Snapshot,
     level_filter: &dyn Fn(i32) -> bool,
 ) -> Result<Vec<BucketFiles>> {
+    read_all_files_of(table, snapshot, level_filter, false)
+}
+
+/// [`read_all_files`], skipping entries of buckets < 0 (ADD and DELETE alike, as the manifest filter of
+/// `SnapshotReader#onlyReadRealBuckets` does) when `real_buckets_only`.
+pub(crate) fn read_all_files_of(
+    table: &Table,
+    snapshot: &Snapshot,
+    level_filter: &dyn Fn(i32) -> bool,
+    real_buckets_only: bool,
+) -> Result<Vec<BucketFiles>> {
     let mut manifests = Vec::new();
     for list in [&snapshot.base_manifest_list, &snapshot.delta_manifest_list] {
         manifests.extend(read_manifest_list(&table.manifest_path(list))?);
@@ -160,7 +176,7 @@ pub fn read_all_files(
         let path = table.manifest_path(&meta.file_name);
         let mut adds = Vec::new();
         for entry in read_manifest_file(&path)? {
-            if !level_filter(entry.file.level) {
+            if !level_filter(entry.file.level) || (real_buckets_only && entry.bucket < 0) {
                 continue;
             }
             match entry.kind {

@@ -1,11 +1,13 @@
-//! Follow-up scanners (`FollowUpScanner` of 1.0): `DeltaFollowUpScanner`, `InputChangelogFollowUpScanner`,
-//! `CompactionChangelogFollowUpScanner`, the snapshot fetcher, and the overwrite changes plan
-//! (`SnapshotReaderImpl.readChanges`).
+//! Follow-up scanners (`FollowUpScanner`): `DeltaFollowUpScanner`, 1.0's `InputChangelogFollowUpScanner` and
+//! `CompactionChangelogFollowUpScanner`, 2.0's `ChangelogFollowUpScanner` (chosen by
+//! [`LineRules::changelog_follow_up`]), the snapshot fetcher, and the overwrite plans
+//! (`SnapshotReaderImpl.readChanges`, 2.0's append overwrite DELTA read).
 
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
 use crate::java::hash_map::{java_hash_order, JavaInsert};
+use crate::line::{ChangelogFollowUp, LineRules};
 use crate::manifest::{read_manifest_file, read_manifest_list, DataFileMeta, FileKind};
 use crate::options::ChangelogProducer;
 use crate::partition::RenderedPartition;
@@ -27,8 +29,8 @@ pub(crate) enum FollowUpMode {
     Changelog,
 }
 
-/// The follow-up scanner of a table: whether it plans a snapshot of `kind` (`FollowUpScanner.shouldScanSnapshot`)
-/// and, if so, from which manifest list.
+/// The follow-up scanner of a table in 1.0: whether it plans a snapshot of `kind`
+/// (`FollowUpScanner.shouldScanSnapshot`) and, if so, from which manifest list.
 pub(crate) fn follow_up(producer: ChangelogProducer, kind: CommitKind) -> Option<FollowUpMode> {
     match (producer, kind) {
         (ChangelogProducer::None, CommitKind::Append) => Some(FollowUpMode::Delta),
@@ -37,6 +39,26 @@ pub(crate) fn follow_up(producer: ChangelogProducer, kind: CommitKind) -> Option
             Some(FollowUpMode::Changelog)
         }
         _ => None,
+    }
+}
+
+/// The follow-up scanner of a table under `rule` ([`LineRules::changelog_follow_up`]): whether it plans
+/// `snapshot` and from which manifest list. `none` is `DeltaFollowUpScanner` (APPEND, DELTA) in every line;
+/// [`ChangelogFollowUp::ByCommitKind`] is [`follow_up`]; [`ChangelogFollowUp::WithChangelogManifest`]
+/// (2.0 `ChangelogFollowUpScanner`) plans every snapshot with a `changelogManifestList`, in CHANGELOG mode.
+pub(crate) fn follow_up_of(
+    rule: ChangelogFollowUp,
+    producer: ChangelogProducer,
+    snapshot: &Snapshot,
+) -> Option<FollowUpMode> {
+    match (rule, producer) {
+        (_, ChangelogProducer::None) | (ChangelogFollowUp::ByCommitKind, _) => {
+            follow_up(producer, snapshot.commit_kind)
+        }
+        (ChangelogFollowUp::WithChangelogManifest, _) => snapshot
+            .changelog_manifest_list
+            .is_some()
+            .then_some(FollowUpMode::Changelog),
     }
 }
 
@@ -71,22 +93,48 @@ pub(crate) fn fetch_snapshot(table: &Table, id: i64) -> Result<Snapshot> {
     })
 }
 
+/// Whether the streaming scan plans OVERWRITE snapshots itself (`FileStoreTable#supportStreamingReadOverwrite`):
+/// primary-key tables with `streaming-read-overwrite=true`; append tables with
+/// `streaming-read-append-overwrite=true` on a line with [`LineRules::append_overwrite_streaming`].
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory when `streaming-read-append-overwrite` is
+/// not a boolean (read on such a line only).
+pub(crate) fn streams_overwrite(table: &Table, rules: &LineRules) -> Result<bool> {
+    let options = table.options();
+    if table.is_primary_key_table() {
+        return Ok(options.streaming_read_overwrite);
+    }
+    if !rules.append_overwrite_streaming {
+        return Ok(false);
+    }
+    options
+        .streaming_read_append_overwrite
+        .get()
+        .map_err(|e| e.at(table.path().join("schema")))
+}
+
 /// The follow-up loop of `DataTableStreamScan.nextPlan`: the plans of snapshots `next..=end_snapshot`,
-/// appended to `splits`.
+/// appended to `splits`. An OVERWRITE snapshot of a table that streams overwrites ([`streams_overwrite`])
+/// gives the changes plan (primary-key tables, [`plan_changes`]) or the DELTA plan of its added files (append
+/// tables, 2.0 `FollowUpScanner#getOverwriteChangesPlan` with `isAppend`); other snapshots go to the
+/// follow-up scanner ([`plan_snapshot`]). Whether the line skips empty plans
+/// ([`LineRules::skip_empty_plans`]) does not change the concatenation.
 pub(crate) fn follow_up_plans(
     table: &Table,
     mut next: i64,
     end_snapshot: i64,
     splits: &mut Vec<Split>,
 ) -> Result<()> {
-    let options = table.options();
+    let rules = super::rules(table);
+    let overwrite = streams_overwrite(table, rules)?;
     while next <= end_snapshot {
         let snapshot = fetch_snapshot(table, next)?;
-        if snapshot.commit_kind == CommitKind::Overwrite
-            && options.streaming_read_overwrite
-            && table.is_primary_key_table()
-        {
-            splits.extend(plan_changes(table, &snapshot)?);
+        if snapshot.commit_kind == CommitKind::Overwrite && overwrite {
+            if table.is_primary_key_table() {
+                splits.extend(plan_changes(table, &snapshot)?);
+            } else {
+                splits.extend(plan_list(table, &snapshot, FollowUpMode::Delta)?);
+            }
         } else {
             splits.extend(plan_snapshot(table, &snapshot)?.unwrap_or_default());
         }
@@ -102,23 +150,40 @@ pub(crate) fn follow_up_plans(
 /// read; [`Error::BinaryRow`] naming the manifest holding a malformed partition; [`Error::Unsupported`]
 /// naming the manifest for ORC manifests, unrenderable partition values and files with an external path.
 pub(crate) fn plan_snapshot(table: &Table, snapshot: &Snapshot) -> Result<Option<Vec<Split>>> {
-    let Some(mode) = follow_up(table.options().changelog_producer, snapshot.commit_kind) else {
+    let rule = super::rules(table).changelog_follow_up;
+    let Some(mode) = follow_up_of(rule, table.options().changelog_producer, snapshot) else {
         return Ok(None);
     };
+    plan_list(table, snapshot, mode).map(Some)
+}
+
+/// The streaming splits of the ADD entries of `snapshot`'s delta (`mode` DELTA) or changelog (CHANGELOG)
+/// manifest list (`SnapshotReaderImpl.read` with `isStreaming`): deletion files attached when deletion vectors
+/// are on and the line attaches them to streaming splits ([`LineRules::streaming_deletion_files`]); the
+/// postpone bucket skipped as [`super::real_buckets_only`] says.
+///
+/// Errors: as [`plan_snapshot`].
+fn plan_list(table: &Table, snapshot: &Snapshot, mode: FollowUpMode) -> Result<Vec<Split>> {
     let list = match mode {
         FollowUpMode::Delta => Some(snapshot.delta_manifest_list.as_str()),
         FollowUpMode::Changelog => snapshot.changelog_manifest_list.as_deref(),
     };
     let groups = match list {
-        Some(name) => read_added_files(table, name)?,
+        Some(name) => read_added_files(table, name, super::real_buckets_only(table, true))?,
         None => Vec::new(),
     };
-    let dv_index = if table.options().deletion_vectors_enabled && !groups.is_empty() {
+    let dv_index = if streaming_deletion_files(table) && !groups.is_empty() {
         deletion_vector_index(table, snapshot)?
     } else {
         HashMap::new()
     };
-    Ok(Some(generate_splits(table, snapshot.id, groups, &dv_index)))
+    Ok(generate_splits(table, snapshot.id, groups, &dv_index))
+}
+
+/// Whether streaming splits of `table` carry deletion files: deletion vectors on and
+/// [`LineRules::streaming_deletion_files`].
+pub(crate) fn streaming_deletion_files(table: &Table) -> bool {
+    table.options().deletion_vectors_enabled && super::rules(table).streaming_deletion_files
 }
 
 /// The changes plan of an OVERWRITE snapshot that a streaming scan of a primary-key table with
@@ -131,20 +196,32 @@ pub(crate) fn plan_snapshot(table: &Table, snapshot: &Snapshot) -> Result<Option
 ///   `HashMap<BinaryRow, HashSet<Integer>>` filled with the before side's keys then the data side's
 ///   ([`java_hash_order`]; partitions by `BinaryRow.hashCode()` through `computeIfAbsent`, buckets by their
 ///   value through `HashSet.addAll`);
-/// * files both deleted and added are dropped from both lists (`before.removeIf(data::remove)`);
-/// * `is_streaming` true, `raw_convertible` false; with `deletion-vectors.enabled`, one deletion file (or
+/// * files both deleted and added are dropped from both lists (`before.removeIf(data::remove)`) when the line
+///   does so ([`LineRules::changes_drop_common_files`], 1.0; 2.0 compares whole manifest entries, kinds
+///   included, and drops nothing);
+/// * `is_streaming` true, `raw_convertible` false; with `deletion-vectors.enabled` on a line that attaches
+///   deletion files to streaming splits ([`LineRules::streaming_deletion_files`], 1.0), one deletion file (or
 ///   `None`) per data file from this snapshot's index manifest and per before-file from the index manifest
-///   of snapshot `id − 1`.
+///   of snapshot `id − 1`;
+/// * the postpone bucket skipped as [`super::real_buckets_only`] says.
+///
+/// Shape: the native [`Split`] with before-files stands for 1.0's `DataSplit` with before-files and 2.0's
+/// `IncrementalSplit` (before/after files) alike.
 ///
 /// Errors: [`Error::Snapshot`] when deletion vectors are enabled and snapshot `id − 1` is missing; otherwise
 /// as [`read_added_files`] and [`deletion_vector_index`].
 pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
+    let rules = super::rules(table);
+    let real_only = super::real_buckets_only(table, true);
     let list_path = table.manifest_path(&snapshot.delta_manifest_list);
     let mut before = Grouper::new(table);
     let mut after = Grouper::new(table);
     for meta in read_manifest_list(&list_path)? {
         let path = table.manifest_path(&meta.file_name);
         for entry in read_manifest_file(&path)? {
+            if real_only && entry.bucket < 0 {
+                continue;
+            }
             let side = match entry.kind {
                 FileKind::Delete => &mut before,
                 FileKind::Add => &mut after,
@@ -183,7 +260,7 @@ pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Spl
             .collect(),
         JavaInsert::ComputeIfAbsent,
     );
-    let dv = table.options().deletion_vectors_enabled;
+    let dv = streaming_deletion_files(table);
     let (before_dvs, after_dvs) = if dv {
         let previous = table.snapshot(snapshot.id - 1)?;
         (
@@ -203,13 +280,15 @@ pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Spl
             let mut before_files = files_of(&before, &partition, bucket);
             let mut data_files = files_of(&after, &partition, bucket);
             // `before.removeIf(data::remove)`: List.remove drops the first equal data file.
-            before_files.retain(|b| match data_files.iter().position(|d| d == b) {
-                Some(i) => {
-                    data_files.remove(i);
-                    false
-                }
-                None => true,
-            });
+            if rules.changes_drop_common_files {
+                before_files.retain(|b| match data_files.iter().position(|d| d == b) {
+                    Some(i) => {
+                        data_files.remove(i);
+                        false
+                    }
+                    None => true,
+                });
+            }
             let deletion_files = |index: &DeletionVectorIndex, files: &[DataFileMeta]| {
                 if !dv {
                     return Vec::new();

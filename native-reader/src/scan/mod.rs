@@ -1,4 +1,22 @@
-//! Split planning of Paimon 1.0.x: streaming (`DataTableStreamScan`) and batch (`DataTableBatchScan`) scans.
+//! Split planning of Paimon 1.0.x and 2.0.x: streaming (`DataTableStreamScan`) and batch (`DataTableBatchScan`,
+//! 2.0 `AbstractBatchTableScan`) scans.
+//!
+//! The rules below are 1.0's. The line a table was opened as ([`Table::open_as`], [`crate::line`]) decides
+//! every rule that differs; each such decision reads the line's [`LineRules`], and the 2.0 values are:
+//! * follow-up of `input`/`lookup`/`full-compaction`: every snapshot with a `changelogManifestList`, any
+//!   commit kind (`ChangelogFollowUpScanner`), [`LineRules::changelog_follow_up`];
+//! * full first plan: levels > 0 only for changelog-producer `lookup`; follow-ups always from the next
+//!   snapshot ([`LineRules::first_plan_lookup_filter`], [`LineRules::dv_first_plan_rereads_start`]);
+//! * streaming splits (follow-ups and changes plans) carry no deletion files
+//!   ([`LineRules::streaming_deletion_files`]); the changes plan drops no common files
+//!   ([`LineRules::changes_drop_common_files`]);
+//! * batch scans keep level 0 of DV tables with `deletion-vectors.merge-on-read=true`
+//!   ([`LineRules::batch_skip_level0`]);
+//! * tables with `bucket=-2` (postpone bucket): batch scans, and streaming scans with changelog-producer ≠
+//!   `none`, skip entries of buckets < 0; on 1.0 planning them is [`Error::Unsupported`]
+//!   ([`LineRules::postpone_bucket`]);
+//! * append tables with `streaming-read-append-overwrite=true` stream the added files of OVERWRITE snapshots
+//!   ([`LineRules::append_overwrite_streaming`]).
 //!
 //! **Streaming, `scan.mode=from-snapshot`** ([`plan_stream`]):
 //! * Starting scanner (`ContinuousFromSnapshotStartingScanner`): the first plan is empty; the next snapshot
@@ -51,9 +69,10 @@ mod starting;
 #[cfg(test)]
 mod tests;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::line::LineRules;
 use crate::split::Split;
-use crate::table::Table;
+use crate::table::{Table, POSTPONE_BUCKET};
 
 pub use file_set::{
     deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,
@@ -63,6 +82,39 @@ pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
 pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
+
+/// The rules of the line `table` was opened as.
+pub(crate) fn rules(table: &Table) -> &'static LineRules {
+    table.line().rules()
+}
+
+/// Rejects what the table's line cannot plan: `bucket=-2` (postpone bucket) on a line without it
+/// ([`LineRules::postpone_bucket`]).
+///
+/// Errors: [`Error::Unsupported`] naming the table and the option.
+pub(crate) fn check_line(table: &Table) -> Result<()> {
+    if table.options().bucket == POSTPONE_BUCKET && !rules(table).postpone_bucket {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: format!(
+                "bucket={POSTPONE_BUCKET} (postpone bucket, since Paimon 1.1) read as Paimon {}, whose \
+                 schema validation rejects bucket numbers below 1 other than -1",
+                table.line()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Whether a scan of `table` skips entries of buckets < 0 (`SnapshotReader#onlyReadRealBuckets`, 2.0): the
+/// table has `bucket=-2` on a line with the postpone bucket, and the scan is a batch scan or (`streaming`) a
+/// streaming scan with changelog-producer ≠ `none` (`AbstractBatchTableScan`, `DataTableStreamScan` ctors).
+pub(crate) fn real_buckets_only(table: &Table, streaming: bool) -> bool {
+    let options = table.options();
+    rules(table).postpone_bucket
+        && options.bucket == POSTPONE_BUCKET
+        && (!streaming || options.changelog_producer != crate::options::ChangelogProducer::None)
+}
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]
@@ -80,8 +132,8 @@ pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Spli
     }
 }
 
-/// A scan of one table, the way into planning (`Table.newScan()`/`newStreamScan()` of 1.0): from
-/// [`Table::scan`]. Planning reads the snapshots and manifests afresh on every call.
+/// A scan of one table, the way into planning (`Table.newScan()`/`newStreamScan()`): from [`Table::scan`],
+/// planning under the table's line ([`Table::line`]). Planning reads the snapshots and manifests afresh on every call.
 #[derive(Clone, Copy, Debug)]
 pub struct TableScan<'t> {
     table: &'t Table,
@@ -109,7 +161,7 @@ impl Table {
         TableScan { table: self }
     }
 
-    /// The splits a Paimon 1.0 streaming scan with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`
+    /// The splits a Paimon streaming scan (of the table's line) with `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`
     /// returns until its follow-up position passes `end_snapshot` (see [`crate::scan::plan_stream`]): the
     /// first plan is empty, then one plan per accepted snapshot in `max(from, earliest)..=end_snapshot`,
     /// concatenated in snapshot order.

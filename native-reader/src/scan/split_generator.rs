@@ -20,7 +20,8 @@ use super::file_set::{
 };
 
 /// Builds the splits of one snapshot's grouped files (`SnapshotReaderImpl.generateSplits` with
-/// `isStreaming=true`).
+/// `isStreaming=true`); deletion files (from `dv_index`) only on a line that attaches them to streaming splits
+/// ([`crate::line::LineRules::streaming_deletion_files`]).
 pub(crate) fn generate_splits(
     table: &Table,
     snapshot_id: i64,
@@ -29,6 +30,7 @@ pub(crate) fn generate_splits(
 ) -> Vec<Split> {
     let options = table.options();
     let bucket_unaware_append = !table.is_primary_key_table() && options.bucket == -1;
+    let with_deletion_files = super::follow_up::streaming_deletion_files(table);
     let mut splits = Vec::new();
     for group in groups {
         let bucket_path = table.bucket_path(&group.rendered.path, group.bucket);
@@ -45,7 +47,7 @@ pub(crate) fn generate_splits(
             vec![group.files]
         };
         for files in packs {
-            let deletion_files = if options.deletion_vectors_enabled {
+            let deletion_files = if with_deletion_files {
                 files.iter().map(|f| deletion_file(table, dvs, f)).collect()
             } else {
                 Vec::new()

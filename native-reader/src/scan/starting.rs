@@ -1,13 +1,15 @@
-//! Starting scanners (`StartingScanner` of 1.0): `ContinuousFromSnapshotStartingScanner`,
+//! Starting scanners (`StartingScanner`, same semantics in 1.0 and 2.0): `ContinuousFromSnapshotStartingScanner`,
 //! `ContinuousFromSnapshotFullStartingScanner`, `FullStartingScanner` and `StaticFromSnapshotStartingScanner`,
-//! with the first-plan level filter of `DataTableStreamScan.tryFirstPlan`.
+//! with the first-plan level filter of `DataTableStreamScan.tryFirstPlan` and the batch level-0 rule, both
+//! by the table's line ([`LineRules`]).
 
 use crate::error::{Error, Result};
+use crate::line::{BatchSkipLevel0, FirstPlanLookupFilter, LineRules};
 use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::split::Split;
 use crate::table::Table;
 
-use super::file_set::read_all_files;
+use super::file_set::read_all_files_of;
 use super::follow_up::follow_up_plans;
 use super::split_generator::batch_splits;
 
@@ -27,6 +29,7 @@ pub(crate) fn starting_snapshot_id(table: &Table, from_snapshot: i64) -> Result<
 }
 
 fn check_streaming_options(table: &Table) -> Result<()> {
+    super::check_line(table)?;
     let options = table.options();
     let unsupported = |reason: String| Error::Unsupported {
         path: table.path().to_path_buf(),
@@ -97,6 +100,51 @@ fn lookup_strategy(table: &Table) -> Result<(bool, bool, bool)> {
     ))
 }
 
+/// The full first plan's choices under `rules` (`DataTableStreamScan#tryFirstPlan`): whether it reads only
+/// levels above 0 ([`LineRules::first_plan_lookup_filter`]) and whether the follow-up starts at the scanned snapshot
+/// itself rather than the next ([`LineRules::dv_first_plan_rereads_start`]: 1.0 when deletion vectors are on
+/// without lookup changelog).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory when `force-lookup` is not a boolean (1.0).
+pub(crate) fn first_plan_rules(table: &Table, rules: &LineRules) -> Result<(bool, bool)> {
+    let lookup_producer = table.options().changelog_producer == ChangelogProducer::Lookup;
+    match rules.first_plan_lookup_filter {
+        FirstPlanLookupFilter::NeedLookup => {
+            let (need_lookup, produce_changelog, dv) = lookup_strategy(table)?;
+            let rereads = rules.dv_first_plan_rereads_start && !produce_changelog && dv;
+            Ok((need_lookup, rereads))
+        }
+        FirstPlanLookupFilter::LookupProducer => {
+            let dv = table.options().deletion_vectors_enabled;
+            let rereads = rules.dv_first_plan_rereads_start && !lookup_producer && dv;
+            Ok((lookup_producer, rereads))
+        }
+    }
+}
+
+/// Whether a batch scan drops level-0 files (primary-key tables only), under
+/// [`LineRules::batch_skip_level0`].
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory when `deletion-vectors.merge-on-read` is not
+/// a boolean (2.0, DV tables).
+pub(crate) fn batch_skips_level_0(table: &Table, rules: &LineRules) -> Result<bool> {
+    if !table.is_primary_key_table() {
+        return Ok(false);
+    }
+    let options = table.options();
+    let first_row = options.merge_engine.is(MergeEngine::FirstRow);
+    Ok(match rules.batch_skip_level0 {
+        BatchSkipLevel0::DeletionVectorsOrFirstRow => options.deletion_vectors_enabled || first_row,
+        BatchSkipLevel0::DeletionVectorsUnlessMergeOnRead => {
+            if options.deletion_vectors_enabled {
+                !deferred(table, &options.deletion_vectors_merge_on_read)?
+            } else {
+                first_row
+            }
+        }
+    })
+}
+
 /// Streaming plan of `scan.mode=from-snapshot-full`, `scan.snapshot-id=from_snapshot`
 /// (`ContinuousFromSnapshotFullStartingScanner`): the full first plan of snapshot `max(from_snapshot,
 /// earliest)` (see the module docs for its level filter), then the follow-up plans up to `end_snapshot`.
@@ -138,7 +186,7 @@ pub fn plan_latest_full(table: &Table, end_snapshot: i64) -> Result<Vec<Split>> 
 
 fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<Vec<Split>> {
     let snapshot = table.snapshot(start)?;
-    let (need_lookup, produce_changelog, dv) = lookup_strategy(table)?;
+    let (need_lookup, rereads_start) = first_plan_rules(table, super::rules(table))?;
     let top = num_levels(table)? - 1;
     let level_filter: Box<dyn Fn(i32) -> bool> = if need_lookup {
         Box::new(|level| level > 0)
@@ -149,14 +197,11 @@ fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<V
     };
     let mut splits = Vec::new();
     if start <= end_snapshot {
-        let groups = read_all_files(table, &snapshot, &*level_filter)?;
+        let real_only = super::real_buckets_only(table, true);
+        let groups = read_all_files_of(table, &snapshot, &*level_filter, real_only)?;
         splits = batch_splits(table, &snapshot, groups)?;
     }
-    let next = if !produce_changelog && dv {
-        start
-    } else {
-        start + 1
-    };
+    let next = if rereads_start { start } else { start + 1 };
     follow_up_plans(table, next, end_snapshot, &mut splits)?;
     Ok(splits)
 }
@@ -170,6 +215,7 @@ fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<V
 /// `scan.plan-sort-partition=true`; manifest errors as [`plan_snapshot`]; [`Error::BinaryRow`] naming the
 /// data file whose min/max key is malformed.
 pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
+    super::check_line(table)?;
     if table.options().scan_plan_sort_partition {
         return Err(Error::Unsupported {
             path: table.path().to_path_buf(),
@@ -200,13 +246,12 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
         }
     };
     let snapshot = table.snapshot(id)?;
-    let options = table.options();
-    let drop_level_0 = table.is_primary_key_table()
-        && (options.deletion_vectors_enabled || options.merge_engine.is(MergeEngine::FirstRow));
+    let drop_level_0 = batch_skips_level_0(table, super::rules(table))?;
+    let real_only = super::real_buckets_only(table, false);
     let groups = if drop_level_0 {
-        read_all_files(table, &snapshot, &|level| level > 0)?
+        read_all_files_of(table, &snapshot, &|level| level > 0, real_only)?
     } else {
-        read_all_files(table, &snapshot, &|_| true)?
+        read_all_files_of(table, &snapshot, &|_| true, real_only)?
     };
     batch_splits(table, &snapshot, groups)
 }
