@@ -17,6 +17,9 @@
 //! | TIMESTAMP(p) | Timestamp(unit, no zone): Second for p = 0, Millisecond 1-3, Microsecond 4-6, Nanosecond 7-9 | see below |
 //! | TIMESTAMP(p) WITH LOCAL TIME ZONE | Timestamp(same units, zone `UTC`) | see below |
 //! | ARRAY<T> | List, element field `$data$` | |
+//! | VECTOR<T, n> (2.0) | FixedSizeList(n), element field `$data$` (field id as an ARRAY element) | |
+//! | VARIANT (2.0) | Struct{`value` Binary NOT NULL, `metadata` Binary NOT NULL} (no child field ids) | the stored binaries |
+//! | BLOB (2.0) | refused: tables with a BLOB column are not read (paimon-arrow 2.0 throws too) | |
 //! | MAP<K, V> | Map (unsorted), entries `entries` NOT NULL = Struct{`key` NOT NULL, `value` nullable} | entries in the reader's order |
 //! | MULTISET<T> | as MAP<T, INT NOT NULL> (paimon-arrow 1.0 cannot export MULTISET at all) | element → count |
 //! | ROW<...> | Struct of the nested fields | |
@@ -130,11 +133,15 @@ fn build_type(t: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
         TypeKind::LocalZonedTimestamp(p) => {
             ArrowType::Timestamp(timestamp_unit(*p), Some("UTC".into()))
         }
-        TypeKind::Array(e) => {
-            let element = Field::new(LIST_ELEMENT_NAME, build_type(e, id, depth + 1), e.nullable);
-            let element_id = id.map(|i| array_element_field_id(i, depth + 1));
-            ArrowType::List(Arc::new(with_id(element, element_id)))
-        }
+        TypeKind::Array(e) => ArrowType::List(Arc::new(list_element(e, id, depth))),
+        TypeKind::Vector(e, length) => ArrowType::FixedSizeList(
+            Arc::new(list_element(e, id, depth)),
+            i32::try_from(*length).unwrap_or(i32::MAX),
+        ),
+        TypeKind::Variant => variant_type(),
+        // paimon-arrow 2.0 throws for BLOB; tables with BLOB columns are refused before any read
+        // (`Table::check_readable`), so this type only describes the stored bytes.
+        TypeKind::Blob => ArrowType::Binary,
         TypeKind::Multiset(e) => {
             let count = DataType {
                 kind: TypeKind::Int,
@@ -157,6 +164,26 @@ fn build_type(t: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
                 .collect::<Vec<_>>(),
         )),
     }
+}
+
+/// The element field of an ARRAY or VECTOR: `$data$`, with the array element field id.
+fn list_element(e: &DataType, id: Option<i32>, depth: i32) -> Field {
+    let element = Field::new(LIST_ELEMENT_NAME, build_type(e, id, depth + 1), e.nullable);
+    with_id(element, id.map(|i| array_element_field_id(i, depth + 1)))
+}
+
+/// Name of a VARIANT's value child (`Variant.VALUE`).
+pub(crate) const VARIANT_VALUE: &str = "value";
+/// Name of a VARIANT's metadata child (`Variant.METADATA`).
+pub(crate) const VARIANT_METADATA: &str = "metadata";
+
+/// VARIANT as paimon-arrow 2.0 exports it (`ArrowUtils.toArrowField`): Struct{`value` Binary NOT NULL,
+/// `metadata` Binary NOT NULL}, children without field ids.
+pub(crate) fn variant_type() -> ArrowType {
+    ArrowType::Struct(Fields::from(vec![
+        Field::new(VARIANT_VALUE, ArrowType::Binary, false),
+        Field::new(VARIANT_METADATA, ArrowType::Binary, false),
+    ]))
 }
 
 fn map_type(key: &DataType, value: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
@@ -218,6 +245,7 @@ mod tests {
             id,
             name: name.into(),
             data_type: parse_type(&json).unwrap(),
+            default_value: None,
         }
     }
 
