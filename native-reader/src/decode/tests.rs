@@ -43,6 +43,7 @@ fn table_with_file(dir: &Path) -> (Arc<Table>, String, DataFileDesc) {
         delete_row_count: Some(0),
         min_key: Vec::new(),
         max_key: Vec::new(),
+        external_path: None,
     };
     let table = Arc::new(Table::open(dir).unwrap());
     (table, bucket.to_string_lossy().into_owned(), desc)
