@@ -174,7 +174,7 @@ fn variant(array: &ArrayRef, targets: &arrow_schema::Fields) -> Result<ArrayRef,
 
 /// A VECTOR<T, n> as stored (a 3-level LIST, the length not recorded) brought to FixedSizeList(n): every
 /// non-NULL list must have exactly n elements; a NULL vector takes n NULL placeholder elements.
-fn vector(
+pub(crate) fn vector(
     array: &ArrayRef,
     element: &DataType,
     length: u32,
