@@ -240,9 +240,15 @@ impl<'a> BinaryRow<'a> {
                     }
                 }
             }
-            TypeKind::Array(_) | TypeKind::Multiset(_) | TypeKind::Map(_, _) | TypeKind::Row(_) => {
+            TypeKind::Array(_)
+            | TypeKind::Vector(_, _)
+            | TypeKind::Multiset(_)
+            | TypeKind::Map(_, _)
+            | TypeKind::Row(_)
+            | TypeKind::Variant
+            | TypeKind::Blob => {
                 return Err(format!(
-                    "field {pos}: nested type {:?} is not supported in a BinaryRow here",
+                    "field {pos}: type {:?} is not supported in a BinaryRow here",
                     t.kind
                 )
                 .into())

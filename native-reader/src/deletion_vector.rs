@@ -104,8 +104,7 @@ impl DeletionVector {
                 )
                 .into());
             }
-            let bitmap = RoaringTreemap::deserialize_from(&body[4..])
-                .map_err(|e| format!("bad 64-bit roaring bitmap: {e}"))?;
+            let bitmap = parse_bitmap64(&body[4..])?;
             Ok(DeletionVector::Bitmap64(bitmap))
         } else {
             Err(format!(
@@ -177,6 +176,44 @@ impl DeletionVector {
     }
 }
 
+/// Parses the portable 64-bit RoaringBitmap layout of `OptimizedRoaringBitmap64.deserialize` (little-endian):
+/// `int64` count of 32-bit bitmaps (0..=2^31-1), then per bitmap an `int32` key (the high 32 bits of its
+/// positions; 0..=2^31-2 and strictly ascending, as Java checks) followed by a portable 32-bit RoaringBitmap.
+/// Positions are therefore below 2^63. Bytes after the last bitmap are ignored, as Java ignores them.
+fn parse_bitmap64(mut bytes: &[u8]) -> std::result::Result<RoaringTreemap, DeletionVectorError> {
+    let count = bytes
+        .get(..8)
+        .map(|b| i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        .ok_or("64-bit bitmap truncated before its bitmap count")?;
+    if !(0..=i64::from(i32::MAX)).contains(&count) {
+        return Err(format!("invalid 64-bit bitmap count {count}").into());
+    }
+    bytes = &bytes[8..];
+    let mut out = RoaringTreemap::new();
+    let mut last_key: i64 = -1;
+    for i in 0..count {
+        let key = bytes
+            .get(..4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .ok_or_else(|| format!("64-bit bitmap truncated before the key of bitmap {i}"))?;
+        if key < 0 || key == i32::MAX || i64::from(key) <= last_key {
+            return Err(format!(
+                "invalid key {key} of bitmap {i} (keys must be in 0..=2147483646 and ascending)"
+            )
+            .into());
+        }
+        last_key = i64::from(key);
+        bytes = &bytes[4..];
+        // `deserialize_from` reads exactly one portable bitmap and advances the slice past it.
+        let bitmap = RoaringBitmap::deserialize_from(&mut bytes).map_err(|e| {
+            format!("bad 32-bit roaring bitmap {i} (key {key}) of a 64-bit vector: {e}")
+        })?;
+        let high = u64::from(key as u32) << 32;
+        out.extend(bitmap.iter().map(|low| high | u64::from(low)));
+    }
+    Ok(out)
+}
+
 fn read_i32_be(bytes: &[u8], at: usize) -> Option<i32> {
     let b = bytes.get(at..at + 4)?;
     Some(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
@@ -246,6 +283,119 @@ mod tests {
         assert!(DeletionVector::parse(&bytes, length - 8)
             .unwrap_err()
             .contains("length"));
+    }
+
+    /// A 64-bit entry as `Bitmap64DeletionVector#serializeTo` writes it, built from the layout: `int32 BE
+    /// len` · magic LE · `int64 LE` count · per bitmap `int32 LE` key + portable Roaring32 · `int32 BE` CRC.
+    fn record64(bitmaps: &[(i32, &[u8])]) -> Vec<u8> {
+        let mut body = vec![0xD1, 0xD3, 0x39, 0x64];
+        body.extend_from_slice(&(bitmaps.len() as i64).to_le_bytes());
+        for (key, portable) in bitmaps {
+            body.extend_from_slice(&key.to_le_bytes());
+            body.extend_from_slice(portable);
+        }
+        let mut out = (body.len() as i32).to_be_bytes().to_vec();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&[0x12, 0x34, 0x56, 0x78]);
+        out
+    }
+
+    /// Portable Roaring32 with one run container (cookie 12347 | (1 - 1) << 16, run bitmap 0x01, key 0,
+    /// cardinality-1 = 9, one run [3, 3+9]): positions 3..=12.
+    const RUN_3_TO_12: &[u8] = &[
+        0x3B, 0x30, 0x00, 0x00, // cookie 12347, 1 container
+        0x01, // run-container bitmap: container 0 is a run container
+        0x00, 0x00, 0x09, 0x00, // key 0, cardinality - 1 = 9
+        0x01, 0x00, 0x03, 0x00, 0x09, 0x00, // 1 run: start 3, length - 1 = 9
+    ];
+
+    /// Portable Roaring32 {0} (array container).
+    const ZERO: &[u8] = &[
+        0x3A, 0x30, 0, 0, 0x01, 0, 0, 0, 0x00, 0x00, 0x00, 0x00, 0x10, 0, 0, 0, 0x00, 0x00,
+    ];
+
+    #[test]
+    fn reads_64_bit_vectors_with_run_containers_and_high_keys() {
+        let bytes = record64(&[(0, RUN_3_TO_12), (0x7FFF_FFFE, ZERO)]);
+        let length = bytes.len() as i64;
+        // `DeletionFile.length` covers the whole entry: 4 + len + 4.
+        assert_eq!(
+            i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64,
+            length - 8
+        );
+        let dv = DeletionVector::parse(&bytes, length).unwrap();
+        assert_eq!(dv.cardinality(), 11);
+        assert!((3..=12).all(|p| dv.is_deleted(p)));
+        assert!(!dv.is_deleted(2) && !dv.is_deleted(13));
+        let top = 0x7FFF_FFFEu64 << 32;
+        assert!(dv.is_deleted(top));
+        assert_eq!(dv.max_position(), Some(top));
+        assert!(dv.check_positions(i64::MAX).is_ok());
+        assert!(dv.check_positions(13).unwrap_err().contains("beyond"));
+        // The 32-bit rule (length = len) does not apply to the 64-bit form.
+        assert!(DeletionVector::parse(&bytes, length - 8)
+            .unwrap_err()
+            .contains("minus 8"));
+    }
+
+    #[test]
+    fn rejects_64_bit_vectors_java_rejects() {
+        for (what, bytes) in [
+            ("unsorted", record64(&[(1, ZERO), (0, ZERO)])),
+            ("duplicate", record64(&[(1, ZERO), (1, ZERO)])),
+            ("negative", record64(&[(-1, ZERO)])),
+            ("too large", record64(&[(i32::MAX, ZERO)])),
+        ] {
+            let err = DeletionVector::parse(&bytes, bytes.len() as i64).unwrap_err();
+            assert!(err.contains("invalid key"), "{what}: {err}");
+        }
+        let mut bad_count = record64(&[(0, ZERO)]);
+        bad_count[8..16].copy_from_slice(&(-1i64).to_le_bytes());
+        let err = DeletionVector::parse(&bad_count, bad_count.len() as i64).unwrap_err();
+        assert!(err.contains("bitmap count"), "{err}");
+        // A count larger than what follows: truncated.
+        let mut short = record64(&[(0, ZERO)]);
+        short[8..16].copy_from_slice(&2i64.to_le_bytes());
+        let err = DeletionVector::parse(&short, short.len() as i64).unwrap_err();
+        assert!(err.contains("truncated"), "{err}");
+        let empty = record64(&[]);
+        let dv = DeletionVector::parse(&empty, empty.len() as i64).unwrap();
+        assert_eq!(dv.cardinality(), 0);
+    }
+
+    #[test]
+    fn read_detects_the_form_per_entry() {
+        // One index file holding a 32-bit entry then a 64-bit entry, as a file rewritten after the option
+        // changed could: each is told apart by its magic.
+        let dir = tempfile::tempdir().unwrap();
+        let index = dir.path().join("index-y-0");
+        let first = record32();
+        let second = record64(&[(0, RUN_3_TO_12)]);
+        let mut content = vec![1u8];
+        content.extend_from_slice(&first);
+        content.extend_from_slice(&second);
+        std::fs::write(&index, &content).unwrap();
+        let path = index.to_string_lossy().into_owned();
+        let d32 = DeletionFileDesc {
+            path: path.clone(),
+            offset: 1,
+            length: 24,
+            cardinality: Some(2),
+        };
+        let d64 = DeletionFileDesc {
+            path,
+            offset: 1 + first.len() as i64,
+            length: second.len() as i64,
+            cardinality: Some(10),
+        };
+        let data = Path::new("/t/bucket-0/data-2.parquet");
+        assert!(matches!(
+            DeletionVector::read(&d32, data, 10).unwrap(),
+            DeletionVector::Bitmap32(_)
+        ));
+        let dv = DeletionVector::read(&d64, data, 13).unwrap();
+        assert!(matches!(dv, DeletionVector::Bitmap64(_)));
+        assert!(dv.is_deleted(12));
     }
 
     #[test]

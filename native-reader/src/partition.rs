@@ -278,6 +278,7 @@ mod tests {
             id,
             name: name.into(),
             data_type: parse_atomic(ty).unwrap(),
+            default_value: None,
         }
     }
 

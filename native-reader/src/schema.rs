@@ -17,7 +17,8 @@ pub struct DataType {
     pub nullable: bool,
 }
 
-/// The Paimon 1.0 types (`org.apache.paimon.types.DataTypeRoot`). Lengths and precisions as declared.
+/// The Paimon types (`org.apache.paimon.types.DataTypeRoot`): those of 1.0 plus 2.0's VARIANT, BLOB and
+/// VECTOR. Lengths and precisions as declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeKind {
     Boolean,
@@ -48,7 +49,14 @@ pub enum TypeKind {
     Timestamp(u8),
     /// TIMESTAMP(p) WITH LOCAL TIME ZONE.
     LocalZonedTimestamp(u8),
+    /// VARIANT (2.0 `VariantType`): semi-structured value, stored as (value, metadata) binaries.
+    Variant,
+    /// BLOB (2.0 `BlobType`): large binary, possibly stored out of line; not readable here.
+    Blob,
     Array(Box<DataType>),
+    /// VECTOR<element, length> (2.0 `VectorType`): exactly `length` (>= 1) elements of BOOLEAN, TINYINT,
+    /// SMALLINT, INT, BIGINT, FLOAT or DOUBLE; stored like ARRAY.
+    Vector(Box<DataType>, u32),
     Multiset(Box<DataType>),
     Map(Box<DataType>, Box<DataType>),
     Row(Vec<DataField>),
@@ -63,6 +71,24 @@ pub struct DataField {
     pub name: String,
     /// Column type.
     pub data_type: DataType,
+    /// The column's default value (1.2+ `defaultValue`, a SQL literal), applied by writers only: 2.0 does not
+    /// fill NULLs with it on read, and neither does this reader. `None` when not set.
+    pub default_value: Option<String>,
+}
+
+impl DataType {
+    /// True when this type is BLOB or has a BLOB inside (ARRAY, VECTOR, MULTISET, MAP, ROW).
+    pub fn contains_blob(&self) -> bool {
+        match &self.kind {
+            TypeKind::Blob => true,
+            TypeKind::Array(e) | TypeKind::Vector(e, _) | TypeKind::Multiset(e) => {
+                e.contains_blob()
+            }
+            TypeKind::Map(k, v) => k.contains_blob() || v.contains_blob(),
+            TypeKind::Row(fields) => fields.iter().any(|f| f.data_type.contains_blob()),
+            _ => false,
+        }
+    }
 }
 
 /// One version of a table's schema (`schema/schema-N`).
@@ -101,6 +127,8 @@ struct RawField {
     name: String,
     #[serde(rename = "type")]
     data_type: serde_json::Value,
+    #[serde(default, rename = "defaultValue")]
+    default_value: Option<String>,
 }
 
 impl TableSchema {
@@ -176,10 +204,12 @@ fn parse_field(raw: RawField) -> std::result::Result<DataField, SchemaError> {
         data_type: parse_type(&raw.data_type)
             .map_err(|e| e.within(format_args!("field `{}`", raw.name)))?,
         name: raw.name,
+        default_value: raw.default_value,
     })
 }
 
-/// Parses a JSON type: a string for atomic types, an object for ARRAY, MULTISET, MAP and ROW.
+/// Parses a JSON type: a string for atomic types, an object for ARRAY, VECTOR, MULTISET, MAP and ROW
+/// (`DataTypeJsonParser`; VECTOR is `{"type": "VECTOR", "element": T, "length": n}`).
 pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, SchemaError> {
     match value {
         serde_json::Value::String(s) => parse_atomic(s),
@@ -198,6 +228,31 @@ pub fn parse_type(value: &serde_json::Value) -> std::result::Result<DataType, Sc
             let kind = match root.to_ascii_uppercase().as_str() {
                 "ARRAY" => TypeKind::Array(child("element")?),
                 "MULTISET" => TypeKind::Multiset(child("element")?),
+                "VECTOR" => {
+                    let element = child("element")?;
+                    let length = obj
+                        .get("length")
+                        .and_then(|l| l.as_u64())
+                        .and_then(|l| u32::try_from(l).ok())
+                        .filter(|l| (1..=i32::MAX as u32).contains(l))
+                        .ok_or_else(|| invalid("VECTOR type without a `length` >= 1"))?;
+                    if !matches!(
+                        element.kind,
+                        TypeKind::Boolean
+                            | TypeKind::TinyInt
+                            | TypeKind::SmallInt
+                            | TypeKind::Int
+                            | TypeKind::BigInt
+                            | TypeKind::Float
+                            | TypeKind::Double
+                    ) {
+                        return Err(invalid(format!(
+                            "VECTOR element must be BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT or DOUBLE, found {:?}",
+                            element.kind
+                        )));
+                    }
+                    TypeKind::Vector(element, length)
+                }
                 "MAP" => TypeKind::Map(child("key")?, child("value")?),
                 "ROW" => {
                     let fields = obj
@@ -296,6 +351,8 @@ pub fn parse_atomic(s: &str) -> std::result::Result<DataType, SchemaError> {
         "VARBINARY" => TypeKind::VarBinary(num(0, 1)?),
         "BYTES" => TypeKind::VarBinary(i32::MAX as u32),
         "DATE" => TypeKind::Date,
+        "VARIANT" => TypeKind::Variant,
+        "BLOB" => TypeKind::Blob,
         "TIME" | "TIME WITHOUT TIME ZONE" => TypeKind::Time(num(0, 0)? as u8),
         "TIMESTAMP" | "TIMESTAMP WITHOUT TIME ZONE" => TypeKind::Timestamp(num(0, 6)? as u8),
         "TIMESTAMP WITH LOCAL TIME ZONE" | "TIMESTAMP_LTZ" => {
@@ -397,5 +454,42 @@ mod tests {
             TypeKind::VarChar(2147483647)
         );
         assert!(parse_atomic("STRNG").is_err());
+    }
+
+    #[test]
+    fn parses_2_0_types_and_default_values() {
+        // A schema as 2.0.0's SchemaSerializer writes it: `defaultValue` on a field, VARIANT, BLOB, VECTOR.
+        let json = br#"{"version":3,"id":2,"fields":[
+            {"id":0,"name":"k","type":"INT NOT NULL"},
+            {"id":1,"name":"v","type":"STRING","defaultValue":"'none'"},
+            {"id":2,"name":"j","type":"VARIANT"},
+            {"id":3,"name":"jn","type":"VARIANT NOT NULL"},
+            {"id":4,"name":"b","type":"BLOB"},
+            {"id":5,"name":"e","type":{"type":"VECTOR NOT NULL","element":"FLOAT NOT NULL","length":3}},
+            {"id":6,"name":"r","type":{"type":"ROW","fields":[{"id":7,"name":"bb","type":"BLOB NOT NULL"}]}}
+        ],"highestFieldId":7,"partitionKeys":[],"primaryKeys":["k"],"options":{},"timeMillis":1}"#;
+        let s = TableSchema::parse(json).unwrap();
+        assert_eq!(s.fields[0].default_value, None);
+        assert_eq!(s.fields[1].default_value.as_deref(), Some("'none'"));
+        assert_eq!(s.fields[2].data_type.kind, TypeKind::Variant);
+        assert!(s.fields[2].data_type.nullable);
+        assert_eq!(s.fields[3].data_type.kind, TypeKind::Variant);
+        assert!(!s.fields[3].data_type.nullable);
+        assert_eq!(s.fields[4].data_type.kind, TypeKind::Blob);
+        assert!(s.fields[4].data_type.contains_blob());
+        let TypeKind::Vector(element, 3) = &s.fields[5].data_type.kind else {
+            panic!("{:?}", s.fields[5].data_type)
+        };
+        assert_eq!(element.kind, TypeKind::Float);
+        assert!(!element.nullable && !s.fields[5].data_type.nullable);
+        assert!(!s.fields[5].data_type.contains_blob());
+        assert!(s.fields[6].data_type.contains_blob());
+        for bad in [
+            serde_json::json!({"type":"VECTOR","element":"FLOAT"}),
+            serde_json::json!({"type":"VECTOR","element":"FLOAT","length":0}),
+            serde_json::json!({"type":"VECTOR","element":"STRING","length":2}),
+        ] {
+            assert!(parse_type(&bad).is_err(), "{bad}");
+        }
     }
 }

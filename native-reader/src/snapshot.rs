@@ -31,25 +31,64 @@ pub enum CommitKind {
     Analyze,
 }
 
-/// One `snapshot-N` (or `changelog-N`) file. Unknown keys (`logOffsets`, 1.1+ list sizes, `nextRowId`, …)
-/// are ignored, as Jackson does in Java.
+/// What a 2.0 commit did, as the engine told it (`Snapshot.Operation`, 2.0+ `operation` key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Operation {
+    /// INSERT / plain write.
+    Write,
+    /// INSERT OVERWRITE.
+    Overwrite,
+    /// DELETE.
+    Delete,
+    /// TRUNCATE.
+    Truncate,
+    /// UPDATE.
+    Update,
+    /// MERGE INTO.
+    Merge,
+    /// CREATE TABLE AS SELECT.
+    CreateTableAsSelect,
+    /// REPLACE TABLE AS SELECT.
+    ReplaceTableAsSelect,
+    /// CREATE OR REPLACE TABLE AS SELECT.
+    CreateOrReplaceTableAsSelect,
+}
+
+/// One `snapshot-N` (or `changelog-N`) file of a 1.0 or 2.0 writer (`org.apache.paimon.Snapshot`; 2.0 moved it
+/// to paimon-api). Unknown keys (`logOffsets`, which 1.0 always wrote and 1.4+ no longer writes, and any key
+/// of a later writer) are ignored, as Jackson's `ignoreUnknown` does in Java. Keys a 2.0 writer adds are kept
+/// when they say something a reader or `inspect` may want (`uuid`, the manifest list sizes, `properties`,
+/// `nextRowId`, `operation`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     /// Snapshot file format version (3 since 0.9; `None` for very old files).
     #[serde(default)]
     pub version: Option<i32>,
+    /// Random UUID of this snapshot (2.0+ `uuid`); `None` for snapshots of older writers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
     /// Snapshot id, equal to N of the file name.
     pub id: i64,
     /// Latest schema id at commit time.
     pub schema_id: i64,
     /// Manifest list (name in `manifest/`) of every file before this commit.
     pub base_manifest_list: String,
+    /// Size in bytes of `baseManifestList` (1.1+ `baseManifestListSize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_manifest_list_size: Option<i64>,
     /// Manifest list of the changes made by this commit.
     pub delta_manifest_list: String,
+    /// Size in bytes of `deltaManifestList` (1.1+ `deltaManifestListSize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta_manifest_list_size: Option<i64>,
     /// Manifest list of the changelog files produced by this commit; `None` when there are none.
     #[serde(default)]
     pub changelog_manifest_list: Option<String>,
+    /// Size in bytes of `changelogManifestList` (1.1+ `changelogManifestListSize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changelog_manifest_list_size: Option<i64>,
     /// Index manifest (name in `manifest/`) listing the full current set of index files.
     #[serde(default)]
     pub index_manifest: Option<String>,
@@ -67,7 +106,7 @@ pub struct Snapshot {
     /// ADD row count minus DELETE row count of this commit's delta.
     #[serde(default)]
     pub delta_record_count: Option<i64>,
-    /// Rows in this commit's changelog files.
+    /// Rows in this commit's changelog files; 2.0 writers leave the key out when there are none (1.0 wrote 0).
     #[serde(default)]
     pub changelog_record_count: Option<i64>,
     /// Watermark (`i64::MIN` when Flink had none).
@@ -76,6 +115,17 @@ pub struct Snapshot {
     /// Statistics file name in `statistics/`.
     #[serde(default)]
     pub statistics: Option<String>,
+    /// Commit properties (1.2+ `properties`, e.g. `SequenceSnapshotProperties`); `None` when the writer left
+    /// the key out (it does when there are none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<std::collections::BTreeMap<String, String>>,
+    /// Row id the next commit assigns first (1.3+ `nextRowId`; every 2.0 commit writes it, 0 without row
+    /// tracking).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_row_id: Option<i64>,
+    /// What the engine did (2.0+ `operation`); `None` when not set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<Operation>,
 }
 
 impl Snapshot {
@@ -261,6 +311,65 @@ mod tests {
       "deltaRecordCount" : -2, "changelogRecordCount" : 0, "watermark" : -9223372036854775808,
       "baseManifestListSize" : 5, "nextRowId" : 0, "someFutureKey" : [1, 2]
     }"#;
+
+    /// A snapshot as `Snapshot.toJson` of 2.0.0 writes it: no `logOffsets`, no `changelogRecordCount`
+    /// (no changelog), the new keys present, plus a key no release writes.
+    const JSON_2_0: &str = r#"{
+      "version" : 3, "uuid" : "0f8e3c2a-6b1d-4c57-9a3e-2d7b5e9f1a20", "id" : 4, "schemaId" : 1,
+      "baseManifestList" : "manifest-list-c-2", "baseManifestListSize" : 1093,
+      "deltaManifestList" : "manifest-list-c-3", "deltaManifestListSize" : 1011,
+      "changelogManifestList" : "manifest-list-c-4", "changelogManifestListSize" : 1002,
+      "commitUser" : "u2", "commitIdentifier" : 3, "commitKind" : "APPEND",
+      "timeMillis" : 1767225600000, "totalRecordCount" : 10, "deltaRecordCount" : 3,
+      "properties" : { "sequence.snapshot" : "4" }, "nextRowId" : 0, "operation" : "CREATE_OR_REPLACE_TABLE_AS_SELECT",
+      "futureKey" : { "nested" : true }
+    }"#;
+
+    #[test]
+    fn parses_2_0_snapshot_json() {
+        let s = Snapshot::parse(JSON_2_0.as_bytes()).unwrap();
+        assert_eq!(s.id, 4);
+        assert_eq!(
+            s.uuid.as_deref(),
+            Some("0f8e3c2a-6b1d-4c57-9a3e-2d7b5e9f1a20")
+        );
+        assert_eq!(s.base_manifest_list_size, Some(1093));
+        assert_eq!(s.delta_manifest_list_size, Some(1011));
+        assert_eq!(
+            s.changelog_manifest_list.as_deref(),
+            Some("manifest-list-c-4")
+        );
+        assert_eq!(s.changelog_manifest_list_size, Some(1002));
+        assert_eq!(s.index_manifest, None);
+        assert_eq!(s.changelog_record_count, None);
+        assert_eq!(s.total_record_count, Some(10));
+        assert_eq!(s.next_row_id, Some(0));
+        assert_eq!(s.operation, Some(Operation::CreateOrReplaceTableAsSelect));
+        let props = s.properties.as_ref().unwrap();
+        assert_eq!(
+            props.get("sequence.snapshot").map(String::as_str),
+            Some("4")
+        );
+        for (op, want) in [
+            ("WRITE", Operation::Write),
+            ("TRUNCATE", Operation::Truncate),
+            ("MERGE", Operation::Merge),
+        ] {
+            let json = JSON_2_0.replace("CREATE_OR_REPLACE_TABLE_AS_SELECT", op);
+            assert_eq!(
+                Snapshot::parse(json.as_bytes()).unwrap().operation,
+                Some(want)
+            );
+        }
+        // 1.0 snapshots have none of the new keys.
+        let old = Snapshot::parse(JSON.as_bytes()).unwrap();
+        assert_eq!(
+            (old.uuid, old.operation, old.properties),
+            (None, None, None)
+        );
+        assert_eq!(old.next_row_id, Some(0));
+        assert_eq!(old.base_manifest_list_size, Some(5));
+    }
 
     fn snap(id: i64) -> String {
         JSON.replace("\"id\" : 7", &format!("\"id\" : {id}"))

@@ -5,6 +5,8 @@
 //! read. The native planner produces it, the stock reader (through `jvm-bridge`) describes its own
 //! `DataSplit`s with it, and the harness matches the two by [`SplitKey`].
 
+use std::path::{Path, PathBuf};
+
 use serde::{Deserialize, Serialize};
 
 /// One data or changelog file of a split, as `org.apache.paimon.io.DataFileMeta` describes it.
@@ -35,6 +37,77 @@ pub struct DataFileDesc {
     /// Same for the file's last key (`_MAX_KEY`).
     #[serde(default)]
     pub max_key: Vec<u8>,
+    /// The file's absolute location when it lives outside the table (`_EXTERNAL_PATH`, written by 1.1+
+    /// writers with `data-file.external-paths`): a `file:` URI or a plain path. `None`: the file is
+    /// `<bucket_path>/<file_name>`. See [`DataFileDesc::path`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_path: Option<String>,
+}
+
+impl DataFileDesc {
+    /// Where the file is (`DataFilePathFactory#toPath(DataFileMeta)`): the local path of
+    /// [`DataFileDesc::external_path`] when set, else `bucket_path/file_name`.
+    ///
+    /// Errors: the reason (naming the location) when the external path is not a local one (see
+    /// [`local_path`]).
+    pub fn path(&self, bucket_path: &str) -> Result<PathBuf, String> {
+        match &self.external_path {
+            Some(external) => local_path(external),
+            None => Ok(Path::new(bucket_path).join(&self.file_name)),
+        }
+    }
+
+    /// [`DataFileDesc::path`] for error messages: the external location as written when it is not local.
+    pub fn display_path(&self, bucket_path: &str) -> PathBuf {
+        self.path(bucket_path).unwrap_or_else(|_| {
+            PathBuf::from(self.external_path.as_deref().unwrap_or(&self.file_name))
+        })
+    }
+}
+
+/// The local file of an absolute location as Paimon writes it into `_EXTERNAL_PATH` (`new Path(String)` of
+/// a `LocalFileIO`): `file:/a/b`, `file:///a/b` and `file://localhost/a/b` are `/a/b`; a plain `/a/b` is
+/// itself.
+///
+/// Errors: a reason naming `location` for another scheme (`s3://`, `hdfs://`, `oss://`, …) or a `file:`
+/// URI with a remote host, which this reader cannot open, and for a relative path.
+pub fn local_path(location: &str) -> Result<PathBuf, String> {
+    let path = match location.strip_prefix("file:") {
+        Some(rest) => match rest.strip_prefix("//") {
+            // `file://<authority>/<path>`: only an empty or `localhost` authority is local.
+            Some(authority_and_path) => {
+                let (authority, path) = match authority_and_path.find('/') {
+                    Some(i) => authority_and_path.split_at(i),
+                    None => (authority_and_path, ""),
+                };
+                if !authority.is_empty() && authority != "localhost" {
+                    return Err(format!(
+                        "location `{location}` names the remote host `{authority}`; only local files can be read"
+                    ));
+                }
+                path
+            }
+            None => rest,
+        },
+        None => {
+            if let Some(i) = location.find("://") {
+                if location[..i]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                {
+                    return Err(format!(
+                        "location `{location}` uses the `{}` file system; only local files can be read",
+                        &location[..i]
+                    ));
+                }
+            }
+            location
+        }
+    };
+    if !path.starts_with('/') {
+        return Err(format!("location `{location}` is not an absolute path"));
+    }
+    Ok(PathBuf::from(path))
 }
 
 /// A deletion vector attached to one data file of a split (`org.apache.paimon.table.source.DeletionFile`).
@@ -123,5 +196,71 @@ impl std::fmt::Display for SplitKey {
             parts.join(", "),
             self.bucket
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desc(external: Option<&str>) -> DataFileDesc {
+        DataFileDesc {
+            file_name: "data-1.parquet".into(),
+            level: 0,
+            row_count: 1,
+            file_size: 1,
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            schema_id: 0,
+            delete_row_count: Some(0),
+            min_key: Vec::new(),
+            max_key: Vec::new(),
+            external_path: external.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn external_paths_replace_the_bucket_directory() {
+        assert_eq!(
+            desc(None).path("/t/p=1/bucket-0").unwrap(),
+            PathBuf::from("/t/p=1/bucket-0/data-1.parquet")
+        );
+        for (location, want) in [
+            ("file:/ext/a/data-1.parquet", "/ext/a/data-1.parquet"),
+            ("file:///ext/a/data-1.parquet", "/ext/a/data-1.parquet"),
+            (
+                "file://localhost/ext/a/data-1.parquet",
+                "/ext/a/data-1.parquet",
+            ),
+            ("/ext/a/data-1.parquet", "/ext/a/data-1.parquet"),
+        ] {
+            assert_eq!(
+                desc(Some(location)).path("/t/bucket-0").unwrap(),
+                PathBuf::from(want),
+                "{location}"
+            );
+        }
+        for location in [
+            "s3://bucket/a/data-1.parquet",
+            "hdfs://nn:8020/a/data-1.parquet",
+            "file://otherhost/a/data-1.parquet",
+            "relative/data-1.parquet",
+        ] {
+            let err = desc(Some(location)).path("/t/bucket-0").unwrap_err();
+            assert!(err.contains(location), "{err}");
+            assert_eq!(
+                desc(Some(location)).display_path("/t/bucket-0"),
+                PathBuf::from(location)
+            );
+        }
+    }
+
+    #[test]
+    fn external_path_is_optional_in_split_json() {
+        let json = r#"{"file_name":"f","level":0,"row_count":2,"file_size":10,"min_sequence_number":0,
+            "max_sequence_number":1,"schema_id":0}"#;
+        let d: DataFileDesc = serde_json::from_str(json).unwrap();
+        assert_eq!(d.external_path, None);
+        assert!(!serde_json::to_string(&d).unwrap().contains("external_path"));
     }
 }

@@ -33,6 +33,40 @@ pub struct Table {
 /// entries written before a job moves them into real buckets.
 pub const POSTPONE_BUCKET: i32 = -2;
 
+/// Option key of [`Table::index_file_in_data_file_dir`].
+pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
+
+/// Table options of Paimon 2.0 that change what the files mean in ways this reader does not reproduce; with
+/// the value that turns each on. A table setting one is refused on read ([`Table::check_readable`]).
+pub const UNSUPPORTED_OPTIONS: &[(&str, &str)] = &[
+    // `_ROW_ID`/`_SEQUENCE_NUMBER` system columns from `firstRowId` (`RowTrackingCommitUtils`).
+    ("row-tracking.enabled", "true"),
+    // Column-split files merged by row-id range (`DataEvolutionSplitRead`).
+    ("data-evolution.enabled", "true"),
+    // PK files sorted by the clustering columns, not by the key.
+    ("pk-clustering-override", "true"),
+    // APPEND files carry the snapshot id as every record's sequence number (`KeyValueFileReaderFactory`).
+    ("sequence.snapshot-ordering", "true"),
+];
+
+/// Why `file` of a manifest cannot be read by this reader, if it is a row-tracking / data-evolution file
+/// (2.0 `DataFileMeta._FIRST_ROW_ID` or `_WRITE_COLS` set): the reason naming the file and the column.
+pub fn row_tracking_file(file: &crate::manifest::DataFileMeta) -> Option<String> {
+    if let Some(id) = file.first_row_id {
+        return Some(format!(
+            "data file {} has _FIRST_ROW_ID {id} (row tracking, `row-tracking.enabled`), which this reader does not support",
+            file.file_name
+        ));
+    }
+    if let Some(cols) = &file.write_cols {
+        return Some(format!(
+            "data file {} has _WRITE_COLS {cols:?} (data evolution, `data-evolution.enabled`), which this reader does not support",
+            file.file_name
+        ));
+    }
+    None
+}
+
 /// File name prefix of schema files in `schema/`.
 pub const SCHEMA_PREFIX: &str = "schema-";
 
@@ -172,9 +206,46 @@ impl Table {
         self.path.join("manifest").join(name)
     }
 
-    /// `<table>/index/<name>`: index files (deletion vectors, hash index).
+    /// `<table>/index/<name>`: index files (deletion vectors, hash index) by default.
     pub fn index_path(&self, name: &str) -> PathBuf {
         self.path.join("index").join(name)
+    }
+
+    /// The option `index-file-in-data-file-dir` (2.0 `CoreOptions.INDEX_FILE_IN_DATA_FILE_DIR`, default
+    /// false): index files are written into the bucket directory instead of `<table>/index/`.
+    pub fn index_file_in_data_file_dir(&self) -> bool {
+        self.schema
+            .option(INDEX_FILE_IN_DATA_FILE_DIR)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    }
+
+    /// Where the index file `file_name` of (`partition`, `bucket`) is, as `FileStorePathFactory#indexFileFactory`
+    /// resolves an `IndexFileMeta`: its `_EXTERNAL_PATH` when set (`external_path`, a `file:` URI or plain
+    /// path), else the bucket directory when [`Table::index_file_in_data_file_dir`], else
+    /// [`Table::index_path`]. `manifest` is the index manifest the entry came from (for errors).
+    ///
+    /// Errors: [`Error::Unsupported`] naming the index manifest for an external path on a non-local file
+    /// system; [`Error::BinaryRow`]/[`Error::Unsupported`] naming it when the partition cannot be rendered
+    /// into a bucket directory.
+    pub fn index_file_path(
+        &self,
+        partition: &[u8],
+        bucket: i32,
+        file_name: &str,
+        external_path: Option<&str>,
+        manifest: &Path,
+    ) -> Result<PathBuf> {
+        if let Some(external) = external_path {
+            return crate::split::local_path(external).map_err(|reason| Error::Unsupported {
+                path: manifest.to_path_buf(),
+                reason: format!("index file {file_name}: {reason}"),
+            });
+        }
+        if self.index_file_in_data_file_dir() {
+            let rendered = self.partitions.render(partition, manifest)?;
+            return Ok(PathBuf::from(self.bucket_path(&rendered.path, bucket)).join(file_name));
+        }
+        Ok(self.index_path(file_name))
     }
 
     /// The table path as a string without a trailing `/`, the root of bucket paths.
@@ -209,6 +280,53 @@ impl Table {
             s.push_str(&bucket.to_string());
         }
         s
+    }
+
+    /// Refuses what this reader cannot read the way Paimon 2.0 does, before any data file is decoded:
+    /// an option of [`UNSUPPORTED_OPTIONS`] turned on, a `fields.<f>.map.storage-layout=shared-shredding`
+    /// column, or a BLOB column in the latest schema (paimon-arrow 2.0 cannot export BLOB either).
+    ///
+    /// Errors: [`Error::Unsupported`] naming the latest schema file and the option or column.
+    pub fn check_readable(&self) -> Result<()> {
+        let schema_file = self
+            .path
+            .join("schema")
+            .join(format!("{SCHEMA_PREFIX}{}", self.schema.id));
+        let refuse = |reason: String| {
+            Err(Error::Unsupported {
+                path: schema_file.clone(),
+                reason,
+            })
+        };
+        for (key, on) in UNSUPPORTED_OPTIONS {
+            if let Some(v) = self.schema.option(key) {
+                if v.trim().eq_ignore_ascii_case(on) {
+                    return refuse(format!("table option `{key}={v}` is not supported"));
+                }
+            }
+        }
+        for (key, value) in &self.schema.options {
+            if key.starts_with("fields.")
+                && key.ends_with(".map.storage-layout")
+                && value.trim().eq_ignore_ascii_case("shared-shredding")
+            {
+                return refuse(format!(
+                    "table option `{key}={value}` (shared-shredding MAP layout) is not supported"
+                ));
+            }
+        }
+        if let Some(column) = self
+            .schema
+            .fields
+            .iter()
+            .find(|f| f.data_type.contains_blob())
+        {
+            return refuse(format!(
+                "column `{}` has type BLOB, which is not supported (paimon-arrow 2.0 cannot export it either)",
+                column.name
+            ));
+        }
+        Ok(())
     }
 
     /// Latest snapshot id following the `LATEST` hint rules ([`SnapshotManager::latest_snapshot_id`]);
@@ -296,5 +414,144 @@ mod tests {
         );
         assert_eq!(t.bucket_path("", 2), format!("{root}/data/bucket-2"));
         assert!(t.plan_stream(1, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn check_readable_names_the_2_0_option_or_column() {
+        for (options, needle) in [
+            (r#""row-tracking.enabled":"true""#, "row-tracking.enabled"),
+            (
+                r#""data-evolution.enabled":"TRUE""#,
+                "data-evolution.enabled",
+            ),
+            (
+                r#""pk-clustering-override":"true""#,
+                "pk-clustering-override",
+            ),
+            (
+                r#""sequence.snapshot-ordering":"true""#,
+                "sequence.snapshot-ordering",
+            ),
+            (
+                r#""fields.m.map.storage-layout":"shared-shredding""#,
+                "fields.m.map.storage-layout",
+            ),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            write_schema(dir.path(), 0, options);
+            let err = Table::open(dir.path())
+                .unwrap()
+                .check_readable()
+                .unwrap_err();
+            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+            let text = err.to_string();
+            assert!(text.contains(needle) && text.contains("schema-0"), "{text}");
+        }
+        for options in [
+            r#""row-tracking.enabled":"false""#,
+            r#""fields.m.map.storage-layout":"default""#,
+            "",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            write_schema(dir.path(), 0, options);
+            Table::open(dir.path()).unwrap().check_readable().unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("schema")).unwrap();
+        std::fs::write(
+            dir.path().join("schema/schema-3"),
+            r#"{"version":3,"id":3,"fields":[{"id":0,"name":"k","type":"INT"},{"id":1,"name":"payload","type":"BLOB"}],
+               "highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{}}"#,
+        )
+        .unwrap();
+        let err = Table::open(dir.path())
+            .unwrap()
+            .check_readable()
+            .unwrap_err();
+        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        assert!(err.to_string().contains("`payload`") && err.to_string().contains("BLOB"));
+    }
+
+    #[test]
+    fn row_tracking_files_are_named() {
+        let mut f = crate::manifest::DataFileMeta {
+            file_name: "data-9.parquet".into(),
+            file_size: 1,
+            row_count: 1,
+            min_key: Vec::new(),
+            max_key: Vec::new(),
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            schema_id: 0,
+            level: 0,
+            extra_files: Vec::new(),
+            creation_time: None,
+            delete_row_count: None,
+            embedded_index: None,
+            file_source: None,
+            value_stats_cols: None,
+            external_path: None,
+            first_row_id: None,
+            write_cols: None,
+        };
+        assert_eq!(row_tracking_file(&f), None);
+        f.first_row_id = Some(0);
+        let reason = row_tracking_file(&f).unwrap();
+        assert!(reason.contains("data-9.parquet") && reason.contains("_FIRST_ROW_ID"));
+        f.first_row_id = None;
+        f.write_cols = Some(vec!["a".into()]);
+        assert!(row_tracking_file(&f).unwrap().contains("_WRITE_COLS"));
+    }
+
+    #[test]
+    fn index_files_resolve_external_then_bucket_dir_then_index_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        write_schema(dir.path(), 0, r#""bucket":"2""#);
+        let t = Table::open(dir.path()).unwrap();
+        let root = t.root_string();
+        // BinaryRow of one STRING partition value "a": arity 1, null bits, inline string (0x80 | len 1).
+        let mut partition = 1i32.to_be_bytes().to_vec();
+        partition.extend_from_slice(&[0; 8]);
+        partition.extend_from_slice(&[b'a', 0, 0, 0, 0, 0, 0, 0x81]);
+        let manifest = Path::new("/t/manifest/index-manifest-0");
+        assert!(!t.index_file_in_data_file_dir());
+        assert_eq!(
+            t.index_file_path(&partition, 1, "index-u-0", None, manifest)
+                .unwrap(),
+            PathBuf::from(format!("{root}/index/index-u-0"))
+        );
+        assert_eq!(
+            t.index_file_path(
+                &partition,
+                1,
+                "index-u-0",
+                Some("file:/elsewhere/index-u-0"),
+                manifest
+            )
+            .unwrap(),
+            PathBuf::from("/elsewhere/index-u-0")
+        );
+        let err = t
+            .index_file_path(
+                &partition,
+                1,
+                "index-u-0",
+                Some("oss://b/index-u-0"),
+                manifest,
+            )
+            .unwrap_err();
+        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        assert!(err.to_string().contains("index-manifest-0"), "{err}");
+
+        let dir = tempfile::tempdir().unwrap();
+        write_schema(dir.path(), 0, r#""index-file-in-data-file-dir":"true""#);
+        let t = Table::open(dir.path()).unwrap();
+        let root = t.root_string();
+        assert!(t.index_file_in_data_file_dir());
+        assert_eq!(
+            t.index_file_path(&partition, 1, "index-u-0", None, manifest)
+                .unwrap(),
+            PathBuf::from(format!("{root}/p=a/bucket-1/index-u-0"))
+        );
     }
 }

@@ -17,6 +17,9 @@
 //! | TIMESTAMP(p) | Timestamp(unit, no zone): Second for p = 0, Millisecond 1-3, Microsecond 4-6, Nanosecond 7-9 | see below |
 //! | TIMESTAMP(p) WITH LOCAL TIME ZONE | Timestamp(same units, zone `UTC`) | see below |
 //! | ARRAY<T> | List, element field `$data$` | |
+//! | VECTOR<T, n> (2.0) | FixedSizeList(n), element field `$data$` (field id as an ARRAY element) | |
+//! | VARIANT (2.0) | Struct{`value` Binary NOT NULL, `metadata` Binary NOT NULL} (no child field ids) | the stored binaries |
+//! | BLOB (2.0) | refused: tables with a BLOB column are not read (paimon-arrow 2.0 throws too) | |
 //! | MAP<K, V> | Map (unsorted), entries `entries` NOT NULL = Struct{`key` NOT NULL, `value` nullable} | entries in the reader's order |
 //! | MULTISET<T> | as MAP<T, INT NOT NULL> (paimon-arrow 1.0 cannot export MULTISET at all) | element → count |
 //! | ROW<...> | Struct of the nested fields | |
@@ -36,6 +39,11 @@
 //! One deliberate difference: paimon-arrow declares every map `value` field NOT NULL (it builds it from
 //! `valueType.notNull()`) yet writes NULL values into it, which is invalid Arrow; `jvm-bridge` imports it as
 //! nullable, and so is it here.
+//!
+//! paimon-arrow 2.0 differs in two labels only: TIMESTAMP_LTZ is always in zone `"UTC"` (1.0: the JVM default
+//! zone) and a MAP value is as nullable as its Paimon type. [`ArrowExport`] is the hook that describes either
+//! release and relabels the reader's batches (`ArrowExport::apply`); the reader itself keeps the mapping
+//! above (`ArrowExport::default`).
 //!
 //! Every batch starts with `_row_kind` Int8 NOT NULL: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D` (`org.apache.paimon.types.RowKind`),
 //! field id 2147483645 (`SpecialFields.VALUE_KIND`).
@@ -61,6 +69,154 @@ pub(crate) const LIST_ELEMENT_NAME: &str = "$data$";
 
 /// Base of the ids of nested array elements and map keys/values (`SpecialFields.STRUCTURED_TYPE_FIELD_ID_BASE`).
 pub(crate) const STRUCTURED_TYPE_FIELD_ID_BASE: i32 = i32::MAX / 4;
+
+/// How a Paimon release's paimon-arrow exports the two things that differ between 1.0 and 2.0
+/// (`ArrowFieldTypeConversion.ArrowFieldTypeVisitor`): the zone of TIMESTAMP_LTZ and the nullability of MAP
+/// values. Everything else is the same in both (see the module docs).
+///
+/// The reader itself always produces [`ArrowExport::default`]; a caller comparing against one release (a
+/// per-line rule of the harness) builds that release's profile and converts batches with
+/// [`ArrowExport::apply`], which only relabels types (no value changes, no copies).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrowExport {
+    /// The zone of TIMESTAMP(p) WITH LOCAL TIME ZONE columns. paimon-arrow 1.0 uses the JVM's default zone
+    /// (`ZoneId.systemDefault()`; `jvm-bridge` pins it to UTC), 2.0 always `"UTC"`. `None`: no zone. The
+    /// values are the UTC epoch either way.
+    pub local_zoned_timezone: Option<Arc<str>>,
+    /// The nullability of MAP (and MULTISET) value fields.
+    pub map_values: MapValueNullability,
+}
+
+/// Nullability of a MAP's Arrow `value` field ([`ArrowExport::map_values`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapValueNullability {
+    /// Always nullable. paimon-arrow 1.0 declares it NOT NULL yet writes NULLs into it, which `jvm-bridge`
+    /// imports as nullable: this is what both sides compare as for 1.0, and the reader's default.
+    AlwaysNullable,
+    /// As the Paimon value type says (paimon-arrow 2.0).
+    FollowType,
+}
+
+impl Default for ArrowExport {
+    /// What the reader produces: zone `"UTC"`, map values always nullable (paimon-arrow 1.0 as `jvm-bridge`
+    /// imports it with the JVM zone pinned to UTC).
+    fn default() -> Self {
+        ArrowExport {
+            local_zoned_timezone: Some("UTC".into()),
+            map_values: MapValueNullability::AlwaysNullable,
+        }
+    }
+}
+
+static DEFAULT_EXPORT: std::sync::LazyLock<ArrowExport> =
+    std::sync::LazyLock::new(ArrowExport::default);
+
+impl ArrowExport {
+    /// paimon-arrow 2.0.0: TIMESTAMP_LTZ in `"UTC"`, map value nullability from the Paimon type.
+    pub fn paimon_arrow_2_0() -> Self {
+        ArrowExport {
+            local_zoned_timezone: Some("UTC".into()),
+            map_values: MapValueNullability::FollowType,
+        }
+    }
+
+    /// paimon-arrow 1.0.0 under a JVM whose default zone is `zone` (map values as
+    /// [`MapValueNullability::AlwaysNullable`]).
+    pub fn paimon_arrow_1_0(zone: &str) -> Self {
+        ArrowExport {
+            local_zoned_timezone: Some(zone.into()),
+            map_values: MapValueNullability::AlwaysNullable,
+        }
+    }
+
+    /// The Arrow field of a column under this profile (as `arrow_field`, field-id metadata included).
+    pub fn field(&self, f: &DataField) -> Field {
+        with_id(
+            Field::new(
+                &f.name,
+                build_type(&f.data_type, Some(f.id), 0, self),
+                f.data_type.nullable,
+            ),
+            Some(f.id),
+        )
+    }
+
+    /// The read schema (`_row_kind`, then `fields`) under this profile; [`read_schema`] is this for the
+    /// default profile.
+    pub fn read_schema(&self, fields: &[DataField]) -> Schema {
+        let mut out = Vec::with_capacity(fields.len() + 1);
+        out.push(row_kind_field());
+        out.extend(fields.iter().map(|f| self.field(f)));
+        Schema::new(out)
+    }
+
+    /// Relabels a batch the reader produced (default profile) to this profile: every column named like one
+    /// of `fields` gets [`ArrowExport::field`]'s type, nested types included; other columns (`_row_kind`,
+    /// `_SEQUENCE_NUMBER`) are kept. Buffers are shared, not copied.
+    ///
+    /// Errors: the Arrow error when a column does not have the shape of its field, or when a MAP value
+    /// becomes NOT NULL under [`MapValueNullability::FollowType`] but holds a NULL.
+    pub fn apply(
+        &self,
+        batch: &arrow_array::RecordBatch,
+        fields: &[DataField],
+    ) -> Result<arrow_array::RecordBatch, arrow_schema::ArrowError> {
+        let schema = batch.schema();
+        let mut out_fields = Vec::with_capacity(schema.fields().len());
+        let mut columns = Vec::with_capacity(schema.fields().len());
+        for (field, column) in schema.fields().iter().zip(batch.columns()) {
+            match fields.iter().find(|f| f.name == *field.name()) {
+                Some(paimon) => {
+                    let target = self.field(paimon);
+                    let data = retype(column.to_data(), target.data_type())?;
+                    columns.push(arrow_array::make_array(data));
+                    out_fields.push(Arc::new(target));
+                }
+                None => {
+                    columns.push(column.clone());
+                    out_fields.push(field.clone());
+                }
+            }
+        }
+        let schema = Schema::new_with_metadata(out_fields, schema.metadata().clone());
+        arrow_array::RecordBatch::try_new(Arc::new(schema), columns)
+    }
+}
+
+/// `data` relabelled as `target` (same physical layout), children first; `build` validates it, including
+/// NULLs in fields that become NOT NULL.
+fn retype(
+    data: arrow::array::ArrayData,
+    target: &ArrowType,
+) -> Result<arrow::array::ArrayData, arrow_schema::ArrowError> {
+    if data.data_type() == target {
+        return Ok(data);
+    }
+    let child_types: Vec<&ArrowType> = match target {
+        ArrowType::List(f)
+        | ArrowType::LargeList(f)
+        | ArrowType::FixedSizeList(f, _)
+        | ArrowType::Map(f, _) => vec![f.data_type()],
+        ArrowType::Struct(fs) => fs.iter().map(|f| f.data_type()).collect(),
+        _ => Vec::new(),
+    };
+    if child_types.len() != data.child_data().len() {
+        return Err(arrow_schema::ArrowError::InvalidArgumentError(format!(
+            "cannot relabel {} as {target}",
+            data.data_type()
+        )));
+    }
+    let children = data
+        .child_data()
+        .iter()
+        .zip(child_types)
+        .map(|(c, t)| retype(c.clone(), t))
+        .collect::<Result<Vec<_>, _>>()?;
+    data.into_builder()
+        .data_type(target.clone())
+        .child_data(children)
+        .build()
+}
 
 /// The Arrow time unit for a TIMESTAMP precision.
 pub(crate) fn timestamp_unit(precision: u8) -> TimeUnit {
@@ -93,13 +249,13 @@ pub(crate) fn map_value_field_id(field_id: i32, depth: i32) -> i32 {
 
 /// The Arrow type of a Paimon type, without field-id metadata (see the module docs).
 pub fn arrow_type(t: &DataType) -> ArrowType {
-    build_type(t, None, 0)
+    build_type(t, None, 0, &DEFAULT_EXPORT)
 }
 
 /// The Arrow type of a Paimon column with field id `field_id`, nested field metadata included: the type of
 /// [`arrow_field`].
 pub(crate) fn field_arrow_type(t: &DataType, field_id: i32) -> ArrowType {
-    build_type(t, Some(field_id), 0)
+    build_type(t, Some(field_id), 0, &DEFAULT_EXPORT)
 }
 
 fn with_id(field: Field, id: Option<i32>) -> Field {
@@ -112,7 +268,7 @@ fn with_id(field: Field, id: Option<i32>) -> Field {
 }
 
 /// `ArrowUtils.toArrowField(name, fieldId, type, depth)`'s type; `id` is `None` for no metadata.
-fn build_type(t: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
+fn build_type(t: &DataType, id: Option<i32>, depth: i32, export: &ArrowExport) -> ArrowType {
     match &t.kind {
         TypeKind::Boolean => ArrowType::Boolean,
         TypeKind::TinyInt => ArrowType::Int8,
@@ -128,28 +284,32 @@ fn build_type(t: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
         TypeKind::Time(_) => ArrowType::Time32(TimeUnit::Millisecond),
         TypeKind::Timestamp(p) => ArrowType::Timestamp(timestamp_unit(*p), None),
         TypeKind::LocalZonedTimestamp(p) => {
-            ArrowType::Timestamp(timestamp_unit(*p), Some("UTC".into()))
+            ArrowType::Timestamp(timestamp_unit(*p), export.local_zoned_timezone.clone())
         }
-        TypeKind::Array(e) => {
-            let element = Field::new(LIST_ELEMENT_NAME, build_type(e, id, depth + 1), e.nullable);
-            let element_id = id.map(|i| array_element_field_id(i, depth + 1));
-            ArrowType::List(Arc::new(with_id(element, element_id)))
-        }
+        TypeKind::Array(e) => ArrowType::List(Arc::new(list_element(e, id, depth, export))),
+        TypeKind::Vector(e, length) => ArrowType::FixedSizeList(
+            Arc::new(list_element(e, id, depth, export)),
+            i32::try_from(*length).unwrap_or(i32::MAX),
+        ),
+        TypeKind::Variant => variant_type(),
+        // paimon-arrow 2.0 throws for BLOB; tables with BLOB columns are refused before any read
+        // (`Table::check_readable`), so this type only describes the stored bytes.
+        TypeKind::Blob => ArrowType::Binary,
         TypeKind::Multiset(e) => {
             let count = DataType {
                 kind: TypeKind::Int,
                 nullable: false,
             };
-            map_type(e, &count, id, depth)
+            map_type(e, &count, id, depth, export)
         }
-        TypeKind::Map(k, v) => map_type(k, v, id, depth),
+        TypeKind::Map(k, v) => map_type(k, v, id, depth, export),
         TypeKind::Row(fields) => ArrowType::Struct(Fields::from(
             fields
                 .iter()
                 .map(|f| {
                     let field = Field::new(
                         &f.name,
-                        build_type(&f.data_type, id.map(|_| f.id), 0),
+                        build_type(&f.data_type, id.map(|_| f.id), 0, export),
                         f.data_type.nullable,
                     );
                     with_id(field, id.map(|_| f.id))
@@ -159,13 +319,51 @@ fn build_type(t: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
     }
 }
 
-fn map_type(key: &DataType, value: &DataType, id: Option<i32>, depth: i32) -> ArrowType {
+/// The element field of an ARRAY or VECTOR: `$data$`, with the array element field id.
+fn list_element(e: &DataType, id: Option<i32>, depth: i32, export: &ArrowExport) -> Field {
+    let element = Field::new(
+        LIST_ELEMENT_NAME,
+        build_type(e, id, depth + 1, export),
+        e.nullable,
+    );
+    with_id(element, id.map(|i| array_element_field_id(i, depth + 1)))
+}
+
+/// Name of a VARIANT's value child (`Variant.VALUE`).
+pub(crate) const VARIANT_VALUE: &str = "value";
+/// Name of a VARIANT's metadata child (`Variant.METADATA`).
+pub(crate) const VARIANT_METADATA: &str = "metadata";
+
+/// VARIANT as paimon-arrow 2.0 exports it (`ArrowUtils.toArrowField`): Struct{`value` Binary NOT NULL,
+/// `metadata` Binary NOT NULL}, children without field ids.
+pub(crate) fn variant_type() -> ArrowType {
+    ArrowType::Struct(Fields::from(vec![
+        Field::new(VARIANT_VALUE, ArrowType::Binary, false),
+        Field::new(VARIANT_METADATA, ArrowType::Binary, false),
+    ]))
+}
+
+fn map_type(
+    key: &DataType,
+    value: &DataType,
+    id: Option<i32>,
+    depth: i32,
+    export: &ArrowExport,
+) -> ArrowType {
+    let value_nullable = match export.map_values {
+        MapValueNullability::AlwaysNullable => true,
+        MapValueNullability::FollowType => value.nullable,
+    };
     let key_field = with_id(
-        Field::new("key", build_type(key, id, depth + 1), false),
+        Field::new("key", build_type(key, id, depth + 1, export), false),
         id.map(|i| map_key_field_id(i, depth + 1)),
     );
     let value_field = with_id(
-        Field::new("value", build_type(value, id, depth + 1), true),
+        Field::new(
+            "value",
+            build_type(value, id, depth + 1, export),
+            value_nullable,
+        ),
         id.map(|i| map_value_field_id(i, depth + 1)),
     );
     let entries = with_id(
@@ -218,6 +416,7 @@ mod tests {
             id,
             name: name.into(),
             data_type: parse_type(&json).unwrap(),
+            default_value: None,
         }
     }
 
@@ -289,6 +488,131 @@ mod tests {
             children[1].data_type(),
             &ArrowType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
         );
+    }
+
+    #[test]
+    fn export_profiles_relabel_ltz_zones_and_map_values() {
+        use arrow_array::{Array, RecordBatch};
+        let fields = vec![
+            field(
+                1,
+                "t",
+                serde_json::json!("TIMESTAMP(3) WITH LOCAL TIME ZONE"),
+            ),
+            field(
+                2,
+                "m",
+                serde_json::json!({"type": "MAP", "key": "INT NOT NULL", "value": "BIGINT NOT NULL"}),
+            ),
+            field(
+                3,
+                "a",
+                serde_json::json!({"type": "ARRAY", "element": "TIMESTAMP(6) WITH LOCAL TIME ZONE"}),
+            ),
+        ];
+        // The default is today's mapping.
+        assert_eq!(
+            ArrowExport::default().read_schema(&fields),
+            read_schema(&fields)
+        );
+        let t: arrow_array::ArrayRef = Arc::new(
+            arrow_array::TimestampMillisecondArray::from(vec![Some(1_000), None])
+                .with_timezone("UTC"),
+        );
+        let mut m = arrow_array::builder::MapBuilder::new(
+            None,
+            arrow_array::builder::Int32Builder::new(),
+            arrow_array::builder::Int64Builder::new(),
+        );
+        m.keys().append_value(7);
+        m.values().append_value(70);
+        m.append(true).unwrap();
+        m.append(false).unwrap();
+        let m = m.finish();
+        let m = arrow_cast::cast(&m, &field_arrow_type(&fields[1].data_type, 2)).unwrap();
+        let mut a = arrow_array::builder::ListBuilder::new(
+            arrow_array::builder::TimestampMicrosecondBuilder::new().with_timezone("UTC"),
+        );
+        a.values().append_value(5);
+        a.append(true);
+        a.append(false);
+        let a = arrow_cast::cast(&a.finish(), &field_arrow_type(&fields[2].data_type, 3)).unwrap();
+        let kinds: arrow_array::ArrayRef = Arc::new(arrow_array::Int8Array::from(vec![0, 0]));
+        let batch =
+            RecordBatch::try_new(Arc::new(read_schema(&fields)), vec![kinds, t, m, a]).unwrap();
+
+        let v2 = ArrowExport::paimon_arrow_2_0()
+            .apply(&batch, &fields)
+            .unwrap();
+        let ArrowType::Map(entries, _) = v2.schema().field(2).data_type().clone() else {
+            panic!()
+        };
+        let ArrowType::Struct(kv) = entries.data_type() else {
+            panic!()
+        };
+        assert!(
+            !kv[1].is_nullable(),
+            "2.0: the value follows BIGINT NOT NULL"
+        );
+        assert_eq!(
+            v2.schema().as_ref(),
+            &ArrowExport::paimon_arrow_2_0().read_schema(&fields)
+        );
+        assert_eq!(
+            v2.column(1).to_data().buffers(),
+            batch.column(1).to_data().buffers()
+        );
+
+        let shanghai = ArrowExport::paimon_arrow_1_0("Asia/Shanghai")
+            .apply(&batch, &fields)
+            .unwrap();
+        assert_eq!(
+            shanghai.schema().field(1).data_type(),
+            &ArrowType::Timestamp(TimeUnit::Millisecond, Some("Asia/Shanghai".into()))
+        );
+        let ArrowType::List(element) = shanghai.schema().field(3).data_type().clone() else {
+            panic!()
+        };
+        assert_eq!(
+            element.data_type(),
+            &ArrowType::Timestamp(TimeUnit::Microsecond, Some("Asia/Shanghai".into()))
+        );
+        assert_eq!(shanghai.column(1).len(), 2);
+        assert!(shanghai.column(1).is_null(1));
+
+        // A NULL in a value that becomes NOT NULL is an error, not invalid Arrow.
+        let nullable_value = vec![field(
+            2,
+            "m",
+            serde_json::json!({"type": "MAP", "key": "INT NOT NULL", "value": "BIGINT"}),
+        )];
+        let mut m = arrow_array::builder::MapBuilder::new(
+            None,
+            arrow_array::builder::Int32Builder::new(),
+            arrow_array::builder::Int64Builder::new(),
+        );
+        m.keys().append_value(1);
+        m.values().append_null();
+        m.append(true).unwrap();
+        let m = arrow_cast::cast(
+            &m.finish(),
+            &field_arrow_type(&nullable_value[0].data_type, 2),
+        )
+        .unwrap();
+        let kinds: arrow_array::ArrayRef = Arc::new(arrow_array::Int8Array::from(vec![0]));
+        let batch =
+            RecordBatch::try_new(Arc::new(read_schema(&nullable_value)), vec![kinds, m]).unwrap();
+        let not_null = vec![field(
+            2,
+            "m",
+            serde_json::json!({"type": "MAP", "key": "INT NOT NULL", "value": "BIGINT NOT NULL"}),
+        )];
+        assert!(ArrowExport::paimon_arrow_2_0()
+            .apply(&batch, &not_null)
+            .is_err());
+        assert!(ArrowExport::paimon_arrow_2_0()
+            .apply(&batch, &nullable_value)
+            .is_ok());
     }
 
     #[test]

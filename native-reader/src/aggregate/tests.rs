@@ -101,6 +101,7 @@ fn nested_key_binary_rows_and_hashes() {
         id: 0,
         name: "id".into(),
         data_type: kind(TypeKind::Int),
+        default_value: None,
     };
     let key = binary_row_key(&[&int], &[&Datum::Int(7)]).unwrap();
     assert_eq!(key, hex("00000000000000000700000000000000"));

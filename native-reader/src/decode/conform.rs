@@ -83,6 +83,10 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
             };
             conform_map(array, element, &count, entries, *sorted)
         }
+        (TypeKind::Variant, ArrowType::Struct(targets)) => variant(array, targets),
+        (TypeKind::Vector(element, length), ArrowType::FixedSizeList(field, size)) => {
+            vector(array, element, *length, field, *size)
+        }
         (TypeKind::Row(fields), ArrowType::Struct(targets)) => {
             let source = array.as_struct_opt().ok_or_else(|| {
                 DecodeError::from(format!("expected a struct, found {}", array.data_type()))
@@ -114,6 +118,97 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
             )
         }),
     }
+}
+
+/// A VARIANT as stored in Parquet (`group { required binary value; required binary metadata }`, 2.0
+/// `ParquetSchemaConverter`) brought to `targets` (`types::variant_type`): children matched by name. A
+/// shredded variant (a `typed_value` child, `variant.shreddingSchema`) is not read.
+fn variant(array: &ArrayRef, targets: &arrow_schema::Fields) -> Result<ArrayRef, DecodeError> {
+    let source = array.as_struct_opt().ok_or_else(|| {
+        DecodeError::from(format!(
+            "VARIANT stored as {}, expected a group of value and metadata",
+            array.data_type()
+        ))
+    })?;
+    if source.column_by_name("typed_value").is_some() {
+        return Err(DecodeError::Unsupported(
+            "shredded VARIANT (a `typed_value` field, `variant.shreddingSchema`) is not supported"
+                .into(),
+        ));
+    }
+    let mut children = Vec::with_capacity(targets.len());
+    for target in targets.iter() {
+        let child = source.column_by_name(target.name()).ok_or_else(|| {
+            DecodeError::from(format!(
+                "VARIANT group without its `{}` field",
+                target.name()
+            ))
+        })?;
+        let child = arrow_cast::cast(child, target.data_type())
+            .map_err(|e| DecodeError::library(format!("VARIANT `{}`", target.name()), e))?;
+        // Both children are required binaries: NULL only under a NULL variant.
+        if let Some(nulls) = child.nulls() {
+            let masked = (0..child.len()).any(|i| nulls.is_null(i) && source.is_valid(i));
+            if masked {
+                return Err(DecodeError::from(format!(
+                    "VARIANT with a NULL `{}` in a non-NULL row",
+                    target.name()
+                )));
+            }
+        }
+        children.push(child);
+    }
+    // NOT NULL children may hold placeholders only under NULL parents: build without the child null masks.
+    let children = children
+        .into_iter()
+        .map(|c| {
+            let data = c.to_data().into_builder().nulls(None).build();
+            data.map(arrow_array::make_array)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(DecodeError::from)?;
+    StructArray::try_new(targets.clone(), children, source.nulls().cloned())
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(DecodeError::from)
+}
+
+/// A VECTOR<T, n> as stored (a 3-level LIST, the length not recorded) brought to FixedSizeList(n): every
+/// non-NULL list must have exactly n elements; a NULL vector takes n NULL placeholder elements.
+pub(crate) fn vector(
+    array: &ArrayRef,
+    element: &DataType,
+    length: u32,
+    field: &Arc<Field>,
+    size: i32,
+) -> Result<ArrayRef, DecodeError> {
+    let (offsets, values, nulls) = list_parts(array)?;
+    let values = conform_to(&values, element, field.data_type())?;
+    let n = length as usize;
+    let mut take: Vec<Option<u32>> = Vec::with_capacity(array.len() * n);
+    for (i, w) in offsets.windows(2).enumerate() {
+        let (start, end) = (w[0] as usize, w[1] as usize);
+        if nulls.as_ref().is_some_and(|b| b.is_null(i)) {
+            take.extend(std::iter::repeat_n(None, n));
+            continue;
+        }
+        if end - start != n {
+            return Err(DecodeError::from(format!(
+                "row {i}: a VECTOR of length {length} holds {} elements",
+                end - start
+            )));
+        }
+        for j in start..end {
+            let j =
+                u32::try_from(j).map_err(|_| DecodeError::from("vector offsets beyond 2^32"))?;
+            take.push(Some(j));
+        }
+    }
+    let indices = arrow_array::UInt32Array::from(take);
+    let values = arrow_select::take::take(values.as_ref(), &indices, None)
+        .map_err(|e| DecodeError::library("VECTOR elements", e))?;
+    arrow_array::FixedSizeListArray::try_new(field.clone(), size, values, nulls)
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(DecodeError::from)
 }
 
 /// Offsets, values and nulls of a List or LargeList array (LargeList offsets narrowed to i32).

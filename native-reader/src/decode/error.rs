@@ -12,6 +12,10 @@ pub(crate) enum DecodeError {
     /// The bytes are not what the format or the column's type says; the reason as the message prints it.
     #[error("{0}")]
     Invalid(String),
+    /// The bytes are valid but use something this reader does not read (e.g. a shredded VARIANT); becomes
+    /// [`Error::Unsupported`].
+    #[error("{0}")]
+    Unsupported(String),
     /// A library failed; `context` (may be empty) says what was being read, printed before the source
     /// as `context: source`.
     #[error("{}", library_message(context, source))]
@@ -45,6 +49,9 @@ impl DecodeError {
     pub(crate) fn prefixed(self, prefix: &str) -> Self {
         match self {
             DecodeError::Invalid(reason) => DecodeError::Invalid(format!("{prefix}: {reason}")),
+            DecodeError::Unsupported(reason) => {
+                DecodeError::Unsupported(format!("{prefix}: {reason}"))
+            }
             DecodeError::Library { context, source } => DecodeError::Library {
                 context: if context.is_empty() {
                     prefix.to_string()
@@ -58,8 +65,13 @@ impl DecodeError {
 
     /// The crate's error naming `path`: [`Error::Decode`] with the reason, or [`Error::Library`] of kind
     /// [`ErrorKind::Decode`] keeping the library error; both print `{path}: cannot decode: {message}`.
+    /// [`DecodeError::Unsupported`] becomes [`Error::Unsupported`].
     pub(crate) fn at(self, path: &Path) -> Error {
         match self {
+            DecodeError::Unsupported(reason) => Error::Unsupported {
+                path: path.to_path_buf(),
+                reason,
+            },
             DecodeError::Invalid(reason) => Error::Decode {
                 path: path.to_path_buf(),
                 reason,

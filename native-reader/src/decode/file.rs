@@ -78,7 +78,8 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
 
 /// Opens one data or changelog file of `table` for reading, lazily.
 ///
-/// * `bucket_path`: the bucket directory ([`Split::bucket_path`]); the file is `bucket_path/file.file_name`.
+/// * `bucket_path`: the bucket directory ([`Split::bucket_path`]); the file is `bucket_path/file.file_name`,
+///   or its external path ([`DataFileDesc::path`]).
 /// * `deletion`: the file's deletion vector, if any; rows at deleted positions are dropped.
 ///
 /// Batches have [`file_read_schema`]`(table, options.with_sequence_number)`: `[_SEQUENCE_NUMBER]`,
@@ -86,7 +87,10 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
 /// latest-schema columns mapped by field id from the file's schema, missing ones NULL, changed types cast
 /// per Paimon's rules.
 ///
-/// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] for an unknown format or
+/// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] naming the schema file
+/// for a table this reader refuses ([`Table::check_readable`]: 2.0 row tracking, data evolution, BLOB
+/// columns, …), and naming the data file for an external path on a non-local file system, an unknown or 2.0
+/// format (`.row`, `.blob`, …), a shredded VARIANT or
 /// a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened; [`Error::Decode`] when its
 /// bytes are not what its schema says (a primary-key file without `_VALUE_KIND`, a NULL or invalid row kind,
 /// a corrupt page/stripe/block); [`Error::DeletionVector`] naming the index and data file for a bad deletion
@@ -98,7 +102,13 @@ pub fn read_file(
     deletion: Option<&DeletionFileDesc>,
     options: &FileReadOptions,
 ) -> Result<FileBatches> {
-    let path = Path::new(bucket_path).join(&file.file_name);
+    table.check_readable()?;
+    let path = file
+        .path(bucket_path)
+        .map_err(|reason| Error::Unsupported {
+            path: file.display_path(bucket_path),
+            reason,
+        })?;
     let format = FileFormat::of(&file.file_name, &path)?;
     let latest = table.schema();
     let file_schema = table.schema_by_id(file.schema_id)?;

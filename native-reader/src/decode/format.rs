@@ -22,7 +22,9 @@ pub enum FileFormat {
 }
 
 impl FileFormat {
-    /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for an unknown extension.
+    /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for another extension (the 2.0
+    /// formats `row`, `blob` (also `.managed.blob`), `lance`, `vortex`, `mosaic`, `csv`, `json`, `text` are
+    /// named as such).
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
         match file_name
             .rsplit('.')
@@ -33,6 +35,14 @@ impl FileFormat {
             Some("parquet") => Ok(FileFormat::Parquet),
             Some("orc") => Ok(FileFormat::Orc),
             Some("avro") => Ok(FileFormat::Avro),
+            Some(other @ ("row" | "blob" | "lance" | "vortex" | "mosaic" | "csv" | "json" | "text")) => {
+                Err(Error::Unsupported {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "data file `{file_name}` has the Paimon 2.0 file format `{other}`, which this reader does not read"
+                    ),
+                })
+            }
             _ => Err(Error::Unsupported {
                 path: path.to_path_buf(),
                 reason: format!("unknown file format of `{file_name}`"),
@@ -82,5 +92,35 @@ impl FileFormat {
             FileFormat::Orc => &orc::OrcReader,
             FileFormat::Avro => &avro::AvroReader,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_of_2_0_writers_are_named() {
+        assert_eq!(
+            FileFormat::of("data-1.parquet", Path::new("x")).unwrap(),
+            FileFormat::Parquet
+        );
+        for name in [
+            "data-1.row",
+            "data-1.blob",
+            "data-1.managed.blob",
+            "data-1.lance",
+            "data-1.vortex",
+            "data-1.mosaic",
+        ] {
+            let err = FileFormat::of(name, Path::new(name)).unwrap_err();
+            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+            assert!(err.to_string().contains("Paimon 2.0 file format"), "{err}");
+            assert!(err.to_string().contains(name), "{err}");
+        }
+        assert!(FileFormat::of("data-1.xyz", Path::new("x"))
+            .unwrap_err()
+            .to_string()
+            .contains("unknown"));
     }
 }

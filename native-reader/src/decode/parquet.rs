@@ -233,6 +233,183 @@ mod tests {
         assert!(batches.next().is_none());
     }
 
+    fn typed_column(id: i32, name: &str, json: serde_json::Value) -> FileColumn {
+        FileColumn {
+            name: name.into(),
+            id,
+            data_type: crate::schema::parse_type(&json).unwrap(),
+        }
+    }
+
+    /// Writes one row group of `message` where each leaf column gets (values, def levels, rep levels).
+    fn write_byte_and_float_columns(path: &Path, message: &str, leaves: Vec<LeafData>) {
+        let schema = parse_message_type(message).unwrap();
+        let file = File::create(path).unwrap();
+        let mut writer = SerializedFileWriter::new(
+            file,
+            Arc::new(schema),
+            Arc::new(WriterProperties::builder().build()),
+        )
+        .unwrap();
+        let mut rg = writer.next_row_group().unwrap();
+        for leaf in leaves {
+            let mut c = rg.next_column().unwrap().unwrap();
+            match leaf {
+                LeafData::Bytes(values, defs, reps) => {
+                    let values: Vec<ByteArray> = values.into_iter().map(ByteArray::from).collect();
+                    c.typed::<ByteArrayType>()
+                        .write_batch(&values, Some(&defs), reps.as_deref())
+                        .unwrap();
+                }
+                LeafData::Float(values, defs, reps) => {
+                    c.typed::<parquet::data_type::FloatType>()
+                        .write_batch(&values, Some(&defs), reps.as_deref())
+                        .unwrap();
+                }
+            }
+            c.close().unwrap();
+        }
+        rg.close().unwrap();
+        writer.close().unwrap();
+    }
+
+    enum LeafData {
+        Bytes(Vec<Vec<u8>>, Vec<i16>, Option<Vec<i16>>),
+        Float(Vec<f32>, Vec<i16>, Option<Vec<i16>>),
+    }
+
+    /// VARIANT and VECTOR as 2.0's `ParquetSchemaConverter` writes them: VARIANT a group of required
+    /// `value` (id 0) and `metadata` (id 1) binaries; VECTOR<FLOAT NOT NULL, 2> a 3-level LIST.
+    #[test]
+    fn variant_groups_and_vector_lists_of_2_0_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data-v.parquet");
+        write_byte_and_float_columns(
+            &path,
+            "message paimon_schema {
+               optional group j = 2 { required binary value = 0; required binary metadata = 1; }
+               optional group e (LIST) = 5 { repeated group list { required float element = 536875032; } }
+             }",
+            vec![
+                // Rows: {value 0x0C 0x01, metadata 01 00 00}, NULL, {value 0x00, metadata 01 00 00}.
+                LeafData::Bytes(vec![vec![0x0C, 0x01], vec![0x00]], vec![1, 0, 1], None),
+                LeafData::Bytes(vec![vec![1, 0, 0], vec![1, 0, 0]], vec![1, 0, 1], None),
+                // Rows: [1, 2], NULL, [3, 4].
+                LeafData::Float(
+                    vec![1.0, 2.0, 3.0, 4.0],
+                    vec![2, 2, 0, 2, 2],
+                    Some(vec![0, 1, 0, 0, 1]),
+                ),
+            ],
+        );
+        let columns = [
+            typed_column(2, "j", serde_json::json!("VARIANT")),
+            typed_column(
+                5,
+                "e",
+                serde_json::json!({"type": "VECTOR", "element": "FLOAT NOT NULL", "length": 2}),
+            ),
+        ];
+        let mut batches = open(&path, &columns, 16).unwrap();
+        let (rows, arrays) = batches.next().unwrap().unwrap();
+        assert_eq!(rows, 3);
+        assert_eq!(
+            arrays[0].data_type(),
+            &field_arrow_type(&columns[0].data_type, 2)
+        );
+        let j = arrays[0].as_struct();
+        assert_eq!(j.fields()[0].name(), "value");
+        assert_eq!(j.fields()[1].name(), "metadata");
+        assert!(!j.fields()[0].is_nullable() && !j.fields()[1].is_nullable());
+        assert!(j.is_valid(0) && j.is_null(1) && j.is_valid(2));
+        let value = j.column(0).as_binary::<i32>();
+        let metadata = j.column(1).as_binary::<i32>();
+        assert_eq!(
+            (value.value(0), value.value(2)),
+            (&[0x0C, 0x01][..], &[0x00][..])
+        );
+        assert_eq!(metadata.value(0), &[1, 0, 0]);
+
+        assert_eq!(
+            arrays[1].data_type(),
+            &field_arrow_type(&columns[1].data_type, 5)
+        );
+        let e = arrays[1].as_fixed_size_list();
+        assert_eq!(e.value_length(), 2);
+        assert_eq!(
+            e.data_type().to_string(),
+            field_arrow_type(&columns[1].data_type, 5).to_string()
+        );
+        let arrow_schema::DataType::FixedSizeList(child, 2) = e.data_type() else {
+            panic!("{:?}", e.data_type())
+        };
+        assert_eq!(child.name(), crate::types::LIST_ELEMENT_NAME);
+        assert_eq!(
+            child.metadata()["PARQUET:field_id"],
+            (536870911 + 5 * 1024 + 1).to_string()
+        );
+        assert!(e.is_valid(0) && e.is_null(1) && e.is_valid(2));
+        let floats = e.values().as_primitive::<arrow_array::types::Float32Type>();
+        assert_eq!((floats.value(0), floats.value(1)), (1.0, 2.0));
+        assert_eq!((floats.value(4), floats.value(5)), (3.0, 4.0));
+    }
+
+    #[test]
+    fn shredded_variants_and_short_vectors_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data-s.parquet");
+        write_byte_and_float_columns(
+            &path,
+            "message paimon_schema {
+               optional group j = 2 { required binary metadata; optional binary value; optional binary typed_value (STRING); }
+             }",
+            vec![
+                LeafData::Bytes(vec![vec![1, 0, 0]], vec![1], None),
+                LeafData::Bytes(vec![], vec![1], None),
+                LeafData::Bytes(vec![b"x".to_vec()], vec![2], None),
+            ],
+        );
+        let columns = [typed_column(2, "j", serde_json::json!("VARIANT"))];
+        let err = open(&path, &columns, 16)
+            .unwrap()
+            .next()
+            .unwrap()
+            .err()
+            .unwrap();
+        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.contains("`j`") && text.contains("shredded") && text.contains("data-s.parquet"),
+            "{text}"
+        );
+
+        let path = dir.path().join("data-short.parquet");
+        write_byte_and_float_columns(
+            &path,
+            "message paimon_schema {
+               optional group e (LIST) { repeated group list { required float element; } }
+             }",
+            // One row holding [1] where VECTOR length is 2.
+            vec![LeafData::Float(vec![1.0], vec![2], Some(vec![0]))],
+        );
+        let columns = [typed_column(
+            5,
+            "e",
+            serde_json::json!({"type": "VECTOR", "element": "FLOAT NOT NULL", "length": 2}),
+        )];
+        let err = open(&path, &columns, 16)
+            .unwrap()
+            .next()
+            .unwrap()
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("`e`") && err.contains("length 2") && err.contains("1 elements"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn not_parquet_is_a_decode_error_naming_the_file() {
         let dir = tempfile::tempdir().unwrap();

@@ -43,6 +43,7 @@ fn table_with_file(dir: &Path) -> (Arc<Table>, String, DataFileDesc) {
         delete_row_count: Some(0),
         min_key: Vec::new(),
         max_key: Vec::new(),
+        external_path: None,
     };
     let table = Arc::new(Table::open(dir).unwrap());
     (table, bucket.to_string_lossy().into_owned(), desc)
@@ -177,5 +178,69 @@ fn unknown_formats_are_refused_by_name() {
     assert_eq!(
         FileFormat::of("changelog-1.AVRO", path).unwrap(),
         FileFormat::Avro
+    );
+}
+
+/// A 2.0 layout end to end: the data file lives at its `_EXTERNAL_PATH` (a `file:` URI outside the table)
+/// and its deletion vector is in the bitmap64 form (`length` = the whole entry).
+#[test]
+fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let (table, bucket, file) = table_with_file(dir.path());
+    let external_dir = tempfile::tempdir().unwrap();
+    let moved = external_dir.path().join("data-x-0.parquet");
+    std::fs::rename(Path::new(&bucket).join(&file.file_name), &moved).unwrap();
+    let file = DataFileDesc {
+        external_path: Some(format!("file:{}", moved.display())),
+        ..file
+    };
+    // int32 BE len · magic D1 D3 39 64 · int64 LE 1 bitmap · int32 LE key 0 · Roaring32 {2, 7} · CRC.
+    let mut body = vec![0xD1, 0xD3, 0x39, 0x64];
+    body.extend_from_slice(&1i64.to_le_bytes());
+    body.extend_from_slice(&0i32.to_le_bytes());
+    body.extend_from_slice(&[
+        0x3A, 0x30, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 16, 0, 0, 0, 2, 0, 7, 0,
+    ]);
+    let mut index = vec![1u8];
+    index.extend_from_slice(&(body.len() as i32).to_be_bytes());
+    index.extend_from_slice(&body);
+    index.extend_from_slice(&[0, 0, 0, 0]);
+    let index_path = external_dir.path().join("index-64-0");
+    std::fs::write(&index_path, &index).unwrap();
+    let dv = DeletionFileDesc {
+        path: index_path.to_string_lossy().into_owned(),
+        offset: 1,
+        length: 4 + body.len() as i64 + 4,
+        cardinality: Some(2),
+    };
+    let ids: Vec<i32> = read_file(
+        &table,
+        &bucket,
+        &file,
+        Some(&dv),
+        &FileReadOptions::default(),
+    )
+    .unwrap()
+    .flat_map(|b| {
+        b.unwrap()
+            .column(1)
+            .as_primitive::<Int32Type>()
+            .values()
+            .to_vec()
+    })
+    .collect();
+    assert_eq!(ids, vec![0, 1, 3, 4, 5, 6, 8, 9]);
+    // A non-local external path is refused, naming it.
+    let remote = DataFileDesc {
+        external_path: Some("s3://bucket/data-x-0.parquet".into()),
+        ..file
+    };
+    let err = read_file(&table, &bucket, &remote, None, &FileReadOptions::default())
+        .err()
+        .unwrap();
+    assert!(matches!(err, crate::Error::Unsupported { .. }), "{err}");
+    assert!(
+        err.to_string().contains("s3://bucket/data-x-0.parquet"),
+        "{err}"
     );
 }

@@ -28,7 +28,15 @@ pub const DELETION_VECTORS_INDEX: &str = "DELETION_VECTORS";
 /// Dynamic-bucket hash index type name (`HashIndexFile.HASH_INDEX`).
 pub const HASH_INDEX: &str = "HASH";
 
-/// One record of an index manifest (`IndexManifestEntry`, `_VERSION` 1).
+/// True for the index types a reader uses ([`DELETION_VECTORS_INDEX`], [`HASH_INDEX`]); 2.0 writers also
+/// record global index types (`btree`, `bitmap`, `full-text`, vector indexes, …), which readers skip
+/// (`IndexManifestFileHandler` combines each type on its own; the batch read looks only at DVs).
+pub fn is_known_index_type(index_type: &str) -> bool {
+    index_type == DELETION_VECTORS_INDEX || index_type == HASH_INDEX
+}
+
+/// One record of an index manifest (`IndexManifestEntry`, `_VERSION` 1 in 1.0 and 2.0; 2.0 adds
+/// `_EXTERNAL_PATH` and the nullable `_GLOBAL_INDEX` record, which is not read).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexManifestEntry {
     /// ADD or DELETE (`_KIND`); files referenced by snapshots hold only ADD.
@@ -37,9 +45,11 @@ pub struct IndexManifestEntry {
     pub partition: Vec<u8>,
     /// Bucket (`_BUCKET`).
     pub bucket: i32,
-    /// [`DELETION_VECTORS_INDEX`] or [`HASH_INDEX`] (`_INDEX_TYPE`).
+    /// [`DELETION_VECTORS_INDEX`], [`HASH_INDEX`] or (2.0) a global index type (`_INDEX_TYPE`); see
+    /// [`is_known_index_type`].
     pub index_type: String,
-    /// Index file name in `<table>/index/` (`_FILE_NAME`).
+    /// Index file name in `<table>/index/` or, with `index-file-in-data-file-dir=true`, in the bucket
+    /// directory (`_FILE_NAME`).
     pub file_name: String,
     /// Size in bytes (`_FILE_SIZE`).
     pub file_size: i64,
@@ -47,6 +57,9 @@ pub struct IndexManifestEntry {
     pub row_count: i64,
     /// Deletion vectors in the file, in file order (`_DELETIONS_VECTORS_RANGES`); `None` for HASH.
     pub deletion_vectors: Option<Vec<DeletionVectorMeta>>,
+    /// Absolute location of the index file (`_EXTERNAL_PATH`, 1.3+), a URI or plain path; when set it
+    /// replaces the `index/` (or bucket directory) location.
+    pub external_path: Option<String>,
 }
 
 /// Reads an index manifest: its entries in file order.
@@ -84,6 +97,7 @@ pub fn index_manifest_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<IndexM
             file_size: r.long("_FILE_SIZE")?,
             row_count: r.long("_ROW_COUNT")?,
             deletion_vectors,
+            external_path: r.opt_string("_EXTERNAL_PATH")?,
         })
     })
 }

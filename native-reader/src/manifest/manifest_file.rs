@@ -7,7 +7,8 @@ use crate::error::Result;
 
 use super::{file_kind, read_bytes, records_from_bytes, FileKind, FileSource, Malformed};
 
-/// A data or changelog file (`org.apache.paimon.io.DataFileMeta`, the `_FILE` record). Stats are skipped.
+/// A data or changelog file (`org.apache.paimon.io.DataFileMeta`, the `_FILE` record: 18 columns from 1.0
+/// writers, 20 from 2.0 writers, read by name). Stats are skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataFileMeta {
     /// File name in the bucket directory (`_FILE_NAME`).
@@ -29,7 +30,8 @@ pub struct DataFileMeta {
     pub schema_id: i64,
     /// LSM level (`_LEVEL`).
     pub level: i32,
-    /// Extra files next to it, e.g. `<file>.index` (`_EXTRA_FILES`).
+    /// Extra files next to it (`_EXTRA_FILES`): file indexes `<file>.index`, and from 2.0 writers with
+    /// `lookup.remote-file.enabled` also remote lookup SST files; see [`DataFileMeta::index_files`].
     pub extra_files: Vec<String>,
     /// Creation time, epoch milliseconds of the writer's local wall clock (`_CREATION_TIME`).
     pub creation_time: Option<i64>,
@@ -41,8 +43,25 @@ pub struct DataFileMeta {
     pub file_source: Option<FileSource>,
     /// Columns covered by the value stats (`_VALUE_STATS_COLS`, 1.0+); `None` = all.
     pub value_stats_cols: Option<Vec<String>>,
-    /// Absolute location when outside the table (`_EXTERNAL_PATH`, 1.0+; always null from 1.0 writers).
+    /// Absolute location when outside the table (`_EXTERNAL_PATH`, 1.0+; always null from 1.0 writers, set
+    /// by 1.1+ writers with `data-file.external-paths`): a URI such as `file:/data/x/data-1.parquet` or a
+    /// plain path. When set it replaces `<bucket dir>/<file_name>`.
     pub external_path: Option<String>,
+    /// Row id of the file's first row (`_FIRST_ROW_ID`, 1.3+): set only in row-tracking tables.
+    pub first_row_id: Option<i64>,
+    /// The columns the file physically holds (`_WRITE_COLS`, 1.3+, data-evolution tables); `None` = all.
+    pub write_cols: Option<Vec<String>>,
+}
+
+impl DataFileMeta {
+    /// The file-index files among [`DataFileMeta::extra_files`]: the names ending in `.index`, in order (as
+    /// `DataSplit#indexFiles` keeps them; 2.0 writers may also list remote lookup SST files there).
+    pub fn index_files(&self) -> impl Iterator<Item = &str> {
+        self.extra_files
+            .iter()
+            .map(String::as_str)
+            .filter(|name| name.ends_with(".index"))
+    }
 }
 
 /// One record of a manifest file (`ManifestEntry`, `_VERSION` 2).
@@ -100,6 +119,8 @@ pub fn manifest_file_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Manifes
                     .transpose()?,
                 value_stats_cols: f.opt_strings("_VALUE_STATS_COLS")?,
                 external_path: f.opt_string("_EXTERNAL_PATH")?,
+                first_row_id: f.opt_long("_FIRST_ROW_ID")?,
+                write_cols: f.opt_strings("_WRITE_COLS")?,
             },
         })
     })

@@ -6,7 +6,9 @@ use crate::error::Result;
 
 use super::{read_bytes, records_from_bytes};
 
-/// One record of a manifest list (`ManifestFileMeta`, `_VERSION` 2). Partition stats are skipped.
+/// One record of a manifest list (`ManifestFileMeta`, `_VERSION` 2 in 1.0 and 2.0 alike). Partition stats are
+/// skipped. The bucket, level and row-id ranges are 1.1+/1.4+ columns (null or absent from 1.0 writers); they
+/// are read by name, which is how the two layouts (6 and 12 columns under the same `_VERSION`) are told apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManifestFileMeta {
     /// Manifest file name, resolved in `<table>/manifest/` (`_FILE_NAME`).
@@ -19,6 +21,18 @@ pub struct ManifestFileMeta {
     pub num_deleted_files: i64,
     /// Schema id at write time (`_SCHEMA_ID`).
     pub schema_id: i64,
+    /// Smallest bucket of the manifest's entries (`_MIN_BUCKET`, 1.1+); `None` when not recorded.
+    pub min_bucket: Option<i32>,
+    /// Largest bucket (`_MAX_BUCKET`, 1.1+); negative for postpone-only manifests.
+    pub max_bucket: Option<i32>,
+    /// Smallest LSM level (`_MIN_LEVEL`, 1.1+).
+    pub min_level: Option<i32>,
+    /// Largest LSM level (`_MAX_LEVEL`, 1.1+).
+    pub max_level: Option<i32>,
+    /// Smallest first row id of the files (`_MIN_ROW_ID`, 1.4+, row-tracking tables only).
+    pub min_row_id: Option<i64>,
+    /// Largest row id of the files (`_MAX_ROW_ID`, 1.4+).
+    pub max_row_id: Option<i64>,
 }
 
 /// Reads a manifest list: one [`ManifestFileMeta`] per manifest, in list order.
@@ -36,6 +50,12 @@ pub fn manifest_list_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Manifes
             num_added_files: r.long("_NUM_ADDED_FILES")?,
             num_deleted_files: r.long("_NUM_DELETED_FILES")?,
             schema_id: r.long("_SCHEMA_ID")?,
+            min_bucket: r.opt_int("_MIN_BUCKET")?,
+            max_bucket: r.opt_int("_MAX_BUCKET")?,
+            min_level: r.opt_int("_MIN_LEVEL")?,
+            max_level: r.opt_int("_MAX_LEVEL")?,
+            min_row_id: r.opt_long("_MIN_ROW_ID")?,
+            max_row_id: r.opt_long("_MAX_ROW_ID")?,
         })
     })
 }

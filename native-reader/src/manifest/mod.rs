@@ -30,8 +30,8 @@ use crate::error::{Cause, Error, ErrorKind, Result};
 
 pub(crate) use avro_container::MAX_AVRO_ALLOCATION;
 pub use index_manifest::{
-    index_manifest_from_bytes, read_index_manifest, DeletionVectorMeta, IndexManifestEntry,
-    DELETION_VECTORS_INDEX, HASH_INDEX,
+    index_manifest_from_bytes, is_known_index_type, read_index_manifest, DeletionVectorMeta,
+    IndexManifestEntry, DELETION_VECTORS_INDEX, HASH_INDEX,
 };
 pub use manifest_file::{
     manifest_file_from_bytes, read_manifest_file, DataFileMeta, ManifestEntry,

@@ -369,3 +369,292 @@ fn reads_index_manifest_with_and_without_cardinality() {
     assert_eq!(got[1].index_type, HASH_INDEX);
     assert_eq!(got[1].deletion_vectors, None);
 }
+
+/// The manifest-list writer schema of 2.0.0 (`ManifestFileMeta.SCHEMA` behind `_VERSION`, 12 columns).
+const LIST_SCHEMA_20: &str = r#"["null",{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[{"name":"_VERSION","type":"int"},{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},{"name":"_NUM_ADDED_FILES","type":"long"},{"name":"_NUM_DELETED_FILES","type":"long"},{"name":"_PARTITION_STATS","type":["null",{"type":"record","name":"record__PARTITION_STATS","fields":[{"name":"_MIN_VALUES","type":"bytes"},{"name":"_MAX_VALUES","type":"bytes"},{"name":"_NULL_COUNTS","type":["null",{"type":"array","items":["null","long"]}],"default":null}]}],"default":null},{"name":"_SCHEMA_ID","type":"long"},{"name":"_MIN_BUCKET","type":["null","int"],"default":null},{"name":"_MAX_BUCKET","type":["null","int"],"default":null},{"name":"_MIN_LEVEL","type":["null","int"],"default":null},{"name":"_MAX_LEVEL","type":["null","int"],"default":null},{"name":"_MIN_ROW_ID","type":["null","long"],"default":null},{"name":"_MAX_ROW_ID","type":["null","long"],"default":null}]}]"#;
+
+fn some(v: Value) -> Value {
+    Value::Union(1, Box::new(v))
+}
+
+fn null() -> Value {
+    Value::Union(0, Box::new(Value::Null))
+}
+
+#[test]
+fn reads_2_0_manifest_list_with_twelve_columns() {
+    let row = |name: &str, buckets: Option<(i32, i32)>, row_ids: Option<(i64, i64)>| {
+        some(Value::Record(vec![
+            ("_VERSION".into(), Value::Int(2)),
+            ("_FILE_NAME".into(), Value::String(name.into())),
+            ("_FILE_SIZE".into(), Value::Long(2048)),
+            ("_NUM_ADDED_FILES".into(), Value::Long(3)),
+            ("_NUM_DELETED_FILES".into(), Value::Long(1)),
+            (
+                "_PARTITION_STATS".into(),
+                some(Value::Record(vec![
+                    ("_MIN_VALUES".into(), Value::Bytes(vec![0; 8])),
+                    ("_MAX_VALUES".into(), Value::Bytes(vec![0; 8])),
+                    ("_NULL_COUNTS".into(), some(Value::Array(vec![]))),
+                ])),
+            ),
+            ("_SCHEMA_ID".into(), Value::Long(1)),
+            (
+                "_MIN_BUCKET".into(),
+                buckets.map_or_else(null, |b| some(Value::Int(b.0))),
+            ),
+            (
+                "_MAX_BUCKET".into(),
+                buckets.map_or_else(null, |b| some(Value::Int(b.1))),
+            ),
+            ("_MIN_LEVEL".into(), some(Value::Int(0))),
+            ("_MAX_LEVEL".into(), some(Value::Int(5))),
+            (
+                "_MIN_ROW_ID".into(),
+                row_ids.map_or_else(null, |r| some(Value::Long(r.0))),
+            ),
+            (
+                "_MAX_ROW_ID".into(),
+                row_ids.map_or_else(null, |r| some(Value::Long(r.1))),
+            ),
+        ]))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("manifest-list-20");
+    write(
+        &p,
+        LIST_SCHEMA_20,
+        vec![
+            row("manifest-a-0", Some((-2, -2)), None),
+            row("manifest-a-1", None, Some((10, 19))),
+        ],
+        Codec::Zstandard(Default::default()),
+    );
+    let got = read_manifest_list(&p).unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].file_name, "manifest-a-0");
+    assert_eq!(
+        (
+            got[0].file_size,
+            got[0].num_added_files,
+            got[0].num_deleted_files
+        ),
+        (2048, 3, 1)
+    );
+    assert_eq!(got[0].schema_id, 1);
+    assert_eq!((got[0].min_bucket, got[0].max_bucket), (Some(-2), Some(-2)));
+    assert_eq!((got[0].min_level, got[0].max_level), (Some(0), Some(5)));
+    assert_eq!((got[0].min_row_id, got[0].max_row_id), (None, None));
+    assert_eq!((got[1].min_bucket, got[1].max_bucket), (None, None));
+    assert_eq!((got[1].min_row_id, got[1].max_row_id), (Some(10), Some(19)));
+}
+
+/// The manifest-entry writer schema of 2.0.0 (`ManifestEntry.SCHEMA`, `_FILE` = the 20 `DataFileMeta`
+/// columns; stats records as `SimpleStats.SCHEMA`).
+const ENTRY_SCHEMA_20: &str = r#"["null",{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[{"name":"_VERSION","type":"int"},{"name":"_KIND","type":"int"},{"name":"_PARTITION","type":"bytes"},{"name":"_BUCKET","type":"int"},{"name":"_TOTAL_BUCKETS","type":"int"},{"name":"_FILE","type":["null",{"type":"record","name":"record__FILE","fields":[{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},{"name":"_ROW_COUNT","type":"long"},{"name":"_MIN_KEY","type":"bytes"},{"name":"_MAX_KEY","type":"bytes"},{"name":"_KEY_STATS","type":["null",{"type":"record","name":"record__FILE__KEY_STATS","fields":[{"name":"_MIN_VALUES","type":"bytes"},{"name":"_MAX_VALUES","type":"bytes"},{"name":"_NULL_COUNTS","type":["null",{"type":"array","items":["null","long"]}],"default":null}]}],"default":null},{"name":"_VALUE_STATS","type":["null",{"type":"record","name":"record__FILE__VALUE_STATS","fields":[{"name":"_MIN_VALUES","type":"bytes"},{"name":"_MAX_VALUES","type":"bytes"},{"name":"_NULL_COUNTS","type":["null",{"type":"array","items":["null","long"]}],"default":null}]}],"default":null},{"name":"_MIN_SEQUENCE_NUMBER","type":"long"},{"name":"_MAX_SEQUENCE_NUMBER","type":"long"},{"name":"_SCHEMA_ID","type":"long"},{"name":"_LEVEL","type":"int"},{"name":"_EXTRA_FILES","type":{"type":"array","items":"string"}},{"name":"_CREATION_TIME","type":["null",{"type":"long","logicalType":"timestamp-millis"}],"default":null},{"name":"_DELETE_ROW_COUNT","type":["null","long"],"default":null},{"name":"_EMBEDDED_FILE_INDEX","type":["null","bytes"],"default":null},{"name":"_FILE_SOURCE","type":["null","int"],"default":null},{"name":"_VALUE_STATS_COLS","type":["null",{"type":"array","items":"string"}],"default":null},{"name":"_EXTERNAL_PATH","type":["null","string"],"default":null},{"name":"_FIRST_ROW_ID","type":["null","long"],"default":null},{"name":"_WRITE_COLS","type":["null",{"type":"array","items":"string"}],"default":null}]}],"default":null}]}]"#;
+
+#[test]
+fn reads_2_0_manifest_entries_with_twenty_file_columns() {
+    let stats = || {
+        some(Value::Record(vec![
+            ("_MIN_VALUES".into(), Value::Bytes(vec![0; 4])),
+            ("_MAX_VALUES".into(), Value::Bytes(vec![0; 4])),
+            ("_NULL_COUNTS".into(), null()),
+        ]))
+    };
+    let entry = |name: &str,
+                 external: Option<&str>,
+                 first_row_id: Option<i64>,
+                 write_cols: Option<Vec<&str>>| {
+        some(Value::Record(vec![
+            ("_VERSION".into(), Value::Int(2)),
+            ("_KIND".into(), Value::Int(0)),
+            ("_PARTITION".into(), Value::Bytes(vec![0; 4])),
+            ("_BUCKET".into(), Value::Int(-2)),
+            ("_TOTAL_BUCKETS".into(), Value::Int(-2)),
+            (
+                "_FILE".into(),
+                some(Value::Record(vec![
+                    ("_FILE_NAME".into(), Value::String(name.into())),
+                    ("_FILE_SIZE".into(), Value::Long(900)),
+                    ("_ROW_COUNT".into(), Value::Long(12)),
+                    ("_MIN_KEY".into(), Value::Bytes(vec![0; 4])),
+                    ("_MAX_KEY".into(), Value::Bytes(vec![0; 4])),
+                    ("_KEY_STATS".into(), stats()),
+                    ("_VALUE_STATS".into(), stats()),
+                    ("_MIN_SEQUENCE_NUMBER".into(), Value::Long(4)),
+                    ("_MAX_SEQUENCE_NUMBER".into(), Value::Long(15)),
+                    ("_SCHEMA_ID".into(), Value::Long(2)),
+                    ("_LEVEL".into(), Value::Int(5)),
+                    (
+                        "_EXTRA_FILES".into(),
+                        Value::Array(vec![
+                            Value::String(format!("{name}.index")),
+                            Value::String("lookup-3f1c.sst".into()),
+                        ]),
+                    ),
+                    (
+                        "_CREATION_TIME".into(),
+                        some(Value::TimestampMillis(1_767_225_600_000)),
+                    ),
+                    ("_DELETE_ROW_COUNT".into(), some(Value::Long(2))),
+                    ("_EMBEDDED_FILE_INDEX".into(), null()),
+                    ("_FILE_SOURCE".into(), some(Value::Int(1))),
+                    (
+                        "_VALUE_STATS_COLS".into(),
+                        some(Value::Array(vec![Value::String("v".into())])),
+                    ),
+                    (
+                        "_EXTERNAL_PATH".into(),
+                        external.map_or_else(null, |e| some(Value::String(e.into()))),
+                    ),
+                    (
+                        "_FIRST_ROW_ID".into(),
+                        first_row_id.map_or_else(null, |r| some(Value::Long(r))),
+                    ),
+                    (
+                        "_WRITE_COLS".into(),
+                        write_cols.map_or_else(null, |c| {
+                            some(Value::Array(
+                                c.into_iter().map(|s| Value::String(s.into())).collect(),
+                            ))
+                        }),
+                    ),
+                ])),
+            ),
+        ]))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("manifest-20");
+    write(
+        &p,
+        ENTRY_SCHEMA_20,
+        vec![
+            entry(
+                "data-1.parquet",
+                Some("file:/ext/a/bucket-0/data-1.parquet"),
+                None,
+                None,
+            ),
+            entry("data-2.parquet", None, Some(100), Some(vec!["a", "b"])),
+        ],
+        Codec::Snappy,
+    );
+    let got = read_manifest_file(&p).unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!((got[0].bucket, got[0].total_buckets), (-2, -2));
+    let f = &got[0].file;
+    assert_eq!(
+        (f.file_name.as_str(), f.file_size, f.row_count),
+        ("data-1.parquet", 900, 12)
+    );
+    assert_eq!(
+        (
+            f.min_sequence_number,
+            f.max_sequence_number,
+            f.schema_id,
+            f.level
+        ),
+        (4, 15, 2, 5)
+    );
+    assert_eq!(f.delete_row_count, Some(2));
+    assert_eq!(f.file_source, Some(FileSource::Compact));
+    assert_eq!(f.value_stats_cols, Some(vec!["v".to_string()]));
+    assert_eq!(
+        f.external_path.as_deref(),
+        Some("file:/ext/a/bucket-0/data-1.parquet")
+    );
+    assert_eq!((f.first_row_id, f.write_cols.clone()), (None, None));
+    assert_eq!(f.extra_files.len(), 2);
+    assert_eq!(
+        f.index_files().collect::<Vec<_>>(),
+        vec!["data-1.parquet.index"]
+    );
+    let g = &got[1].file;
+    assert_eq!(g.external_path, None);
+    assert_eq!(g.first_row_id, Some(100));
+    assert_eq!(g.write_cols, Some(vec!["a".to_string(), "b".to_string()]));
+}
+
+#[test]
+fn reads_2_0_index_manifest_with_external_path_and_global_index() {
+    let schema = r#"["null",{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[{"name":"_VERSION","type":"int"},{"name":"_KIND","type":"int"},{"name":"_PARTITION","type":"bytes"},{"name":"_BUCKET","type":"int"},{"name":"_INDEX_TYPE","type":"string"},{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},{"name":"_ROW_COUNT","type":"long"},{"name":"_DELETIONS_VECTORS_RANGES","type":["null",{"type":"array","items":["null",{"type":"record","name":"record__DELETIONS_VECTORS_RANGES","fields":[{"name":"f0","type":"string"},{"name":"f1","type":"int"},{"name":"f2","type":"int"},{"name":"_CARDINALITY","type":["null","long"],"default":null}]}]}],"default":null},{"name":"_EXTERNAL_PATH","type":["null","string"],"default":null},{"name":"_GLOBAL_INDEX","type":["null",{"type":"record","name":"record__GLOBAL_INDEX","fields":[{"name":"_ROW_RANGE_START","type":"long"},{"name":"_ROW_RANGE_END","type":"long"},{"name":"_INDEX_FIELD_ID","type":"int"},{"name":"_EXTRA_FIELD_IDS","type":["null",{"type":"array","items":"int"}],"default":null},{"name":"_INDEX_META","type":["null","bytes"],"default":null},{"name":"_SOURCE_META","type":["null","bytes"],"default":null}]}],"default":null}]}]"#;
+    let entry =
+        |ty: &str, name: &str, dvs: Option<Vec<Value>>, external: Option<&str>, global: bool| {
+            some(Value::Record(vec![
+                ("_VERSION".into(), Value::Int(1)),
+                ("_KIND".into(), Value::Int(0)),
+                ("_PARTITION".into(), Value::Bytes(vec![0; 4])),
+                ("_BUCKET".into(), Value::Int(0)),
+                ("_INDEX_TYPE".into(), Value::String(ty.into())),
+                ("_FILE_NAME".into(), Value::String(name.into())),
+                ("_FILE_SIZE".into(), Value::Long(64)),
+                ("_ROW_COUNT".into(), Value::Long(1)),
+                (
+                    "_DELETIONS_VECTORS_RANGES".into(),
+                    dvs.map_or_else(null, |d| some(Value::Array(d))),
+                ),
+                (
+                    "_EXTERNAL_PATH".into(),
+                    external.map_or_else(null, |e| some(Value::String(e.into()))),
+                ),
+                (
+                    "_GLOBAL_INDEX".into(),
+                    if global {
+                        some(Value::Record(vec![
+                            ("_ROW_RANGE_START".into(), Value::Long(0)),
+                            ("_ROW_RANGE_END".into(), Value::Long(99)),
+                            ("_INDEX_FIELD_ID".into(), Value::Int(1)),
+                            (
+                                "_EXTRA_FIELD_IDS".into(),
+                                some(Value::Array(vec![Value::Int(2)])),
+                            ),
+                            ("_INDEX_META".into(), some(Value::Bytes(vec![1, 2]))),
+                            ("_SOURCE_META".into(), null()),
+                        ]))
+                    } else {
+                        null()
+                    },
+                ),
+            ]))
+        };
+    let dv = some(Value::Record(vec![
+        ("f0".into(), Value::String("data-a.parquet".into())),
+        ("f1".into(), Value::Int(1)),
+        ("f2".into(), Value::Int(40)),
+        ("_CARDINALITY".into(), some(Value::Long(2))),
+    ]));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("index-manifest-20");
+    write(
+        &p,
+        schema,
+        vec![
+            entry(
+                DELETION_VECTORS_INDEX,
+                "index-u-0",
+                Some(vec![dv]),
+                Some("file:/ext/idx/index-u-0"),
+                false,
+            ),
+            entry("btree", "btree-u-1", None, None, true),
+        ],
+        Codec::Null,
+    );
+    let got = read_index_manifest(&p).unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!(
+        got[0].external_path.as_deref(),
+        Some("file:/ext/idx/index-u-0")
+    );
+    let dvs = got[0].deletion_vectors.as_ref().unwrap();
+    assert_eq!(
+        (dvs[0].offset, dvs[0].length, dvs[0].cardinality),
+        (1, 40, Some(2))
+    );
+    assert!(is_known_index_type(&got[0].index_type));
+    assert_eq!(got[1].index_type, "btree");
+    assert_eq!(got[1].external_path, None);
+    assert!(!is_known_index_type(&got[1].index_type));
+    assert!(is_known_index_type(HASH_INDEX));
+}

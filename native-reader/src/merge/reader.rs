@@ -63,7 +63,7 @@ impl MergeReader {
         let comparator = KeyComparator::new(table.schema());
         let mut keyed = Vec::with_capacity(split.data_files.len());
         for (i, f) in split.data_files.iter().enumerate() {
-            let path = bucket_path.join(&f.file_name);
+            let path = f.display_path(&split.bucket_path);
             if f.min_key.is_empty() || f.max_key.is_empty() {
                 return Err(Error::Unsupported {
                     path,

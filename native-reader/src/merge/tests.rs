@@ -86,6 +86,7 @@ fn read_kind_follows_key_value_table_read() {
             delete_row_count: drc,
             min_key: vec![],
             max_key: vec![],
+            external_path: None,
         }],
         before_files: vec![],
         before_deletion_files: vec![],

@@ -54,13 +54,12 @@ impl<'t> Grouper<'t> {
         bucket: i32,
         file: DataFileMeta,
     ) -> Result<()> {
-        if let Some(external) = &file.external_path {
+        // Row tracking / data evolution (2.0 `_FIRST_ROW_ID`, `_WRITE_COLS`): files hold row ids or only some
+        // columns and are merged by row-id range, which this reader does not do.
+        if let Some(reason) = crate::table::row_tracking_file(&file) {
             return Err(Error::Unsupported {
                 path: path.to_path_buf(),
-                reason: format!(
-                    "data file {} has an external path ({external})",
-                    file.file_name
-                ),
+                reason,
             });
         }
         let slot = match self.index.get(&partition) {
@@ -205,8 +204,11 @@ pub(crate) fn read_all_files_of(
 /// A deletion vector located in an index file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeletionVectorLocation {
-    /// Index file name in `<table>/index/`.
+    /// Index file name (`_FILE_NAME`).
     pub index_file: String,
+    /// Where the index file is ([`Table::index_file_path`]: its external path, the bucket directory or
+    /// `<table>/index/`).
+    pub index_path: std::path::PathBuf,
     /// The vector's range.
     pub meta: DeletionVectorMeta,
 }
@@ -222,16 +224,26 @@ pub fn deletion_vector_index(table: &Table, snapshot: &Snapshot) -> Result<Delet
     let Some(name) = &snapshot.index_manifest else {
         return Ok(out);
     };
-    for entry in read_index_manifest(&table.manifest_path(name))? {
+    let manifest = table.manifest_path(name);
+    for entry in read_index_manifest(&manifest)? {
+        // HASH and 2.0 global index types (btree, bitmap, vector, …) are not deletion vectors.
         if entry.index_type != DELETION_VECTORS_INDEX {
             continue;
         }
+        let index_path = table.index_file_path(
+            &entry.partition,
+            entry.bucket,
+            &entry.file_name,
+            entry.external_path.as_deref(),
+            &manifest,
+        )?;
         let files = out.entry((entry.partition, entry.bucket)).or_default();
         for meta in entry.deletion_vectors.unwrap_or_default() {
             files.insert(
                 meta.data_file_name.clone(),
                 DeletionVectorLocation {
                     index_file: entry.file_name.clone(),
+                    index_path: index_path.clone(),
                     meta,
                 },
             );

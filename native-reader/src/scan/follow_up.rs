@@ -294,7 +294,7 @@ pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Spl
                     return Vec::new();
                 }
                 let dvs = index.get(&(partition.clone(), bucket));
-                files.iter().map(|f| deletion_file(table, dvs, f)).collect()
+                files.iter().map(|f| deletion_file(dvs, f)).collect()
             };
             splits.push(Split {
                 snapshot_id: snapshot.id,

@@ -48,7 +48,7 @@ pub(crate) fn generate_splits(
         };
         for files in packs {
             let deletion_files = if with_deletion_files {
-                files.iter().map(|f| deletion_file(table, dvs, f)).collect()
+                files.iter().map(|f| deletion_file(dvs, f)).collect()
             } else {
                 Vec::new()
             };
@@ -82,21 +82,18 @@ pub fn data_file_desc(f: &DataFileMeta) -> DataFileDesc {
         delete_row_count: f.delete_row_count,
         min_key: f.min_key.clone(),
         max_key: f.max_key.clone(),
+        external_path: f.external_path.clone(),
     }
 }
 
 /// The deletion file of `file` in one bucket's deletion-vector map, as a split carries it.
 pub(crate) fn deletion_file(
-    table: &Table,
     dvs: Option<&HashMap<String, DeletionVectorLocation>>,
     file: &DataFileMeta,
 ) -> Option<DeletionFileDesc> {
     dvs.and_then(|m| m.get(&file.file_name))
         .map(|loc| DeletionFileDesc {
-            path: table
-                .index_path(&loc.index_file)
-                .to_string_lossy()
-                .into_owned(),
+            path: loc.index_path.to_string_lossy().into_owned(),
             offset: loc.meta.offset as i64,
             length: loc.meta.length as i64,
             cardinality: loc.meta.cardinality,
@@ -150,7 +147,7 @@ pub(crate) fn batch_splits(
         };
         for (files, raw_convertible) in packs {
             let deletion_files = if options.deletion_vectors_enabled {
-                files.iter().map(|f| deletion_file(table, dvs, f)).collect()
+                files.iter().map(|f| deletion_file(dvs, f)).collect()
             } else {
                 Vec::new()
             };

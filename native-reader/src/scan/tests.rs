@@ -383,6 +383,7 @@ fn desc(
         delete_row_count: deletes,
         min_key: int_key(min),
         max_key: int_key(max),
+        external_path: None,
     }
 }
 

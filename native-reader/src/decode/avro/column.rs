@@ -71,7 +71,9 @@ impl Column {
     pub(super) fn new(t: &DataType, target: &ArrowType) -> Result<Column, DecodeError> {
         let child_type = |i: usize| -> Result<ArrowType, DecodeError> {
             match target {
-                ArrowType::List(f) if i == 0 => Ok(f.data_type().clone()),
+                ArrowType::List(f) | ArrowType::FixedSizeList(f, _) if i == 0 => {
+                    Ok(f.data_type().clone())
+                }
                 ArrowType::Map(entries, _) => match entries.data_type() {
                     ArrowType::Struct(kv) if i < 2 => Ok(kv[i].data_type().clone()),
                     _ => Err(DecodeError::from(format!(
@@ -109,6 +111,20 @@ impl Column {
                 offsets: vec![0],
                 data: Vec::new(),
             },
+            // VECTOR is an Avro array (`AvroSchemaConverter`), decoded as a list and made fixed-size in
+            // `finish`.
+            TypeKind::Vector(e, _) => Data::List {
+                offsets: vec![0],
+                child: Box::new(Column::new(e, &child_type(0)?)?),
+            },
+            // paimon-format's Avro writer cannot write VARIANT; BLOB tables are refused before decoding
+            // (`Table::check_readable`).
+            TypeKind::Variant | TypeKind::Blob => {
+                return Err(DecodeError::Unsupported(format!(
+                    "type {:?} in an Avro data file is not supported by this reader",
+                    t.kind
+                )))
+            }
             TypeKind::Array(e) => Data::List {
                 offsets: vec![0],
                 child: Box::new(Column::new(e, &child_type(0)?)?),
@@ -440,14 +456,26 @@ impl Column {
                 }
             }
             Data::List { offsets, child } => {
-                let ArrowType::List(field) = &target else {
-                    return Err("list column of a non-list type".into());
-                };
                 let offsets = OffsetBuffer::new(std::mem::replace(offsets, vec![0]).into());
-                Arc::new(
-                    ListArray::try_new(field.clone(), offsets, child.finish()?, nulls)
-                        .map_err(err)?,
-                )
+                match (&target, &self.t.kind) {
+                    (ArrowType::List(field), _) => Arc::new(
+                        ListArray::try_new(field.clone(), offsets, child.finish()?, nulls)
+                            .map_err(err)?,
+                    ),
+                    (ArrowType::FixedSizeList(field, size), TypeKind::Vector(element, length)) => {
+                        let list: ArrayRef = Arc::new(
+                            ListArray::try_new(
+                                Arc::new(field.as_ref().clone()),
+                                offsets,
+                                child.finish()?,
+                                nulls,
+                            )
+                            .map_err(err)?,
+                        );
+                        crate::decode::conform::vector(&list, element, *length, field, *size)?
+                    }
+                    _ => return Err("list column of a non-list type".into()),
+                }
             }
             Data::Map {
                 offsets,

@@ -57,3 +57,57 @@ fn cursor_decodes_zigzag_and_rejects_truncation() {
     assert_eq!(c.long().unwrap(), 64);
     assert!(c.long().is_err());
 }
+
+/// VECTOR<INT NOT NULL, 2> in an Avro data file (`AvroSchemaConverter`: an array), decoded as FixedSizeList(2).
+#[test]
+fn vectors_in_avro_files_are_fixed_size_lists() {
+    use apache_avro::types::Value;
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+    let schema = apache_avro::Schema::parse_str(
+        r#"{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[
+            {"name":"e","type":["null",{"type":"array","items":"int"}],"default":null}]}"#,
+    )
+    .unwrap();
+    let mut w = apache_avro::Writer::new(&schema, Vec::new());
+    let row = |v: Option<Vec<i32>>| {
+        Value::Record(vec![(
+            "e".into(),
+            match v {
+                Some(v) => Value::Union(
+                    1,
+                    Box::new(Value::Array(v.into_iter().map(Value::Int).collect())),
+                ),
+                None => Value::Union(0, Box::new(Value::Null)),
+            },
+        )])
+    };
+    w.append(row(Some(vec![1, 2]))).unwrap();
+    w.append(row(None)).unwrap();
+    w.append(row(Some(vec![3, 4]))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data-v.avro");
+    std::fs::write(&path, w.into_inner().unwrap()).unwrap();
+    let column = crate::decode::FileColumn {
+        name: "e".into(),
+        id: 4,
+        data_type: crate::schema::parse_type(
+            &serde_json::json!({"type": "VECTOR", "element": "INT NOT NULL", "length": 2}),
+        )
+        .unwrap(),
+    };
+    let mut batches = super::open(&path, std::slice::from_ref(&column), 16).unwrap();
+    let (rows, arrays) = batches.next().unwrap().unwrap();
+    assert_eq!(rows, 3);
+    assert_eq!(
+        arrays[0].data_type(),
+        &crate::types::field_arrow_type(&column.data_type, 4)
+    );
+    let e = arrays[0].as_fixed_size_list();
+    assert!(e.is_valid(0) && e.is_null(1) && e.is_valid(2));
+    let ints = e.values().as_primitive::<arrow_array::types::Int32Type>();
+    assert_eq!(
+        (ints.value(0), ints.value(1), ints.value(4), ints.value(5)),
+        (1, 2, 3, 4)
+    );
+}
