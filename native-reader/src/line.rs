@@ -176,10 +176,21 @@ pub struct LineRules {
     /// on `DataFileMeta`s). 2.0 false: `SnapshotReaderImpl#deduplicate` compares whole `ManifestEntry`s, whose
     /// kinds (DELETE before, ADD after) always differ, so nothing is dropped.
     pub changes_drop_common_files: bool,
+    /// How a TIMESTAMP value becomes a TIME of day in a schema-evolution cast (`TimestampToTimeCastRule`).
+    pub timestamp_to_time: TimestampToTime,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
     pub map_value_nullability: MapValueNullability,
+}
+
+/// TIMESTAMP (without time zone) to TIME in `TimestampToTimeCastRule`: the milliseconds of the day.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimestampToTime {
+    /// 1.0: `(int) (millis % MILLIS_PER_DAY)`, negative for instants before 1970 (an invalid TIME).
+    Remainder,
+    /// 2.0: `(int) Math.floorMod(millis, MILLIS_PER_DAY)`, always in `0..86_400_000`.
+    FloorMod,
 }
 
 /// The rules of Paimon 1.0.x.
@@ -193,6 +204,7 @@ pub const V1_0_RULES: LineRules = LineRules {
     postpone_bucket: false,
     append_overwrite_streaming: false,
     changes_drop_common_files: true,
+    timestamp_to_time: TimestampToTime::Remainder,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -208,6 +220,7 @@ pub const V2_0_RULES: LineRules = LineRules {
     postpone_bucket: true,
     append_overwrite_streaming: true,
     changes_drop_common_files: false,
+    timestamp_to_time: TimestampToTime::FloorMod,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
     map_value_nullability: MapValueNullability::FromType,
 };

@@ -15,6 +15,7 @@ use super::{
 };
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
+use crate::line::LineRules;
 use crate::row_kind::RowKind;
 use crate::schema::{DataType, TypeKind};
 use crate::split::{DataFileDesc, DeletionFileDesc};
@@ -45,6 +46,8 @@ pub struct FileBatches {
     sequence: Option<SequenceSource>,
     sources: Vec<Source>,
     targets: Vec<DataType>,
+    /// The line rules of the release under test (schema-evolution casts).
+    rules: &'static LineRules,
     deletion: Option<DeletionVector>,
     /// Rows of the file read so far (the position of the next row).
     position: u64,
@@ -175,6 +178,7 @@ pub fn read_file(
     Ok(FileBatches {
         schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
         targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),
+        rules: table.line().rules(),
         path,
         raw,
         value_kind,
@@ -272,7 +276,7 @@ impl FileBatches {
                 Source::Missing => arrow_array::new_null_array(field.data_type(), kept),
                 Source::Column { index, from, id } => {
                     let selected = select(&raw[*index])?;
-                    cast::cast(&selected, from, target, *id).map_err(|e| {
+                    cast::cast(&selected, from, target, *id, self.rules).map_err(|e| {
                         let column = format!("column `{}`", field.name());
                         match e {
                             cast::CastError::Arrow(e) => {

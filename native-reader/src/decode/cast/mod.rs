@@ -66,6 +66,7 @@ mod temporal;
 #[cfg(test)]
 mod tests;
 
+use crate::line::{LineRules, TimestampToTime};
 use arrow_array::{Array, ArrayRef};
 
 pub(crate) use self::error::CastError;
@@ -159,13 +160,15 @@ pub(crate) fn check_castable(from: &DataType, to: &DataType) -> Result<(), CastE
     }
 }
 
-/// Casts `array` (of `arrow_type(from)`) to `field_arrow_type(to, field_id)` by Paimon's rules; the error is a
-/// reason (a value the Java cast would throw on, or an unsupported change).
+/// Casts `array` (of `arrow_type(from)`) to `field_arrow_type(to, field_id)` by Paimon's rules, with the
+/// line-specific ones taken from `rules` (the release line under test); the error is a reason (a value the
+/// Java cast would throw on, or an unsupported change).
 pub(crate) fn cast(
     array: &ArrayRef,
     from: &DataType,
     to: &DataType,
     field_id: i32,
+    rules: &LineRules,
 ) -> Result<ArrayRef, CastError> {
     if from.kind == to.kind {
         return Ok(array.clone());
@@ -176,7 +179,7 @@ pub(crate) fn cast(
         values.push(if array.is_null(i) {
             Datum::Null
         } else {
-            cast_value(read(array, i, from)?, from, to)?
+            cast_value(read(array, i, from)?, from, to, rules)?
         });
     }
     build(values, to, &field_arrow_type(to, field_id))
@@ -184,7 +187,12 @@ pub(crate) fn cast(
 
 /// One non-null value of `from` cast to `to`. DATE and TIME values are [`Datum::Int`] like the integers: their
 /// rules come first, chosen by the file type.
-fn cast_value(v: Datum, from: &DataType, to: &DataType) -> Result<Datum, CastError> {
+fn cast_value(
+    v: Datum,
+    from: &DataType,
+    to: &DataType,
+    rules: &LineRules,
+) -> Result<Datum, CastError> {
     use Datum as D;
     use TypeKind as K;
     let decimal = |x: Option<i128>, precision: u8, scale: i8| {
@@ -423,11 +431,15 @@ fn cast_value(v: Datum, from: &DataType, to: &DataType) -> Result<Datum, CastErr
             K::LocalZonedTimestamp(_) => m.div_euclid(MILLIS_PER_DAY) as i32,
             _ => (m / MILLIS_PER_DAY) as i32,
         }),
-        // TimestampToTimeCastRule: `(int) (millis % MILLIS_PER_DAY)` (negative before 1970) for TIMESTAMP,
-        // the local time of day for TIMESTAMP WITH LOCAL TIME ZONE.
+        // TimestampToTimeCastRule: for TIMESTAMP `(int) (millis % MILLIS_PER_DAY)` (negative before 1970) in
+        // 1.0, `Math.floorMod` in 2.0 ([`TimestampToTime`]); the local time of day for TIMESTAMP WITH LOCAL
+        // TIME ZONE.
         (D::Timestamp { millis: m, .. }, K::Time(_)) => int32(match from.kind {
             K::LocalZonedTimestamp(_) => m.rem_euclid(MILLIS_PER_DAY) as i32,
-            _ => (m % MILLIS_PER_DAY) as i32,
+            _ => match rules.timestamp_to_time {
+                TimestampToTime::Remainder => (m % MILLIS_PER_DAY) as i32,
+                TimestampToTime::FloorMod => m.rem_euclid(MILLIS_PER_DAY) as i32,
+            },
         }),
         // TimestampToNumericPrimitiveCastRule: DateTimeUtils.unixTimestamp (millis / 1000, toward zero).
         (D::Timestamp { millis: m, .. }, K::BigInt) => D::Int(m / 1000),

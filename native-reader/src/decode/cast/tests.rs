@@ -13,6 +13,7 @@ use super::temporal::{days_from_civil, format_date, format_time, truncate, MILLI
 use super::{cast, check_castable};
 use crate::binary_row::{decimal_to_plain_string, java_double_to_string, java_float_to_string};
 use crate::java::big_decimal::parse_big_decimal;
+use crate::line::{V1_0_RULES, V2_0_RULES};
 use crate::schema::{parse_atomic, DataType, TypeKind};
 use crate::types::field_arrow_type;
 use crate::value::Datum;
@@ -23,7 +24,7 @@ fn ty(s: &str) -> DataType {
 }
 
 fn run(array: ArrayRef, from: &str, to: &str) -> ArrayRef {
-    cast(&array, &ty(from), &ty(to), 1).unwrap()
+    cast(&array, &ty(from), &ty(to), 1, &V1_0_RULES).unwrap()
 }
 
 #[test]
@@ -61,9 +62,15 @@ fn decimal_and_string_casts() {
             .with_precision_and_scale(5, 2)
             .unwrap(),
     );
-    let e = cast(&over, &ty("DECIMAL(5, 2)"), &ty("DECIMAL(4, 1)"), 1)
-        .unwrap_err()
-        .to_string();
+    let e = cast(
+        &over,
+        &ty("DECIMAL(5, 2)"),
+        &ty("DECIMAL(4, 1)"),
+        1,
+        &V1_0_RULES,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("999.99 does not fit"), "{e}");
     let out = run(d.clone(), "DECIMAL(5, 2)", "INT");
     assert_eq!(out.as_primitive::<Int32Type>().value(1), -123);
@@ -75,13 +82,16 @@ fn decimal_and_string_casts() {
     let out = run(s.clone(), "STRING", "VARCHAR(1)");
     assert_eq!(out.as_string::<i32>().value(0), "a");
     let bad: ArrayRef = Arc::new(StringArray::from(vec!["x"]));
-    assert!(cast(&bad, &ty("STRING"), &ty("INT"), 1).is_err());
+    assert!(cast(&bad, &ty("STRING"), &ty("INT"), 1, &V1_0_RULES).is_err());
     let i: ArrayRef = Arc::new(StringArray::from(vec!["-42.9", "+7"]));
     let out = run(i, "STRING", "INT");
     assert_eq!(out.as_primitive::<Int32Type>().values(), &[-42, 7]);
     for bad in [" 42", "", "-", "1.x", "99999999999"] {
         let a: ArrayRef = Arc::new(StringArray::from(vec![bad]));
-        assert!(cast(&a, &ty("STRING"), &ty("INT"), 1).is_err(), "{bad:?}");
+        assert!(
+            cast(&a, &ty("STRING"), &ty("INT"), 1, &V1_0_RULES).is_err(),
+            "{bad:?}"
+        );
     }
 }
 
@@ -205,7 +215,7 @@ fn casts_match_released_java_cast_executors() {
         let got = if check_castable(&from, &to).is_err() {
             "NORULE".to_string()
         } else {
-            match cast(&input(&from, value), &from, &to, 1) {
+            match cast(&input(&from, value), &from, &to, 1, &V1_0_RULES) {
                 Ok(out) => output(&to, &out),
                 Err(_) => "ERR".to_string(),
             }
@@ -287,4 +297,23 @@ fn time_and_date_text_follow_date_time_utils() {
     // formatTimestampMillis: digits stop after the last non-zero one, at least one.
     assert_eq!(format_time(3_723_000, 3), "01:02:03.0");
     assert_eq!(format_time(-1, 3), "23:59:59.999");
+}
+
+/// `TimestampToTimeCastRule` of the release line: 1.0's `millis % MILLIS_PER_DAY` leaves a pre-1970 instant
+/// negative, 2.0's `Math.floorMod` gives the time of day (the released 2.0.0 reader returns 23:59:59.999 for
+/// `1969-12-31 23:59:59.999` in the c12 corpora; the released 1.0.0 reader returns -1).
+#[test]
+fn timestamp_to_time_follows_the_line() {
+    let a: ArrayRef = Arc::new(PrimitiveArray::<TimestampMillisecondType>::from(vec![
+        -1_i64,
+        86_400_001,
+        -86_400_000,
+    ]));
+    let as_time = |rules| {
+        let out = cast(&a, &ty("TIMESTAMP(3)"), &ty("TIME"), 1, rules).unwrap();
+        let t = out.as_primitive::<Time32MillisecondType>();
+        (0..t.len()).map(|i| t.value(i)).collect::<Vec<_>>()
+    };
+    assert_eq!(as_time(&V1_0_RULES), vec![-1, 1, 0]);
+    assert_eq!(as_time(&V2_0_RULES), vec![86_399_999, 1, 0]);
 }
