@@ -178,6 +178,8 @@ pub struct LineRules {
     pub changes_drop_common_files: bool,
     /// How a TIMESTAMP value becomes a TIME of day in a schema-evolution cast (`TimestampToTimeCastRule`).
     pub timestamp_to_time: TimestampToTime,
+    /// What `nested_update` (`FieldNestedUpdateAgg.agg`) makes of a NULL accumulator.
+    pub nested_update_null_accumulator: NestedUpdateNullAccumulator,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -193,6 +195,17 @@ pub enum TimestampToTime {
     FloorMod,
 }
 
+/// `FieldNestedUpdateAgg.agg(accumulator = NULL, input)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NestedUpdateNullAccumulator {
+    /// 1.0: the input array as it is, NULL elements included.
+    KeepsInput,
+    /// 2.0: the input's non-NULL rows (`addNonNullRows`), through the key map when `nested-key` is set;
+    /// 2.0 also adds `nested-sequence-field`, `count-limit` and `nested-key-null-strategy`, which this
+    /// reader refuses as unsupported unless at their defaults.
+    NonNullRows,
+}
+
 /// The rules of Paimon 1.0.x.
 pub const V1_0_RULES: LineRules = LineRules {
     changelog_follow_up: ChangelogFollowUp::ByCommitKind,
@@ -205,6 +218,7 @@ pub const V1_0_RULES: LineRules = LineRules {
     append_overwrite_streaming: false,
     changes_drop_common_files: true,
     timestamp_to_time: TimestampToTime::Remainder,
+    nested_update_null_accumulator: NestedUpdateNullAccumulator::KeepsInput,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -221,6 +235,7 @@ pub const V2_0_RULES: LineRules = LineRules {
     append_overwrite_streaming: true,
     changes_drop_common_files: false,
     timestamp_to_time: TimestampToTime::FloorMod,
+    nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
     map_value_nullability: MapValueNullability::FromType,
 };

@@ -16,6 +16,7 @@ use super::nested_update::NestedUpdateAgg;
 use super::numeric::{MaxMin, Product, Sum};
 use super::sketch::SketchAgg;
 use super::{AggField, FieldAggregator, IgnoreRetract};
+use crate::line::NestedUpdateNullAccumulator;
 
 /// What a constructor gets: the table (for the field's options), the field and its [`AggField`].
 pub(crate) struct FactoryInput<'a> {
@@ -272,10 +273,30 @@ fn nested_update(i: FactoryInput<'_>) -> Result<Box<dyn FieldAggregator>> {
             })?);
         }
     }
+    let rules = i.table.line().rules();
+    if rules.nested_update_null_accumulator == NestedUpdateNullAccumulator::NonNullRows {
+        // Options of 2.0's FieldNestedUpdateAgg this reader does not merge by: refused, naming them.
+        for (suffix, default) in [
+            ("nested-sequence-field", None),
+            ("count-limit", None),
+            ("nested-key-null-strategy", Some("merge")),
+        ] {
+            let key = format!("fields.{}.{suffix}", f.name);
+            if let Some(v) = option(i.table, &key) {
+                if Some(v.trim().to_ascii_lowercase().as_str()) != default {
+                    return Err(crate::Error::Unsupported {
+                        path: i.table.path().join("schema"),
+                        reason: format!("{key}={v} (nested_update of column `{}`)", f.name),
+                    });
+                }
+            }
+        }
+    }
     Ok(Box::new(NestedUpdateAgg {
         field: i.field,
         fields,
         key,
+        null_accumulator: rules.nested_update_null_accumulator,
     }))
 }
 

@@ -1,6 +1,7 @@
 //! `nested_update` (`FieldNestedUpdateAgg`).
 
 use crate::error::Result;
+use crate::line::NestedUpdateNullAccumulator;
 use crate::merge::output::{Cell, Ctx};
 use crate::schema::DataField;
 
@@ -12,6 +13,8 @@ use crate::value::Datum;
 pub(crate) struct NestedUpdate<'a> {
     pub(crate) fields: &'a [DataField],
     pub(crate) key: &'a [usize],
+    /// The release line's rule for a NULL accumulator ([`NestedUpdateNullAccumulator`]).
+    pub(crate) null_accumulator: NestedUpdateNullAccumulator,
 }
 
 impl NestedUpdate<'_> {
@@ -32,12 +35,23 @@ impl NestedUpdate<'_> {
     }
 
     /// `agg(first, second)`: the non-NULL rows of both, the later of equal keys winning in the place
-    /// of the first.
+    /// of the first. A NULL `second` keeps `first`; a NULL `first` keeps `second` as it is in 1.0 and gives
+    /// its non-NULL rows (in key-map order when keyed) in 2.0.
     pub(crate) fn agg(&self, first: &Datum, second: &Datum) -> AggResult<Datum> {
-        if *first == Datum::Null || *second == Datum::Null {
-            return Ok(if *first == Datum::Null { second } else { first }.clone());
+        if *second == Datum::Null {
+            return Ok(first.clone());
         }
-        let rows = items(first)?
+        if *first == Datum::Null && self.null_accumulator == NestedUpdateNullAccumulator::KeepsInput
+        {
+            return Ok(second.clone());
+        }
+        let none: &[Datum] = &[];
+        let first_rows = if *first == Datum::Null {
+            none
+        } else {
+            items(first)?
+        };
+        let rows = first_rows
             .iter()
             .chain(items(second)?)
             .filter(|r| **r != Datum::Null);
@@ -93,6 +107,7 @@ pub(crate) struct NestedUpdateAgg {
     pub(crate) field: AggField,
     pub(crate) fields: Vec<DataField>,
     pub(crate) key: Vec<usize>,
+    pub(crate) null_accumulator: NestedUpdateNullAccumulator,
 }
 
 impl FieldAggregator for NestedUpdateAgg {
@@ -105,6 +120,7 @@ impl FieldAggregator for NestedUpdateAgg {
         let r = NestedUpdate {
             fields: &self.fields,
             key: &self.key,
+            null_accumulator: self.null_accumulator,
         }
         .agg(&a, &b);
         computed(&self.field, ctx, r)
@@ -115,6 +131,7 @@ impl FieldAggregator for NestedUpdateAgg {
         let r = NestedUpdate {
             fields: &self.fields,
             key: &self.key,
+            null_accumulator: self.null_accumulator,
         }
         .retract(&a, &b);
         computed(&self.field, ctx, r)

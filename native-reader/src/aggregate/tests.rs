@@ -182,3 +182,38 @@ fn collection_retraction_follows_java() {
         Err(AggError::Unsupported(_))
     ));
 }
+
+/// `FieldNestedUpdateAgg.agg(NULL, input)` by release line: 1.0 keeps the input as it is, 2.0 keeps its
+/// non-NULL rows (`addNonNullRows`); the released 2.0.0 reader returns `[{id: 4, v: "d"}]` for the c10 key
+/// whose first value is `[NULL, {id: 4, v: "d"}]`, the released 1.0.0 reader the array as written.
+#[test]
+fn nested_update_of_a_null_accumulator_follows_the_line() {
+    use crate::aggregate::nested_update::NestedUpdate;
+    use crate::line::NestedUpdateNullAccumulator as N;
+    let fields = vec![DataField {
+        id: 0,
+        name: "id".into(),
+        data_type: DataType {
+            kind: TypeKind::Int,
+            nullable: true,
+        },
+        default_value: None,
+    }];
+    let input = Datum::List(vec![Datum::Null, Datum::Row(vec![Datum::Int(4)])]);
+    for (rule, expected) in [
+        (N::KeepsInput, input.clone()),
+        (
+            N::NonNullRows,
+            Datum::List(vec![Datum::Row(vec![Datum::Int(4)])]),
+        ),
+    ] {
+        let agg = NestedUpdate {
+            fields: &fields,
+            key: &[],
+            null_accumulator: rule,
+        };
+        assert_eq!(agg.agg(&Datum::Null, &input).unwrap(), expected, "{rule:?}");
+        // A NULL input keeps the accumulator on both lines.
+        assert_eq!(agg.agg(&input, &Datum::Null).unwrap(), input, "{rule:?}");
+    }
+}
