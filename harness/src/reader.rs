@@ -97,6 +97,13 @@ impl NativeTableReader {
         }
     }
 
+    /// A reader of this process's release line ([`release_line`]), the one the stock side runs.
+    ///
+    /// Errors: as [`release_line`].
+    pub fn for_this_process() -> Result<Self> {
+        Ok(Self::for_line(release_line()?))
+    }
+
     /// The release line this reader mimics.
     pub fn line(&self) -> PaimonLine {
         self.line

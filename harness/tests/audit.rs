@@ -13,7 +13,7 @@ fn audit(table: &Path, reader: &str) -> harness::audit::AuditReport {
 
 /// Corpora written with a fault at the APPEND/COMPACT boundary (their names say so).
 fn is_fault(dir: &Path) -> bool {
-    let name = dir.file_name().unwrap().to_string_lossy().to_string();
+    let name = common::corpus_name(dir);
     name.contains("fault") || name.starts_with("two-writers")
         // Released 1.0.0 breaks the equal-sequence tie by file name in compaction, so here the compacted
         // table keeps (1,8) while the changelog ends with (1,9) (corpora/README.md, C03).
@@ -22,9 +22,9 @@ fn is_fault(dir: &Path) -> bool {
 
 #[test]
 fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
-    let faults: Vec<PathBuf> = common::corpora()
+    let faults: Vec<PathBuf> = common::line_corpora(&common::line_version())
         .into_iter()
-        .filter(|d| d.file_name().unwrap().to_string_lossy().starts_with("c00") && is_fault(d))
+        .filter(|d| common::corpus_name(d).starts_with("c00") && is_fault(d))
         .collect();
     assert!(!faults.is_empty(), "no C00 fault corpus committed");
     for dir in faults {
@@ -57,7 +57,7 @@ fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
 
 #[test]
 fn control_corpora_are_complete() {
-    let controls: Vec<PathBuf> = common::corpora()
+    let controls: Vec<PathBuf> = common::line_corpora(&common::line_version())
         .into_iter()
         .filter(|d| !is_fault(d))
         .collect();
@@ -167,14 +167,9 @@ fn two_writer_tables_flag_the_given_up_compact_and_count_what_stock_lacks() {
     use std::collections::HashMap;
 
     let stock = StockTableReader::new().unwrap();
-    let dirs: Vec<PathBuf> = common::corpora()
+    let dirs: Vec<PathBuf> = common::line_corpora(&common::line_version())
         .into_iter()
-        .filter(|d| {
-            d.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("two-writers")
-        })
+        .filter(|d| common::corpus_name(d).starts_with("two-writers"))
         .collect();
     assert_eq!(dirs.len(), 2, "lookup and full-compaction twins");
     for dir in dirs {

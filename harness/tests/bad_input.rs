@@ -20,7 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use harness::reader::{NativeTableReader, StockTableReader, TableReader};
+use harness::reader::{StockTableReader, TableReader};
 use native_reader::scan::ScanMode;
 
 use damage::*;
@@ -703,7 +703,7 @@ fn read_all(reader: &dyn TableReader, table: &Path, mode: Mode) -> Result<u64, S
 #[test]
 fn both_readers_fail_precisely_and_the_jvm_stays_usable() {
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let good = c00();
     let mut failures = Vec::new();
     let mut stock_failures = 0;

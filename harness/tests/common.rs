@@ -22,6 +22,115 @@ pub fn corpora() -> Vec<PathBuf> {
     out
 }
 
+/// The native reader of the release line this test process runs (as the stock side does).
+pub fn native() -> harness::reader::NativeTableReader {
+    harness::reader::NativeTableReader::for_this_process().expect("a supported release line")
+}
+
+/// The released Paimon this test process runs: `PAIMON_PARITY_PAIMON_VERSION`, else the default line.
+pub fn line_version() -> String {
+    std::env::var("PAIMON_PARITY_PAIMON_VERSION")
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| jvm_bridge::jvm::DEFAULT_PAIMON_VERSION.to_owned())
+}
+
+/// The release that wrote a corpus directory (its `case.json`'s `paimon_version`).
+pub fn written_by(dir: &Path) -> String {
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("case.json")).unwrap()).unwrap();
+    case["paimon_version"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Every scenario's corpus as written by release `version`, sorted by scenario name: `corpora/<name>`
+/// when its committed table was written by `version`; else `corpora/<name>/paimon-<version>` when that
+/// line's table is committed; else the scenario generated now by the released writer of `version`
+/// (`paimon-parity corpus generate --paimon-version <version>`, in its own process) into
+/// `$CARGO_TARGET_TMPDIR/corpora-paimon-<version>/<name>`, reused while its recorded scenario is unchanged.
+/// Scenarios that name another `paimon_version` are left out.
+pub fn line_corpora(version: &str) -> Vec<PathBuf> {
+    static GENERATED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = GENERATED.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out = Vec::new();
+    for dir in corpora() {
+        let scenario = std::fs::read(dir.join("scenario.json")).unwrap();
+        let pinned: serde_json::Value = serde_json::from_slice(&scenario).unwrap();
+        if pinned["paimon_version"]
+            .as_str()
+            .is_some_and(|v| v != version)
+        {
+            continue;
+        }
+        if written_by(&dir) == version {
+            out.push(dir);
+            continue;
+        }
+        let committed = dir.join(format!("paimon-{version}"));
+        if committed.join("case.json").is_file() {
+            assert!(
+                std::fs::read(committed.join("scenario.json"))
+                    .ok()
+                    .as_deref()
+                    == Some(scenario.as_slice()),
+                "{} was written from another scenario than {}: regenerate it \
+                 (scripts/regenerate-corpora --paimon-version {version} {})",
+                committed.display(),
+                dir.join("scenario.json").display(),
+                dir.file_name().unwrap().to_string_lossy()
+            );
+            out.push(committed);
+            continue;
+        }
+        let name = dir.file_name().unwrap();
+        let generated = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("corpora-paimon-{version}"))
+            .join(name);
+        let fresh = generated.join("case.json").is_file()
+            && std::fs::read(generated.join("scenario.json"))
+                .ok()
+                .as_deref()
+                == Some(scenario.as_slice());
+        if !fresh {
+            let _ = std::fs::remove_dir_all(&generated);
+            let run = std::process::Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
+                .args(["corpus", "generate"])
+                .arg(dir.join("scenario.json"))
+                .arg("--out")
+                .arg(&generated)
+                .args(["--paimon-version", version])
+                .output()
+                .expect("paimon-parity runs");
+            assert!(
+                run.status.success(),
+                "{} with Paimon {version}: {}",
+                dir.display(),
+                String::from_utf8_lossy(&run.stderr)
+            );
+        }
+        out.push(generated);
+    }
+    out
+}
+
+/// The scenario name of a corpus directory from [`corpora`] or [`line_corpora`] (`corpora/<name>`,
+/// `corpora/<name>/paimon-<V>`, or a generated `<name>`).
+pub fn corpus_name(dir: &Path) -> String {
+    let last = dir.file_name().unwrap().to_string_lossy().into_owned();
+    if last.starts_with("paimon-") {
+        dir.parent()
+            .and_then(|p| p.file_name())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        last
+    }
+}
+
 /// A committed corpus by name.
 pub fn corpus(name: &str) -> PathBuf {
     let p = repo_root().join("corpora").join(name);

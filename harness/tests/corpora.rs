@@ -4,7 +4,7 @@
 mod common;
 
 use harness::corpus::{stock_summary, StockSummary};
-use harness::reader::{NativeTableReader, StockTableReader, TableReader};
+use harness::reader::{StockTableReader, TableReader};
 use harness::replay::{replay, ReplayOptions};
 
 fn quiet() -> ReplayOptions {
@@ -17,8 +17,8 @@ fn quiet() -> ReplayOptions {
 #[test]
 fn every_corpus_replays_identically_and_matches_case_json() {
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
-    let corpora = common::corpora();
+    let native = common::native();
+    let corpora = common::line_corpora(&common::line_version());
     assert!(
         corpora.len() >= 2,
         "expected at least two committed corpora"
@@ -61,7 +61,7 @@ fn every_corpus_replays_identically_and_matches_case_json() {
 #[test]
 fn c00_control_changelog_is_what_was_written() {
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let table =
         std::fs::canonicalize(common::corpus("c00-full-compaction-control").join("table")).unwrap();
     let expected = vec!["+I (1, 10)", "-U (1, 10)", "+U (1, 20)"];

@@ -81,16 +81,12 @@ fn committed_c00_corpora_show_the_lost_changelog() {
     let stock = StockTableReader::new().expect("JVM starts");
     let here = stock.bridge().paimon_version().unwrap();
     let mut checked = 0;
-    for dir in common::corpora() {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    for dir in common::line_corpora(&here) {
+        let name = common::corpus_name(&dir);
         let Some(fault) = is_fault(&name) else {
             continue;
         };
-        let case: Value =
-            serde_json::from_slice(&std::fs::read(dir.join("case.json")).unwrap()).unwrap();
-        if case["paimon_version"].as_str() != Some(here.as_str()) {
-            continue; // written by another line: checked by `every_built_line_reproduces_c00`.
-        }
+        assert_eq!(common::written_by(&dir), here, "{}", dir.display());
         let table = std::fs::canonicalize(dir.join("table")).unwrap();
         let snapshots = snapshot_summaries(&table).unwrap();
         let latest = snapshots.last().unwrap();

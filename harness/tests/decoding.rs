@@ -4,6 +4,8 @@
 //! very same Arrow types on both sides. Where paimon-arrow cannot export a type (MULTISET), the native rows
 //! are checked against the written values.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
@@ -300,7 +302,7 @@ fn every_type_scenario(format: &str) -> Value {
 #[test]
 fn every_type_in_every_format_reads_identically() {
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let dir = tempfile::tempdir().unwrap();
     for format in ["parquet", "orc", "avro"] {
         let table = write(dir.path(), every_type_scenario(format));
@@ -313,7 +315,7 @@ fn every_type_in_every_format_reads_identically() {
 #[test]
 fn every_format_and_compression_reads_identically() {
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let dir = tempfile::tempdir().unwrap();
     let mut steps = Vec::new();
     let mut id = 0;
@@ -378,7 +380,7 @@ fn every_format_and_compression_reads_identically() {
 #[test]
 fn evolved_schemas_read_identically_in_every_format() {
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let dir = tempfile::tempdir().unwrap();
     for format in ["parquet", "orc", "avro"] {
         let fields = [
@@ -454,7 +456,7 @@ type MultisetRow = (i32, Option<Vec<(String, i32)>>, Option<Vec<(i32, i32)>>);
 #[test]
 fn multisets_read_as_written() {
     let _stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let dir = tempfile::tempdir().unwrap();
     for format in ["parquet", "avro"] {
         // Written directly (a scenario would also read it back with the stock reader, which cannot).

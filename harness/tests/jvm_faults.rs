@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard};
 
-use harness::reader::{Batches, NativeTableReader, PlannedSplit, StockTableReader, TableReader};
+use harness::reader::{Batches, PlannedSplit, StockTableReader, TableReader};
 use harness::replay::{replay, ReplayOptions};
 use jvm_bridge::CorpusWriter;
 use native_reader::scan::ScanMode;
@@ -98,7 +98,7 @@ fn stock_out_of_heap_is_an_error_naming_the_heap_and_the_jvm_survives() {
 fn after_replays_no_arrow_memory_and_no_reader_is_left() {
     let _serial = serial();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let bridge = stock.bridge();
 
     // A full replay of every committed corpus.
@@ -184,7 +184,7 @@ fn replay_while_another_writer_commits_is_finite_and_reports_its_range() {
     let (_guard, table) = damage::copy_of(&damage::lookup());
     let table = std::fs::canonicalize(table).unwrap();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let snapshots = native_reader::snapshot::SnapshotManager::new(&table);
     let latest_before = snapshots.latest_snapshot_id().unwrap().unwrap();
 

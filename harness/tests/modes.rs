@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use harness::reader::{NativeTableReader, StockTableReader, TableReader};
+use harness::reader::{StockTableReader, TableReader};
 use harness::replay::{replay, ReplayMode, ReplayOptions, ReplayReport};
 use jvm_bridge::CorpusWriter;
 use native_reader::scan::ScanMode;
@@ -59,7 +59,7 @@ fn paimon_cpp_tables() -> Vec<PathBuf> {
 /// Replays `table` in `mode`; a table the released reader cannot read must fail with the Java message,
 /// and the command line must then exit 2 with that message.
 fn assert_replays_identically(table: &Path, mode: ReplayMode, stock: &StockTableReader) {
-    let native = NativeTableReader::new();
+    let native = common::native();
     match replay(table, stock, &native, &options(mode)) {
         Ok(report) => {
             assert_eq!(
@@ -115,7 +115,7 @@ fn every_corpus_and_paimon_cpp_table_replays_identically_in_every_mode() {
 fn batch_time_travel_replays_every_snapshot_identically() {
     let _serial = serial();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let mut tables: Vec<PathBuf> = common::corpora().iter().map(|c| c.join("table")).collect();
     tables.extend(paimon_cpp_tables());
     for table in &tables {
@@ -210,12 +210,12 @@ fn check(table: &Path, stock: &StockTableReader) -> (Vec<String>, Vec<String>) {
     for mode in MODES {
         assert_replays_identically(table, mode, stock);
     }
-    let native = NativeTableReader::new();
+    let native = common::native();
     (batch_rows(stock, table), batch_rows(&native, table))
 }
 
 fn report_of(table: &Path, stock: &StockTableReader, mode: ReplayMode) -> ReplayReport {
-    replay(table, stock, &NativeTableReader::new(), &options(mode)).unwrap()
+    replay(table, stock, &common::native(), &options(mode)).unwrap()
 }
 
 fn sorted(rows: &[&str]) -> Vec<String> {
@@ -304,7 +304,7 @@ fn c03_two_writers_equal_sequence() {
     b.close().unwrap();
 
     // Both files hold key 1 with the same sequence number.
-    let native = NativeTableReader::new();
+    let native = common::native();
     let splits = native
         .plan(&s.table, ScanMode::Batch { snapshot: None }, i64::MAX)
         .unwrap();
@@ -478,7 +478,7 @@ fn int_key_row(k: i32) -> Vec<u8> {
 fn c11_streaming_read_overwrite_changes_plan() {
     let _serial = serial();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let table = common::corpus("c11-streaming-read-overwrite").join("table");
     let table = std::fs::canonicalize(table).unwrap();
 
@@ -549,7 +549,7 @@ fn c11_streaming_read_overwrite_changes_plan() {
 fn streaming_read_overwrite_of_many_partitions_plans_in_java_order() {
     let _serial = serial();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let s = scratch(
         r#"{"fields":[{"name":"p","type":"INT NOT NULL"},{"name":"k","type":"INT NOT NULL"},{"name":"v","type":"STRING"}],
             "partitionKeys":["p"],"primaryKeys":["p","k"],
@@ -661,7 +661,7 @@ fn c12_column_type_changes_read_through_java_cast_rules() {
 fn streaming_read_overwrite_with_deletion_vectors() {
     let _serial = serial();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let s = scratch(
         r#"{"fields":[{"name":"k","type":"INT NOT NULL"},{"name":"v","type":"INT"}],
             "partitionKeys":[],"primaryKeys":["k"],
@@ -779,7 +779,7 @@ fn c12_unparsable_string_after_type_change_is_an_error_naming_file_and_value() {
     let stock_error = batch_read_error(&stock, &s.table).expect("the released reader throws");
     assert!(stock_error.contains("2023-02-30"), "{stock_error}");
     let native_error =
-        batch_read_error(&NativeTableReader::new(), &s.table).expect("the native reader fails");
+        batch_read_error(&common::native(), &s.table).expect("the native reader fails");
     assert!(native_error.contains("\"2023-02-30\""), "{native_error}");
     assert!(native_error.contains(".parquet"), "{native_error}");
     assert!(native_error.contains("`day`"), "{native_error}");
@@ -814,7 +814,7 @@ fn c12_decimal_overflow_after_type_change_fails_in_both_readers() {
         "{stock_error}"
     );
     let native_error =
-        batch_read_error(&NativeTableReader::new(), &s.table).expect("the native reader fails");
+        batch_read_error(&common::native(), &s.table).expect("the native reader fails");
     assert!(
         native_error.contains("\"123456.7\" does not fit"),
         "{native_error}"

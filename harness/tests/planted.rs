@@ -62,7 +62,7 @@ impl TableReader for Planted {
 fn one_changed_native_value_is_caught_and_pinpointed() {
     let table = std::fs::canonicalize(common::corpus("lookup-partitioned").join("table")).unwrap();
     let stock = StockTableReader::new().expect("JVM starts");
-    let native = NativeTableReader::new();
+    let native = common::native();
     let end = native_reader::Table::open(&table)
         .unwrap()
         .latest_snapshot_id()

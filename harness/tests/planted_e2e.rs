@@ -212,7 +212,7 @@ struct Fixture {
 
 fn fixture() -> Fixture {
     let table = std::fs::canonicalize(common::corpus("lookup-partitioned").join("table")).unwrap();
-    let native = NativeTableReader::new();
+    let native = common::native();
     let end = native_reader::Table::open(&table)
         .unwrap()
         .latest_snapshot_id()
