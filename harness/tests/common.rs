@@ -56,7 +56,7 @@ pub fn line_corpora(version: &str) -> Vec<PathBuf> {
     static GENERATED: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one_at_a_time = GENERATED.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = Vec::new();
-    for dir in corpora() {
+    for dir in scenario_dirs() {
         let scenario = std::fs::read(dir.join("scenario.json")).unwrap();
         let pinned: serde_json::Value = serde_json::from_slice(&scenario).unwrap();
         if pinned["paimon_version"]
@@ -65,7 +65,7 @@ pub fn line_corpora(version: &str) -> Vec<PathBuf> {
         {
             continue;
         }
-        if written_by(&dir) == version {
+        if dir.join("case.json").is_file() && written_by(&dir) == version {
             out.push(dir);
             continue;
         }
@@ -129,6 +129,18 @@ pub fn corpus_name(dir: &Path) -> String {
     } else {
         last
     }
+}
+
+/// Every corpus directory with a `scenario.json`, sorted: those of [`corpora`], and scenarios of a later line
+/// only (pinned by `paimon_version`), whose table lives in `paimon-<V>/` alone.
+pub fn scenario_dirs() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(repo_root().join("corpora"))
+        .expect("corpora/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("scenario.json").is_file())
+        .collect();
+    out.sort();
+    out
 }
 
 /// A committed corpus by name.

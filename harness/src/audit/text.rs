@@ -88,6 +88,13 @@ pub fn write_text(
                 c.pending_level0_keys
             )?;
         }
+        if c.pending_postpone_keys > 0 {
+            writeln!(
+                out,
+                "  {} keys left out: the stream saw them in the postpone bucket (bucket -2), which batch reads skip until a job moves them into real buckets",
+                c.pending_postpone_keys
+            )?;
+        }
         for m in c.missing.iter().take(max_keys) {
             let by = match (
                 &m.written_by_snapshot,

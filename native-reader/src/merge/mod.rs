@@ -124,7 +124,10 @@ pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKi
             .all(|f| f.delete_row_count.is_some());
     Ok(if raw {
         SplitReadKind::Raw
-    } else if split.is_streaming {
+    } else if split.is_streaming || split.bucket == crate::table::POSTPONE_BUCKET {
+        // `MergeFileSplitRead.createReader`: streaming splits and splits of the postpone bucket (2.0; planned
+        // by full first plans of streaming scans, whose batch phase does not skip it) are read without
+        // merging, every record with its RowKind (`createNoMergeReader(.., keepDelete = true)`).
         SplitReadKind::NoMerge
     } else {
         SplitReadKind::Merge

@@ -1,6 +1,7 @@
 package org.paimonparity.bridge;
 
 import org.apache.paimon.arrow.ArrowUtils;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.table.FileStoreTable;
@@ -9,6 +10,8 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.SnapshotManager;
+
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -58,5 +61,13 @@ final class Compat {
     /** {@code TableWriteImpl.withExecutionMode(false)}: a batch write (an overwrite). */
     static TableWriteImpl<?> batchExecution(TableWriteImpl<?> write) {
         return write.withExecutionMode(false);
+    }
+
+    /**
+     * A JSON value of a type the 1.0 line does not have, for {@code CorpusWriter.toInternal}: none
+     * (every 1.0 type is handled there), so {@code null}.
+     */
+    static Object toInternalOfLineType(DataField field, JsonNode v) {
+        return null;
     }
 }

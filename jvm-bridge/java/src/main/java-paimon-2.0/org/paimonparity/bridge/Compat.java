@@ -1,6 +1,12 @@
 package org.paimonparity.bridge;
 
 import org.apache.paimon.arrow.ArrowUtils;
+import org.apache.paimon.data.BinaryVector;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.variant.GenericVariant;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.VectorType;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.table.FileStoreTable;
@@ -10,6 +16,8 @@ import org.apache.paimon.table.source.IncrementalSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.SnapshotManager;
+
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -86,5 +94,39 @@ final class Compat {
      */
     static TableWriteImpl<?> batchExecution(TableWriteImpl<?> write) {
         return write;
+    }
+
+    /**
+     * A JSON value of a type new in 2.0, for {@code CorpusWriter.toInternal}: VARIANT from any JSON
+     * value ({@code GenericVariant.fromJson} of its text), VECTOR from a JSON array of exactly {@code
+     * length} elements ({@code BinaryVector.fromInternalArray}); {@code null} for other types.
+     */
+    static Object toInternalOfLineType(DataField field, JsonNode v) {
+        DataType type = field.type();
+        switch (type.getTypeRoot()) {
+            case VARIANT:
+                return GenericVariant.fromJson(v.toString());
+            case VECTOR:
+                {
+                    VectorType vector = (VectorType) type;
+                    if (!v.isArray() || v.size() != vector.getLength()) {
+                        throw new IllegalArgumentException(
+                                "column '" + field.name() + "' (" + type + "): " + v
+                                        + " is not a JSON array of " + vector.getLength()
+                                        + " elements");
+                    }
+                    DataField element =
+                            new DataField(
+                                    field.id(), field.name() + "[]", vector.getElementType());
+                    Object[] out = new Object[v.size()];
+                    for (int i = 0; i < out.length; i++) {
+                        out[i] = CorpusWriter.toInternal(element, v.get(i));
+                    }
+                    return BinaryVector.fromInternalArray(
+                            new GenericArray(out), vector.getElementType());
+                }
+            default:
+                return null;
+        }
     }
 }

@@ -529,7 +529,9 @@ public final class CorpusWriter {
      * DOUBLE (numbers, or "NaN"/"Infinity"/"-Infinity" strings); DECIMAL (string or number);
      * CHAR/VARCHAR/STRING (string); BINARY/VARBINARY/BYTES (base64 string); DATE (int days since
      * epoch); TIME (int millis of day); TIMESTAMP (string {@code yyyy-MM-ddTHH:mm:ss[.f..]});
-     * TIMESTAMP WITH LOCAL TIME ZONE (the same string, read as UTC). JSON null is SQL NULL.
+     * TIMESTAMP WITH LOCAL TIME ZONE (the same string, read as UTC); in 2.0, VARIANT (any JSON value,
+     * {@code GenericVariant.fromJson}) and VECTOR (a JSON array of its elements). JSON null is SQL
+     * NULL.
      */
     static Object toInternal(DataField field, JsonNode v) {
         if (v == null || v.isNull()) {
@@ -656,9 +658,16 @@ public final class CorpusWriter {
                     return GenericRow.of(toRow(((RowType) type).getFields(), v));
                 }
             default:
-                throw new UnsupportedOperationException(
-                        "column '" + field.name() + "': type " + type
-                                + " is not supported in JSON rows");
+                {
+                    // Types of later lines (2.0: VARIANT, VECTOR), by the line's Compat.
+                    Object value = Compat.toInternalOfLineType(field, v);
+                    if (value != null) {
+                        return value;
+                    }
+                    throw new UnsupportedOperationException(
+                            "column '" + field.name() + "': type " + type
+                                    + " is not supported in JSON rows");
+                }
         }
     }
 
