@@ -119,3 +119,19 @@ pub const EXIT_IDENTICAL: i32 = 0;
 pub const EXIT_DIFFERENT: i32 = 1;
 /// Exit status when either side could not read the table.
 pub const EXIT_UNREADABLE: i32 = 2;
+/// Exit status when the run compared nothing: both readers planned no split for the scan (an empty table,
+/// a stream start past the last snapshot, a batch scan of a table whose files all sit in the postpone
+/// bucket), so there is no evidence either way. Not IDENTICAL.
+pub const EXIT_NOTHING_COMPARED: i32 = 3;
+
+/// How bad an exit status is, for the worst of many runs: unreadable, then different, then nothing
+/// compared, then identical (an unknown status counts as the worst).
+pub fn exit_severity(code: i32) -> u8 {
+    match code {
+        EXIT_IDENTICAL => 0,
+        EXIT_NOTHING_COMPARED => 1,
+        EXIT_DIFFERENT => 2,
+        EXIT_UNREADABLE => 3,
+        _ => 4,
+    }
+}

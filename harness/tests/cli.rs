@@ -39,6 +39,29 @@ fn replay_of_a_committed_corpus_exits_0_and_prints_the_summary() {
     assert_eq!(report["splits"].as_array().unwrap().len(), 2);
 }
 
+/// A stream started past the table's last snapshot plans nothing on either side: no evidence, so the verdict
+/// is NOTHING-COMPARED with exit status 3, never IDENTICAL (c00-full-compaction-control has 4 snapshots).
+#[test]
+fn a_replay_that_compares_nothing_is_not_identical() {
+    let table = common::corpus("c00-full-compaction-control").join("table");
+    let json = tempfile::NamedTempFile::new().unwrap();
+    let (code, stdout, stderr) = paimon_parity(&[
+        "replay",
+        table.to_str().unwrap(),
+        "--from-snapshot",
+        "999",
+        "--json",
+        json.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stdout.contains("NOTHING-COMPARED: "), "{stdout}");
+    assert!(!stdout.contains("IDENTICAL"), "{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(json.path()).unwrap()).unwrap();
+    assert_eq!(report["verdict"], "nothing-compared");
+    assert_eq!(report["totals"]["splits"], 0);
+}
+
 #[test]
 fn missing_directory_exits_2_naming_the_path() {
     let (code, _, stderr) = paimon_parity(&["replay", "/nonexistent/paimon/table"]);

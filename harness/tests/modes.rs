@@ -132,9 +132,10 @@ fn batch_time_travel_replays_every_snapshot_identically() {
                 ..options(ReplayMode::Batch)
             };
             let report = replay(table, &stock, &native, &opts).unwrap();
-            assert_eq!(
-                report.verdict,
-                "identical",
+            // A snapshot whose batch plan is empty on both sides (e.g. every row deleted) compares nothing:
+            // its own verdict, and still agreement of the two planners.
+            assert!(
+                matches!(report.verdict, "identical" | "nothing-compared"),
                 "{} snapshot {id}: {}",
                 table.display(),
                 harness::report::summary_line(&report)

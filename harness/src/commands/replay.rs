@@ -70,5 +70,9 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     if let Some(path) = json {
         write_json(&path, &runs)?;
     }
-    Ok(runs.iter().map(|r| r.exit_code).max().unwrap_or(0))
+    Ok(runs
+        .iter()
+        .map(|r| r.exit_code)
+        .max_by_key(|c| crate::error::exit_severity(*c))
+        .unwrap_or(0))
 }

@@ -17,7 +17,9 @@ use native_reader::SplitKey;
 use serde::Serialize;
 
 use crate::diff::{match_splits, RowCounts, RowMismatch};
-use crate::error::{Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_UNREADABLE};
+use crate::error::{
+    Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_NOTHING_COMPARED, EXIT_UNREADABLE,
+};
 use crate::reader::{PlannedSplit, TableReader};
 
 use split::{compare_pair, first_difference_of, plan_failure};
@@ -207,7 +209,7 @@ pub struct ReplayReport {
     pub totals: Totals,
     /// The first difference in replay order, if any.
     pub first_difference: Option<FirstDifference>,
-    /// `identical`, `different` or `unreadable`.
+    /// `identical`, `different`, `unreadable`, or `nothing-compared` (neither reader planned a split).
     pub verdict: &'static str,
 }
 
@@ -217,6 +219,7 @@ impl ReplayReport {
         match self.verdict {
             "identical" => EXIT_IDENTICAL,
             "different" => EXIT_DIFFERENT,
+            "nothing-compared" => EXIT_NOTHING_COMPARED,
             _ => EXIT_UNREADABLE,
         }
     }
@@ -337,6 +340,9 @@ pub fn replay(
     totals.wall_time_ms = started.elapsed().as_millis();
     let verdict = if totals.unreadable > 0 {
         "unreadable"
+    } else if totals.splits == 0 {
+        // Both readers planned nothing: no evidence either way.
+        "nothing-compared"
     } else if totals.identical == totals.splits {
         "identical"
     } else {

@@ -17,7 +17,8 @@ pub struct MatrixRun {
     pub table: PathBuf,
     /// The scan replayed.
     pub mode: ReplayMode,
-    /// `identical`, `different`, `unreadable`, or `error` (the replay could not start: see `error`).
+    /// `identical`, `different`, `unreadable`, `nothing-compared`, or `error` (the replay could not start:
+    /// see `error`).
     pub verdict: String,
     /// Split pairs (0 on error).
     pub splits: usize,
@@ -31,7 +32,7 @@ pub struct MatrixRun {
     pub first_difference: Option<String>,
     /// The error that stopped the run (a table or plan either reader rejects).
     pub error: Option<String>,
-    /// This run's exit status (0 identical, 1 different, 2 unreadable or error).
+    /// This run's exit status (0 identical, 1 different, 2 unreadable or error, 3 nothing compared).
     pub exit_code: i32,
 }
 
@@ -131,15 +132,38 @@ pub fn write_matrix(out: &mut dyn Write, runs: &[MatrixRun]) -> std::io::Result<
     writeln!(out, "{} runs: {}", runs.len(), parts.join(", "))
 }
 
-/// `corpora/c00/table` -> `c00`: the table directory's name, or its parent's when it is called `table`.
+/// `corpora/c00/table` -> `c00`: the table directory's name, or its parent's when it is called `table`;
+/// `corpora/c00/paimon-2.0.0/table` (a table of another line beside the corpus) -> `c00/paimon-2.0.0`.
 fn table_name(path: &Path) -> String {
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     match name(path).as_deref() {
-        Some("table") => path
-            .parent()
-            .and_then(name)
-            .unwrap_or_else(|| path.display().to_string()),
+        Some("table") => match path.parent() {
+            Some(parent) => match (name(parent), parent.parent().and_then(name)) {
+                (Some(line), Some(corpus)) if line.starts_with("paimon-") => {
+                    format!("{corpus}/{line}")
+                }
+                (Some(n), _) => n,
+                _ => path.display().to_string(),
+            },
+            None => path.display().to_string(),
+        },
         Some(n) => n.to_string(),
         None => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_name;
+    use std::path::Path;
+
+    #[test]
+    fn tables_are_named_by_their_corpus_and_line() {
+        assert_eq!(table_name(Path::new("corpora/c00/table")), "c00");
+        assert_eq!(
+            table_name(Path::new("corpora/c00/paimon-2.0.0/table")),
+            "c00/paimon-2.0.0"
+        );
+        assert_eq!(table_name(Path::new("/w/db.db/orders")), "orders");
     }
 }
