@@ -144,15 +144,16 @@ pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
     #[arg(required = true, num_args = 1..)]
     pub tables: Vec<PathBuf>,
-    /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`).
-    #[arg(long, default_value_t = 1)]
+    /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); snapshot ids
+    /// start at 1, so 0 and negative ids are usage errors.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..))]
     pub from_snapshot: i64,
     /// The scans to replay, comma-separated: `stream` (`scan.mode=from-snapshot`), `stream-full`
     /// (`from-snapshot-full`), `latest-full`, `batch` (`newScan().plan()`), or `all` (the four).
     #[arg(long, value_delimiter = ',', default_value = "stream")]
     pub mode: Vec<ModeArg>,
-    /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest.
-    #[arg(long)]
+    /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest (ids start at 1).
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
     pub snapshot: Option<i64>,
     /// Also write the report as JSON to this file.
     #[arg(long)]

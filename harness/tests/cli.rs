@@ -62,6 +62,24 @@ fn a_replay_that_compares_nothing_is_not_identical() {
     assert_eq!(report["totals"]["splits"], 0);
 }
 
+/// Snapshot ids start at 1: `--from-snapshot 0` or `-1` is a usage error (clap's exit status 2) naming the
+/// option, before any JVM starts.
+#[test]
+fn snapshot_ids_below_1_are_usage_errors() {
+    let table = common::corpus("c00-full-compaction-control").join("table");
+    for (option, bad) in [
+        ("--from-snapshot", "0"),
+        ("--from-snapshot", "-1"),
+        ("--snapshot", "0"),
+    ] {
+        let arg = format!("{option}={bad}");
+        let (code, stdout, stderr) = paimon_parity(&["replay", table.to_str().unwrap(), &arg]);
+        assert_eq!(code, 2, "{arg}: stdout {stdout}");
+        assert!(stderr.contains(option), "{arg}: {stderr}");
+        assert!(stdout.is_empty(), "{arg}: {stdout}");
+    }
+}
+
 #[test]
 fn missing_directory_exits_2_naming_the_path() {
     let (code, _, stderr) = paimon_parity(&["replay", "/nonexistent/paimon/table"]);
