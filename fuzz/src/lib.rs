@@ -62,6 +62,7 @@ pub fn type_of(code: u8) -> DataType {
                 kind: TypeKind::VarChar(10),
                 nullable: true,
             },
+            default_value: None,
         }]),
     };
     DataType {
@@ -280,6 +281,7 @@ pub fn partition_path_input(data: &[u8]) {
                 id: i as i32,
                 name: format!("p{i}"),
                 data_type: t,
+                default_value: None,
             })
             .collect();
         let computer = PartitionComputer::new(fields, "__DEFAULT_PARTITION__", legacy);
