@@ -27,13 +27,10 @@ pub fn native() -> harness::reader::NativeTableReader {
     harness::reader::NativeTableReader::for_this_process().expect("a supported release line")
 }
 
-/// The released Paimon this test process runs: `PAIMON_PARITY_PAIMON_VERSION`, else the default line.
+/// The released Paimon this test process runs: `PAIMON_PARITY_PAIMON_VERSION`, else the default line
+/// (`jvm_bridge::jvm::paimon_version`, what the stock side loads).
 pub fn line_version() -> String {
-    std::env::var("PAIMON_PARITY_PAIMON_VERSION")
-        .ok()
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| jvm_bridge::jvm::DEFAULT_PAIMON_VERSION.to_owned())
+    jvm_bridge::jvm::paimon_version()
 }
 
 /// The release that wrote a corpus directory (its `case.json`'s `paimon_version`).

@@ -2,7 +2,6 @@ package org.paimonparity.bridge;
 
 import org.apache.paimon.arrow.ArrowUtils;
 import org.apache.paimon.data.BinaryVector;
-import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.variant.GenericVariant;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -115,15 +114,9 @@ final class Compat {
                                         + " is not a JSON array of " + vector.getLength()
                                         + " elements");
                     }
-                    DataField element =
-                            new DataField(
-                                    field.id(), field.name() + "[]", vector.getElementType());
-                    Object[] out = new Object[v.size()];
-                    for (int i = 0; i < out.length; i++) {
-                        out[i] = CorpusWriter.toInternal(element, v.get(i));
-                    }
                     return BinaryVector.fromInternalArray(
-                            new GenericArray(out), vector.getElementType());
+                            CorpusWriter.toArray(field, vector.getElementType(), v),
+                            vector.getElementType());
                 }
             default:
                 return null;

@@ -611,16 +611,8 @@ public final class CorpusWriter {
                     if (!v.isArray()) {
                         throw mismatch(field, v, "a JSON array");
                     }
-                    DataField element =
-                            new DataField(
-                                    field.id(),
-                                    field.name() + "[]",
-                                    ((org.apache.paimon.types.ArrayType) type).getElementType());
-                    Object[] out = new Object[v.size()];
-                    for (int i = 0; i < out.length; i++) {
-                        out[i] = toInternal(element, v.get(i));
-                    }
-                    return new org.apache.paimon.data.GenericArray(out);
+                    return toArray(
+                            field, ((org.apache.paimon.types.ArrayType) type).getElementType(), v);
                 }
             case MAP:
             case MULTISET:
@@ -669,6 +661,20 @@ public final class CorpusWriter {
                                     + " is not supported in JSON rows");
                 }
         }
+    }
+
+    /**
+     * The elements of the JSON array {@code v} of column {@code field} as a {@code GenericArray} of
+     * {@code elementType} values (ARRAY, and VECTOR before {@code BinaryVector.fromInternalArray}).
+     */
+    static org.apache.paimon.data.GenericArray toArray(
+            DataField field, DataType elementType, JsonNode v) {
+        DataField element = new DataField(field.id(), field.name() + "[]", elementType);
+        Object[] out = new Object[v.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = toInternal(element, v.get(i));
+        }
+        return new org.apache.paimon.data.GenericArray(out);
     }
 
     private static long integral(DataField field, JsonNode v, long min, long max) {
