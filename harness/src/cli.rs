@@ -169,6 +169,27 @@ pub struct ReplayArgs {
     /// the line the native reader plans as (1.0.x or 2.0.x); default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long)]
     pub paimon_version: Option<String>,
+    /// The readers to compare with the released one, repeatable or comma-separated: `native` (this
+    /// project's), a reader shipped in `adapters/readers.json` (`example`, `paimon-rust`, `pypaimon`), or one
+    /// declared with `--reader-command`. Each runs as its own replay; see `adapters/README.md`.
+    #[arg(
+        long = "reader",
+        value_name = "NAME",
+        value_delimiter = ',',
+        default_value = "native"
+    )]
+    pub readers: Vec<String>,
+    /// Declares an external reader: `NAME=COMMAND` (the command split on whitespace, run without a shell),
+    /// speaking `paimon-parity-reader/1`. Repeatable.
+    #[arg(long = "reader-command", value_name = "NAME=COMMAND")]
+    pub reader_commands: Vec<String>,
+    /// Seconds an external reader may take to answer one split before it is stopped and reported.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::external::DEFAULT_TIMEOUT_SECS)]
+    pub reader_timeout: u64,
+    /// Let external readers that can plan (their `describe` lists `plan`) plan the scan themselves, and diff
+    /// their plans against the released planner's; by default they read the released planner's splits.
+    #[arg(long)]
+    pub reader_plans: bool,
 }
 
 // The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).

@@ -10,6 +10,20 @@ pub enum Side {
     Stock,
     /// The native reader (`native-reader`).
     Native,
+    /// An external reader speaking `paimon-parity-reader/1`, by its declared name (`crate::external`).
+    External(&'static str),
+}
+
+/// How an external reader failed on a split (its stream's `paimon.parity.status`, or the harness's
+/// finding that its output is unusable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExternalFailure {
+    /// The reader failed: its own `error` status, a crash, a timeout, output that is not Arrow IPC, a wrong
+    /// schema, a stream missing.
+    Error,
+    /// The reader does not implement something the split needs (`unsupported` status).
+    Unsupported,
 }
 
 impl std::fmt::Display for Side {
@@ -17,6 +31,7 @@ impl std::fmt::Display for Side {
         f.write_str(match self {
             Side::Stock => "stock",
             Side::Native => "native",
+            Side::External(name) => name,
         })
     }
 }
@@ -63,6 +78,23 @@ pub enum Error {
         /// The other reader's outcome, in words.
         other: String,
     },
+    /// An external reader failed, or answered `unsupported`, on a split or on the whole request:
+    /// `{reader}: {message}`, then what it printed on stderr (last lines). A replay reports it as that
+    /// reader's `reader error` or `unsupported` verdict (exit 1), never as an unreadable table.
+    #[error("{reader}: {message}{}", stderr_suffix(stderr))]
+    External {
+        /// The reader's declared name.
+        reader: String,
+        /// Error or unsupported.
+        kind: ExternalFailure,
+        /// What failed, in words.
+        message: String,
+        /// The last lines of its stderr, joined with ` | `; may be empty.
+        stderr: String,
+    },
+    /// A command line that cannot be run as given (an unknown reader, a malformed flag).
+    #[error("usage: {0}")]
+    Usage(String),
     /// A corpus scenario is invalid.
     #[error("scenario: {0}")]
     Scenario(String),
@@ -100,6 +132,15 @@ impl From<native_reader::Error> for Error {
 
 /// The source of an error variant that wraps a library error (I/O, JSON, Arrow, Parquet, ORC).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// `"; stderr: {tail}"`, or nothing for an empty tail.
+fn stderr_suffix(tail: &str) -> String {
+    if tail.is_empty() {
+        String::new()
+    } else {
+        format!("; stderr: {tail}")
+    }
+}
 
 /// `"{context}: "`, or nothing for an empty context.
 fn prefix(context: &str) -> String {

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod corpus;
 pub mod diff;
 pub mod error;
+pub mod external;
 pub mod inspect;
 pub mod reader;
 pub mod replay;

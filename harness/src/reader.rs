@@ -22,6 +22,9 @@ pub struct PlannedSplit {
     pub split: Split,
     /// Reader-private bytes (stock: Java-serialized `DataSplit`); `None` for the native reader.
     pub payload: Option<Vec<u8>>,
+    /// The split's type and Paimon's own serialization of it, handed to external readers; `None` where the
+    /// released planner did not plan the split.
+    pub wire: Option<jvm_bridge::WireSplit>,
 }
 
 /// Record batches of one split: `_row_kind` Int8 then the table's columns (see `native_reader::types`).
@@ -57,6 +60,30 @@ pub trait TableReader {
                 self.side()
             ))),
         }
+    }
+
+    /// The reader's own name and version, when it reports one (external readers); `None` by default.
+    fn reader_version(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether the replay hands this reader the released planner's splits instead of asking it to plan
+    /// (external readers in `read` mode); `false` by default.
+    fn reads_released_plan(&self) -> bool {
+        false
+    }
+
+    /// Called once per replay, before any [`read_split`](Self::read_split), with the scan and every split
+    /// this reader will be asked to read, in order (an external reader sends them in one request). Does
+    /// nothing by default.
+    fn begin_read(
+        &self,
+        _table: &Path,
+        _mode: ScanMode,
+        _end_snapshot: i64,
+        _splits: &[PlannedSplit],
+    ) -> Result<()> {
+        Ok(())
     }
 
     /// Reads one split it planned, lazily, batch by batch.
@@ -141,6 +168,7 @@ impl TableReader for NativeTableReader {
             .map(|split| PlannedSplit {
                 split,
                 payload: None,
+                wire: None,
             })
             .collect())
     }
@@ -152,6 +180,7 @@ impl TableReader for NativeTableReader {
             .map(|split| PlannedSplit {
                 split,
                 payload: None,
+                wire: None,
             })
             .collect())
     }
@@ -203,6 +232,7 @@ impl TableReader for StockTableReader {
             .map(|s| PlannedSplit {
                 split: s.split,
                 payload: Some(s.payload),
+                wire: s.wire,
             })
             .collect())
     }
@@ -215,6 +245,7 @@ impl TableReader for StockTableReader {
             .map(|s| PlannedSplit {
                 split: s.split,
                 payload: Some(s.payload),
+                wire: s.wire,
             })
             .collect())
     }
@@ -227,6 +258,7 @@ impl TableReader for StockTableReader {
         let stock = jvm_bridge::StockSplit {
             split: split.split.clone(),
             payload,
+            wire: None,
         };
         let batches = self.inner.read_split(table, &stock)?;
         Ok(Box::new(batches.map(|r| r.map_err(Error::from))))

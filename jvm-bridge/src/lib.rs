@@ -19,4 +19,4 @@ pub mod stock;
 
 pub use corpus::CorpusWriter;
 pub use error::{Error, ProtocolError, Result};
-pub use stock::{StockBatches, StockReader, StockSplit};
+pub use stock::{JavaSplit, StockBatches, StockReader, StockSplit, WireSplit};

@@ -14,7 +14,7 @@ use base64::Engine as _;
 use jni::objects::{JByteArray, JValue};
 use native_reader::scan::ScanMode;
 use native_reader::Split;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::jvm::{self, java_string, path_arg, with_env};
@@ -37,6 +37,31 @@ pub struct StockSplit {
     pub split: Split,
     /// `java.io` serialization of the `org.apache.paimon.table.source.DataSplit`; opaque to Rust.
     pub payload: Vec<u8>,
+    /// The split's type and Paimon's own serialization of it, for other readers; `None` for splits that did
+    /// not come from the Java planner.
+    pub wire: Option<WireSplit>,
+}
+
+/// A planned split as other readers see it (the `split_type` and `java_split` of the external-reader
+/// protocol, `adapters/README.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireSplit {
+    /// The Java class of the split: `DataSplit`, or 2.0's `IncrementalSplit`.
+    pub split_type: String,
+    /// Paimon's serialization of the split, when the line has one for it.
+    pub java_split: Option<JavaSplit>,
+}
+
+/// Paimon's own bytes of a split: 2.0's `SplitSerializer.serialize(split)` frame (`format` = `split-v1`) or
+/// 1.0's raw `DataSplit#serialize(DataOutputView)` body (`format` = `data-split`, version 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JavaSplit {
+    /// `split-v1` or `data-split`.
+    pub format: String,
+    /// `DataSplit.VERSION` of the body: 5 on 1.0, 8 on 2.0.
+    pub data_split_version: i32,
+    /// The bytes, standard base64.
+    pub base64: String,
 }
 
 /// Handle to the released reader in the embedded JVM. Cheap to create and clone, `Send + Sync`.
@@ -53,6 +78,10 @@ pub struct StockReader {
 struct PlannedSplit {
     split: Split,
     payload: String,
+    #[serde(default)]
+    split_type: Option<String>,
+    #[serde(default)]
+    java_split: Option<JavaSplit>,
 }
 
 impl StockReader {
@@ -285,7 +314,15 @@ fn parse_splits(planned: Vec<PlannedSplit>) -> Result<Vec<StockSplit>> {
                 .map_err(|e| Error::protocol_source("bad split payload", e))?;
             let mut split = p.split;
             split.bucket_path = strip_file_scheme(&split.bucket_path);
-            Ok(StockSplit { split, payload })
+            let wire = p.split_type.map(|split_type| WireSplit {
+                split_type,
+                java_split: p.java_split,
+            });
+            Ok(StockSplit {
+                split,
+                payload,
+                wire,
+            })
         })
         .collect()
 }

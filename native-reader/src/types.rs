@@ -55,8 +55,8 @@ use arrow_schema::{DataType as ArrowType, Field, Fields, Schema, TimeUnit};
 
 use crate::schema::{DataField, DataType, TypeKind};
 
-/// Name of the leading RowKind column of every batch.
-pub(crate) const ROW_KIND_COLUMN: &str = "_row_kind";
+/// Name of the leading RowKind column of every read schema (Int8, `RowKind#toByteValue`).
+pub const ROW_KIND_COLUMN: &str = "_row_kind";
 
 /// Field id of the `_row_kind` column (`SpecialFields.VALUE_KIND`), as the stock side exports it.
 pub(crate) const ROW_KIND_FIELD_ID: i32 = i32::MAX - 2;

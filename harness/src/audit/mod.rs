@@ -279,6 +279,11 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
         let mut c = match side {
             Side::Native => completeness(&NativeTableReader::for_line(line), &table, &timeline)?,
             Side::Stock => completeness(&StockTableReader::new()?, &table, &timeline)?,
+            Side::External(name) => {
+                return Err(Error::Usage(format!(
+                    "audit reads with the released and the native reader only, not `{name}`"
+                )))
+            }
         };
         attribute(&table, &timeline, &mut c.missing)?;
         results.push(c);

@@ -30,6 +30,7 @@ pub fn plan_kinds(
                 .map(|split| jvm_bridge::StockSplit {
                     split,
                     payload: Vec::new(),
+                    wire: None,
                 })
                 .collect()),
         }

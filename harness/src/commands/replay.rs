@@ -1,31 +1,80 @@
-//! `paimon-parity replay`: one table and mode (report, first difference, optional JSON), or several
-//! (one summary per run, then the table x mode matrix).
+//! `paimon-parity replay`: one table, mode and reader (report, first difference, optional JSON), or several
+//! (one summary per run, then the table x mode x reader matrix).
+
+use std::time::Duration;
 
 use super::stdout_err;
 use crate::cli::ModeArg;
 use crate::cli::ReplayArgs;
-use crate::error::Result;
-use crate::reader::{release_line, NativeTableReader, StockTableReader};
+use crate::error::{Error, Result};
+use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
+use crate::reader::{release_line, NativeTableReader, StockTableReader, TableReader};
 use crate::replay::{replay, resolve_table, ReplayOptions};
 use crate::report::{write_json, write_matrix, write_run, write_text, MatrixRun};
 
+/// The readers `--reader` names, in order: `native`, or external readers from `--reader-command` and
+/// `adapters/readers.json` (the flag wins over the shipped file).
+///
+/// Errors: [`Error::Usage`] for a name neither declares (listing the known ones), a malformed
+/// `--reader-command`.
+fn readers(
+    args: &ReplayArgs,
+    line: native_reader::PaimonLine,
+) -> Result<Vec<Box<dyn TableReader>>> {
+    let mut declared: Vec<ReaderSpec> = args
+        .reader_commands
+        .iter()
+        .map(|f| ReaderSpec::parse_flag(f))
+        .collect::<Result<_>>()?;
+    let needs_shipped = args
+        .readers
+        .iter()
+        .any(|r| r != "native" && !declared.iter().any(|d| &d.name == r));
+    if needs_shipped {
+        declared.extend(shipped_readers()?);
+    }
+    let mut out: Vec<Box<dyn TableReader>> = Vec::new();
+    for name in &args.readers {
+        let name = name.trim();
+        if name == "native" {
+            out.push(Box::new(NativeTableReader::for_line(line)));
+            continue;
+        }
+        let spec = declared.iter().find(|d| d.name == name).ok_or_else(|| {
+            let mut known: Vec<&str> = vec!["native"];
+            known.extend(declared.iter().map(|d| d.name.as_str()));
+            Error::Usage(format!(
+                "unknown reader `{name}`; known: {} (or declare one with --reader-command NAME=COMMAND)",
+                known.join(", ")
+            ))
+        })?;
+        out.push(Box::new(
+            ExternalReader::new(spec.clone())
+                .with_timeout(Duration::from_secs(args.reader_timeout.max(1)))
+                .plans_by_itself(args.reader_plans),
+        ));
+    }
+    Ok(out)
+}
+
 /// Runs the replays; the exit status is the worst run's.
 pub(super) fn run(args: ReplayArgs) -> Result<i32> {
+    if let Some(v) = &args.paimon_version {
+        jvm_bridge::jvm::select_paimon_version(v)?;
+    }
+    // The same release picks the stock class path and the native line.
+    let line = release_line()?;
+    let readers = readers(&args, line)?;
     let ReplayArgs {
         tables,
         from_snapshot,
         json,
         max_mismatches,
-        paimon_version,
         unordered,
         mode,
         snapshot,
+        ..
     } = args;
-    if let Some(v) = &paimon_version {
-        jvm_bridge::jvm::select_paimon_version(v)?;
-    }
-    // The same release picks the stock class path and the native line.
-    let line = release_line()?;
     let modes = ModeArg::expand(&mode);
     let options = |mode| ReplayOptions {
         from_snapshot,
@@ -35,12 +84,11 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         mode,
         snapshot,
     };
-    if let ([table], [mode]) = (tables.as_slice(), modes.as_slice()) {
+    if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = StockTableReader::new()?;
-        let native = NativeTableReader::for_line(line);
-        let report = replay(table, &stock, &native, &options(*mode))?;
+        let report = replay(table, &stock, reader.as_ref(), &options(*mode))?;
         let mut out = std::io::stdout().lock();
         write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
         if let Some(path) = json {
@@ -52,17 +100,18 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         resolve_table(table)?;
     }
     let stock = StockTableReader::new()?;
-    let native = NativeTableReader::for_line(line);
     let mut runs = Vec::new();
     for table in &tables {
         for mode in &modes {
-            let run = match replay(table, &stock, &native, &options(*mode)) {
-                Ok(report) => MatrixRun::of_report(table, *mode, report),
-                Err(e) => MatrixRun::of_error(table, *mode, &e),
-            };
-            let mut out = std::io::stdout().lock();
-            write_run(&mut out, &run).map_err(stdout_err)?;
-            runs.push(run);
+            for reader in &readers {
+                let run = match replay(table, &stock, reader.as_ref(), &options(*mode)) {
+                    Ok(report) => MatrixRun::of_report(table, *mode, report),
+                    Err(e) => MatrixRun::of_error(table, *mode, &reader.side().to_string(), &e),
+                };
+                let mut out = std::io::stdout().lock();
+                write_run(&mut out, &run).map_err(stdout_err)?;
+                runs.push(run);
+            }
         }
     }
     let mut out = std::io::stdout().lock();

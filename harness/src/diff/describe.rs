@@ -124,7 +124,7 @@ pub(super) fn describe_one_sided(at: &Position<'_>, only: Side) -> RowMismatch {
             render_row(&at.stock.batch, at.si),
             "<none>".to_string(),
         ),
-        Side::Native => (
+        Side::Native | Side::External(_) => (
             at.native_start + at.ni as u64,
             MismatchKind::Extra,
             "<none>".to_string(),

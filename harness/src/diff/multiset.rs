@@ -146,7 +146,7 @@ impl State {
             .map_err(|e| compare_error(side, "cannot be encoded", e))?;
         let delta = match side {
             Side::Stock => 1,
-            Side::Native => -1,
+            Side::Native | Side::External(_) => -1,
         };
         for i in 0..rows.num_rows() {
             let row = rows.row(i);
@@ -181,7 +181,7 @@ impl Entry {
     fn note(&mut self, side: Side, at: u64) {
         match side {
             Side::Stock => self.first_stock = self.first_stock.min(at),
-            Side::Native => self.first_native = self.first_native.min(at),
+            Side::Native | Side::External(_) => self.first_native = self.first_native.min(at),
         }
     }
 }
@@ -199,7 +199,7 @@ fn describe_type_difference(
     };
     let sample = reference.sample.as_ref().unwrap_or(&empty);
     let (stock, native) = match side {
-        Side::Native => (sample, other),
+        Side::Native | Side::External(_) => (sample, other),
         Side::Stock => (other, sample),
     };
     let columns = match_columns(stock, native);

@@ -129,7 +129,9 @@ pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> Result<RowDiff, Rea
                 if let Some((ordinal, row, rows)) = first {
                     let (kind, stock_value, native_value) = match only {
                         Side::Stock => (MismatchKind::Missing, row, "<none>".to_string()),
-                        Side::Native => (MismatchKind::Extra, "<none>".to_string(), row),
+                        Side::Native | Side::External(_) => {
+                            (MismatchKind::Extra, "<none>".to_string(), row)
+                        }
                     };
                     diff.first = Some(RowMismatch {
                         row: ordinal,
@@ -145,7 +147,7 @@ pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> Result<RowDiff, Rea
                 diff.differing_rows += rest;
                 match only {
                     Side::Stock => diff.only_in_stock += rest,
-                    Side::Native => diff.only_in_native += rest,
+                    Side::Native | Side::External(_) => diff.only_in_native += rest,
                 }
                 break;
             }
@@ -245,7 +247,7 @@ pub fn diff_rows(stock: Batches<'_>, native: Batches<'_>) -> Result<RowDiff, Rea
                                 s.offset += r + 1;
                                 n.offset += r;
                             }
-                            Side::Native => {
+                            Side::Native | Side::External(_) => {
                                 diff.only_in_native += 1;
                                 s.offset += r;
                                 n.offset += r + 1;

@@ -113,6 +113,10 @@ pub enum SplitVerdict {
     OnlyInNative,
     /// One side could not read the split.
     Unreadable,
+    /// The external reader failed on the split (its `error` status, a crash, a timeout, unusable output).
+    ReaderError,
+    /// The external reader does not implement something the split needs (its `unsupported` status).
+    Unsupported,
 }
 
 impl SplitVerdict {
@@ -125,6 +129,8 @@ impl SplitVerdict {
             SplitVerdict::OnlyInStock => "only in stock",
             SplitVerdict::OnlyInNative => "only in native",
             SplitVerdict::Unreadable => "unreadable",
+            SplitVerdict::ReaderError => "reader error",
+            SplitVerdict::Unsupported => "unsupported",
         }
     }
 }
@@ -171,6 +177,10 @@ pub struct Totals {
     pub only_in_native: usize,
     /// See `identical`.
     pub unreadable: usize,
+    /// See `identical`.
+    pub reader_errors: usize,
+    /// See `identical`.
+    pub unsupported: usize,
     /// Data files over all stock splits (native splits where stock has none).
     pub files: usize,
     /// Rows per RowKind the stock reader returned.
@@ -197,6 +207,10 @@ pub struct FirstDifference {
 pub struct ReplayReport {
     /// The table directory, canonical.
     pub table: PathBuf,
+    /// The reader compared with the released one: `native`, or an external reader's declared name.
+    pub reader: String,
+    /// The external reader's own name and version (`paimon.parity.reader`), when it said.
+    pub reader_version: Option<String>,
     /// `scan.snapshot-id` of the replay.
     pub from_snapshot: i64,
     /// The scan replayed.
@@ -209,19 +223,103 @@ pub struct ReplayReport {
     pub totals: Totals,
     /// The first difference in replay order, if any.
     pub first_difference: Option<FirstDifference>,
-    /// `identical`, `different`, `unreadable`, or `nothing-compared` (neither reader planned a split).
+    /// `identical`, `different`, `incomplete` (no difference, but some splits the reader failed on or does
+    /// not support), `unreadable` (the released or native reader failed), or `nothing-compared` (neither
+    /// reader planned a split).
     pub verdict: &'static str,
 }
 
 impl ReplayReport {
-    /// The process exit status for this report: 0 identical, 1 different, 2 unreadable.
+    /// The process exit status for this report: 0 identical, 1 different or incomplete, 2 unreadable, 3
+    /// nothing compared.
     pub fn exit_code(&self) -> i32 {
         match self.verdict {
             "identical" => EXIT_IDENTICAL,
-            "different" => EXIT_DIFFERENT,
+            "different" | "incomplete" => EXIT_DIFFERENT,
             "nothing-compared" => EXIT_NOTHING_COMPARED,
             _ => EXIT_UNREADABLE,
         }
+    }
+}
+
+/// The verdict of a replay whose splits were all read by the released reader: `identical` only when every
+/// split was compared and is identical, `different` when any differs, else `incomplete`.
+fn verdict_of(t: &Totals) -> &'static str {
+    if t.identical == t.splits {
+        "identical"
+    } else if t.differ_planning + t.differ_decoding + t.only_in_stock + t.only_in_native > 0 {
+        "different"
+    } else {
+        "incomplete"
+    }
+}
+
+/// The report of a replay in which the external reader `native` could not plan (or could not be sent the
+/// splits): every released split is that reader's error (or unsupported), with the reason.
+#[allow(clippy::too_many_arguments)]
+fn reader_plan_failed(
+    table: &Path,
+    native: &dyn TableReader,
+    options: &ReplayOptions,
+    mode: ScanMode,
+    start: i64,
+    end: i64,
+    stock_plan: Vec<PlannedSplit>,
+    error: &Error,
+    started: Instant,
+) -> ReplayReport {
+    let verdict = match error {
+        Error::External {
+            kind: crate::error::ExternalFailure::Unsupported,
+            ..
+        } => SplitVerdict::Unsupported,
+        _ => SplitVerdict::ReaderError,
+    };
+    let mut totals = Totals {
+        snapshots: (end - start + 1).max(0),
+        ..Totals::default()
+    };
+    let splits: Vec<SplitReport> = stock_plan
+        .iter()
+        .map(|p| SplitReport {
+            key: p.split.key(),
+            verdict,
+            files: p.split.data_files.len(),
+            stock_rows: None,
+            native_rows: None,
+            differing_rows: 0,
+            detail: Some(error.to_string()),
+            first_mismatch: None,
+        })
+        .collect();
+    totals.splits = splits.len();
+    totals.files = splits.iter().map(|s| s.files).sum();
+    if verdict == SplitVerdict::Unsupported {
+        totals.unsupported = splits.len();
+    } else {
+        totals.reader_errors = splits.len();
+    }
+    totals.snapshots_with_splits = splits
+        .iter()
+        .map(|s| s.key.snapshot_id)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    totals.wall_time_ms = started.elapsed().as_millis();
+    ReplayReport {
+        reader: native.side().to_string(),
+        reader_version: native.reader_version(),
+        table: table.to_path_buf(),
+        from_snapshot: options.from_snapshot,
+        mode,
+        end_snapshot: end,
+        splits,
+        verdict: if totals.splits == 0 {
+            "nothing-compared"
+        } else {
+            verdict_of(&totals)
+        },
+        totals,
+        first_difference: None,
     }
 }
 
@@ -283,12 +381,30 @@ pub fn replay(
 
     // Both readers plan even when one fails, so that a table one reader rejects and the other accepts is
     // reported as such. The native error comes first: it names the exact metadata file that is damaged.
-    let native_plan = native.plan(&table, mode, end);
-    let stock_plan = stock.plan(&table, mode, end);
-    let (stock_plan, native_plan) = match (stock_plan, native_plan) {
-        (Ok(s), Ok(n)) => (s, n),
-        (s, n) => return Err(plan_failure(s, n, end)),
+    // An external reader that reads the released planner's splits gets exactly those; one that plans by
+    // itself and fails to is reported as that reader's error on every split, not as an unreadable table.
+    let (stock_plan, native_plan) = if native.reads_released_plan() {
+        let s = stock.plan(&table, mode, end)?;
+        let n = s.clone();
+        (s, n)
+    } else {
+        let native_plan = native.plan(&table, mode, end);
+        let stock_plan = stock.plan(&table, mode, end);
+        match (stock_plan, native_plan) {
+            (Ok(s), Ok(n)) => (s, n),
+            (Ok(s), Err(e @ Error::External { .. })) => {
+                return Ok(reader_plan_failed(
+                    &table, native, options, mode, start, end, s, &e, started,
+                ));
+            }
+            (s, n) => return Err(plan_failure(s, n, end)),
+        }
     };
+    if let Err(e) = native.begin_read(&table, mode, end, &native_plan) {
+        return Ok(reader_plan_failed(
+            &table, native, options, mode, start, end, stock_plan, &e, started,
+        ));
+    }
     let pairs = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
 
     let bar = if options.progress {
@@ -328,9 +444,11 @@ pub fn replay(
             SplitVerdict::OnlyInStock => totals.only_in_stock += 1,
             SplitVerdict::OnlyInNative => totals.only_in_native += 1,
             SplitVerdict::Unreadable => totals.unreadable += 1,
+            SplitVerdict::ReaderError => totals.reader_errors += 1,
+            SplitVerdict::Unsupported => totals.unsupported += 1,
         }
         if first_difference.is_none() {
-            first_difference = first_difference_of(&report);
+            first_difference = first_difference_of(&report, &native.side().to_string());
         }
         splits.push(report);
     }
@@ -343,12 +461,12 @@ pub fn replay(
     } else if totals.splits == 0 {
         // Both readers planned nothing: no evidence either way.
         "nothing-compared"
-    } else if totals.identical == totals.splits {
-        "identical"
     } else {
-        "different"
+        verdict_of(&totals)
     };
     Ok(ReplayReport {
+        reader: native.side().to_string(),
+        reader_version: native.reader_version(),
         table,
         from_snapshot: options.from_snapshot,
         mode,

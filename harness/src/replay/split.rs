@@ -5,14 +5,17 @@ use std::path::Path;
 use native_reader::Split;
 
 use crate::diff::{compare_plans, diff_split, Paired, RowCounts};
-use crate::error::{Error, Result, Side};
+use crate::error::{Error, ExternalFailure, Result, Side};
 use crate::reader::{PlannedSplit, TableReader};
 
 use super::{FirstDifference, SplitReport, SplitVerdict};
 
-pub(super) fn first_difference_of(report: &SplitReport) -> Option<FirstDifference> {
+pub(super) fn first_difference_of(report: &SplitReport, reader: &str) -> Option<FirstDifference> {
     let (kind, detail) = match report.verdict {
-        SplitVerdict::Identical | SplitVerdict::Unreadable => return None,
+        SplitVerdict::Identical
+        | SplitVerdict::Unreadable
+        | SplitVerdict::ReaderError
+        | SplitVerdict::Unsupported => return None,
         SplitVerdict::DiffersPlanning => ("planning", report.detail.clone().unwrap_or_default()),
         SplitVerdict::OnlyInStock => (
             "planning",
@@ -20,7 +23,7 @@ pub(super) fn first_difference_of(report: &SplitReport) -> Option<FirstDifferenc
         ),
         SplitVerdict::OnlyInNative => (
             "planning",
-            "only the native reader planned this split".into(),
+            format!("only the {reader} reader planned this split"),
         ),
         SplitVerdict::DiffersDecoding => (
             "decoding",
@@ -29,7 +32,7 @@ pub(super) fn first_difference_of(report: &SplitReport) -> Option<FirstDifferenc
                 .as_ref()
                 .map(|m| {
                     format!(
-                        "row {}, field {}: stock {} vs native {}",
+                        "row {}, field {}: stock {} vs {reader} {}",
                         m.row, m.field, m.stock, m.native
                     )
                 })
@@ -74,10 +77,25 @@ pub(super) fn plan_failure(
     }
 }
 
+/// The verdict of a split a reader failed on: an external reader's own failure is its `reader error` or
+/// `unsupported`; any other failure makes the split `unreadable`.
+fn failed_verdict(e: &Error) -> SplitVerdict {
+    match e {
+        Error::External {
+            kind: ExternalFailure::Unsupported,
+            ..
+        } => SplitVerdict::Unsupported,
+        Error::External { .. } => SplitVerdict::ReaderError,
+        _ => SplitVerdict::Unreadable,
+    }
+}
+
 /// `<side> reader: <error>`, without repeating the side when the error already names it.
 pub(super) fn side_error(side: Side, e: &Error) -> String {
     match e {
-        Error::Native(_) | Error::Stock(_) | Error::Plan { .. } => e.to_string(),
+        Error::Native(_) | Error::Stock(_) | Error::Plan { .. } | Error::External { .. } => {
+            e.to_string()
+        }
         other => format!("{side} reader: {other}"),
     }
 }
@@ -151,7 +169,7 @@ pub(super) fn compare_pair(
                 }
             }
             Err(e) => {
-                report.verdict = SplitVerdict::Unreadable;
+                report.verdict = failed_verdict(&e);
                 report.detail = Some(side_error(reader.side(), &e));
             }
         };
@@ -189,13 +207,13 @@ pub(super) fn compare_pair(
             };
             match batches {
                 Err((side, e)) => {
-                    report.verdict = SplitVerdict::Unreadable;
+                    report.verdict = failed_verdict(&e);
                     let (reader, split) = other(side);
                     report.detail = Some(unreadable_detail(table, side, &e, reader, split));
                 }
                 Ok((sb, nb)) => match diff_split(sb, nb, unordered) {
                     Err(f) => {
-                        report.verdict = SplitVerdict::Unreadable;
+                        report.verdict = failed_verdict(&f.error);
                         let (reader, split) = other(f.side);
                         report.detail =
                             Some(unreadable_detail(table, f.side, &f.error, reader, split));

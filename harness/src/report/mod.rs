@@ -20,16 +20,18 @@ pub fn write_text(
     match report.mode {
         native_reader::scan::ScanMode::Stream { .. } => writeln!(
             out,
-            "paimon-parity replay {} (stream scan from snapshot {} to snapshot {})",
+            "paimon-parity replay {} (stream scan from snapshot {} to snapshot {}){}",
             report.table.display(),
             report.from_snapshot,
-            report.end_snapshot
+            report.end_snapshot,
+            reader_suffix(report)
         )?,
         mode => writeln!(
             out,
-            "paimon-parity replay {} ({mode} scan, up to snapshot {})",
+            "paimon-parity replay {} ({mode} scan, up to snapshot {}){}",
             report.table.display(),
-            report.end_snapshot
+            report.end_snapshot,
+            reader_suffix(report)
         )?,
     }
     for s in &report.splits {
@@ -76,10 +78,16 @@ pub fn write_text(
         for (s, m) in mismatches {
             writeln!(
                 out,
-                "  {}, row {}, field {}: stock {} | native {}",
-                s.key, m.row, m.field, m.stock, m.native
+                "  {}, row {}, field {}: stock {} | {} {}",
+                s.key, m.row, m.field, m.stock, report.reader, m.native
             )?;
             for line in m.context.lines() {
+                let line = if report.reader == "native" {
+                    line.to_owned()
+                } else {
+                    line.replace("+++ native", &format!("+++ {}", report.reader))
+                        .replace(", native rows", &format!(", {} rows", report.reader))
+                };
                 writeln!(out, "    {line}")?;
             }
         }
@@ -87,23 +95,38 @@ pub fn write_text(
     Ok(())
 }
 
+/// ` against <reader>` for an external reader (with its own version string when it gave one); nothing for
+/// the native reader, whose report reads as before.
+fn reader_suffix(report: &ReplayReport) -> String {
+    if report.reader == "native" {
+        return String::new();
+    }
+    match &report.reader_version {
+        Some(v) => format!(" against {} ({v})", report.reader),
+        None => format!(" against {}", report.reader),
+    }
+}
+
 /// The one-line summary: verdict, snapshots, splits, files, rows per RowKind on each side, wall time.
 pub fn summary_line(report: &ReplayReport) -> String {
     let t = &report.totals;
     let mut split_parts = vec![format!("{} identical", t.identical)];
+    let only_in_reader = format!("only in {}", report.reader);
     for (n, word) in [
         (t.differ_planning, "differ in planning"),
         (t.differ_decoding, "differ in decoding"),
         (t.only_in_stock, "only in stock"),
-        (t.only_in_native, "only in native"),
+        (t.only_in_native, only_in_reader.as_str()),
         (t.unreadable, "unreadable"),
+        (t.reader_errors, "reader errors"),
+        (t.unsupported, "unsupported"),
     ] {
         if n > 0 {
             split_parts.push(format!("{n} {word}"));
         }
     }
     format!(
-        "{}: {} snapshots ({} with splits), {} splits ({}), {} files, stock {}, native {}, {:.2} s",
+        "{}: {} snapshots ({} with splits), {} splits ({}), {} files, stock {}, {} {}, {:.2} s",
         report.verdict.to_uppercase(),
         t.snapshots,
         t.snapshots_with_splits,
@@ -111,6 +134,7 @@ pub fn summary_line(report: &ReplayReport) -> String {
         split_parts.join(", "),
         t.files,
         t.stock_rows,
+        report.reader,
         t.native_rows,
         t.wall_time_ms as f64 / 1000.0
     )

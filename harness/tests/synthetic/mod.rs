@@ -36,6 +36,7 @@ impl TableReader for MemReader {
             .map(|(i, (s, _))| PlannedSplit {
                 split: s.clone(),
                 payload: Some((i as u64).to_le_bytes().to_vec()),
+                wire: None,
             })
             .collect())
     }

@@ -16,6 +16,14 @@ import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.paimon.io.DataOutputViewStreamWrapper;
+
 /**
  * The Paimon 1.0 API calls whose signatures differ between released lines; everything else of the
  * bridge is line-independent. Its twin for 2.0 lives in {@code src/main/java-paimon-2.0}.
@@ -70,4 +78,25 @@ final class Compat {
     static Object toInternalOfLineType(DataField field, JsonNode v) {
         return null;
     }
+
+    /**
+     * The split in the form other readers decode (the external-reader protocol's {@code java_split}):
+     * 1.0 has no split frame, so a {@code DataSplit} is its raw {@code DataSplit#serialize} body
+     * (version 5); {@code null} for any other split.
+     */
+    static Map<String, Object> wireSplit(Split split) throws IOException {
+        if (!(split instanceof DataSplit)) {
+            return null;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ((DataSplit) split).serialize(new DataOutputViewStreamWrapper(bytes));
+        Map<String, Object> wire = new LinkedHashMap<>();
+        wire.put("format", "data-split");
+        wire.put("data_split_version", DATA_SPLIT_VERSION);
+        wire.put("base64", Base64.getEncoder().encodeToString(bytes.toByteArray()));
+        return wire;
+    }
+
+    /** {@code DataSplit.VERSION} of 1.0.0 (private there). */
+    private static final int DATA_SPLIT_VERSION = 5;
 }

@@ -21,6 +21,14 @@ import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.paimon.table.source.SplitSerializer;
+
 import java.util.Collections;
 
 /**
@@ -122,4 +130,20 @@ final class Compat {
                 return null;
         }
     }
+
+    /**
+     * The split in the form other readers decode (the external-reader protocol's {@code java_split}):
+     * 2.0's {@code SplitSerializer.serialize(split)} frame ({@code SPLIT_V1}, then the split type and
+     * its body; a {@code DataSplit} body is version 8).
+     */
+    static Map<String, Object> wireSplit(Split split) throws IOException {
+        Map<String, Object> wire = new LinkedHashMap<>();
+        wire.put("format", "split-v1");
+        wire.put("data_split_version", DATA_SPLIT_VERSION);
+        wire.put("base64", Base64.getEncoder().encodeToString(SplitSerializer.serialize(split)));
+        return wire;
+    }
+
+    /** {@code DataSplit.VERSION} of 2.0.0 (private there). */
+    private static final int DATA_SPLIT_VERSION = 8;
 }

@@ -214,9 +214,11 @@ public final class StockReader {
         SplitView view = Compat.describe(split, table);
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("split", splitJson(view, partitionGetters));
+        entry.put("split_type", view.kind);
         entry.put(
                 "payload",
                 Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(split)));
+        entry.put("java_split", Compat.wireSplit(split));
         return entry;
     }
 
