@@ -99,6 +99,30 @@ fn commands(table: &str, json: &str) -> Vec<(Vec<String>, &'static [i32])> {
         // Both readers: the stream replay, the batch replay.
         (args(&["replay", table, "--json", json]), &[0, 1]),
         (args(&["replay", table, "--mode", "batch"]), &[0, 1]),
+        // The example external reader, reading the released splits and planning by itself.
+        (
+            args(&[
+                "replay",
+                table,
+                "--reader",
+                "example",
+                "--mode",
+                "stream,batch",
+            ]),
+            &[0, 1],
+        ),
+        (
+            args(&[
+                "replay",
+                table,
+                "--reader",
+                "example",
+                "--reader-plans",
+                "--mode",
+                "batch",
+            ]),
+            &[0, 1],
+        ),
         (args(&["inspect", table, "--json", json]), &[0]),
         // audit: 0 complete, 1 changelog lost (a finding, not a failure); `both` runs both readers.
         (

@@ -327,18 +327,11 @@ impl ExternalReader {
                 continue;
             }
             let tail = session.stderr_tail();
+            // The reader's own error and unsupported statuses carry its message; only what the harness
+            // found wrong with the output gets the stderr tail.
             break self
                 .check(answer, index, state.columns.as_deref())
-                .map_err(|(k, m)| {
-                    (
-                        k,
-                        if k == ExternalFailure::Error {
-                            with_tail(m, &tail)
-                        } else {
-                            m
-                        },
-                    )
-                });
+                .map_err(|(k, m, own)| (k, if own { m } else { with_tail(m, &tail) }));
         };
         Kept { index, outcome }
     }
@@ -348,14 +341,14 @@ impl ExternalReader {
         answer: Answer,
         index: usize,
         columns: Option<&[String]>,
-    ) -> std::result::Result<Vec<RecordBatch>, (ExternalFailure, String)> {
+    ) -> std::result::Result<Vec<RecordBatch>, (ExternalFailure, String, bool)> {
         let meta = answer.schema.metadata();
         if let Some(name) = meta.get(META_READER) {
             if let Ok(mut n) = self.reader_name.lock() {
                 n.get_or_insert_with(|| name.clone());
             }
         }
-        let error = |m: String| Err((ExternalFailure::Error, m));
+        let error = |m: String| Err((ExternalFailure::Error, m, false));
         match meta.get(META_SPLIT).map(|s| s.trim().parse::<usize>()) {
             Some(Ok(i)) if i == index => {}
             Some(Ok(i)) => {
@@ -363,18 +356,20 @@ impl ExternalReader {
                     "the stream in position {index} answers split {i} (`{META_SPLIT}`)"
                 ))
             }
-            _ => return error(format!(
+            _ => {
+                return error(format!(
                 "the stream of split {index} has no numeric `{META_SPLIT}` in its schema metadata"
-            )),
+            ))
+            }
         }
         let message = meta.get(META_MESSAGE).cloned().unwrap_or_default();
         match meta.get(META_STATUS).map(|s| Status::parse(s)) {
             Some(Some(Status::Ok)) => {}
             Some(Some(Status::Error)) => {
-                return Err((ExternalFailure::Error, or_unsaid(message)));
+                return Err((ExternalFailure::Error, or_unsaid(message), true));
             }
             Some(Some(Status::Unsupported)) => {
-                return Err((ExternalFailure::Unsupported, or_unsaid(message)));
+                return Err((ExternalFailure::Unsupported, or_unsaid(message), true));
             }
             Some(None) | None => {
                 return error(format!(
@@ -425,7 +420,7 @@ impl ExternalReader {
             .into_iter()
             .map(|b| {
                 RecordBatch::try_new(plain.clone(), b.columns().to_vec())
-                    .map_err(|e| (ExternalFailure::Error, format!("bad batch: {e}")))
+                    .map_err(|e| (ExternalFailure::Error, format!("bad batch: {e}"), false))
             })
             .collect()
     }

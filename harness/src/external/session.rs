@@ -34,7 +34,9 @@ type Failure = String;
 /// A running reader command.
 pub(super) struct Session {
     child: Child,
-    answers: Receiver<Result<Answer, Failure>>,
+    /// `None` only while dropping: the receiver goes first so that a reader thread blocked on sending the
+    /// next answer wakes up and ends.
+    answers: Option<Receiver<Result<Answer, Failure>>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     threads: Vec<JoinHandle<()>>,
     /// Set once the session failed; every later split gets it.
@@ -101,7 +103,7 @@ impl Session {
         }));
         Ok(Session {
             child,
-            answers,
+            answers: Some(answers),
             stderr,
             threads,
             failed: None,
@@ -119,7 +121,10 @@ impl Session {
         if let Some(f) = &self.failed {
             return Err(f.clone());
         }
-        let failure = match self.answers.recv_timeout(timeout) {
+        let Some(answers) = &self.answers else {
+            return Err("internal: the session is closed".into());
+        };
+        let failure = match answers.recv_timeout(timeout) {
             Ok(Ok(answer)) => {
                 self.received += 1;
                 return Ok(answer);
@@ -173,6 +178,7 @@ impl Drop for Session {
     fn drop(&mut self) {
         // A reader still running when the harness is done with it (it answered every split, or the
         // replay moved on) is stopped; its threads end with its pipes.
+        self.answers = None;
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             let _ = self.child.kill();
         }

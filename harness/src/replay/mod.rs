@@ -16,7 +16,7 @@ use native_reader::scan::ScanMode;
 use native_reader::SplitKey;
 use serde::Serialize;
 
-use crate::diff::{match_splits, RowCounts, RowMismatch};
+use crate::diff::{compare_plans, match_splits, Paired, RowCounts, RowMismatch};
 use crate::error::{
     Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_NOTHING_COMPARED, EXIT_UNREADABLE,
 };
@@ -400,12 +400,23 @@ pub fn replay(
             (s, n) => return Err(plan_failure(s, n, end)),
         }
     };
-    if let Err(e) = native.begin_read(&table, mode, end, &native_plan) {
+    let pairs = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
+    // The compared reader's splits that will be read, in the order they will be: matched splits with the
+    // same files, and splits only it planned (a split with other files than the released one is a planning
+    // difference and is not read).
+    let to_read: Vec<PlannedSplit> = pairs
+        .iter()
+        .filter_map(|p| match p {
+            Paired::Both(s, n) if compare_plans(&s.split, &n.split).is_none() => Some((*n).clone()),
+            Paired::NativeOnly(n) => Some((*n).clone()),
+            _ => None,
+        })
+        .collect();
+    if let Err(e) = native.begin_read(&table, mode, end, &to_read) {
         return Ok(reader_plan_failed(
             &table, native, options, mode, start, end, stock_plan, &e, started,
         ));
     }
-    let pairs = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
 
     let bar = if options.progress {
         let bar = ProgressBar::new(pairs.len() as u64);

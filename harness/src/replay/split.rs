@@ -185,6 +185,13 @@ pub(super) fn compare_pair(
         Paired::Both(s, n) => {
             if let Some(why) = compare_plans(&s.split, &n.split) {
                 report.verdict = SplitVerdict::DiffersPlanning;
+                // `compare_plans` names the sides stock and native; an external reader by its name.
+                let why = match native.side() {
+                    Side::External(name) => why
+                        .replace("vs native ", &format!("vs {name} "))
+                        .replace("only in native", &format!("only in {name}")),
+                    _ => why,
+                };
                 report.detail = Some(why);
                 return report;
             }
