@@ -426,6 +426,19 @@ fn nullable_map_values(t: &DataType) -> DataType {
     }
 }
 
+/// `t` (the exported struct of one batch) with every top-level field nullable.
+fn nullable_columns(t: &DataType) -> DataType {
+    match t {
+        DataType::Struct(fields) => DataType::Struct(
+            fields
+                .iter()
+                .map(|f| f.as_ref().clone().with_nullable(true))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 fn strip_file_scheme(path: &str) -> String {
     match path.strip_prefix("file:") {
         Some(rest) => format!("/{}", rest.trim_start_matches('/')),
@@ -523,10 +536,19 @@ impl StockBatches {
         // is moved into the ArrayData, which calls its release callback when the last buffer is dropped.
         // paimon-arrow declares map `value` fields NOT NULL yet writes NULL values into them (invalid Arrow);
         // import them as nullable (native_reader::types documents the same type).
+        // The released reader also returns the NULLs an old file holds in a column a later schema declares
+        // NOT NULL (`alter-column-null-to-not-null.disabled=false`), under the NOT NULL field: the top-level
+        // columns are imported as nullable, and a column keeps its declared NOT NULL when it holds no NULL.
         let exported = DataType::try_from(&schema)?;
         drop(schema);
+        let declared = match &exported {
+            DataType::Struct(fields) => fields.clone(),
+            _ => arrow_schema::Fields::empty(),
+        };
         #[allow(unsafe_code)]
-        let mut data = unsafe { from_ffi_and_data_type(array, nullable_map_values(&exported)) }?;
+        let mut data = unsafe {
+            from_ffi_and_data_type(array, nullable_columns(&nullable_map_values(&exported)))
+        }?;
         data.align_buffers();
         data.validate_full()?;
         if !matches!(data.data_type(), DataType::Struct(_)) {
@@ -547,7 +569,23 @@ impl StockBatches {
                 columns.len()
             )));
         }
-        Ok(Some(RecordBatch::from(columns)))
+        let (_, arrays, _) = columns.into_parts();
+        let fields: Vec<arrow_schema::FieldRef> = declared
+            .iter()
+            .zip(&arrays)
+            .map(|(f, a)| {
+                if !f.is_nullable() && a.null_count() > 0 {
+                    std::sync::Arc::new(f.as_ref().clone().with_nullable(true))
+                } else {
+                    f.clone()
+                }
+            })
+            .collect();
+        let schema = std::sync::Arc::new(arrow_schema::Schema::new(fields));
+        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows as usize));
+        Ok(Some(RecordBatch::try_new_with_options(
+            schema, arrays, &options,
+        )?))
     }
 }
 

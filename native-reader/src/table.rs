@@ -70,6 +70,39 @@ pub fn row_tracking_file(file: &crate::manifest::DataFileMeta) -> Option<String>
 /// File name prefix of schema files in `schema/`.
 pub const SCHEMA_PREFIX: &str = "schema-";
 
+/// `alter-column-null-to-not-null.disabled` (`CoreOptions.DISABLE_ALTER_COLUMN_NULL_TO_NOT_NULL`, default
+/// true): when false, `SchemaManager` lets a nullable column become NOT NULL and leaves the NULLs in the files
+/// written before.
+const ALTER_NULL_TO_NOT_NULL_DISABLED: &str = "alter-column-null-to-not-null.disabled";
+
+/// The released reader returns the NULLs old files hold in a column a later schema made NOT NULL (it reads
+/// them under the new schema without a check). When the table allows that change, every top-level column
+/// that is NOT NULL in `schema` but nullable in an earlier `schema-N` is read as nullable, so that such a
+/// NULL is returned, not rejected.
+///
+/// Errors: [`Error::Io`]/[`Error::Json`] naming an earlier schema file that cannot be read.
+fn relax_tightened_columns(schema: &mut TableSchema, dir: &Path, latest: i64) -> Result<()> {
+    if schema.option(ALTER_NULL_TO_NOT_NULL_DISABLED) != Some("false") {
+        return Ok(());
+    }
+    for id in list_ids(dir, SCHEMA_PREFIX)? {
+        if id >= latest {
+            continue;
+        }
+        let older = TableSchema::read(&dir.join(format!("{SCHEMA_PREFIX}{id}")))?;
+        for field in schema.fields.iter_mut() {
+            let was_nullable = older
+                .fields
+                .iter()
+                .any(|f| f.id == field.id && f.data_type.nullable);
+            if was_nullable && !field.data_type.nullable {
+                field.data_type.nullable = true;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Table {
     /// Opens the table at `path` and reads its latest `schema/schema-N` (largest N).
     ///
@@ -105,7 +138,9 @@ impl Table {
             .max()
             .ok_or_else(|| not_a_table("no schema-N file in schema/"))?;
         let schema_path = schema_dir.join(format!("{SCHEMA_PREFIX}{latest}"));
-        let schema = Arc::new(TableSchema::read(&schema_path)?);
+        let mut schema = TableSchema::read(&schema_path)?;
+        relax_tightened_columns(&mut schema, &schema_dir, latest)?;
+        let schema = Arc::new(schema);
         let json_err = |reason: String| Error::Json {
             path: schema_path.clone(),
             reason,

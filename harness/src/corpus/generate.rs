@@ -484,6 +484,18 @@ impl<'a> Run<'a> {
                     }
                 }
             }
+            SchemaChange::UpdateColumnNullability { name, nullable } => {
+                for f in &mut self.fields {
+                    if &f.0 == name {
+                        let base = f.1.trim_end_matches(" NOT NULL").to_owned();
+                        f.1 = if *nullable {
+                            base
+                        } else {
+                            format!("{base} NOT NULL")
+                        };
+                    }
+                }
+            }
             SchemaChange::MoveFirst { .. }
             | SchemaChange::SetOption { .. }
             | SchemaChange::RemoveOption { .. } => {}

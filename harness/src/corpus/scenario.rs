@@ -303,6 +303,15 @@ pub enum SchemaChange {
         #[serde(rename = "type")]
         data_type: Value,
     },
+    /// `SchemaChange.updateColumnNullability(name, nullable)`; making a nullable column `NOT NULL` needs the
+    /// table option `alter-column-null-to-not-null.disabled=false`, and leaves the NULLs already written in
+    /// the old files.
+    UpdateColumnNullability {
+        /// Column name.
+        name: String,
+        /// The new nullability.
+        nullable: bool,
+    },
     /// `SchemaChange.updateColumnPosition(Move.first(name))`.
     MoveFirst {
         /// Column name.

@@ -430,7 +430,8 @@ public final class CorpusWriter {
      * {@code new SchemaManager(LocalFileIO, table).commitChanges(...)} for {@code
      * [{"op":"add-column","name":..,"type":..}, {"op":"rename-column","from":..,"to":..},
      * {"op":"drop-column","name":..}, {"op":"set-option","key":..,"value":..},
-     * {"op":"remove-option","key":..}]}. Open writers of the table keep the old schema: reopen
+     * {"op":"remove-option","key":..}, {"op":"update-column-nullability","name":..,"nullable":..}]}.
+     * Open writers of the table keep the old schema: reopen
      * them.
      */
     public static void alterTable(String tableDir, String changesJson) throws Exception {
@@ -460,6 +461,15 @@ public final class CorpusWriter {
                     break;
                 case "move-first":
                     out.add(SchemaChange.updateColumnPosition(SchemaChange.Move.first(text(c, "name"))));
+                    break;
+                case "update-column-nullability":
+                    JsonNode nullable = c.get("nullable");
+                    if (nullable == null || !nullable.isBoolean()) {
+                        throw new IllegalArgumentException("\"nullable\" must be a boolean in " + c);
+                    }
+                    out.add(
+                            SchemaChange.updateColumnNullability(
+                                    text(c, "name"), nullable.booleanValue()));
                     break;
                 case "set-option":
                     out.add(SchemaChange.setOption(text(c, "key"), text(c, "value")));

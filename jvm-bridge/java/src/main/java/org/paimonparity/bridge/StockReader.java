@@ -307,7 +307,15 @@ public final class StockReader {
         RowType tableType = table.rowType();
         List<DataField> fields = new ArrayList<>();
         fields.add(new DataField(ROW_KIND_FIELD_ID, ROW_KIND_COLUMN, new TinyIntType(false)));
-        fields.addAll(tableType.getFields());
+        // With alter-column-null-to-not-null.disabled=false, files written before a column became NOT
+        // NULL keep their NULLs and the reader returns them; paimon-arrow 2.0's field writers reject a
+        // NULL under a NOT NULL type, so such a table's columns are exported as nullable (the values are
+        // the reader's, unchanged).
+        boolean tightened =
+                "false".equals(table.options().get("alter-column-null-to-not-null.disabled"));
+        for (DataField f : tableType.getFields()) {
+            fields.add(tightened ? f.newType(f.type().copy(true)) : f);
+        }
         RowType exportType = new RowType(fields);
         RecordReader<InternalRow> reader =
                 table.newReadBuilder().newRead().createReader((Split) decoded);
