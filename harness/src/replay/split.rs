@@ -215,8 +215,20 @@ pub(super) fn compare_pair(
             match batches {
                 Err((side, e)) => {
                     report.verdict = failed_verdict(&e);
-                    let (reader, split) = other(side);
-                    report.detail = Some(unreadable_detail(table, side, &e, reader, split));
+                    if side == Side::Stock {
+                        let (reader, split) = other(side);
+                        report.detail = Some(unreadable_detail(table, side, &e, reader, split));
+                    } else {
+                        // The compared reader failed: the released reader's rows still count as evidence.
+                        let outcome = match read_counts(table, stock, s) {
+                            Ok(c) => {
+                                report.stock_rows = Some(c);
+                                format!("the {} reader reads the split ({c})", Side::Stock)
+                            }
+                            Err(e) => side_error(Side::Stock, &e),
+                        };
+                        report.detail = Some(format!("{}; {outcome}", side_error(side, &e)));
+                    }
                 }
                 Ok((sb, nb)) => match diff_split(sb, nb, unordered) {
                     Err(f) => {

@@ -1,0 +1,184 @@
+//! The released peer readers through their shipped adapters (`adapters/paimon-rust`, `adapters/pypaimon`),
+//! against the released Java reader, on a few corpora, with the results `adapters/FINDINGS.md` records.
+//!
+//! The adapters are set up outside the clone (`adapters/<name>/setup`); `scripts/test` sets them up and runs
+//! this file with `PAIMON_PARITY_PEER_READERS="paimon-rust pypaimon"`, once per released line
+//! (`PAIMON_PARITY_PAIMON_VERSION`). Without that variable the tests say so and check nothing; with it, a
+//! listed adapter that is not set up fails the test.
+//!
+//! Expected values come from the corpora's writes and the released reader: C01 commit 2 writes
+//! `+U (1, 102, 60)`, which the released batch read returns as `+U`; C17 writes `(1, NULL)` before `v`
+//! becomes NOT NULL, and the released reader returns the NULL; C07 streams 298 rows
+//! (`+I 231, -U 29, +U 29, -D 9`, its `case.json`); C11's OVERWRITE snapshot 3 is read with before files.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use harness::external::{shipped_readers, ExternalReader};
+use harness::reader::StockTableReader;
+use harness::replay::{replay, ReplayMode, ReplayOptions, ReplayReport, SplitVerdict};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The peers this run must check, or `None` (nothing checked) when `PAIMON_PARITY_PEER_READERS` is unset.
+fn peers() -> Option<Vec<String>> {
+    let list = std::env::var("PAIMON_PARITY_PEER_READERS").ok()?;
+    Some(
+        list.split([' ', ','])
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+fn peer(name: &str) -> Option<ExternalReader> {
+    let Some(peers) = peers() else {
+        eprintln!("PAIMON_PARITY_PEER_READERS is unset: {name} not checked (scripts/test sets it)");
+        return None;
+    };
+    if !peers.iter().any(|p| p == name) {
+        eprintln!("{name} is not in PAIMON_PARITY_PEER_READERS: not checked");
+        return None;
+    }
+    let spec = shipped_readers()
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("{name} is not in adapters/readers.json"));
+    assert!(
+        std::path::Path::new(&spec.command[0]).exists(),
+        "{name} is listed in PAIMON_PARITY_PEER_READERS but not set up: run {}",
+        spec.setup.as_deref().unwrap_or("its setup")
+    );
+    Some(ExternalReader::new(spec))
+}
+
+/// The committed table of `corpus` written by this run's line, if there is one.
+fn table(corpus: &str) -> Option<PathBuf> {
+    let dir = common::repo_root().join("corpora").join(corpus);
+    let t = if common::line_version() == "1.0.0" {
+        dir.join("table")
+    } else {
+        dir.join(format!("paimon-{}", common::line_version()))
+            .join("table")
+    };
+    t.join("snapshot").is_dir().then_some(t)
+}
+
+fn run(reader: &ExternalReader, table: &std::path::Path, mode: ReplayMode) -> ReplayReport {
+    let _guard = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let stock = StockTableReader::new().expect("the released reader starts");
+    let options = ReplayOptions {
+        progress: false,
+        mode,
+        ..ReplayOptions::default()
+    };
+    replay(table, &stock, reader, &options).expect("the released reader reads the corpus")
+}
+
+fn verdicts(r: &ReplayReport) -> Vec<SplitVerdict> {
+    r.splits.iter().map(|s| s.verdict).collect()
+}
+
+#[test]
+fn both_peers_stream_the_deletion_vector_table_as_the_released_reader_does() {
+    for name in ["paimon-rust", "pypaimon"] {
+        let (Some(reader), Some(t)) = (peer(name), table("c07-deletion-vectors")) else {
+            continue;
+        };
+        let r = run(&reader, &t, ReplayMode::Stream);
+        assert_eq!(r.verdict, "identical", "{name}: {:?}", r.first_difference);
+        let c = r.totals.native_rows;
+        assert_eq!(
+            (c.insert, c.update_before, c.update_after, c.delete),
+            (231, 29, 29, 9),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn paimon_rust_returns_insert_for_a_merged_update_in_a_batch_read() {
+    let Some(reader) = peer("paimon-rust") else {
+        return;
+    };
+    // C01 on 1.0.0; C05 (parquet) has a committed table of each line.
+    for corpus in ["c01-key-order", "c05-types-parquet"] {
+        let Some(t) = table(corpus) else { continue };
+        let r = run(&reader, &t, ReplayMode::Batch);
+        assert_eq!(r.verdict, "different", "{corpus}");
+        let m = r
+            .splits
+            .iter()
+            .find_map(|s| s.first_mismatch.as_ref())
+            .expect("a row difference");
+        assert_eq!(
+            (m.field.as_str(), m.stock.as_str(), m.native.as_str()),
+            ("_row_kind", "+U", "+I"),
+            "{corpus}"
+        );
+    }
+}
+
+#[test]
+fn paimon_rust_fails_on_a_null_under_not_null_in_avro_where_the_released_reader_returns_it() {
+    let Some(reader) = peer("paimon-rust") else {
+        return;
+    };
+    if common::line_version() != "1.0.0" {
+        return; // C17 is committed as written by 1.0.0.
+    }
+    let t = table("c17-null-in-not-null-avro").expect("C17");
+    let r = run(&reader, &t, ReplayMode::Batch);
+    assert_eq!(verdicts(&r), [SplitVerdict::ReaderError]);
+    let d = r.splits[0].detail.clone().unwrap_or_default();
+    assert!(
+        d.contains("is declared as non-nullable but contains null values"),
+        "{d}"
+    );
+    assert_eq!(r.splits[0].stock_rows.map(|c| c.total()), Some(3), "{d}");
+}
+
+#[test]
+fn pypaimon_returns_the_null_under_not_null_as_the_released_reader_does() {
+    let Some(reader) = peer("pypaimon") else {
+        return;
+    };
+    if common::line_version() != "1.0.0" {
+        return;
+    }
+    let t = table("c17-null-in-not-null-avro").expect("C17");
+    let r = run(&reader, &t, ReplayMode::Batch);
+    assert_eq!(r.verdict, "identical", "{:?}", r.first_difference);
+    assert_eq!(r.totals.native_rows.total(), 3);
+}
+
+#[test]
+fn changes_splits_with_before_files_are_unsupported_by_both_peers() {
+    if common::line_version() != "1.0.0" {
+        return; // C11 is committed as written by 1.0.0.
+    }
+    for name in ["paimon-rust", "pypaimon"] {
+        let Some(reader) = peer(name) else { continue };
+        let t = table("c11-streaming-read-overwrite").expect("C11");
+        let r = run(&reader, &t, ReplayMode::Stream);
+        let unsupported: Vec<i64> = r
+            .splits
+            .iter()
+            .filter(|s| s.verdict == SplitVerdict::Unsupported)
+            .map(|s| s.key.snapshot_id)
+            .collect();
+        assert_eq!(unsupported, [3, 3], "{name}");
+        assert_eq!(r.totals.identical, 7, "{name}");
+        assert_eq!(r.verdict, "incomplete", "{name}");
+        let d = r
+            .splits
+            .iter()
+            .find(|s| s.verdict == SplitVerdict::Unsupported)
+            .and_then(|s| s.detail.clone())
+            .unwrap_or_default();
+        assert!(d.contains("before files"), "{name}: {d}");
+    }
+}
