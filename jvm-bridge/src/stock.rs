@@ -569,16 +569,14 @@ impl StockBatches {
                 columns.len()
             )));
         }
-        let (_, arrays, _) = columns.into_parts();
-        let fields: Vec<arrow_schema::FieldRef> = declared
+        let (imported, arrays, _) = columns.into_parts();
+        let fields: Vec<arrow_schema::FieldRef> = imported
             .iter()
+            .zip(declared.iter())
             .zip(&arrays)
-            .map(|(f, a)| {
-                if !f.is_nullable() && a.null_count() > 0 {
-                    std::sync::Arc::new(f.as_ref().clone().with_nullable(true))
-                } else {
-                    f.clone()
-                }
+            .map(|((f, d), a)| {
+                let nullable = d.is_nullable() || a.null_count() > 0;
+                std::sync::Arc::new(f.as_ref().clone().with_nullable(nullable))
             })
             .collect();
         let schema = std::sync::Arc::new(arrow_schema::Schema::new(fields));
