@@ -553,7 +553,13 @@ impl TableReader for ExternalReader {
             request_splits,
         );
         let bytes = self.send(&request)?;
-        let session = Session::start(&self.spec.command, bytes, splits.len()).map_err(|m| {
+        // Nothing to read: no process (a scan that planned no split is reported without one).
+        let session = if splits.is_empty() {
+            Err("no split was requested".to_owned())
+        } else {
+            Session::start(&self.spec.command, bytes, splits.len())
+        }
+        .map_err(|m| {
             let mut m = m;
             if let Some(setup) = &self.spec.setup {
                 m.push_str(&format!("; set it up with `{setup}`"));
