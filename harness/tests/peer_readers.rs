@@ -182,3 +182,46 @@ fn changes_splits_with_before_files_are_unsupported_by_both_peers() {
         assert!(d.contains("before files"), "{name}: {d}");
     }
 }
+
+#[test]
+fn pypaimon_cannot_read_64_bit_deletion_vectors_which_paimon_rust_reads() {
+    // C14 (2.0 only): c07 with `deletion-vectors.bitmap64=true`; the batch read of snapshot 10 keeps the 222
+    // rows c07's writes leave.
+    let Some(t) = table("c14-deletion-vectors-bitmap64") else {
+        return;
+    };
+    if let Some(reader) = peer("pypaimon") {
+        let r = run(&reader, &t, ReplayMode::Batch);
+        assert_eq!(verdicts(&r), [SplitVerdict::ReaderError]);
+        let d = r.splits[0].detail.clone().unwrap_or_default();
+        assert!(d.contains("RuntimeError: Invalid magic number"), "{d}");
+        assert_eq!(r.splits[0].stock_rows.map(|c| c.total()), Some(222), "{d}");
+    }
+    if let Some(reader) = peer("paimon-rust") {
+        let r = run(&reader, &t, ReplayMode::Batch);
+        assert_eq!(r.verdict, "identical", "{:?}", r.first_difference);
+        assert_eq!(r.totals.native_rows.total(), 222);
+    }
+}
+
+#[test]
+fn pypaimon_drops_the_nanoseconds_of_a_timestamp_9_in_a_merged_split() {
+    let Some(reader) = peer("pypaimon") else {
+        return;
+    };
+    if common::line_version() == "1.0.0" {
+        return; // the same on 1.0.0 (adapters/FINDINGS.md); checked once, on the 2.0 table.
+    }
+    let t = table("c05-types-parquet").expect("C05 of this line");
+    let r = run(&reader, &t, ReplayMode::Batch);
+    let m = r
+        .splits
+        .iter()
+        .find_map(|s| s.first_mismatch.as_ref())
+        .expect("a row difference");
+    // C05 writes t9 = 2000-02-29T12:00:01.000000004.
+    assert_eq!(
+        (m.field.as_str(), m.stock.as_str(), m.native.as_str()),
+        ("t9", "2000-02-29T12:00:01.000000004", "2000-02-29T12:00:01"),
+    );
+}
