@@ -127,10 +127,7 @@ fn paimon_rust_fails_on_a_null_under_not_null_in_avro_where_the_released_reader_
     let Some(reader) = peer("paimon-rust") else {
         return;
     };
-    if common::line_version() != "1.0.0" {
-        return; // C17 is committed as written by 1.0.0.
-    }
-    let t = table("c17-null-in-not-null-avro").expect("C17");
+    let t = table("c17-null-in-not-null-avro").expect("C17 of this line");
     let r = run(&reader, &t, ReplayMode::Batch);
     assert_eq!(verdicts(&r), [SplitVerdict::ReaderError]);
     let d = r.splits[0].detail.clone().unwrap_or_default();
@@ -146,10 +143,7 @@ fn pypaimon_returns_the_null_under_not_null_as_the_released_reader_does() {
     let Some(reader) = peer("pypaimon") else {
         return;
     };
-    if common::line_version() != "1.0.0" {
-        return;
-    }
-    let t = table("c17-null-in-not-null-avro").expect("C17");
+    let t = table("c17-null-in-not-null-avro").expect("C17 of this line");
     let r = run(&reader, &t, ReplayMode::Batch);
     assert_eq!(r.verdict, "identical", "{:?}", r.first_difference);
     assert_eq!(r.totals.native_rows.total(), 3);
