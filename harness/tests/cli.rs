@@ -193,3 +193,31 @@ fn several_tables_and_modes_print_a_matrix_and_exit_with_the_worst_verdict() {
     assert!(stdout.contains("8 runs: 4 error, 4 identical"), "{stdout}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // `paimon-parity corpus list | head -1`: the reader is gone before the first line is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
+        .args(["corpus", "list"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn an_unknown_reader_is_a_usage_error_naming_the_known_ones() {
+    let table = common::corpus("c01-key-order").join("table");
+    let (code, _, stderr) = paimon_parity(&["replay", table.to_str().unwrap(), "--reader", "nope"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("unknown reader `nope`; known: native, example, paimon-rust, pypaimon"),
+        "{stderr}"
+    );
+}

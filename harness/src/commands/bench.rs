@@ -1,5 +1,6 @@
 //! `paimon-parity bench` and its internal `bench-rss` child.
 
+use std::io::Write;
 use std::path::Path;
 
 use super::stdout_err;
@@ -46,13 +47,13 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         })?;
     }
     write_json(&path, &report)?;
-    println!("wrote {}", path.display());
+    writeln!(std::io::stdout(), "wrote {}", path.display()).map_err(stdout_err)?;
     Ok(0)
 }
 
 /// `bench-rss`: the native-only replay, printing its peak resident memory as JSON; exit status 0.
 pub(super) fn rss(table: &Path) -> Result<i32> {
     let v = crate::bench::native_replay_rss(table)?;
-    println!("{v}");
+    writeln!(std::io::stdout(), "{v}").map_err(stdout_err)?;
     Ok(0)
 }

@@ -1,5 +1,8 @@
 //! `paimon-parity corpus list|generate`.
 
+use std::io::Write;
+
+use super::stdout_err;
 use crate::cli::CorpusCommand;
 use crate::error::Result;
 
@@ -7,9 +10,10 @@ use crate::error::Result;
 pub(super) fn run(command: CorpusCommand) -> Result<i32> {
     match command {
         CorpusCommand::List => {
+            let mut out = std::io::stdout().lock();
             for file in crate::corpus::scenario_files(&crate::corpus::corpora_dir())? {
                 let s = crate::corpus::load_scenario(&file)?;
-                println!("{}: {}", s.name, s.description);
+                writeln!(out, "{}: {}", s.name, s.description).map_err(stdout_err)?;
             }
             Ok(0)
         }
@@ -23,7 +27,7 @@ pub(super) fn run(command: CorpusCommand) -> Result<i32> {
             }
             let file = crate::corpus::resolve_scenario(&scenario)?;
             let case = crate::corpus::generate(&file, &out)?;
-            println!("wrote {}", case.display());
+            writeln!(std::io::stdout(), "wrote {}", case.display()).map_err(stdout_err)?;
             Ok(0)
         }
     }

@@ -16,6 +16,12 @@ use crate::error::{Result, EXIT_UNREADABLE};
 pub fn run(cli: Cli) -> i32 {
     match execute(cli) {
         Ok(code) => code,
+        // A reader of the output that stopped reading (`paimon-parity corpus list | head -1`): end quietly.
+        Err(crate::Error::Io { path, source })
+            if source.kind() == std::io::ErrorKind::BrokenPipe && path.as_os_str() == STDOUT =>
+        {
+            0
+        }
         Err(e) => {
             eprintln!("paimon-parity: error: {e}");
             EXIT_UNREADABLE
@@ -40,10 +46,13 @@ fn execute(cli: Cli) -> Result<i32> {
     }
 }
 
+/// How errors name standard output.
+const STDOUT: &str = "<stdout>";
+
 /// The error of writing a report to standard output.
 fn stdout_err(e: std::io::Error) -> crate::Error {
     crate::Error::Io {
-        path: PathBuf::from("<stdout>"),
+        path: PathBuf::from(STDOUT),
         source: e,
     }
 }
