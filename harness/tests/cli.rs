@@ -221,3 +221,45 @@ fn an_unknown_reader_is_a_usage_error_naming_the_known_ones() {
         "{stderr}"
     );
 }
+
+/// `paimon-parity replay C01` with one environment variable set.
+fn replay_with_env(var: &str, value: &str) -> (i32, String) {
+    let table = common::corpus("c01-key-order").join("table");
+    let out = Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
+        .args(["replay", table.to_str().unwrap()])
+        .env(var, value)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_bad_heap_setting_is_exit_2_naming_the_variable_before_the_jvm_starts() {
+    let (code, stderr) = replay_with_env("PAIMON_PARITY_XMX", "lots");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("PAIMON_PARITY_XMX=`lots` is not a heap size: digits with an optional k, m, g or t suffix"),
+        "{stderr}"
+    );
+    let (code, stderr) = replay_with_env("PAIMON_PARITY_XMX", "1m");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("PAIMON_PARITY_XMX=`1m` is below the 64m"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_class_path_entry_is_exit_2_naming_the_variable_and_the_entry() {
+    let (code, stderr) = replay_with_env("PAIMON_PARITY_CLASSPATH", "/nonexistent/paimon.jar");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "PAIMON_PARITY_CLASSPATH: the entry `/nonexistent/paimon.jar` does not exist"
+        ),
+        "{stderr}"
+    );
+}

@@ -132,6 +132,61 @@ fn classpath_override() -> Option<String> {
         .filter(|cp| !cp.trim().is_empty())
 }
 
+/// Checks `PAIMON_PARITY_CLASSPATH` before the JVM sees it (the JVM silently skips a missing entry and then
+/// fails on the first bridge class): every `:`-separated entry must exist (`DIR/*` needs `DIR`).
+///
+/// Errors: [`Error::JvmStart`] naming the variable and the first missing entry.
+fn check_classpath_override(cp: &str) -> Result<()> {
+    for entry in cp.split(':').filter(|e| !e.is_empty()) {
+        let path = entry.strip_suffix("/*").unwrap_or(entry);
+        if !Path::new(path).exists() {
+            return Err(Error::JvmStart(format!(
+                "{CLASSPATH_ENV}: the entry `{entry}` does not exist (the variable holds `{cp}`)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The `-Xmx` value of `PAIMON_PARITY_XMX` (default `2g`), checked before the JVM sees it (the JVM exits the
+/// whole process with status 1 on a bad one): digits with an optional `k`, `m`, `g` or `t` suffix, at least
+/// 64 MiB.
+///
+/// Errors: [`Error::JvmStart`] naming the variable and its value.
+pub fn heap_setting() -> Result<String> {
+    let raw = std::env::var(XMX_ENV).unwrap_or_default();
+    let value = raw.trim();
+    if value.is_empty() {
+        return Ok("2g".to_owned());
+    }
+    let (digits, unit) = match value.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&value[..i], c.to_ascii_lowercase()),
+        _ => (value, 'b'),
+    };
+    let shift = match unit {
+        'b' => 0,
+        'k' => 10,
+        'm' => 20,
+        'g' => 30,
+        't' => 40,
+        _ => u32::MAX,
+    };
+    let bytes = digits
+        .parse::<u64>()
+        .ok()
+        .filter(|_| shift != u32::MAX && !digits.is_empty())
+        .and_then(|n| n.checked_mul(1u64 << shift.min(40)));
+    match bytes {
+        Some(b) if b >= 64 << 20 => Ok(value.to_owned()),
+        Some(_) => Err(Error::JvmStart(format!(
+            "{XMX_ENV}=`{raw}` is below the 64m the released reader needs at least"
+        ))),
+        None => Err(Error::JvmStart(format!(
+            "{XMX_ENV}=`{raw}` is not a heap size: digits with an optional k, m, g or t suffix, e.g. 4g"
+        ))),
+    }
+}
+
 fn default_classpath(classes: &Path, lib: &Path) -> Result<String> {
     let marker = classes.join("org/paimonparity/bridge/StockReader.class");
     if !marker.is_file() {
@@ -189,11 +244,11 @@ pub fn vm() -> Result<&'static JavaVM> {
         return Err(Error::JvmStart(msg.clone()));
     }
     let cp = classpath()?;
+    if let Some(cp) = classpath_override() {
+        check_classpath_override(&cp)?;
+    }
     let release = classpath_override().is_none().then(paimon_version);
-    let xmx = std::env::var(XMX_ENV)
-        .ok()
-        .filter(|x| !x.trim().is_empty())
-        .unwrap_or_else(|| "2g".to_owned());
+    let xmx = heap_setting()?;
     let args = InitArgsBuilder::new()
         .version(JNIVersion::V8)
         .option(format!("-Djava.class.path={cp}"))
