@@ -263,3 +263,30 @@ fn a_missing_class_path_entry_is_exit_2_naming_the_variable_and_the_entry() {
         "{stderr}"
     );
 }
+
+#[test]
+fn json_to_stdout_is_parseable_and_an_unwritable_json_path_fails_first() {
+    let table = common::corpus("c01-key-order").join("table");
+    let (code, stdout, stderr) = paimon_parity(&["replay", table.to_str().unwrap(), "--json", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("stdout is the JSON report");
+    assert_eq!(v["verdict"], "identical");
+    assert_eq!(v["totals"]["splits"], 2);
+    assert!(
+        stderr.contains("IDENTICAL: "),
+        "the text report goes to stderr: {stderr}"
+    );
+
+    let started = std::time::Instant::now();
+    let (code, _, stderr) = paimon_parity(&[
+        "replay",
+        table.to_str().unwrap(),
+        "--json",
+        "/nonexistent/dir/report.json",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("/nonexistent/dir/report.json"), "{stderr}");
+    // Before the replay: no JVM was started, so nothing of the report was printed.
+    assert!(!stderr.contains("IDENTICAL"), "{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

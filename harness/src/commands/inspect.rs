@@ -4,12 +4,13 @@ use std::path::{Path, PathBuf};
 
 use super::stdout_err;
 use crate::error::Result;
-use crate::report::write_json;
+use crate::report::{check_json_target, text_output, write_json};
 
 /// Prints the timeline of `table`; exit status 0.
 pub(super) fn run(table: &Path, json: Option<PathBuf>) -> Result<i32> {
+    check_json_target(json.as_deref())?;
     let timeline = crate::inspect::inspect(table)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = text_output(json.as_deref());
     crate::inspect::write_text(&mut out, &timeline).map_err(stdout_err)?;
     if let Some(path) = json {
         write_json(&path, &timeline)?;

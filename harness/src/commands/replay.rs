@@ -10,7 +10,9 @@ use crate::error::{Error, Result};
 use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
 use crate::reader::{release_line, NativeTableReader, StockTableReader, TableReader};
 use crate::replay::{replay, resolve_table, ReplayOptions};
-use crate::report::{write_json, write_matrix, write_run, write_text, MatrixRun};
+use crate::report::{
+    check_json_target, text_output, write_json, write_matrix, write_run, write_text, MatrixRun,
+};
 
 /// The readers `--reader` names, in order: `native`, or external readers from `--reader-command` and
 /// `adapters/readers.json` (the flag wins over the shipped file).
@@ -75,6 +77,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         snapshot,
         ..
     } = args;
+    check_json_target(json.as_deref())?;
     let modes = ModeArg::expand(&mode);
     let options = |mode| ReplayOptions {
         from_snapshot,
@@ -89,7 +92,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         resolve_table(table)?;
         let stock = StockTableReader::new()?;
         let report = replay(table, &stock, reader.as_ref(), &options(*mode))?;
-        let mut out = std::io::stdout().lock();
+        let mut out = text_output(json.as_deref());
         write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
         if let Some(path) = json {
             write_json(&path, &report)?;
@@ -108,13 +111,13 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
                     Ok(report) => MatrixRun::of_report(table, *mode, report),
                     Err(e) => MatrixRun::of_error(table, *mode, &reader.side().to_string(), &e),
                 };
-                let mut out = std::io::stdout().lock();
+                let mut out = text_output(json.as_deref());
                 write_run(&mut out, &run).map_err(stdout_err)?;
                 runs.push(run);
             }
         }
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = text_output(json.as_deref());
     write_matrix(&mut out, &runs).map_err(stdout_err)?;
     if let Some(path) = json {
         write_json(&path, &runs)?;

@@ -3,7 +3,7 @@
 mod matrix;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use matrix::{write_matrix, write_run, MatrixRun};
 
@@ -140,12 +140,59 @@ pub fn summary_line(report: &ReplayReport) -> String {
     )
 }
 
-/// Writes a report (replay, timeline, audit) as pretty JSON to `path`.
+/// `--json -`: the JSON goes to standard output (and the text report to standard error).
+pub const JSON_TO_STDOUT: &str = "-";
+
+/// Whether `--json PATH` sends the JSON to standard output.
+pub fn json_to_stdout(json: Option<&Path>) -> bool {
+    json.is_some_and(|p| p.as_os_str() == JSON_TO_STDOUT)
+}
+
+/// Checks that `--json PATH` can be written before any work starts (creating the file, or leaving an
+/// existing one as it is until the report replaces it); `-` is standard output.
+///
+/// Errors: [`Error::Io`] naming the path.
+pub fn check_json_target(json: Option<&Path>) -> Result<()> {
+    match json {
+        Some(path) if path.as_os_str() != JSON_TO_STDOUT => std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map(drop)
+            .map_err(|e| Error::Io {
+                path: path.to_path_buf(),
+                source: e,
+            }),
+        _ => Ok(()),
+    }
+}
+
+/// Where the text report goes: standard error when the JSON takes standard output (`--json -`), else
+/// standard output.
+pub fn text_output(json: Option<&Path>) -> Box<dyn Write> {
+    if json_to_stdout(json) {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout().lock())
+    }
+}
+
+/// Writes a report (replay, timeline, audit) as pretty JSON to `path`, or to standard output for `-`.
 pub fn write_json<T: serde::Serialize>(path: &Path, report: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(report).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: std::io::Error::other(e),
     })?;
+    if path.as_os_str() == JSON_TO_STDOUT {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all((text + "\n").as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::Io {
+                path: PathBuf::from("<stdout>"),
+                source: e,
+            });
+    }
     std::fs::write(path, text + "\n").map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: e,
