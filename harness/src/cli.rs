@@ -221,3 +221,72 @@ pub struct BenchArgs {
     #[arg(long)]
     pub paimon_version: Option<String>,
 }
+
+/// What `paimon-parity --version` prints: the tool's version, the released Paimon builds the stock side can
+/// load (`jvm-bridge/java/target/paimon-<V>`, built by `scripts/build-java`), the release lines the native
+/// reader follows, the JDK (`java -version` of `JAVA_HOME`, else of `java` on `PATH`), and which external
+/// readers of `adapters/readers.json` are set up.
+pub fn long_version() -> String {
+    let mut out = format!("paimon-parity {}\n", env!("CARGO_PKG_VERSION"));
+    let target = jvm_bridge::jvm::build_dir("x")
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let mut built: Vec<String> = std::fs::read_dir(&target)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let v = name.strip_prefix("paimon-")?.to_owned();
+                    e.path()
+                        .join("classes/org/paimonparity/bridge/StockReader.class")
+                        .is_file()
+                        .then_some(v)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    built.sort();
+    out.push_str(&format!(
+        "released Paimon built for the stock reader: {} (in {})\n",
+        if built.is_empty() {
+            "none (run scripts/build-java)".to_owned()
+        } else {
+            built.join(", ")
+        },
+        target.display()
+    ));
+    out.push_str("native reader release lines: 1.0.x, 2.0.x\n");
+    let java = std::env::var_os("JAVA_HOME")
+        .map(|h| PathBuf::from(h).join("bin/java"))
+        .unwrap_or_else(|| "java".into());
+    let jdk = std::process::Command::new(&java)
+        .arg("-version")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .next()
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| format!("not found ({})", java.display()));
+    out.push_str(&format!("JDK: {jdk}\n"));
+    let readers = crate::external::shipped_readers()
+        .map(|rs| {
+            rs.iter()
+                .map(|r| {
+                    let ready = std::path::Path::new(&r.command[0]).exists();
+                    format!(
+                        "{} ({})",
+                        r.name,
+                        if ready { "set up" } else { "not set up" }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_else(|e| format!("unknown: {e}"));
+    out.push_str(&format!("external readers: {readers}"));
+    out
+}

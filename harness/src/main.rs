@@ -3,6 +3,11 @@
 use clap::Parser;
 
 fn main() {
+    // `--version` says what this build can compare (clap's `-V` stays the short form).
+    if std::env::args().nth(1).as_deref() == Some("--version") {
+        println!("{}", harness::cli::long_version());
+        return;
+    }
     let cli = harness::cli::Cli::parse();
     std::process::exit(harness::commands::run(cli));
 }

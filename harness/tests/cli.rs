@@ -290,3 +290,30 @@ fn json_to_stdout_is_parseable_and_an_unwritable_json_path_fails_first() {
     assert!(!stderr.contains("IDENTICAL"), "{stderr}");
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
+
+#[test]
+fn version_names_the_built_releases_the_lines_and_the_jdk() {
+    let (code, stdout, _) = paimon_parity(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with(&format!("paimon-parity {}\n", env!("CARGO_PKG_VERSION"))),
+        "{stdout}"
+    );
+    // scripts/build-java builds 1.0.0 before any test runs.
+    assert!(
+        stdout.contains("released Paimon built for the stock reader: 1.0.0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("native reader release lines: 1.0.x, 2.0.x"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("JDK: openjdk version") || stdout.contains("JDK: java version"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("external readers: example (set up)"),
+        "{stdout}"
+    );
+}
