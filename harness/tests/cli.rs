@@ -170,7 +170,9 @@ fn several_tables_and_modes_print_a_matrix_and_exit_with_the_worst_verdict() {
         ("c09-aggregation", "batch_latest", "batch"),
     ] {
         let (splits, rows) = expected_counts(corpus, scan);
-        let line = format!("| {corpus} | {mode} | {splits} | {rows} | {rows} | identical |");
+        let line = format!(
+            "| {corpus} | {mode} | native | {splits} | {splits} / 0 / 0 / 0 | {rows} | {rows} | identical |"
+        );
         assert!(stdout.contains(&line), "missing `{line}` in\n{stdout}");
     }
     assert!(stdout.contains("4 runs: 4 identical"), "{stdout}");
@@ -187,7 +189,7 @@ fn several_tables_and_modes_print_a_matrix_and_exit_with_the_worst_verdict() {
     assert_eq!(code, 2, "stdout: {stdout}\nstderr: {stderr}");
     assert!(stdout.contains("schema-0"), "{stdout}");
     assert!(
-        stdout.contains("| broken | stream | 0 |") && stdout.contains("| error |"),
+        stdout.contains("| broken | stream | native | 0 |") && stdout.contains("| error |"),
         "{stdout}"
     );
     assert!(stdout.contains("8 runs: 4 error, 4 identical"), "{stdout}");
