@@ -49,6 +49,36 @@ pub const UNSUPPORTED_OPTIONS: &[(&str, &str)] = &[
     ("sequence.snapshot-ordering", "true"),
 ];
 
+/// Table options the released reader of a line honours when it plans or reads, and this reader does not
+/// implement: `(key pattern, lines it applies to, what the release does with it)`. A `*` in the pattern
+/// stands for one column name. [`Table::check_read_options`] refuses a table that sets one, naming it,
+/// rather than return other rows than the release. Options a line does not know are ignored by its reader
+/// and not listed for it (2.0 has no `fields.<f>.default-value`: default values live in the schema's fields).
+pub const UNSUPPORTED_READ_OPTIONS: &[(&str, &[PaimonLine], &str)] = &[
+    (
+        "fields.*.default-value",
+        &[PaimonLine::V1_0],
+        "the released 1.0 reader returns this value for the column's NULLs (DefaultValueAssigner)",
+    ),
+    (
+        "scan.file-creation-time-millis",
+        &[PaimonLine::V1_0, PaimonLine::V2_0],
+        "the released reader skips data files created before this time (the scan's file creation time filter)",
+    ),
+];
+
+/// Whether option `key` matches `pattern` of [`UNSUPPORTED_READ_OPTIONS`].
+fn option_matches(pattern: &str, key: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((prefix, suffix)) => {
+            key.len() > prefix.len() + suffix.len()
+                && key.starts_with(prefix)
+                && key.ends_with(suffix)
+        }
+        None => key == pattern,
+    }
+}
+
 /// Why `file` of a manifest cannot be read by this reader, if it is a row-tracking / data-evolution file
 /// (2.0 `DataFileMeta._FIRST_ROW_ID` or `_WRITE_COLS` set): the reason naming the file and the column.
 pub fn row_tracking_file(file: &crate::manifest::DataFileMeta) -> Option<String> {
@@ -364,6 +394,28 @@ impl Table {
         Ok(())
     }
 
+    /// Refuses a table whose options include one of [`UNSUPPORTED_READ_OPTIONS`] for this table's line:
+    /// planning and reading it would differ from the release. Called by every planning entry point.
+    ///
+    /// Errors: [`Error::Unsupported`] naming the latest schema file, the option and its value, and what the
+    /// release does with it.
+    pub fn check_read_options(&self) -> Result<()> {
+        for (key, value) in &self.schema.options {
+            for (pattern, lines, what) in UNSUPPORTED_READ_OPTIONS {
+                if lines.contains(&self.line) && option_matches(pattern, key) {
+                    return Err(Error::Unsupported {
+                        path: self
+                            .path
+                            .join("schema")
+                            .join(format!("{SCHEMA_PREFIX}{}", self.schema.id)),
+                        reason: format!("table option `{key}={value}` is not implemented: {what}"),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Latest snapshot id following the `LATEST` hint rules ([`SnapshotManager::latest_snapshot_id`]);
     /// `None` when the table has no snapshot.
     pub fn latest_snapshot_id(&self) -> Result<Option<i64>> {
@@ -404,6 +456,62 @@ mod tests {
             ),
         )
         .unwrap();
+    }
+
+    #[test]
+    fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
+        // The list itself: each option with the lines whose released reader applies it.
+        let listed: Vec<(&str, &[PaimonLine])> = UNSUPPORTED_READ_OPTIONS
+            .iter()
+            .map(|(k, l, _)| (*k, *l))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("fields.*.default-value", &[PaimonLine::V1_0][..]),
+                (
+                    "scan.file-creation-time-millis",
+                    &[PaimonLine::V1_0, PaimonLine::V2_0][..]
+                ),
+            ]
+        );
+        for (options, line, refused) in [
+            (r#""fields.v.default-value":"7""#, PaimonLine::V1_0, true),
+            // 2.0 has no such option: its reader ignores it, and so does this one.
+            (r#""fields.v.default-value":"7""#, PaimonLine::V2_0, false),
+            (
+                r#""scan.file-creation-time-millis":"1700000000000""#,
+                PaimonLine::V1_0,
+                true,
+            ),
+            (
+                r#""scan.file-creation-time-millis":"1700000000000""#,
+                PaimonLine::V2_0,
+                true,
+            ),
+            // Not the pattern: no column name between `fields.` and `.default-value`.
+            (r#""fields..default-value":"7""#, PaimonLine::V1_0, false),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            write_schema(dir.path(), 0, options);
+            let table = Table::open_as(dir.path(), line).unwrap();
+            let result = table.check_read_options();
+            assert_eq!(result.is_err(), refused, "{options} on {line:?}");
+            if let Err(err) = result {
+                assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+                let key = options.split('"').nth(1).unwrap();
+                assert!(
+                    err.to_string().contains(&format!("table option `{key}=")),
+                    "{err}"
+                );
+                assert!(err.to_string().contains("schema-0"), "{err}");
+            }
+            // Planning refuses it too, before reading a manifest.
+            if refused {
+                let err = table.plan_batch(None).unwrap_err();
+                assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+            }
+        }
     }
 
     #[test]

@@ -122,6 +122,7 @@ pub(crate) fn real_buckets_only(table: &Table, streaming: bool) -> bool {
 ///
 /// Errors: those of [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
 pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
+    table.check_read_options()?;
     match mode {
         ScanMode::Stream { from_snapshot } => plan_stream(table, from_snapshot, end_snapshot),
         ScanMode::StreamFull { from_snapshot } => {
@@ -170,6 +171,7 @@ impl Table {
     /// [`Error::BinaryRow`], [`Error::Io`] naming the manifest that is bad; [`Error::Unsupported`] for what
     /// this planner does not reproduce (ORC manifests, overwrite change plans, sorted partitions, …).
     pub fn plan_stream(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
+        self.check_read_options()?;
         plan_stream(self, from_snapshot, end_snapshot)
     }
 
@@ -180,6 +182,7 @@ impl Table {
     /// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]`; manifest errors naming
     /// the file as [`Table::plan_stream`].
     pub fn plan_batch(&self, snapshot: Option<i64>) -> Result<Vec<Split>> {
+        self.check_read_options()?;
         plan_batch(self, snapshot)
     }
 
@@ -190,6 +193,7 @@ impl Table {
     /// Errors: [`Error::Snapshot`] when the table has no snapshot or one in the range is missing; as
     /// [`Table::plan_batch`] otherwise.
     pub fn plan_stream_full(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
+        self.check_read_options()?;
         plan_stream_full(self, from_snapshot, end_snapshot)
     }
 
@@ -199,6 +203,7 @@ impl Table {
     ///
     /// Errors: as [`Table::plan_stream_full`].
     pub fn plan_latest_full(&self, end_snapshot: i64) -> Result<Vec<Split>> {
+        self.check_read_options()?;
         plan_latest_full(self, end_snapshot)
     }
 
