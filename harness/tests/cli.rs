@@ -249,7 +249,7 @@ fn a_bad_heap_setting_is_exit_2_naming_the_variable_before_the_jvm_starts() {
     let (code, stderr) = replay_with_env("PAIMON_PARITY_XMX", "1m");
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("PAIMON_PARITY_XMX=`1m` is below the 64m"),
+        stderr.contains("PAIMON_PARITY_XMX=`1m` is below 16m"),
         "{stderr}"
     );
 }

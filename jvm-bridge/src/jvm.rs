@@ -150,7 +150,7 @@ fn check_classpath_override(cp: &str) -> Result<()> {
 
 /// The `-Xmx` value of `PAIMON_PARITY_XMX` (default `2g`), checked before the JVM sees it (the JVM exits the
 /// whole process with status 1 on a bad one): digits with an optional `k`, `m`, `g` or `t` suffix, at least
-/// 64 MiB.
+/// 16 MiB (a smaller one makes the JVM exit with "Too small maximum heap").
 ///
 /// Errors: [`Error::JvmStart`] naming the variable and its value.
 pub fn heap_setting() -> Result<String> {
@@ -177,9 +177,9 @@ pub fn heap_setting() -> Result<String> {
         .filter(|_| shift != u32::MAX && !digits.is_empty())
         .and_then(|n| n.checked_mul(1u64 << shift.min(40)));
     match bytes {
-        Some(b) if b >= 64 << 20 => Ok(value.to_owned()),
+        Some(b) if b >= 16 << 20 => Ok(value.to_owned()),
         Some(_) => Err(Error::JvmStart(format!(
-            "{XMX_ENV}=`{raw}` is below the 64m the released reader needs at least"
+            "{XMX_ENV}=`{raw}` is below 16m, the smallest heap the bridge starts a JVM with"
         ))),
         None => Err(Error::JvmStart(format!(
             "{XMX_ENV}=`{raw}` is not a heap size: digits with an optional k, m, g or t suffix, e.g. 4g"
