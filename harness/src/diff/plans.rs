@@ -172,13 +172,19 @@ pub fn compare_plans(stock: &Split, native: &Split) -> Option<String> {
             show(&nb)
         ));
     }
-    if stock.before_deletion_files != native.before_deletion_files {
+    // `DataSplit.deletionFiles()` is absent or one entry per file; a list of nothing but `None` says the same
+    // as no list (no file has a deletion vector).
+    let same_deletions = |a: &[Option<native_reader::DeletionFileDesc>],
+                          b: &[Option<native_reader::DeletionFileDesc>]| {
+        a == b || (a.iter().all(Option::is_none) && b.iter().all(Option::is_none))
+    };
+    if !same_deletions(&stock.before_deletion_files, &native.before_deletion_files) {
         return Some(format!(
             "before deletion files differ: stock {:?} vs native {:?}",
             stock.before_deletion_files, native.before_deletion_files
         ));
     }
-    if stock.deletion_files != native.deletion_files {
+    if !same_deletions(&stock.deletion_files, &native.deletion_files) {
         return Some(format!(
             "deletion files differ: stock {:?} vs native {:?}",
             stock.deletion_files, native.deletion_files
@@ -203,4 +209,51 @@ pub fn compare_plans(stock: &Split, native: &Split) -> Option<String> {
         ));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compare_plans;
+    use native_reader::{DataFileDesc, DeletionFileDesc, Split};
+
+    fn split(deletion_files: Vec<Option<DeletionFileDesc>>) -> Split {
+        Split {
+            snapshot_id: 3,
+            partition: vec![],
+            bucket: 0,
+            bucket_path: "/t/bucket-0".into(),
+            data_files: vec![DataFileDesc {
+                file_name: "data-a.parquet".into(),
+                level: 0,
+                row_count: 2,
+                file_size: 10,
+                min_sequence_number: 0,
+                max_sequence_number: 1,
+                schema_id: 0,
+                delete_row_count: Some(0),
+                min_key: vec![],
+                max_key: vec![],
+                external_path: None,
+            }],
+            before_files: vec![],
+            deletion_files,
+            before_deletion_files: vec![],
+            is_streaming: true,
+            raw_convertible: true,
+        }
+    }
+
+    #[test]
+    fn no_deletion_vector_is_the_same_with_or_without_a_list() {
+        // Java 1.0 sends `[None]` for a file without a deletion vector, other planners send no list.
+        assert_eq!(compare_plans(&split(vec![None]), &split(vec![])), None);
+        let dv = DeletionFileDesc {
+            path: "/t/index/dv-0".into(),
+            offset: 1,
+            length: 20,
+            cardinality: Some(1),
+        };
+        let why = compare_plans(&split(vec![Some(dv)]), &split(vec![])).expect("a difference");
+        assert!(why.starts_with("deletion files differ"), "{why}");
+    }
 }
