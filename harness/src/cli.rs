@@ -186,6 +186,10 @@ pub struct ReplayArgs {
     /// Seconds an external reader may take to answer one split before it is stopped and reported.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::external::DEFAULT_TIMEOUT_SECS)]
     pub reader_timeout: u64,
+    /// Also write the runs as JUnit XML to FILE: one test case per table x mode x reader, and one per split
+    /// that is not identical.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Let external readers that can plan (their `describe` lists `plan`) plan the scan themselves, and diff
     /// their plans against the released planner's; by default they read the released planner's splits.
     #[arg(long)]

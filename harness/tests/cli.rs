@@ -319,3 +319,39 @@ fn version_names_the_built_releases_the_lines_and_the_jdk() {
         "{stdout}"
     );
 }
+
+#[test]
+fn junit_has_a_case_per_run_and_per_differing_split() {
+    let table = common::corpus("c01-key-order").join("table");
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("replay.xml");
+    let example = env!("CARGO_BIN_EXE_paimon-parity-example-reader");
+    let planted = format!("planted={example} --fault change-value");
+    let (code, _, stderr) = paimon_parity(&[
+        "replay",
+        table.to_str().unwrap(),
+        "--reader",
+        "native,planted",
+        "--reader-command",
+        &planted,
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"paimon-parity replay\" tests=\"3\" failures=\"2\" errors=\"0\">"), "{xml}");
+    assert!(
+        xml.contains("<testcase classname=\"c01-key-order\" name=\"stream / native\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testcase classname=\"c01-key-order\" name=\"stream / planted\""),
+        "{xml}"
+    );
+    // C01 commit 1 writes (1, 101, 5); the planted reader returns 6 for it.
+    assert!(
+        xml.contains("name=\"snapshot 1, partition [], bucket 0\">\n      <failure type=\"differs (decoding)\" message=\"row 0, field amount: stock 5 | planted 6\">"),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 3);
+}

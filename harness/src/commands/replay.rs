@@ -11,7 +11,8 @@ use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
 use crate::reader::{release_line, NativeTableReader, StockTableReader, TableReader};
 use crate::replay::{replay, resolve_table, ReplayOptions};
 use crate::report::{
-    check_json_target, text_output, write_json, write_matrix, write_run, write_text, MatrixRun,
+    check_json_target, table_name, text_output, write_json, write_junit, write_matrix, write_run,
+    write_text, JunitRun, MatrixRun,
 };
 
 /// The readers `--reader` names, in order: `native`, or external readers from `--reader-command` and
@@ -75,9 +76,11 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         unordered,
         mode,
         snapshot,
+        junit,
         ..
     } = args;
     check_json_target(json.as_deref())?;
+    check_json_target(junit.as_deref())?;
     let modes = ModeArg::expand(&mode);
     let options = |mode| ReplayOptions {
         from_snapshot,
@@ -91,7 +94,16 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = StockTableReader::new()?;
-        let report = replay(table, &stock, reader.as_ref(), &options(*mode))?;
+        let report = replay(table, &stock, reader.as_ref(), &options(*mode));
+        if let Some(path) = &junit {
+            let name = table_name(table);
+            let run = match &report {
+                Ok(r) => JunitRun::of_report(table, name, *mode, r),
+                Err(e) => JunitRun::of_error(table, name, *mode, &reader.side().to_string(), e),
+            };
+            write_junit(path, &[run])?;
+        }
+        let report = report?;
         let mut out = text_output(json.as_deref());
         write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
         if let Some(path) = json {
@@ -104,12 +116,21 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     }
     let stock = StockTableReader::new()?;
     let mut runs = Vec::new();
+    let mut junit_runs = Vec::new();
     for table in &tables {
         for mode in &modes {
             for reader in &readers {
+                let name = table_name(table);
                 let run = match replay(table, &stock, reader.as_ref(), &options(*mode)) {
-                    Ok(report) => MatrixRun::of_report(table, *mode, report),
-                    Err(e) => MatrixRun::of_error(table, *mode, &reader.side().to_string(), &e),
+                    Ok(report) => {
+                        junit_runs.push(JunitRun::of_report(table, name, *mode, &report));
+                        MatrixRun::of_report(table, *mode, report)
+                    }
+                    Err(e) => {
+                        let reader = reader.side().to_string();
+                        junit_runs.push(JunitRun::of_error(table, name, *mode, &reader, &e));
+                        MatrixRun::of_error(table, *mode, &reader, &e)
+                    }
                 };
                 let mut out = text_output(json.as_deref());
                 write_run(&mut out, &run).map_err(stdout_err)?;
@@ -121,6 +142,9 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     write_matrix(&mut out, &runs).map_err(stdout_err)?;
     if let Some(path) = json {
         write_json(&path, &runs)?;
+    }
+    if let Some(path) = &junit {
+        write_junit(path, &junit_runs)?;
     }
     Ok(runs
         .iter()

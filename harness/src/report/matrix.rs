@@ -230,7 +230,7 @@ fn shorten(text: &str, max: usize) -> String {
 
 /// `corpora/c00/table` -> `c00`: the table directory's name, or its parent's when it is called `table`;
 /// `corpora/c00/paimon-2.0.0/table` (a table of another line beside the corpus) -> `c00/paimon-2.0.0`.
-fn table_name(path: &Path) -> String {
+pub(crate) fn table_name(path: &Path) -> String {
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     match name(path).as_deref() {
         Some("table") => match path.parent() {

@@ -1,10 +1,13 @@
 //! Rendering a [`ReplayReport`] for people (text) and machines (JSON).
 
+mod junit;
 mod matrix;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub use junit::{junit_xml, write_junit, JunitRun};
+pub(crate) use matrix::table_name;
 pub use matrix::{write_matrix, write_run, MatrixRun};
 
 use crate::error::{Error, Result};
