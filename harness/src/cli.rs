@@ -186,6 +186,12 @@ pub struct ReplayArgs {
     /// Seconds an external reader may take to answer one split before it is stopped and reported.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::external::DEFAULT_TIMEOUT_SECS)]
     pub reader_timeout: u64,
+    /// List every split, identical ones included (by default identical splits are counted, not listed).
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Print only the summary line (and the first difference) of each run.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Also write the runs as JUnit XML to FILE: one test case per table x mode x reader, and one per split
     /// that is not identical.
     #[arg(long, value_name = "FILE")]

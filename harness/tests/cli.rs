@@ -355,3 +355,26 @@ fn junit_has_a_case_per_run_and_per_differing_split() {
     );
     assert_eq!(xml.matches("<testcase ").count(), 3);
 }
+
+#[test]
+fn identical_splits_are_counted_by_default_listed_with_v_and_q_prints_the_summary() {
+    // C01 streams two splits, both identical.
+    let table = common::corpus("c01-key-order").join("table");
+    let t = table.to_str().unwrap();
+    let (_, normal, _) = paimon_parity(&["replay", t]);
+    assert!(
+        normal.contains("  (2 identical splits not listed; -v lists them)\nIDENTICAL: "),
+        "{normal}"
+    );
+    assert!(!normal.contains("  identical "), "{normal}");
+    let (_, verbose, _) = paimon_parity(&["replay", t, "-v"]);
+    assert_eq!(
+        verbose.matches("  identical            snapshot ").count(),
+        2,
+        "{verbose}"
+    );
+    let (code, quiet, _) = paimon_parity(&["replay", t, "-q"]);
+    assert_eq!(code, 0);
+    assert!(quiet.starts_with("IDENTICAL: 2 snapshots"), "{quiet}");
+    assert_eq!(quiet.lines().count(), 1, "{quiet}");
+}

@@ -12,7 +12,7 @@ use crate::reader::{release_line, NativeTableReader, StockTableReader, TableRead
 use crate::replay::{replay, resolve_table, ReplayOptions};
 use crate::report::{
     check_json_target, table_name, text_output, write_json, write_junit, write_matrix, write_run,
-    write_text, JunitRun, MatrixRun,
+    write_text_as, JunitRun, MatrixRun, Verbosity,
 };
 
 /// The readers `--reader` names, in order: `native`, or external readers from `--reader-command` and
@@ -77,8 +77,17 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         mode,
         snapshot,
         junit,
+        verbose,
+        quiet,
         ..
     } = args;
+    let verbosity = if quiet {
+        Verbosity::Quiet
+    } else if verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
     check_json_target(json.as_deref())?;
     check_json_target(junit.as_deref())?;
     let modes = ModeArg::expand(&mode);
@@ -105,7 +114,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         }
         let report = report?;
         let mut out = text_output(json.as_deref());
-        write_text(&mut out, &report, max_mismatches).map_err(stdout_err)?;
+        write_text_as(&mut out, &report, max_mismatches, verbosity).map_err(stdout_err)?;
         if let Some(path) = json {
             write_json(&path, &report)?;
         }

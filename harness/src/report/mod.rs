@@ -13,13 +13,48 @@ pub use matrix::{write_matrix, write_run, MatrixRun};
 use crate::error::{Error, Result};
 use crate::replay::{ReplayReport, SplitVerdict};
 
+/// How much of a replay the text report lists (`replay -q`, the default, `-v`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `-q`: the summary line and the first difference only.
+    Quiet,
+    /// The default: the splits that are not identical, a count of the identical ones, the summary, the
+    /// first difference and the mismatches.
+    #[default]
+    Normal,
+    /// `-v`: every split, identical ones included.
+    Verbose,
+}
+
 /// Writes the human-readable report: one line per split, the summary line, the first difference, and
-/// the first `max_mismatches` row mismatches with a diff of their neighbouring rows.
+/// the first `max_mismatches` row mismatches with a diff of their neighbouring rows ([`Verbosity::Verbose`]:
+/// every split is listed).
 pub fn write_text(
     out: &mut dyn Write,
     report: &ReplayReport,
     max_mismatches: usize,
 ) -> std::io::Result<()> {
+    write_text_as(out, report, max_mismatches, Verbosity::Verbose)
+}
+
+/// [`write_text`] at `verbosity`.
+pub fn write_text_as(
+    out: &mut dyn Write,
+    report: &ReplayReport,
+    max_mismatches: usize,
+    verbosity: Verbosity,
+) -> std::io::Result<()> {
+    if verbosity == Verbosity::Quiet {
+        writeln!(out, "{}", summary_line(report))?;
+        if let Some(f) = &report.first_difference {
+            writeln!(
+                out,
+                "first difference: {} at {}: {}",
+                f.kind, f.split, f.detail
+            )?;
+        }
+        return Ok(());
+    }
     match report.mode {
         native_reader::scan::ScanMode::Stream { .. } => writeln!(
             out,
@@ -37,7 +72,12 @@ pub fn write_text(
             reader_suffix(report)
         )?,
     }
+    let mut unlisted = 0usize;
     for s in &report.splits {
+        if verbosity == Verbosity::Normal && s.verdict == SplitVerdict::Identical {
+            unlisted += 1;
+            continue;
+        }
         let rows = s
             .stock_rows
             .or(s.native_rows)
@@ -61,6 +101,12 @@ pub fn write_text(
             _ => {}
         }
         writeln!(out)?;
+    }
+    if unlisted > 0 {
+        writeln!(
+            out,
+            "  ({unlisted} identical splits not listed; -v lists them)"
+        )?;
     }
     writeln!(out, "{}", summary_line(report))?;
     if let Some(f) = &report.first_difference {
