@@ -25,18 +25,32 @@ pub enum Command {
     /// Several tables and/or modes (`--mode stream,batch`) run one after another in one JVM; each run prints
     /// its summary and first difference, then a table of table x mode -> splits, rows, verdict. The exit
     /// status is the worst run's.
+    #[command(after_help = "Examples:
+  paimon-parity replay corpora/c07-deletion-vectors/table
+  paimon-parity replay corpora/*/table --mode all --json report.json --junit report.xml
+  paimon-parity replay TABLE --mode batch --snapshot 3 -v
+  paimon-parity replay TABLE --paimon-version 2.0.0 --reader native,paimon-rust,pypaimon
+  paimon-parity replay TABLE --reader mine --reader-command mine='/opt/my-reader --flag'
+
+Exit status: 0 identical, 1 different or incomplete, 2 the released (or native) reader cannot read the
+table, 3 nothing compared.")]
     Replay(ReplayArgs),
     /// Print the snapshot timeline of a table: commit kind, user, identifier, time, record counts, files
     /// added and deleted per level and bucket, changelog; APPEND and COMPACT halves of a commit together.
+    #[command(after_help = "Example:
+  paimon-parity inspect corpora/c00-lookup-fault/table --json timeline.json")]
     Inspect {
         /// The table directory.
         table: PathBuf,
-        /// Also write the timeline as JSON to this file.
-        #[arg(long)]
+        /// Also write the timeline as JSON to FILE (`-` for stdout).
+        #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
     /// Find commits whose changelog was lost (APPEND durable, COMPACT never) and prove it from the data.
     /// Exit 0 when the changelog is complete, 1 when changelog was lost, 2 when the table cannot be read.
+    #[command(after_help = "Examples:
+  paimon-parity audit corpora/c00-lookup-fault/table
+  paimon-parity audit TABLE --reader both --json audit.json")]
     Audit {
         /// The table directory.
         table: PathBuf,
@@ -48,11 +62,11 @@ pub enum Command {
             hide_possible_values = true
         )]
         reader: AuditReaders,
-        /// Also write the audit as JSON to this file.
-        #[arg(long)]
+        /// Also write the audit as JSON to FILE (`-` for stdout).
+        #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
-        /// List at most this many missing keys.
-        #[arg(long, default_value_t = 20)]
+        /// List at most N missing keys.
+        #[arg(long, value_name = "N", default_value_t = 20)]
         max_keys: usize,
         /// Released Paimon version of the stock reader and the line the native reader plans as; default
         /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
@@ -62,6 +76,9 @@ pub enum Command {
     /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
     /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, paimon-rust when its
     /// probe is built; per split kind (changelog, raw batch, merge-on-read batch), with every sample.
+    #[command(after_help = "Examples:
+  paimon-parity bench ~/.cache/paimon-parity/bench-corpus/bench-pk-parquet/table --samples 3
+  paimon-parity bench TABLE --native-only --threads 2")]
     Bench(BenchArgs),
     /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.
     #[command(hide = true)]
@@ -70,6 +87,9 @@ pub enum Command {
         table: PathBuf,
     },
     /// Write test corpora with the released Paimon writer.
+    #[command(after_help = "Examples:
+  paimon-parity corpus list
+  paimon-parity corpus generate c01-key-order --out /tmp/c01 --paimon-version 2.0.0")]
     Corpus {
         #[command(subcommand)]
         command: CorpusCommand,
@@ -85,7 +105,7 @@ pub enum CorpusCommand {
         /// Scenario file, directory holding `scenario.json`, or corpus name (`corpora/<name>/scenario.json`).
         scenario: String,
         /// Corpus directory to create.
-        #[arg(long)]
+        #[arg(long, value_name = "DIR")]
         out: PathBuf,
         /// Released Paimon version that writes it (its build in `jvm-bridge/java/target/paimon-<V>`);
         /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
@@ -146,20 +166,20 @@ pub struct ReplayArgs {
     pub tables: Vec<PathBuf>,
     /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); snapshot ids
     /// start at 1, so 0 and negative ids are usage errors.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..))]
     pub from_snapshot: i64,
     /// The scans to replay, comma-separated: `stream` (`scan.mode=from-snapshot`), `stream-full`
     /// (`from-snapshot-full`), `latest-full`, `batch` (`newScan().plan()`), or `all` (the four).
     #[arg(long, value_delimiter = ',', default_value = "stream")]
     pub mode: Vec<ModeArg>,
     /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest (ids start at 1).
-    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
     pub snapshot: Option<i64>,
-    /// Also write the report as JSON to this file.
-    #[arg(long)]
+    /// Also write the report as JSON to FILE (`-`: to stdout, the text report then goes to stderr).
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Describe at most this many mismatching splits in detail.
-    #[arg(long, default_value_t = 10)]
+    /// Describe at most N mismatching splits in detail.
+    #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_mismatches: usize,
     /// Compare the rows of each split as a multiset (any order), for readers whose row order within a
     /// merge split may legitimately differ; reports the rows only one side has.
@@ -167,7 +187,7 @@ pub struct ReplayArgs {
     pub unordered: bool,
     /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`) and
     /// the line the native reader plans as (1.0.x or 2.0.x); default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
-    #[arg(long)]
+    #[arg(long, value_name = "VERSION")]
     pub paimon_version: Option<String>,
     /// The readers to compare with the released one, repeatable or comma-separated: `native` (this
     /// project's), a reader shipped in `adapters/readers.json` (`example`, `paimon-rust`, `pypaimon`), or one
@@ -207,14 +227,14 @@ pub struct ReplayArgs {
 pub struct BenchArgs {
     /// The table directory.
     pub table: PathBuf,
-    /// Write the report as JSON here (default `benches/results/<UTC timestamp>.json`).
-    #[arg(long)]
+    /// Write the report as JSON to FILE (default `benches/results/<UTC timestamp>.json`).
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Timed samples per measurement (after one warm-up run).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 5)]
     pub samples: usize,
     /// Threads of the parallel native run (default: available cores).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Native reader and plain decoding only (no JVM).
     #[arg(long)]

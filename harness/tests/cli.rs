@@ -378,3 +378,28 @@ fn identical_splits_are_counted_by_default_listed_with_v_and_q_prints_the_summar
     assert!(quiet.starts_with("IDENTICAL: 2 snapshots"), "{quiet}");
     assert_eq!(quiet.lines().count(), 1, "{quiet}");
 }
+
+#[test]
+fn help_has_placeholders_defaults_and_an_example_per_subcommand() {
+    let (code, help, _) = paimon_parity(&["replay", "--help"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "--json <FILE>",
+        "--from-snapshot <N>",
+        "[default: 1]",
+        "--reader <NAME>",
+        "--reader-command <NAME=COMMAND>",
+        "Examples:\n  paimon-parity replay corpora/c07-deletion-vectors/table",
+        "Exit status: 0 identical, 1 different or incomplete",
+    ] {
+        assert!(help.contains(needle), "missing `{needle}` in\n{help}");
+    }
+    for sub in ["inspect", "audit", "bench", "corpus"] {
+        let (code, help, _) = paimon_parity(&[sub, "--help"]);
+        assert_eq!(code, 0, "{sub}");
+        assert!(
+            help.contains(&format!("  paimon-parity {sub} ")),
+            "{sub}: {help}"
+        );
+    }
+}
