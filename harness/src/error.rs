@@ -164,6 +164,9 @@ pub const EXIT_UNREADABLE: i32 = 2;
 /// a stream start past the last snapshot, a batch scan of a table whose files all sit in the postpone
 /// bucket), so there is no evidence either way. Not IDENTICAL.
 pub const EXIT_NOTHING_COMPARED: i32 = 3;
+/// Exit status of a replay stopped by Ctrl-C (128 + SIGINT, as shells report it); its partial summary is
+/// printed and written.
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// How bad an exit status is, for the worst of many runs: unreadable, then different, then nothing
 /// compared, then identical (an unknown status counts as the worst).

@@ -403,3 +403,42 @@ fn help_has_placeholders_defaults_and_an_example_per_subcommand() {
         );
     }
 }
+
+#[test]
+fn ctrl_c_stops_the_replay_and_prints_the_partial_summary() {
+    let tables: Vec<String> = common::corpora()
+        .into_iter()
+        .map(|c| c.join("table").display().to_string())
+        .collect();
+    let mut args = vec!["replay".to_owned()];
+    args.extend(tables);
+    args.extend(["--mode".to_owned(), "all".to_owned()]);
+    let child = Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // Past the handler's installation (the first thing replay does), well before the last of the runs.
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("waits");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "stdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(
+        stderr.contains("paimon-parity: interrupted; stopping after the split in hand"),
+        "{stderr}"
+    );
+    // The matrix of the runs so far, the last one marked.
+    assert!(stdout.contains("| interrupted |"), "{stdout}");
+    assert!(stdout.contains(" interrupted\n"), "{stdout}");
+}

@@ -65,6 +65,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
+    crate::replay::stop_on_interrupt();
     // The same release picks the stock class path and the native line.
     let line = release_line()?;
     let readers = readers(&args, line)?;
@@ -126,7 +127,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     let stock = StockTableReader::new()?;
     let mut runs = Vec::new();
     let mut junit_runs = Vec::new();
-    for table in &tables {
+    'runs: for table in &tables {
         for mode in &modes {
             for reader in &readers {
                 let name = table_name(table);
@@ -144,6 +145,9 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
                 let mut out = text_output(json.as_deref());
                 write_run(&mut out, &run).map_err(stdout_err)?;
                 runs.push(run);
+                if crate::replay::interrupted() {
+                    break 'runs;
+                }
             }
         }
     }

@@ -18,11 +18,33 @@ use serde::Serialize;
 
 use crate::diff::{compare_plans, match_splits, Paired, RowCounts, RowMismatch};
 use crate::error::{
-    Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_NOTHING_COMPARED, EXIT_UNREADABLE,
+    Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_INTERRUPTED, EXIT_NOTHING_COMPARED,
+    EXIT_UNREADABLE,
 };
 use crate::reader::{PlannedSplit, TableReader};
 
 use split::{compare_pair, first_difference_of, plan_failure};
+
+/// Set by the first Ctrl-C ([`stop_on_interrupt`]): a replay stops after the split in hand and reports what
+/// it compared, marked interrupted.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler of `paimon-parity replay`: the first Ctrl-C asks the replay to stop after the
+/// split in hand (its partial summary is printed and written, verdict `interrupted`, exit 130); a second
+/// one ends the process at once with status 130. Installing it twice is harmless.
+pub fn stop_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        eprintln!("paimon-parity: interrupted; stopping after the split in hand (Ctrl-C again to quit now)");
+    });
+}
+
+/// Whether Ctrl-C asked the replay to stop.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
 
 /// What to replay.
 #[derive(Clone, Debug)]
@@ -224,8 +246,8 @@ pub struct ReplayReport {
     /// The first difference in replay order, if any.
     pub first_difference: Option<FirstDifference>,
     /// `identical`, `different`, `incomplete` (no difference, but some splits the reader failed on or does
-    /// not support), `unreadable` (the released or native reader failed), or `nothing-compared` (neither
-    /// reader planned a split).
+    /// not support), `unreadable` (the released or native reader failed), `nothing-compared` (neither
+    /// reader planned a split), or `interrupted` (Ctrl-C: the splits up to then are reported).
     pub verdict: &'static str,
 }
 
@@ -236,6 +258,7 @@ impl ReplayReport {
         match self.verdict {
             "identical" => EXIT_IDENTICAL,
             "different" | "incomplete" => EXIT_DIFFERENT,
+            "interrupted" => EXIT_INTERRUPTED,
             "nothing-compared" => EXIT_NOTHING_COMPARED,
             _ => EXIT_UNREADABLE,
         }
@@ -436,7 +459,12 @@ pub fn replay(
     let mut splits = Vec::with_capacity(pairs.len());
     let mut first_difference: Option<FirstDifference> = None;
     let mut snapshots_seen = std::collections::BTreeSet::new();
+    let mut stopped = false;
     for pair in pairs {
+        if interrupted() {
+            stopped = true;
+            break;
+        }
         let report = compare_pair(&table, stock, native, pair, options.unordered);
         bar.inc(1);
         bar.set_message(format!("{}", report.key));
@@ -467,7 +495,9 @@ pub fn replay(
     totals.splits = splits.len();
     totals.snapshots_with_splits = snapshots_seen.len();
     totals.wall_time_ms = started.elapsed().as_millis();
-    let verdict = if totals.unreadable > 0 {
+    let verdict = if stopped {
+        "interrupted"
+    } else if totals.unreadable > 0 {
         "unreadable"
     } else if totals.splits == 0 {
         // Both readers planned nothing: no evidence either way.
