@@ -143,7 +143,7 @@ def write_stream(pa, out, schema, batches, metadata):
     out.flush()
 
 
-def status_metadata(index, status, message=None, descriptor=None):
+def status_metadata(index, status, message=None):
     meta = {
         "paimon.parity.split": str(index),
         "paimon.parity.status": status,
@@ -151,8 +151,6 @@ def status_metadata(index, status, message=None, descriptor=None):
     }
     if message is not None:
         meta["paimon.parity.message"] = one_line(message)
-    if descriptor is not None:
-        meta["paimon.parity.descriptor"] = json.dumps(descriptor, separators=(",", ":"))
     return meta
 
 
