@@ -38,13 +38,24 @@ table, 3 nothing compared.")]
     /// Print the snapshot timeline of a table: commit kind, user, identifier, time, record counts, files
     /// added and deleted per level and bucket, changelog; APPEND and COMPACT halves of a commit together.
     #[command(after_help = "Example:
-  paimon-parity inspect corpora/c00-lookup-fault/table --json timeline.json")]
+  paimon-parity inspect corpora/c00-lookup-fault/table --json timeline.json
+  paimon-parity inspect corpora/lookup-partitioned/table --from-snapshot 5 --to-snapshot 9 --partition p1")]
     Inspect {
         /// The table directory.
         table: PathBuf,
         /// Also write the timeline as JSON to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Show snapshots from N on.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+        from_snapshot: Option<i64>,
+        /// Show snapshots up to N.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+        to_snapshot: Option<i64>,
+        /// Show only the files of this partition: its values joined with `/`, `NULL` for a NULL value
+        /// (e.g. `2024-01-01/7`); snapshots without such files are left out.
+        #[arg(long, value_name = "VALUES")]
+        partition: Option<String>,
     },
     /// Find commits whose changelog was lost (APPEND durable, COMPACT never) and prove it from the data.
     /// Exit 0 when the changelog is complete, 1 when changelog was lost, 2 when the table cannot be read.

@@ -87,6 +87,62 @@ pub struct CommitGroup {
     pub commit_identifier: i64,
     /// Its snapshots in id order.
     pub snapshots: Vec<SnapshotInfo>,
+    /// Whether its APPEND and COMPACT halves pair up (the audit's part 1, from the whole timeline), and why.
+    pub pair: Option<PairView>,
+}
+
+/// The pairing verdict of one (commit user, commit identifier), as `inspect` shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairView {
+    /// `complete`, `compacted-later`, `not-applicable` or `incomplete` (`crate::audit::PairStatus`).
+    pub status: crate::audit::PairStatus,
+    /// Why, in words.
+    pub detail: String,
+}
+
+/// What `inspect` shows of a timeline: the snapshots in `[from, to]` (inclusive; `None` is open), and of
+/// their files only those of `partition` (values joined with `/`, `NULL` for a NULL value) when given.
+#[derive(Clone, Debug, Default)]
+pub struct InspectFilter {
+    /// First snapshot shown.
+    pub from: Option<i64>,
+    /// Last snapshot shown.
+    pub to: Option<i64>,
+    /// Only this partition's files, e.g. `2024-01-01/7`.
+    pub partition: Option<String>,
+}
+
+impl InspectFilter {
+    fn keeps_partition(&self, p: &[Option<String>]) -> bool {
+        match &self.partition {
+            None => true,
+            Some(want) => {
+                let have: Vec<&str> = p.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect();
+                have.join("/") == *want
+            }
+        }
+    }
+
+    /// `timeline` limited to what this filter shows; the pairing verdicts stay those of the whole timeline.
+    pub fn apply(&self, mut timeline: Timeline) -> Timeline {
+        for c in &mut timeline.commits {
+            c.snapshots.retain(|s| {
+                self.from.is_none_or(|f| s.id >= f) && self.to.is_none_or(|t| s.id <= t)
+            });
+            if self.partition.is_some() {
+                for s in &mut c.snapshots {
+                    s.added.retain(|g| self.keeps_partition(&g.partition));
+                    s.deleted.retain(|g| self.keeps_partition(&g.partition));
+                    s.changelog.retain(|g| self.keeps_partition(&g.partition));
+                }
+                c.snapshots.retain(|s| {
+                    !(s.added.is_empty() && s.deleted.is_empty() && s.changelog.is_empty())
+                });
+            }
+        }
+        timeline.commits.retain(|c| !c.snapshots.is_empty());
+        timeline
+    }
 }
 
 /// The whole timeline.
@@ -220,19 +276,31 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
                         commit_user: info.commit_user.clone(),
                         commit_identifier: info.commit_identifier,
                         snapshots: vec![info],
+                        pair: None,
                     });
                 }
             }
         }
     }
-    Ok(Timeline {
+    let mut timeline = Timeline {
         table: path,
         changelog_producer: table.options().changelog_producer.as_str().to_string(),
         merge_engine: table.options().merge_engine.to_string(),
         earliest_snapshot: earliest,
         latest_snapshot: latest,
         commits,
-    })
+    };
+    let pairs = crate::audit::commit_pairs_of(&timeline);
+    for c in &mut timeline.commits {
+        c.pair = pairs
+            .iter()
+            .find(|p| p.commit_user == c.commit_user && p.commit_identifier == c.commit_identifier)
+            .map(|p| PairView {
+                status: p.status,
+                detail: p.detail.clone(),
+            });
+    }
+    Ok(timeline)
 }
 
 fn show_partition(p: &[Option<String>]) -> String {
@@ -288,9 +356,15 @@ pub fn write_text(out: &mut dyn Write, t: &Timeline) -> std::io::Result<()> {
             .iter()
             .map(|s| format!("{:?}", s.commit_kind).to_uppercase())
             .collect();
+        let mark = match &c.pair {
+            Some(p) if p.status == crate::audit::PairStatus::Incomplete => {
+                format!("   <- INCOMPLETE: {}", p.detail)
+            }
+            _ => String::new(),
+        };
         writeln!(
             out,
-            "commit user {}, identifier {}: {}",
+            "commit user {}, identifier {}: {}{mark}",
             c.commit_user,
             show_identifier(c.commit_identifier),
             kinds.join(" + ")

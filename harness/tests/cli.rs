@@ -442,3 +442,32 @@ fn ctrl_c_stops_the_replay_and_prints_the_partial_summary() {
     assert!(stdout.contains("| interrupted |"), "{stdout}");
     assert!(stdout.contains(" interrupted\n"), "{stdout}");
 }
+
+#[test]
+fn inspect_marks_the_incomplete_pair_and_filters_by_snapshot_and_partition() {
+    // C00 (lookup fault): commit 1 is APPEND + COMPACT; commit 2's COMPACT half never became durable.
+    let table = common::corpus("c00-lookup-fault").join("table");
+    let t = table.to_str().unwrap();
+    let (code, text, stderr) = paimon_parity(&["inspect", t]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(text.contains("identifier 1: APPEND + COMPACT\n"), "{text}");
+    assert!(
+        text.contains(
+            "identifier 2: APPEND   <- INCOMPLETE: no COMPACT snapshot for this identifier"
+        ),
+        "{text}"
+    );
+    let (_, later, _) = paimon_parity(&["inspect", t, "--from-snapshot", "3"]);
+    assert!(!later.contains("identifier 1:"), "{later}");
+    assert!(later.contains("  snapshot 3 "), "{later}");
+    let (_, json, _) = paimon_parity(&["inspect", t, "--json", "-"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON on stdout");
+    assert_eq!(v["commits"][1]["pair"]["status"], "incomplete");
+    assert_eq!(v["commits"][0]["pair"]["status"], "complete");
+
+    // lookup-partitioned writes partitions p0 and p1.
+    let table = common::corpus("lookup-partitioned").join("table");
+    let (_, p1, _) = paimon_parity(&["inspect", table.to_str().unwrap(), "--partition", "p1"]);
+    assert!(p1.contains("[p1] bucket"), "{p1}");
+    assert!(!p1.contains("[p0]"), "{p1}");
+}

@@ -36,6 +36,12 @@ pub(crate) use pairs::commit_pairs;
 use pairs::user_summaries;
 pub use text::write_text;
 
+/// Part 1 of the audit (commit pairs, metadata only) of `timeline`: one [`CommitPair`] per (commit user,
+/// commit identifier), in timeline order.
+pub fn commit_pairs_of(timeline: &Timeline) -> Vec<CommitPair> {
+    commit_pairs(timeline)
+}
+
 /// What happened to one (commit user, commit identifier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -32,7 +32,20 @@ pub fn run(cli: Cli) -> i32 {
 fn execute(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Replay(args) => replay::run(args),
-        Command::Inspect { table, json } => inspect::run(&table, json),
+        Command::Inspect {
+            table,
+            json,
+            from_snapshot,
+            to_snapshot,
+            partition,
+        } => {
+            let filter = crate::inspect::InspectFilter {
+                from: from_snapshot,
+                to: to_snapshot,
+                partition,
+            };
+            inspect::run(&table, json, &filter)
+        }
         Command::Audit {
             table,
             reader,
