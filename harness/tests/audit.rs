@@ -277,3 +277,38 @@ fn postpone_bucket_keys_are_pending_not_lost() {
         }
     }
 }
+
+#[test]
+fn an_equal_sequence_tie_between_writers_is_a_divergence_not_a_lost_commit() {
+    // C03 reversed: writer-a commits (1,8), writer-b commits (1,9) with the same sequence number; the
+    // compaction keeps (1,8) (the tie is broken by file name), while the changelog (producer `none`: the
+    // APPEND deltas) ends with writer-b's +I (1,9) of snapshot 2. No commit is incomplete.
+    // The tie is 1.0.0's (2.0.0 keeps writer-b's (1,9), and the audit is complete there).
+    if common::line_version() != "1.0.0" {
+        return;
+    }
+    let dirs: Vec<PathBuf> = common::line_corpora(&common::line_version())
+        .into_iter()
+        .filter(|d| common::corpus_name(d) == "c03-two-writers-equal-sequence-reversed")
+        .collect();
+    assert_eq!(dirs.len(), 1);
+    for dir in dirs {
+        let report = audit(&dir.join("table"), "native");
+        let name = dir.display();
+        assert!(report.incomplete_pairs().is_empty(), "{name}");
+        assert_eq!(report.verdict, "changelog-diverges", "{name}");
+        assert_eq!(report.exit_code(), 1, "{name}");
+        let m = &report.completeness[0].missing[0];
+        assert_eq!(
+            m.class,
+            harness::audit::KeyClass::FinalValueNeverDelivered,
+            "{name}"
+        );
+        assert_eq!(m.table_value, "(1, 8)", "{name}");
+        assert_eq!(
+            m.stream_last_event.as_deref(),
+            Some("+I (1, 9) at snapshot 2"),
+            "{name}"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use arrow::row::{RowConverter, SortField};
 use arrow_array::{Array, Int8Array, RecordBatch};
 use native_reader::{RowKind, Split, Table};
 
-use super::MissingKey;
+use super::{KeyClass, MissingKey};
 use crate::diff::render_value;
 use crate::error::{Error, Result};
 
@@ -19,6 +19,10 @@ struct KeyState {
     bucket: i32,
     key: String,
     value: Option<(Vec<u8>, String)>,
+    /// The last row folded for the key: its RowKind, values and snapshot, e.g. `-D (10, 10) at snapshot 6`.
+    last_event: String,
+    /// Whether that last row was a retraction (`-U`/`-D`).
+    last_retracts: bool,
 }
 
 /// Folds rows per primary key.
@@ -110,11 +114,20 @@ impl Folder {
                     bucket: split.bucket,
                     key: rendered_key,
                     value: None,
+                    last_event: String::new(),
+                    last_retracts: false,
                 });
             entry.partition = split.partition.clone();
             entry.bucket = split.bucket;
+            let rendered = render_values(batch, r);
+            entry.last_event = format!(
+                "{} {rendered} at snapshot {}",
+                crate::diff::row_kind_symbol(Some(kinds.value(r))),
+                split.snapshot_id
+            );
+            entry.last_retracts = !set;
             entry.value = if set {
-                Some((values.row(r).as_ref().to_vec(), render_values(batch, r)))
+                Some((values.row(r).as_ref().to_vec(), rendered))
             } else {
                 None
             };
@@ -187,12 +200,20 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
         let Some((tv, trendered)) = &t.value else {
             continue;
         };
-        let seen = stream.state.get(k).and_then(|s| s.value.as_ref());
+        let in_stream = stream.state.get(k);
+        let seen = in_stream.and_then(|s| s.value.as_ref());
         if seen.map(|(sv, _)| sv) != Some(tv) {
+            let deleted = in_stream.is_some_and(|s| s.last_retracts);
             missing.push(MissingKey {
                 partition: t.partition.clone(),
                 bucket: t.bucket,
                 key: t.key.clone(),
+                class: if deleted {
+                    KeyClass::DeletedInStreamPresentInTable
+                } else {
+                    KeyClass::FinalValueNeverDelivered
+                },
+                stream_last_event: in_stream.map(|s| s.last_event.clone()),
                 stream_value: seen.map_or("<none>".into(), |(_, r)| r.clone()),
                 table_value: trendered.clone(),
                 written_by_snapshot: None,
@@ -209,6 +230,8 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                     partition: s.partition.clone(),
                     bucket: s.bucket,
                     key: s.key.clone(),
+                    class: KeyClass::PresentInStreamAbsentFromTable,
+                    stream_last_event: Some(s.last_event.clone()),
                     stream_value: rendered.clone(),
                     table_value: "<deleted>".into(),
                     written_by_snapshot: None,

@@ -76,6 +76,34 @@ pub struct CommitPair {
     pub detail: String,
 }
 
+/// How the changelog of one key disagrees with the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyClass {
+    /// The table has a value the changelog never delivered (it delivered an older one, or none).
+    FinalValueNeverDelivered,
+    /// The changelog's last event for the key is a `-U`/`-D`, yet the table still has the key.
+    DeletedInStreamPresentInTable,
+    /// The changelog still shows a value, yet the table no longer has the key (its delete never reached the
+    /// changelog).
+    PresentInStreamAbsentFromTable,
+}
+
+impl KeyClass {
+    /// In words, for the text report.
+    pub fn words(self) -> &'static str {
+        match self {
+            KeyClass::FinalValueNeverDelivered => "final value never delivered",
+            KeyClass::DeletedInStreamPresentInTable => {
+                "deleted in the stream but present in the table"
+            }
+            KeyClass::PresentInStreamAbsentFromTable => {
+                "present in the stream but absent from the table"
+            }
+        }
+    }
+}
+
 /// One key whose value in the table never reached the changelog.
 #[derive(Clone, Debug, Serialize)]
 pub struct MissingKey {
@@ -85,6 +113,11 @@ pub struct MissingKey {
     pub bucket: i32,
     /// The primary key, rendered.
     pub key: String,
+    /// How the stream and the table disagree on it.
+    pub class: KeyClass,
+    /// The stream's last event for the key: RowKind, values, snapshot (`-D (10, 10) at snapshot 6`);
+    /// `None` when the stream never showed the key.
+    pub stream_last_event: Option<String>,
     /// The last value the changelog showed for this key, rendered as `(1, 10)` (`<none>` when it never
     /// showed one, or it was retracted).
     pub stream_value: String,
@@ -158,7 +191,10 @@ pub struct AuditReport {
     pub completeness: Vec<Completeness>,
     /// With `--reader both`: whether the native and stock readers found the same missing keys.
     pub readers_agree: Option<bool>,
-    /// `complete` or `changelog-lost`.
+    /// `complete`; `changelog-lost` (a commit is incomplete: an APPEND whose COMPACT half never became
+    /// durable, so its changelog was never written); or `changelog-diverges` (no commit is incomplete, yet
+    /// the changelog disagrees with the table: sequence-number ties between writers, concurrent writers on
+    /// one bucket, a re-insert that produced no changelog). Both findings exit 1.
     pub verdict: &'static str,
 }
 
@@ -188,8 +224,8 @@ pub(super) type KeyPlace = (Vec<Option<String>>, i32, String);
 pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditReport {
     let pairs = commit_pairs(&timeline);
     let users = user_summaries(&timeline, &pairs);
-    let lost = pairs.iter().any(|p| p.status == PairStatus::Incomplete)
-        || completeness.iter().any(|c| !c.missing.is_empty());
+    let incomplete = pairs.iter().any(|p| p.status == PairStatus::Incomplete);
+    let diverges = completeness.iter().any(|c| !c.missing.is_empty());
     let readers_agree = match completeness.as_slice() {
         [a, b] => {
             let keys = |c: &Completeness| -> Vec<(KeyPlace, String, String)> {
@@ -217,7 +253,13 @@ pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> A
         pairs,
         users,
         completeness,
-        verdict: if lost { "changelog-lost" } else { "complete" },
+        verdict: if incomplete {
+            "changelog-lost"
+        } else if diverges {
+            "changelog-diverges"
+        } else {
+            "complete"
+        },
     }
 }
 

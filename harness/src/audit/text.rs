@@ -106,13 +106,17 @@ pub fn write_text(
                 }
                 _ => String::new(),
             };
+            let last = m
+                .stream_last_event
+                .clone()
+                .unwrap_or_else(|| "nothing (the key never appeared in it)".into());
             writeln!(
                 out,
-                "  partition {} bucket {} key {}: stream last saw {}, table has {}{by}",
+                "  partition {} bucket {} key {}: {}: the stream's last event is {last}, the table has {}{by}",
                 show_partition(&m.partition),
                 m.bucket,
                 m.key,
-                m.stream_value,
+                m.class.words(),
                 m.table_value
             )?;
         }
@@ -134,10 +138,18 @@ pub fn write_text(
     writeln!(
         out,
         "verdict: {}",
-        if r.verdict == "complete" {
-            "COMPLETE: every commit's changelog is durable"
-        } else {
-            "CHANGELOG LOST"
+        match r.verdict {
+            "complete" => "COMPLETE: every commit's changelog is durable",
+            "changelog-lost" =>
+                "CHANGELOG LOST: a commit's APPEND became durable but its COMPACT half, which writes the \
+                 changelog, never did, so a streaming job reading this table never saw the listed values. \
+                 A batch read of the table has them; the incomplete pair above names the commit (user, \
+                 identifier) whose changelog was lost",
+            _ =>
+                "CHANGELOG DIVERGES: no commit is incomplete, yet the changelog disagrees with the table for \
+                 the listed keys. Typical causes: two writers gave the same sequence number to one key, \
+                 concurrent writers on one bucket, or a re-insert that produced no changelog. Compare the \
+                 commit users and sequence numbers of the listed keys' files (paimon-parity inspect)",
         }
     )
 }
