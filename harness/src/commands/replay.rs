@@ -1,6 +1,7 @@
 //! `paimon-parity replay`: one table, mode and reader (report, first difference, optional JSON), or several
 //! (one summary per run, then the table x mode x reader matrix).
 
+use std::io::Write;
 use std::time::Duration;
 
 use super::stdout_err;
@@ -151,13 +152,26 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
             }
         }
     }
+    let total_runs = tables.len() * modes.len() * readers.len();
+    let stopped = crate::replay::interrupted();
     let mut out = text_output(json.as_deref());
     write_matrix(&mut out, &runs).map_err(stdout_err)?;
+    if stopped {
+        writeln!(
+            out,
+            "interrupted: {} of {total_runs} runs done (Ctrl-C)",
+            runs.len()
+        )
+        .map_err(stdout_err)?;
+    }
     if let Some(path) = json {
         write_json(&path, &runs)?;
     }
     if let Some(path) = &junit {
         write_junit(path, &junit_runs)?;
+    }
+    if stopped {
+        return Ok(crate::error::EXIT_INTERRUPTED);
     }
     Ok(runs
         .iter()
