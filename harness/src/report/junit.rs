@@ -92,10 +92,30 @@ fn xml(s: &str) -> String {
     out
 }
 
+/// Whether a run's own test case fails (it is not identical).
+fn failed(r: &JunitRun) -> bool {
+    r.verdict != "identical"
+}
+
+/// Whether a run's own test case is an `<error>` (the released reader could not read, or the run could
+/// not start) rather than a `<failure>`.
+fn is_error(r: &JunitRun) -> bool {
+    r.verdict == "error" || r.verdict == "unreadable"
+}
+
+/// (tests, failures, errors) of `runs`: each run's own case plus one failed case per split not identical.
+fn counts<'a>(runs: impl Iterator<Item = &'a JunitRun>) -> (usize, usize, usize) {
+    runs.fold((0, 0, 0), |(tests, failures, errors), r| {
+        (
+            tests + 1 + r.splits.len(),
+            failures + usize::from(failed(r) && !is_error(r)) + r.splits.len(),
+            errors + usize::from(is_error(r)),
+        )
+    })
+}
+
 /// The JUnit XML of `runs` (grouped by table, in the order given).
 pub fn junit_xml(runs: &[JunitRun]) -> String {
-    let failed = |r: &JunitRun| r.verdict != "identical";
-    let is_error = |r: &JunitRun| r.verdict == "error" || r.verdict == "unreadable";
     let mut tables: Vec<&PathBuf> = Vec::new();
     for r in runs {
         if !tables.contains(&&r.table) {
@@ -103,12 +123,7 @@ pub fn junit_xml(runs: &[JunitRun]) -> String {
         }
     }
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let total: usize = runs.iter().map(|r| 1 + r.splits.len()).sum();
-    let errors = runs.iter().filter(|r| is_error(r)).count();
-    let failures: usize = runs
-        .iter()
-        .map(|r| usize::from(failed(r) && !is_error(r)) + r.splits.len())
-        .sum();
+    let (total, failures, errors) = counts(runs.iter());
     let _ = writeln!(
         out,
         "<testsuites name=\"paimon-parity replay\" tests=\"{total}\" failures=\"{failures}\" errors=\"{errors}\">"
@@ -116,12 +131,7 @@ pub fn junit_xml(runs: &[JunitRun]) -> String {
     for table in tables {
         let these: Vec<&JunitRun> = runs.iter().filter(|r| &r.table == table).collect();
         let name = xml(&these[0].name);
-        let tests: usize = these.iter().map(|r| 1 + r.splits.len()).sum();
-        let errors = these.iter().filter(|r| is_error(r)).count();
-        let failures: usize = these
-            .iter()
-            .map(|r| usize::from(failed(r) && !is_error(r)) + r.splits.len())
-            .sum();
+        let (tests, failures, errors) = counts(these.iter().copied());
         let time: f64 = these.iter().map(|r| r.seconds).sum();
         let _ = writeln!(
             out,

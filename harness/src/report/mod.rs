@@ -45,15 +45,7 @@ pub fn write_text_as(
     verbosity: Verbosity,
 ) -> std::io::Result<()> {
     if verbosity == Verbosity::Quiet {
-        writeln!(out, "{}", summary_line(report))?;
-        if let Some(f) = &report.first_difference {
-            writeln!(
-                out,
-                "first difference: {} at {}: {}",
-                f.kind, f.split, f.detail
-            )?;
-        }
-        return Ok(());
+        return write_summary(out, report);
     }
     match report.mode {
         native_reader::scan::ScanMode::Stream { .. } => writeln!(
@@ -108,14 +100,7 @@ pub fn write_text_as(
             "  ({unlisted} identical splits not listed; -v lists them)"
         )?;
     }
-    writeln!(out, "{}", summary_line(report))?;
-    if let Some(f) = &report.first_difference {
-        writeln!(
-            out,
-            "first difference: {} at {}: {}",
-            f.kind, f.split, f.detail
-        )?;
-    }
+    write_summary(out, report)?;
     let mismatches: Vec<_> = report
         .splits
         .iter()
@@ -140,6 +125,19 @@ pub fn write_text_as(
                 writeln!(out, "    {line}")?;
             }
         }
+    }
+    Ok(())
+}
+
+/// The summary line and, when the readers differ, the first difference.
+fn write_summary(out: &mut dyn Write, report: &ReplayReport) -> std::io::Result<()> {
+    writeln!(out, "{}", summary_line(report))?;
+    if let Some(f) = &report.first_difference {
+        writeln!(
+            out,
+            "first difference: {} at {}: {}",
+            f.kind, f.split, f.detail
+        )?;
     }
     Ok(())
 }
