@@ -269,25 +269,7 @@ pub struct BenchArgs {
 /// readers of `adapters/readers.json` are set up.
 pub fn long_version() -> String {
     let mut out = format!("paimon-parity {}\n", env!("CARGO_PKG_VERSION"));
-    let target = jvm_bridge::jvm::build_dir("x")
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default();
-    let mut built: Vec<String> = std::fs::read_dir(&target)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    let v = name.strip_prefix("paimon-")?.to_owned();
-                    e.path()
-                        .join("classes/org/paimonparity/bridge/StockReader.class")
-                        .is_file()
-                        .then_some(v)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    built.sort();
+    let (target, built) = jvm_bridge::jvm::built_versions();
     out.push_str(&format!(
         "released Paimon built for the stock reader: {} (in {})\n",
         if built.is_empty() {

@@ -78,6 +78,14 @@ fn run(reader: &ExternalReader, table: &std::path::Path, mode: ReplayMode) -> Re
     replay(table, &stock, reader, &options).expect("the released reader reads the corpus")
 }
 
+/// The first row difference of the replay (its first differing split's).
+fn first_mismatch(r: &ReplayReport) -> &harness::diff::RowMismatch {
+    r.splits
+        .iter()
+        .find_map(|s| s.first_mismatch.as_ref())
+        .expect("a row difference")
+}
+
 fn verdicts(r: &ReplayReport) -> Vec<SplitVerdict> {
     r.splits.iter().map(|s| s.verdict).collect()
 }
@@ -109,11 +117,7 @@ fn paimon_rust_returns_insert_for_a_merged_update_in_a_batch_read() {
         let Some(t) = table(corpus) else { continue };
         let r = run(&reader, &t, ReplayMode::Batch);
         assert_eq!(r.verdict, "different", "{corpus}");
-        let m = r
-            .splits
-            .iter()
-            .find_map(|s| s.first_mismatch.as_ref())
-            .expect("a row difference");
+        let m = first_mismatch(&r);
         assert_eq!(
             (m.field.as_str(), m.stock.as_str(), m.native.as_str()),
             ("_row_kind", "+U", "+I"),
@@ -208,11 +212,7 @@ fn pypaimon_drops_the_nanoseconds_of_a_timestamp_9_in_a_merged_split() {
     }
     let t = table("c05-types-parquet").expect("C05 of this line");
     let r = run(&reader, &t, ReplayMode::Batch);
-    let m = r
-        .splits
-        .iter()
-        .find_map(|s| s.first_mismatch.as_ref())
-        .expect("a row difference");
+    let m = first_mismatch(&r);
     // C05 writes t9 = 2000-02-29T12:00:01.000000004.
     assert_eq!(
         (m.field.as_str(), m.stock.as_str(), m.native.as_str()),

@@ -187,8 +187,36 @@ pub fn heap_setting() -> Result<String> {
     }
 }
 
+/// The bridge class whose presence in `classes/` says a release's Java side is built.
+fn bridge_marker(classes: &Path) -> PathBuf {
+    classes.join("org/paimonparity/bridge/StockReader.class")
+}
+
+/// The directory holding every release's build ([`build_dir`]'s parent, `<crate>/java/target`) and the
+/// releases built there (`paimon-<V>` with the bridge classes), sorted.
+pub fn built_versions() -> (PathBuf, Vec<String>) {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("java")
+        .join("target");
+    let mut built: Vec<String> = std::fs::read_dir(&target)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let version = name.strip_prefix("paimon-")?.to_owned();
+                    bridge_marker(&e.path().join("classes"))
+                        .is_file()
+                        .then_some(version)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    built.sort();
+    (target, built)
+}
+
 fn default_classpath(classes: &Path, lib: &Path) -> Result<String> {
-    let marker = classes.join("org/paimonparity/bridge/StockReader.class");
+    let marker = bridge_marker(classes);
     if !marker.is_file() {
         return Err(Error::JvmStart(format!(
             "{} not found; {BUILD_HINT}",
