@@ -255,11 +255,15 @@ impl ExternalReader {
     }
 
     fn missing(&self, e: &std::io::Error) -> String {
-        let mut m = format!("cannot start `{}`: {e}", self.spec.command[0]);
-        if let Some(setup) = &self.spec.setup {
-            m.push_str(&format!("; set it up with `{setup}`"));
+        self.with_setup_hint(format!("cannot start `{}`: {e}", self.spec.command[0]))
+    }
+
+    /// `message`, then how to set the reader up, when its declaration says.
+    fn with_setup_hint(&self, message: String) -> String {
+        match &self.spec.setup {
+            Some(setup) => format!("{message}; set it up with `{setup}`"),
+            None => message,
         }
-        m
     }
 
     fn failure(&self, kind: ExternalFailure, message: String, stderr: &str) -> Error {
@@ -559,13 +563,7 @@ impl TableReader for ExternalReader {
         } else {
             Session::start(&self.spec.command, bytes, splits.len())
         }
-        .map_err(|m| {
-            let mut m = m;
-            if let Some(setup) = &self.spec.setup {
-                m.push_str(&format!("; set it up with `{setup}`"));
-            }
-            m
-        });
+        .map_err(|m| self.with_setup_hint(m));
         let state = ReadState {
             splits: splits.iter().map(|p| p.split.clone()).collect(),
             session,
@@ -670,8 +668,7 @@ fn run_to_end(
     let _ = writer.join();
     let stdout = reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
-    let tail: Vec<&str> = stderr.lines().rev().take(12).collect();
-    let tail = tail.into_iter().rev().collect::<Vec<_>>().join(" | ");
+    let tail = session::tail_of(stderr.lines());
     match status {
         Some(s) if s.success() => Ok((stdout, tail)),
         Some(s) => Err((format!("the reader failed ({s})"), tail)),

@@ -169,7 +169,7 @@ impl Session {
     pub fn stderr_tail(&self) -> String {
         self.stderr
             .lock()
-            .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "))
+            .map(|t| tail_of(t.iter().map(String::as_str)))
             .unwrap_or_default()
     }
 }
@@ -187,6 +187,13 @@ impl Drop for Session {
             let _ = t.join();
         }
     }
+}
+
+/// The last [`STDERR_LINES`] of `lines`, joined with ` | ` (how messages quote a reader's stderr).
+pub(super) fn tail_of<'a>(lines: impl DoubleEndedIterator<Item = &'a str>) -> String {
+    let mut tail: Vec<&str> = lines.rev().take(STDERR_LINES).collect();
+    tail.reverse();
+    tail.join(" | ")
 }
 
 /// Reads stream `i` of `expected` from `out`.
