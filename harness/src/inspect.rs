@@ -154,6 +154,12 @@ pub struct Timeline {
     pub changelog_producer: String,
     /// `merge-engine` of the latest schema.
     pub merge_engine: String,
+    /// Partition columns of the latest schema, in partition order (the names of `FileGroup::partition`).
+    pub partition_keys: Vec<String>,
+    /// Primary-key columns of the latest schema (empty for an append table).
+    pub primary_keys: Vec<String>,
+    /// Every column of the latest schema, in order.
+    pub columns: Vec<String>,
     /// Earliest retained snapshot, if any.
     pub earliest_snapshot: Option<i64>,
     /// Latest snapshot, if any.
@@ -286,6 +292,14 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
         table: path,
         changelog_producer: table.options().changelog_producer.as_str().to_string(),
         merge_engine: table.options().merge_engine.to_string(),
+        partition_keys: table.schema().partition_keys.clone(),
+        primary_keys: table.schema().primary_keys.clone(),
+        columns: table
+            .schema()
+            .fields
+            .iter()
+            .map(|f| f.name.clone())
+            .collect(),
         earliest_snapshot: earliest,
         latest_snapshot: latest,
         commits,

@@ -43,8 +43,11 @@ fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
             assert_eq!(c.missing.len(), 1, "{name}: {} reader", c.reader);
             let m = &c.missing[0];
             // From the writes: +I (1,10) reached the changelog, +I (1,20) did not.
-            assert_eq!(m.key, "(1)", "{name}");
+            assert_eq!(m.key, "k=1", "{name}");
+            assert_eq!(m.key_values, json_object(r#"{"k": 1}"#), "{name}");
             assert_eq!(m.table_value, "(1, 20)", "{name}");
+            assert_eq!(m.table_row, Some(json_object(r#"{"k": 1, "v": 20}"#)));
+            assert_eq!(m.stream_row, Some(json_object(r#"{"k": 1, "v": 10}"#)));
             assert_eq!(m.stream_value, "(1, 10)", "{name}");
             assert_eq!(m.written_by_identifier, Some(2), "{name}");
             assert_eq!(
@@ -52,7 +55,32 @@ fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
                 incomplete[0].append_snapshots.first().copied()
             );
         }
+        // Listed once, found by both readers, who agree.
+        assert_eq!(report.findings.len(), 1, "{name}");
+        let f = &report.findings[0];
+        assert_eq!(f.key.key, "k=1", "{name}");
+        assert_eq!(f.found_by, ["native", "stock"], "{name}");
+        assert_eq!(f.readers_agree, Some(true), "{name}");
+        let mut text = Vec::new();
+        harness::audit::write_text(&mut text, &report, 20).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(
+            text.matches("key k=1:").count(),
+            1,
+            "{name}: the key is listed once\n{text}"
+        );
+        assert!(
+            text.contains(
+                "bucket 0, key k=1: final value never delivered: the stream's last event is +I (1, 10) at snapshot"
+            ),
+            "{name}\n{text}"
+        );
+        assert!(text.contains("[both readers agree]"), "{name}\n{text}");
     }
+}
+
+fn json_object(text: &str) -> serde_json::Map<String, serde_json::Value> {
+    serde_json::from_str(text).unwrap()
 }
 
 #[test]

@@ -8,7 +8,10 @@ use arrow_array::{Array, Int8Array, RecordBatch};
 use native_reader::{RowKind, Split, Table};
 
 use super::{KeyClass, MissingKey};
-use crate::diff::render_value;
+use crate::diff::{json_row, render_value};
+
+/// A JSON object keyed by column name (typed values, [`crate::diff::json_value`]).
+type JsonRow = serde_json::Map<String, serde_json::Value>;
 use crate::error::{Error, Result};
 
 /// The rows of one split as the audit consumes them: the split (for partition and bucket) and its batches.
@@ -18,7 +21,10 @@ struct KeyState {
     partition: Vec<Option<String>>,
     bucket: i32,
     key: String,
-    value: Option<(Vec<u8>, String)>,
+    /// The primary key's columns, named and typed.
+    key_values: JsonRow,
+    /// The key's current value: its row bytes, rendering, and named, typed columns.
+    value: Option<(Vec<u8>, String, JsonRow)>,
     /// The last row folded for the key: its RowKind, values and snapshot, e.g. `-D (10, 10) at snapshot 6`.
     last_event: String,
     /// Whether that last row was a retraction (`-U`/`-D`).
@@ -61,14 +67,24 @@ impl Folder {
         })
     }
 
-    /// The primary key of row `r`, rendered as `(1, "a")`.
+    /// The primary key of row `r`, each column with its name: `id=1` or `(id=1, name="a")`.
     pub(super) fn render_key(&self, batch: &RecordBatch, r: usize) -> String {
+        let schema = batch.schema();
         let parts: Vec<String> = self
             .key_columns
             .iter()
-            .map(|i| render_value(batch.column(*i).as_ref(), r))
+            .map(|i| {
+                format!(
+                    "{}={}",
+                    schema.field(*i).name(),
+                    render_value(batch.column(*i).as_ref(), r)
+                )
+            })
             .collect();
-        format!("({})", parts.join(", "))
+        match parts.as_slice() {
+            [one] => one.clone(),
+            _ => format!("({})", parts.join(", ")),
+        }
     }
 
     /// Applies a batch: `+I`/`+U` set, `-U`/`-D` clear (when `changelog`), or every row sets (a table read).
@@ -113,6 +129,7 @@ impl Folder {
                     partition: split.partition.clone(),
                     bucket: split.bucket,
                     key: rendered_key,
+                    key_values: json_row(batch, self.key_columns.iter().copied(), r),
                     value: None,
                     last_event: String::new(),
                     last_retracts: false,
@@ -127,7 +144,8 @@ impl Folder {
             );
             entry.last_retracts = !set;
             entry.value = if set {
-                Some((values.row(r).as_ref().to_vec(), rendered))
+                let typed = json_row(batch, 1..batch.num_columns(), r);
+                Some((values.row(r).as_ref().to_vec(), rendered, typed))
             } else {
                 None
             };
@@ -197,25 +215,28 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
     let keys = all.len();
     let mut missing = Vec::new();
     for (k, t) in &table.state {
-        let Some((tv, trendered)) = &t.value else {
+        let Some((tv, trendered, trow)) = &t.value else {
             continue;
         };
         let in_stream = stream.state.get(k);
         let seen = in_stream.and_then(|s| s.value.as_ref());
-        if seen.map(|(sv, _)| sv) != Some(tv) {
+        if seen.map(|(sv, _, _)| sv) != Some(tv) {
             let deleted = in_stream.is_some_and(|s| s.last_retracts);
             missing.push(MissingKey {
                 partition: t.partition.clone(),
                 bucket: t.bucket,
                 key: t.key.clone(),
+                key_values: t.key_values.clone(),
                 class: if deleted {
                     KeyClass::DeletedInStreamPresentInTable
                 } else {
                     KeyClass::FinalValueNeverDelivered
                 },
                 stream_last_event: in_stream.map(|s| s.last_event.clone()),
-                stream_value: seen.map_or("<none>".into(), |(_, r)| r.clone()),
+                stream_value: seen.map_or("<none>".into(), |(_, r, _)| r.clone()),
                 table_value: trendered.clone(),
+                stream_row: seen.map(|(_, _, row)| row.clone()),
+                table_row: Some(trow.clone()),
                 written_by_snapshot: None,
                 written_by_user: None,
                 written_by_identifier: None,
@@ -224,16 +245,19 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
     }
     // Keys the stream still shows but the table no longer has: their delete never reached the changelog.
     for (k, s) in &stream.state {
-        if let Some((_, rendered)) = &s.value {
+        if let Some((_, rendered, row)) = &s.value {
             if !table.state.contains_key(k) {
                 missing.push(MissingKey {
                     partition: s.partition.clone(),
                     bucket: s.bucket,
                     key: s.key.clone(),
+                    key_values: s.key_values.clone(),
                     class: KeyClass::PresentInStreamAbsentFromTable,
                     stream_last_event: Some(s.last_event.clone()),
                     stream_value: rendered.clone(),
                     table_value: "<deleted>".into(),
+                    stream_row: Some(row.clone()),
+                    table_row: None,
                     written_by_snapshot: None,
                     written_by_user: None,
                     written_by_identifier: None,

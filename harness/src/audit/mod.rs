@@ -111,8 +111,10 @@ pub struct MissingKey {
     pub partition: Vec<Option<String>>,
     /// Bucket.
     pub bucket: i32,
-    /// The primary key, rendered.
+    /// The primary key, each column with its name: `id=7`, or `(id=7, name="a")` for a composite key.
     pub key: String,
+    /// The primary key's columns by name, typed (`{"id": 7}`).
+    pub key_values: serde_json::Map<String, serde_json::Value>,
     /// How the stream and the table disagree on it.
     pub class: KeyClass,
     /// The stream's last event for the key: RowKind, values, snapshot (`-D (10, 10) at snapshot 6`);
@@ -124,6 +126,10 @@ pub struct MissingKey {
     /// The value in the latest snapshot, rendered the same way (`<deleted>` when the table no longer has
     /// the key).
     pub table_value: String,
+    /// The stream's last value of the row by column name, typed; `None` where `stream_value` is `<none>`.
+    pub stream_row: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The table's row by column name, typed; `None` where `table_value` is `<deleted>`.
+    pub table_row: Option<serde_json::Map<String, serde_json::Value>>,
     /// The APPEND snapshot whose level-0 files first held the table's value, if found.
     pub written_by_snapshot: Option<i64>,
     /// Its commit user.
@@ -172,11 +178,33 @@ pub struct Completeness {
     pub pending_postpone_keys: usize,
 }
 
+/// One key the audit reports, listed once however many readers found it.
+#[derive(Clone, Debug, Serialize)]
+pub struct KeyFinding {
+    /// The key as the first reader that found it reports it (`native` before `stock`).
+    #[serde(flatten)]
+    pub key: MissingKey,
+    /// The readers that report this key (`native`, `stock`).
+    pub found_by: Vec<String>,
+    /// With `--reader both`: whether both readers report the key with the same class, stream value and table
+    /// value; `None` with one reader.
+    pub readers_agree: Option<bool>,
+    /// Where the readers disagree on this key, in words (`the stock reader does not report it`, or the other
+    /// reader's class and values).
+    pub disagreement: Option<String>,
+}
+
 /// The whole audit.
 #[derive(Clone, Debug, Serialize)]
 pub struct AuditReport {
     /// Table directory.
     pub table: PathBuf,
+    /// Partition columns (the names of `MissingKey::partition`).
+    pub partition_keys: Vec<String>,
+    /// Primary-key columns (the names in `MissingKey::key`).
+    pub primary_keys: Vec<String>,
+    /// Every column, in the order of the rendered values (`MissingKey::table_value`, `stream_value`).
+    pub columns: Vec<String>,
     /// `changelog-producer`.
     pub changelog_producer: String,
     /// Snapshot range of the retained history.
@@ -191,6 +219,9 @@ pub struct AuditReport {
     pub completeness: Vec<Completeness>,
     /// With `--reader both`: whether the native and stock readers found the same missing keys.
     pub readers_agree: Option<bool>,
+    /// Every key any reader reports, once, in (partition, bucket, key) order, with which readers report it
+    /// and whether they agree.
+    pub findings: Vec<KeyFinding>,
     /// `complete`; `changelog-lost` (a commit is incomplete: an APPEND whose COMPACT half never became
     /// durable, so its changelog was never written); or `changelog-diverges` (no commit is incomplete, yet
     /// the changelog disagrees with the table: sequence-number ties between writers, concurrent writers on
@@ -226,26 +257,17 @@ pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> A
     let users = user_summaries(&timeline, &pairs);
     let incomplete = pairs.iter().any(|p| p.status == PairStatus::Incomplete);
     let diverges = completeness.iter().any(|c| !c.missing.is_empty());
+    let findings = findings(&completeness);
     let readers_agree = match completeness.as_slice() {
-        [a, b] => {
-            let keys = |c: &Completeness| -> Vec<(KeyPlace, String, String)> {
-                c.missing
-                    .iter()
-                    .map(|m| {
-                        (
-                            (m.partition.clone(), m.bucket, m.key.clone()),
-                            m.stream_value.clone(),
-                            m.table_value.clone(),
-                        )
-                    })
-                    .collect()
-            };
-            Some(keys(a) == keys(b) && a.keys == b.keys)
-        }
+        [a, b] => Some(a.keys == b.keys && findings.iter().all(|f| f.readers_agree == Some(true))),
         _ => None,
     };
     AuditReport {
         readers_agree,
+        findings,
+        partition_keys: timeline.partition_keys.clone(),
+        primary_keys: timeline.primary_keys.clone(),
+        columns: timeline.columns.clone(),
         table: timeline.table.clone(),
         changelog_producer: timeline.changelog_producer.clone(),
         earliest_snapshot: timeline.earliest_snapshot,
@@ -261,6 +283,57 @@ pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> A
             "complete"
         },
     }
+}
+
+/// The keys of every reader's completeness, each once: which readers report it, and whether they agree on
+/// its class and values.
+fn findings(completeness: &[Completeness]) -> Vec<KeyFinding> {
+    let place = |m: &MissingKey| -> KeyPlace { (m.partition.clone(), m.bucket, m.key.clone()) };
+    let mut by_key: std::collections::BTreeMap<KeyPlace, Vec<(&str, &MissingKey)>> =
+        std::collections::BTreeMap::new();
+    for c in completeness.iter().filter(|c| c.skipped.is_none()) {
+        for m in &c.missing {
+            by_key.entry(place(m)).or_default().push((&c.reader, m));
+        }
+    }
+    let readers: Vec<&str> = completeness
+        .iter()
+        .filter(|c| c.skipped.is_none())
+        .map(|c| c.reader.as_str())
+        .collect();
+    by_key
+        .into_values()
+        .filter_map(|found| {
+            let (_, first) = *found.first()?;
+            let same = |m: &MissingKey| {
+                m.class == first.class
+                    && m.stream_value == first.stream_value
+                    && m.table_value == first.table_value
+            };
+            let disagreement = if readers.len() < 2 {
+                None
+            } else if let Some(missing) =
+                readers.iter().find(|r| !found.iter().any(|(f, _)| f == *r))
+            {
+                Some(format!("the {missing} reader does not report this key"))
+            } else {
+                found.iter().skip(1).find(|(_, m)| !same(m)).map(|(r, m)| {
+                    format!(
+                        "the {r} reader finds it {}: stream last event {}, table {}",
+                        m.class.words(),
+                        m.stream_last_event.as_deref().unwrap_or("none"),
+                        m.table_value
+                    )
+                })
+            };
+            Some(KeyFinding {
+                key: first.clone(),
+                found_by: found.iter().map(|(r, _)| (*r).to_owned()).collect(),
+                readers_agree: (readers.len() >= 2).then_some(disagreement.is_none()),
+                disagreement,
+            })
+        })
+        .collect()
 }
 
 /// Reads the timeline of `path` (part 1 only, no data read).
@@ -337,4 +410,100 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
         results.push(c);
     }
     Ok(assemble(timeline, results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn completeness(reader: &str, missing: Vec<MissingKey>) -> Completeness {
+        Completeness {
+            reader: reader.into(),
+            from_snapshot: 1,
+            to_snapshot: 3,
+            started_from_full_snapshot: false,
+            keys: 2,
+            missing,
+            skipped: None,
+            pending_level0_keys: 0,
+            pending_postpone_keys: 0,
+        }
+    }
+
+    fn key(k: i64, table_value: &str) -> MissingKey {
+        MissingKey {
+            partition: vec![],
+            bucket: 0,
+            key: format!("k={k}"),
+            key_values: serde_json::Map::from_iter([("k".to_owned(), k.into())]),
+            class: KeyClass::FinalValueNeverDelivered,
+            stream_last_event: Some(format!("+I ({k}, 1) at snapshot 1")),
+            stream_value: format!("({k}, 1)"),
+            table_value: table_value.into(),
+            stream_row: None,
+            table_row: None,
+            written_by_snapshot: None,
+            written_by_user: None,
+            written_by_identifier: None,
+        }
+    }
+
+    /// (key, found by, readers agree, disagreement) of one finding.
+    type Listed<'a> = (&'a str, Vec<String>, Option<bool>, Option<&'a str>);
+
+    #[test]
+    fn each_key_is_listed_once_with_the_readers_that_report_it() {
+        let both = [
+            completeness("native", vec![key(1, "(1, 2)"), key(2, "(2, 2)")]),
+            completeness("stock", vec![key(1, "(1, 2)"), key(3, "(3, 2)")]),
+        ];
+        let f = findings(&both);
+        let listed: Vec<Listed> = f
+            .iter()
+            .map(|f| {
+                (
+                    f.key.key.as_str(),
+                    f.found_by.clone(),
+                    f.readers_agree,
+                    f.disagreement.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (
+                    "k=1",
+                    vec!["native".into(), "stock".into()],
+                    Some(true),
+                    None
+                ),
+                (
+                    "k=2",
+                    vec!["native".into()],
+                    Some(false),
+                    Some("the stock reader does not report this key")
+                ),
+                (
+                    "k=3",
+                    vec!["stock".into()],
+                    Some(false),
+                    Some("the native reader does not report this key")
+                ),
+            ]
+        );
+        // The same key with another table value: listed once, as a disagreement naming the other view.
+        let f = findings(&[
+            completeness("native", vec![key(1, "(1, 2)")]),
+            completeness("stock", vec![key(1, "(1, 5)")]),
+        ]);
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            f[0].disagreement.as_deref(),
+            Some("the stock reader finds it final value never delivered: stream last event +I (1, 1) at snapshot 1, table (1, 5)")
+        );
+        // One reader: no agreement to speak of.
+        let f = findings(&[completeness("native", vec![key(1, "(1, 2)")])]);
+        assert_eq!(f[0].readers_agree, None);
+    }
 }

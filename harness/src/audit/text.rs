@@ -2,9 +2,23 @@
 
 use super::{AuditReport, PairStatus};
 
-fn show_partition(p: &[Option<String>]) -> String {
-    let parts: Vec<&str> = p.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect();
-    format!("[{}]", parts.join(", "))
+/// `partition dt=2024-01-01, ` with the partition columns' names (nothing for an unpartitioned table).
+fn show_partition(names: &[String], p: &[Option<String>]) -> String {
+    if p.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = p
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let value = v.as_deref().unwrap_or("NULL");
+            match names.get(i) {
+                Some(n) => format!("{n}={value}"),
+                None => value.to_owned(),
+            }
+        })
+        .collect();
+    format!("partition {}, ", parts.join(", "))
 }
 
 /// Writes the audit for people: commit pairs that are not complete, per-user summary, missing keys, verdict.
@@ -66,7 +80,7 @@ pub fn write_text(
         }
         writeln!(
             out,
-            "changelog completeness ({} reader, snapshots {}..{}{}): {} of {} keys have a final value the changelog never delivered",
+            "changelog completeness ({} reader, snapshots {}..{}{}): {} of {} keys: the changelog disagrees with the table",
             c.reader,
             c.from_snapshot,
             c.to_snapshot,
@@ -95,34 +109,54 @@ pub fn write_text(
                 c.pending_postpone_keys
             )?;
         }
-        for m in c.missing.iter().take(max_keys) {
-            let by = match (
-                &m.written_by_snapshot,
-                &m.written_by_user,
-                &m.written_by_identifier,
-            ) {
-                (Some(s), Some(u), Some(i)) => {
-                    format!("; written by APPEND snapshot {s} (user {u}, identifier {i})")
-                }
-                _ => String::new(),
-            };
-            let last = m
-                .stream_last_event
-                .clone()
-                .unwrap_or_else(|| "nothing (the key never appeared in it)".into());
-            writeln!(
-                out,
-                "  partition {} bucket {} key {}: {}: the stream's last event is {last}, the table has {}{by}",
-                show_partition(&m.partition),
-                m.bucket,
-                m.key,
-                m.class.words(),
-                m.table_value
-            )?;
-        }
-        if c.missing.len() > max_keys {
-            writeln!(out, "  ... {} more", c.missing.len() - max_keys)?;
-        }
+    }
+    let checked = r
+        .completeness
+        .iter()
+        .filter(|c| c.skipped.is_none())
+        .count();
+    if !r.findings.is_empty() {
+        writeln!(out, "  (values are ({}))", r.columns.join(", "))?;
+    }
+    for f in r.findings.iter().take(max_keys) {
+        let m = &f.key;
+        let by = match (
+            &m.written_by_snapshot,
+            &m.written_by_user,
+            &m.written_by_identifier,
+        ) {
+            (Some(s), Some(u), Some(i)) => {
+                format!("; written by APPEND snapshot {s} (user {u}, identifier {i})")
+            }
+            _ => String::new(),
+        };
+        let last = m
+            .stream_last_event
+            .clone()
+            .unwrap_or_else(|| "nothing (the key never appeared in it)".into());
+        let readers = match (&f.readers_agree, &f.disagreement) {
+            (Some(true), _) => " [both readers agree]".to_owned(),
+            (Some(false), Some(why)) => {
+                format!(
+                    " [found by {}; readers DISAGREE: {why}]",
+                    f.found_by.join(", ")
+                )
+            }
+            _ if checked > 1 => format!(" [found by {}]", f.found_by.join(", ")),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "  {}bucket {}, key {}: {}: the stream's last event is {last}, the table has {}{by}{readers}",
+            show_partition(&r.partition_keys, &m.partition),
+            m.bucket,
+            m.key,
+            m.class.words(),
+            m.table_value
+        )?;
+    }
+    if r.findings.len() > max_keys {
+        writeln!(out, "  ... {} more", r.findings.len() - max_keys)?;
     }
     if let Some(agree) = r.readers_agree {
         writeln!(
@@ -131,7 +165,7 @@ pub fn write_text(
             if agree {
                 "find the same keys"
             } else {
-                "DISAGREE (see the JSON report for both lists)"
+                "DISAGREE on the keys marked above (the JSON report has each reader's list)"
             }
         )?;
     }

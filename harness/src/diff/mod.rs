@@ -40,7 +40,7 @@ pub use plans::{compare_plans, match_splits, Paired};
 pub use render::{render_row, render_value, row_kind_symbol};
 pub(crate) use rows::canonical;
 pub use rows::diff_rows;
-pub use value::{logical_type, normalize};
+pub use value::{json_row, json_value, logical_type, normalize};
 
 /// What kind of difference a [`RowMismatch`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -663,3 +663,93 @@ mod tests {
         assert_eq!(render_value(b.as_ref(), 0), "-0.0");
     }
 }
+
+/// One value as typed JSON, for machine-readable reports: `null` for NULL, booleans and integers as JSON
+/// booleans and numbers, finite floats as numbers, strings as strings; every other type (NaN and
+/// infinities, decimals, dates, times, timestamps, binaries, structs, lists, maps) as the string
+/// [`render_value`] gives, so that no value loses precision or becomes ambiguous.
+pub fn json_value(array: &dyn Array, row: usize) -> serde_json::Value {
+    use serde_json::Value;
+    if row >= array.len() || array.logical_nulls().is_some_and(|n| n.is_null(row)) {
+        return Value::Null;
+    }
+    let number = |n: Option<serde_json::Number>| {
+        n.map(Value::Number)
+            .unwrap_or_else(|| Value::String(render_value(array, row)))
+    };
+    use arrow_array::types::*;
+    match array.data_type() {
+        DataType::Boolean => Value::Bool(array.as_boolean().value(row)),
+        DataType::Int8 => Value::from(array.as_primitive::<Int8Type>().value(row)),
+        DataType::Int16 => Value::from(array.as_primitive::<Int16Type>().value(row)),
+        DataType::Int32 => Value::from(array.as_primitive::<Int32Type>().value(row)),
+        DataType::Int64 => Value::from(array.as_primitive::<Int64Type>().value(row)),
+        DataType::UInt8 => Value::from(array.as_primitive::<UInt8Type>().value(row)),
+        DataType::UInt16 => Value::from(array.as_primitive::<UInt16Type>().value(row)),
+        DataType::UInt32 => Value::from(array.as_primitive::<UInt32Type>().value(row)),
+        DataType::UInt64 => Value::from(array.as_primitive::<UInt64Type>().value(row)),
+        DataType::Float32 => number(serde_json::Number::from_f64(f64::from(
+            array.as_primitive::<Float32Type>().value(row),
+        ))),
+        DataType::Float64 => number(serde_json::Number::from_f64(
+            array.as_primitive::<Float64Type>().value(row),
+        )),
+        DataType::Utf8 => Value::String(array.as_string::<i32>().value(row).to_owned()),
+        DataType::LargeUtf8 => Value::String(array.as_string::<i64>().value(row).to_owned()),
+        DataType::Utf8View => Value::String(array.as_string_view().value(row).to_owned()),
+        _ => Value::String(render_value(array, row)),
+    }
+}
+
+/// The values of `columns` (positions in `batch`) of row `row` as a JSON object keyed by column name, each
+/// value typed as [`json_value`] gives it.
+pub fn json_row(
+    batch: &RecordBatch,
+    columns: impl IntoIterator<Item = usize>,
+    row: usize,
+) -> serde_json::Map<String, serde_json::Value> {
+    let schema = batch.schema();
+    columns
+        .into_iter()
+        .map(|i| {
+            (
+                schema.field(i).name().clone(),
+                json_value(batch.column(i).as_ref(), row),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod json_tests {
+    use super::*;
+    use arrow_array::{Float64Array, Int32Array, StringArray};
+
+    #[test]
+    fn json_values_are_typed_and_named() {
+        let batch = RecordBatch::try_from_iter([
+            (
+                "id",
+                Arc::new(Int32Array::from(vec![Some(7), None])) as ArrayRef,
+            ),
+            (
+                "name",
+                Arc::new(StringArray::from(vec!["a<b", "c"])) as ArrayRef,
+            ),
+            (
+                "x",
+                Arc::new(Float64Array::from(vec![1.5, f64::NAN])) as ArrayRef,
+            ),
+        ])
+        .unwrap();
+        assert_eq!(
+            serde_json::Value::Object(json_row(&batch, 0..3, 0)).to_string(),
+            r#"{"id":7,"name":"a<b","x":1.5}"#
+        );
+        // NULL is null, NaN keeps its payload as a string rather than becoming null.
+        assert_eq!(
+            serde_json::Value::Object(json_row(&batch, [0, 2], 1)).to_string(),
+            r#"{"id":null,"x":"NaN (0x7ff8000000000000)"}"#
+        );
+    }
+}
