@@ -458,7 +458,7 @@ mod tests {
             completeness("stock", vec![key(1, "(1, 2)"), key(3, "(3, 2)")]),
         ];
         let f = findings(&both);
-        let listed: Vec<Listed> = f
+        let listed: Vec<Listed<'_>> = f
             .iter()
             .map(|f| {
                 (
