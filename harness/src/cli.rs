@@ -46,6 +46,9 @@ table, 3 nothing compared.")]
         /// Also write the timeline as JSON to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Also write a self-contained HTML report to FILE (no network needed to view it).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         /// Show snapshots from N on.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
         from_snapshot: Option<i64>,
@@ -76,6 +79,9 @@ table, 3 nothing compared.")]
         /// Also write the audit as JSON to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Also write a self-contained HTML report to FILE (no network needed to view it).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         /// List at most N missing keys.
         #[arg(long, value_name = "N", default_value_t = 20)]
         max_keys: usize,
@@ -128,7 +134,8 @@ pub enum CorpusCommand {
 }
 
 /// A `--mode` value of `replay`: one scan, or `all` of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ModeArg {
     /// `scan.mode=from-snapshot` from `--from-snapshot`.
     Stream,
@@ -170,7 +177,8 @@ impl ModeArg {
 }
 
 // The arguments of `replay` (no doc comment here: clap takes the subcommand's about text from the variant).
-#[derive(clap::Args, Debug)]
+// Serialized as the JSON report's `options`.
+#[derive(clap::Args, Debug, serde::Serialize)]
 pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
     #[arg(required = true, num_args = 1..)]
@@ -189,6 +197,9 @@ pub struct ReplayArgs {
     /// Also write the report as JSON to FILE (`-`: to stdout, the text report then goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write a self-contained HTML report to FILE (no network needed to view it).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Describe at most N mismatching splits in detail.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_mismatches: usize,

@@ -29,8 +29,23 @@ fn replay_of_a_committed_corpus_exits_0_and_prints_the_summary() {
     assert_eq!(code, 0, "stdout: {stdout}\nstderr: {stderr}");
     assert!(stdout.contains("IDENTICAL: "), "{stdout}");
     assert!(stdout.contains("identical"), "{stdout}");
-    let report: serde_json::Value =
+    let envelope: serde_json::Value =
         serde_json::from_slice(&std::fs::read(json.path()).unwrap()).unwrap();
+    assert_eq!(envelope["schema"], "paimon-parity-report");
+    assert_eq!(envelope["schema_version"], 1);
+    assert_eq!(envelope["command"], "replay");
+    assert_eq!(envelope["status"], "complete");
+    assert_eq!(envelope["exit_code"], 0);
+    assert_eq!(envelope["paimon_version"], common::line_version());
+    assert!(
+        envelope["jdk"].as_str().is_some_and(|j| !j.is_empty()),
+        "{envelope:#}"
+    );
+    assert_eq!(envelope["options"]["mode"], serde_json::json!(["stream"]));
+    assert_eq!(envelope["options"]["from_snapshot"], 1);
+    assert_eq!(envelope["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(envelope["runs"][0]["verdict"], "identical");
+    let report = &envelope["runs"][0]["report"];
     assert_eq!(report["verdict"], "identical");
     // C00 control: changelog +I (1,10) then -U (1,10), +U (1,20), from the two COMPACT snapshots.
     assert_eq!(report["totals"]["stock_rows"]["insert"], 1);
@@ -58,8 +73,9 @@ fn a_replay_that_compares_nothing_is_not_identical() {
     assert!(!stdout.contains("IDENTICAL"), "{stdout}");
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(json.path()).unwrap()).unwrap();
-    assert_eq!(report["verdict"], "nothing-compared");
-    assert_eq!(report["totals"]["splits"], 0);
+    assert_eq!(report["exit_code"], 3);
+    assert_eq!(report["runs"][0]["verdict"], "nothing-compared");
+    assert_eq!(report["runs"][0]["report"]["totals"]["splits"], 0);
 }
 
 /// Snapshot ids start at 1: `--from-snapshot 0` or `-1` is a usage error (clap's exit status 2) naming the
@@ -176,8 +192,22 @@ fn several_tables_and_modes_print_a_matrix_and_exit_with_the_worst_verdict() {
         assert!(stdout.contains(&line), "missing `{line}` in\n{stdout}");
     }
     assert!(stdout.contains("4 runs: 4 identical"), "{stdout}");
-    let runs: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(runs.as_array().unwrap().len(), 4);
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    // The same shape as one run: per run its summary and its report with every split.
+    assert_eq!(runs.len(), 4);
+    assert_eq!(report["status"], "complete");
+    assert_eq!(
+        report["options"]["mode"],
+        serde_json::json!(["stream", "batch"])
+    );
+    for run in runs {
+        assert_eq!(run["verdict"], "identical");
+        assert_eq!(
+            run["report"]["splits"].as_array().unwrap().len(),
+            run["splits"].as_u64().unwrap() as usize
+        );
+    }
 
     let (code, stdout, stderr) = paimon_parity(&[
         "replay",
@@ -272,8 +302,8 @@ fn json_to_stdout_is_parseable_and_an_unwritable_json_path_fails_first() {
     let (code, stdout, stderr) = paimon_parity(&["replay", table.to_str().unwrap(), "--json", "-"]);
     assert_eq!(code, 0, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).expect("stdout is the JSON report");
-    assert_eq!(v["verdict"], "identical");
-    assert_eq!(v["totals"]["splits"], 2);
+    assert_eq!(v["runs"][0]["verdict"], "identical");
+    assert_eq!(v["runs"][0]["report"]["totals"]["splits"], 2);
     assert!(
         stderr.contains("IDENTICAL: "),
         "the text report goes to stderr: {stderr}"
@@ -413,6 +443,8 @@ fn ctrl_c_stops_the_replay_and_prints_the_partial_summary() {
     let mut args = vec!["replay".to_owned()];
     args.extend(tables);
     args.extend(["--mode".to_owned(), "all".to_owned()]);
+    let json = tempfile::NamedTempFile::new().unwrap();
+    args.extend(["--json".to_owned(), json.path().display().to_string()]);
     let child = Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
         .args(&args)
         .stdout(std::process::Stdio::piped())
@@ -443,6 +475,61 @@ fn ctrl_c_stops_the_replay_and_prints_the_partial_summary() {
     assert!(stdout.contains("\n| table | mode | reader |"), "{stdout}");
     assert!(stdout.contains("\ninterrupted: "), "{stdout}");
     assert!(stdout.contains(" runs done (Ctrl-C)\n"), "{stdout}");
+    // The JSON report is written too, marked interrupted, with the runs done.
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(json.path()).unwrap()).unwrap();
+    assert_eq!(report["status"], "interrupted");
+    assert_eq!(report["exit_code"], 130);
+    let done = stdout
+        .split("\ninterrupted: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .expect("runs done");
+    assert_eq!(report["runs"].as_array().unwrap().len(), done, "{stdout}");
+}
+
+/// A replay stopped by an error still writes its JSON report, marked `error`, with the error and the run.
+#[test]
+fn the_json_report_is_written_when_an_error_stops_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("table");
+    common::copy_tree(&common::corpus("c00-lookup-control").join("table"), &broken);
+    std::fs::write(broken.join("schema").join("schema-0"), "{ not JSON").unwrap();
+    let json = dir.path().join("report.json");
+    let (code, _, stderr) = paimon_parity(&[
+        "replay",
+        broken.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["status"], "error", "{report:#}");
+    assert_eq!(report["exit_code"], 2);
+    let message = report["error"]["message"].as_str().unwrap();
+    assert!(message.contains("schema-0"), "{message}");
+    assert!(
+        stderr.contains(message),
+        "the same message as on stderr: {stderr}"
+    );
+    assert_eq!(report["runs"][0]["verdict"], "error");
+    assert_eq!(report["runs"][0]["report"], serde_json::Value::Null);
+
+    // An unknown reader: a usage error before any run, still reported.
+    let (code, _, _) = paimon_parity(&[
+        "replay",
+        broken.to_str().unwrap(),
+        "--reader",
+        "nosuch",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["status"], "error");
+    assert_eq!(report["error"]["kind"], "Usage");
+    assert_eq!(report["runs"], serde_json::json!([]));
 }
 
 #[test]
@@ -464,6 +551,10 @@ fn inspect_marks_the_incomplete_pair_and_filters_by_snapshot_and_partition() {
     assert!(later.contains("  snapshot 3 "), "{later}");
     let (_, json, _) = paimon_parity(&["inspect", t, "--json", "-"]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON on stdout");
+    assert_eq!(v["command"], "inspect");
+    // Metadata only: no JVM.
+    assert_eq!(v["jdk"], serde_json::Value::Null);
+    let v = &v["timeline"];
     assert_eq!(v["commits"][1]["pair"]["status"], "incomplete");
     assert_eq!(v["commits"][0]["pair"]["status"], "complete");
 

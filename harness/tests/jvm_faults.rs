@@ -76,6 +76,7 @@ fn stock_out_of_heap_is_an_error_naming_the_heap_and_the_jvm_survives() {
 
     // The heap ran out while reading the first split; the same JVM then read the next one.
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let report = &report["runs"][0]["report"];
     let splits = report["splits"].as_array().unwrap();
     assert_eq!(splits.len(), 2, "{report:#}");
     assert_eq!(splits[0]["verdict"], "unreadable");

@@ -302,6 +302,34 @@ pub fn vm() -> Result<&'static JavaVM> {
     }
 }
 
+/// The JDK of the JVM running in this process, as `<java.vm.vendor> <java.runtime.version>` (e.g.
+/// `Debian 17.0.13+11-Debian-2deb12u1`), from its system properties; `None` when no JVM was started
+/// (a command that used only the native reader), so asking never starts one.
+pub fn running_jdk() -> Option<String> {
+    JVM.get()?;
+    let property = |env: &mut JNIEnv<'_>, name: &str| -> Result<String> {
+        let key = env.new_string(name)?;
+        let value = env
+            .call_static_method(
+                "java/lang/System",
+                "getProperty",
+                "(Ljava/lang/String;)Ljava/lang/String;",
+                &[(&key).into()],
+            )?
+            .l()?;
+        if value.is_null() {
+            return Ok(String::new());
+        }
+        Ok(env.get_string(&value.into())?.into())
+    };
+    with_env(|env| {
+        let vendor = property(env, "java.vm.vendor")?;
+        let version = property(env, "java.runtime.version")?;
+        Ok(format!("{vendor} {version}").trim().to_owned())
+    })
+    .ok()
+}
+
 /// Starts the JVM if needed (see [`vm`]).
 pub fn ensure_started() -> Result<()> {
     vm().map(|_| ())

@@ -342,7 +342,8 @@ pub fn timeline(path: &Path) -> Result<Timeline> {
 }
 
 /// Which reader replays the changelog and reads the table (`--reader`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum AuditReaders {
     /// The native reader alone.
     Native,

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use super::stdout_err;
 use crate::audit::AuditReaders;
 use crate::error::Result;
-use crate::report::{check_json_target, text_output, write_json};
+use crate::report::{
+    audit_page, check_html_target, check_json_target, text_output, write_html, write_json,
+    JsonReport,
+};
 
 /// Audits `table` with `reader` (stock side and native line of `paimon_version`, when given); exit status 0
 /// complete, 1 changelog lost.
@@ -13,6 +16,7 @@ pub(super) fn run(
     table: &Path,
     reader: AuditReaders,
     json: Option<PathBuf>,
+    html: Option<PathBuf>,
     max_keys: usize,
     paimon_version: Option<String>,
 ) -> Result<i32> {
@@ -20,11 +24,36 @@ pub(super) fn run(
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
     check_json_target(json.as_deref())?;
-    let report = crate::audit::audit(table, reader)?;
-    let mut out = text_output(json.as_deref());
-    crate::audit::write_text(&mut out, &report, max_keys).map_err(stdout_err)?;
-    if let Some(path) = json {
-        write_json(&path, &report)?;
+    check_html_target(html.as_deref())?;
+    let report = crate::audit::audit(table, reader);
+    if let Ok(r) = &report {
+        let mut out = text_output(json.as_deref());
+        crate::audit::write_text(&mut out, r, max_keys).map_err(stdout_err)?;
+    }
+    // The JSON is written however the command ends (an unreadable table: `status` `error`).
+    if let Some(path) = &json {
+        let options = serde_json::json!({
+            "table": table,
+            "reader": reader,
+            "json": json,
+            "html": html,
+            "max_keys": max_keys,
+            "paimon_version": paimon_version,
+        });
+        let outcome = report.as_ref().map(|r| r.exit_code());
+        let mut envelope = JsonReport::new("audit", options, outcome);
+        envelope.audit = report.as_ref().ok();
+        write_json(path, &envelope)?;
+    }
+    let report = report?;
+    if let Some(path) = html {
+        // The timeline the audit's part 1 read (read again, up to the audited snapshot), for the page.
+        let to = crate::inspect::InspectFilter {
+            to: report.latest_snapshot,
+            ..Default::default()
+        };
+        let timeline = to.apply(crate::audit::timeline(table)?);
+        write_html(&path, &audit_page(&report, &timeline))?;
     }
     Ok(report.exit_code())
 }

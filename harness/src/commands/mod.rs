@@ -35,6 +35,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Inspect {
             table,
             json,
+            html,
             from_snapshot,
             to_snapshot,
             partition,
@@ -44,15 +45,16 @@ fn execute(cli: Cli) -> Result<i32> {
                 to: to_snapshot,
                 partition,
             };
-            inspect::run(&table, json, &filter)
+            inspect::run(&table, json, html, &filter)
         }
         Command::Audit {
             table,
             reader,
             json,
+            html,
             max_keys,
             paimon_version,
-        } => audit::run(&table, reader, json, max_keys, paimon_version),
+        } => audit::run(&table, reader, json, html, max_keys, paimon_version),
         Command::Bench(args) => bench::run(args),
         Command::BenchRss { table } => bench::rss(&table),
         Command::Corpus { command } => corpus::run(command),

@@ -12,8 +12,9 @@ use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
 use crate::reader::{release_line, NativeTableReader, StockTableReader, TableReader};
 use crate::replay::{replay, resolve_table, ReplayOptions};
 use crate::report::{
-    check_json_target, table_name, text_output, write_json, write_junit, write_matrix, write_run,
-    write_text_as, JunitRun, MatrixRun, Verbosity,
+    check_html_target, check_json_target, replay_page, table_name, text_output, timelines,
+    write_html, write_json, write_junit, write_matrix, write_run, write_text_as, JsonReport,
+    JunitRun, MatrixRun, ReplayRun, Verbosity,
 };
 
 /// The readers `--reader` names, in order: `native`, or external readers from `--reader-command` and
@@ -61,8 +62,37 @@ fn readers(
     Ok(out)
 }
 
-/// Runs the replays; the exit status is the worst run's.
+/// Runs the replays; the exit status is the worst run's. With `--json` (and `--html`), the report is
+/// written however the command ends: complete, stopped by an error (marked `error`, with the runs done
+/// before it) or by Ctrl-C (`interrupted`).
 pub(super) fn run(args: ReplayArgs) -> Result<i32> {
+    // An unwritable report path fails before any work.
+    check_json_target(args.json.as_deref())?;
+    check_json_target(args.junit.as_deref())?;
+    check_html_target(args.html.as_deref())?;
+    let options = serde_json::to_value(&args).unwrap_or_default();
+    let json = args.json.clone();
+    let html = args.html.clone();
+    let tables = args.tables.clone();
+    let mut runs = Vec::new();
+    let outcome = run_replays(args, &mut runs);
+    if let Some(path) = &json {
+        let mut report = JsonReport::new("replay", options, outcome.as_ref().map(|c| *c));
+        report.runs = &runs;
+        write_json(path, &report)?;
+    }
+    if let Some(path) = &html {
+        let pairs: Vec<_> = runs
+            .iter()
+            .map(|r| (&r.summary, r.report.as_ref()))
+            .collect();
+        write_html(path, &replay_page(&pairs, &timelines(&tables)))?;
+    }
+    outcome
+}
+
+/// The replays of [`run`], each pushed to `runs` as it ends.
+fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
@@ -90,8 +120,6 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     } else {
         Verbosity::Normal
     };
-    check_json_target(json.as_deref())?;
-    check_json_target(junit.as_deref())?;
     let modes = ModeArg::expand(&mode);
     let options = |mode| ReplayOptions {
         from_snapshot,
@@ -114,19 +142,24 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
             };
             write_junit(path, &[run])?;
         }
-        let report = report?;
+        let report = match report {
+            Ok(r) => r,
+            Err(e) => {
+                let reader = reader.side().to_string();
+                runs.push(ReplayRun::of_error(table, *mode, &reader, &e));
+                return Err(e);
+            }
+        };
         let mut out = text_output(json.as_deref());
         write_text_as(&mut out, &report, max_mismatches, verbosity).map_err(stdout_err)?;
-        if let Some(path) = json {
-            write_json(&path, &report)?;
-        }
-        return Ok(report.exit_code());
+        let code = report.exit_code();
+        runs.push(ReplayRun::of_report(table, *mode, report));
+        return Ok(code);
     }
     for table in &tables {
         resolve_table(table)?;
     }
     let stock = StockTableReader::new()?;
-    let mut runs = Vec::new();
     let mut junit_runs = Vec::new();
     'runs: for table in &tables {
         for mode in &modes {
@@ -135,16 +168,16 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
                 let run = match replay(table, &stock, reader.as_ref(), &options(*mode)) {
                     Ok(report) => {
                         junit_runs.push(JunitRun::of_report(table, name, *mode, &report));
-                        MatrixRun::of_report(table, *mode, report)
+                        ReplayRun::of_report(table, *mode, report)
                     }
                     Err(e) => {
                         let reader = reader.side().to_string();
                         junit_runs.push(JunitRun::of_error(table, name, *mode, &reader, &e));
-                        MatrixRun::of_error(table, *mode, &reader, &e)
+                        ReplayRun::of_error(table, *mode, &reader, &e)
                     }
                 };
                 let mut out = text_output(json.as_deref());
-                write_run(&mut out, &run).map_err(stdout_err)?;
+                write_run(&mut out, &run.summary).map_err(stdout_err)?;
                 runs.push(run);
                 if crate::replay::interrupted() {
                     break 'runs;
@@ -155,7 +188,8 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     let total_runs = tables.len() * modes.len() * readers.len();
     let stopped = crate::replay::interrupted();
     let mut out = text_output(json.as_deref());
-    write_matrix(&mut out, &runs).map_err(stdout_err)?;
+    let summaries: Vec<MatrixRun> = runs.iter().map(|r| r.summary.clone()).collect();
+    write_matrix(&mut out, &summaries).map_err(stdout_err)?;
     if stopped {
         writeln!(
             out,
@@ -164,16 +198,13 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         )
         .map_err(stdout_err)?;
     }
-    if let Some(path) = json {
-        write_json(&path, &runs)?;
-    }
     if let Some(path) = &junit {
         write_junit(path, &junit_runs)?;
     }
     if stopped {
         return Ok(crate::error::EXIT_INTERRUPTED);
     }
-    Ok(runs
+    Ok(summaries
         .iter()
         .map(|r| r.exit_code)
         .max_by_key(|c| crate::error::exit_severity(*c))

@@ -1,11 +1,15 @@
 //! Rendering a [`ReplayReport`] for people (text) and machines (JSON).
 
+mod html;
+mod json;
 mod junit;
 mod matrix;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub use html::{audit_page, check_html_target, inspect_page, replay_page, timelines, write_html};
+pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION};
 pub use junit::{junit_xml, write_junit, JunitRun};
 pub(crate) use matrix::table_name;
 pub use matrix::{write_matrix, write_run, MatrixRun};
