@@ -180,6 +180,12 @@ pub struct LineRules {
     pub timestamp_to_time: TimestampToTime,
     /// What `nested_update` (`FieldNestedUpdateAgg.agg`) makes of a NULL accumulator.
     pub nested_update_null_accumulator: NestedUpdateNullAccumulator,
+    /// 2.0 true: under `merge-engine=aggregation`, the `sequence.field` columns are aggregated with
+    /// `last_value` whatever `fields.default-aggregate-function` says
+    /// (`AggregateMergeFunction#getAggFuncName`); 1.0 false: they take the default like any column. (An
+    /// aggregate function configured on a sequence field itself is refused by both releases' schema
+    /// validation.)
+    pub sequence_fields_last_value: bool,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -219,6 +225,7 @@ pub const V1_0_RULES: LineRules = LineRules {
     changes_drop_common_files: true,
     timestamp_to_time: TimestampToTime::Remainder,
     nested_update_null_accumulator: NestedUpdateNullAccumulator::KeepsInput,
+    sequence_fields_last_value: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -236,6 +243,7 @@ pub const V2_0_RULES: LineRules = LineRules {
     changes_drop_common_files: false,
     timestamp_to_time: TimestampToTime::FloorMod,
     nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
+    sequence_fields_last_value: true,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
     map_value_nullability: MapValueNullability::FromType,
 };

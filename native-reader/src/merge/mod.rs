@@ -30,6 +30,10 @@
 //!    and the merge engine: `deduplicate` (with `ignore-delete`), `first-row`, `partial-update` (with
 //!    `sequence-group`s, their aggregate functions, `partial-update.remove-record-on-delete` and
 //!    `partial-update.remove-record-on-sequence-group`) or `aggregation`;
+//!    When the table needs lookup (`changelog-producer=lookup`, `deletion-vectors.enabled`, `force-lookup`;
+//!    not first-row), the engine is wrapped in `LookupMergeFunction` as the release does: of a key's records
+//!    above level 0 only one is merged with its level-0 records (1.0: the latest; 2.0: the one at the lowest
+//!    level), since lookup compaction already folded the deeper ones into it;
 //! 4. `DropDeleteReader`: results whose kind is `-U`/`-D` are dropped; the output row kind is the result's
 //!    kind (`+I` or `+U`).
 //!

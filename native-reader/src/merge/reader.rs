@@ -20,7 +20,7 @@ use crate::types::read_schema;
 use super::function::{merge_function, option, Merged, Reducer};
 use super::loser_tree::LoserTree;
 use super::output::{build_batch, Chunk, Ctx, OutRow, Rec};
-use super::run::{FileRun, Run, RunContext, RunSource};
+use super::run::{FileRun, LookupPick, Run, RunContext, RunSource};
 use super::VALUE_OFFSET;
 
 /// A section being read.
@@ -151,6 +151,7 @@ impl MergeReader {
             }
         };
         let function = Reducer::new(merge_function(table)?);
+        let lookup = lookup_pick(table)?;
         Ok(MergeReader {
             ctx: RunContext {
                 table: table.clone(),
@@ -162,6 +163,7 @@ impl MergeReader {
                 key_columns,
                 keys,
                 user_sequence,
+                lookup,
             },
             schema: Arc::new(read_schema(&fields)),
             function,
@@ -292,6 +294,29 @@ pub(crate) fn next_single(
     }
 }
 
+/// The `LookupMergeFunction` pick of `table`'s line when its merge function is wrapped in one
+/// (`CoreOptions#needLookup`: `changelog-producer=lookup`, `deletion-vectors.enabled` or `force-lookup`;
+/// never for `merge-engine=first-row`, which `LookupMergeFunction.wrap` leaves as it is).
+///
+/// Errors: [`Error::InvalidOption`] when `force-lookup` is not a boolean.
+fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
+    let options = table.options();
+    if options.merge_engine.is(crate::options::MergeEngine::FirstRow) {
+        return Ok(None);
+    }
+    let force = options
+        .force_lookup
+        .get()
+        .map_err(|e| e.at(table.path().join("schema")))?;
+    let needs = options.changelog_producer == crate::options::ChangelogProducer::Lookup
+        || options.deletion_vectors_enabled
+        || force;
+    Ok(needs.then_some(match table.line() {
+        crate::line::PaimonLine::V1_0 => LookupPick::Latest,
+        _ => LookupPick::LowestLevel,
+    }))
+}
+
 /// Merges keys of a multi-run section into the chunk until it holds `batch_size` rows; false when the
 /// section is exhausted.
 pub(crate) fn merge_section(
@@ -316,6 +341,22 @@ pub(crate) fn merge_section(
         while let Some(next) = tree.peek_winner()? {
             tree.pop_winner()?;
             group.push(next);
+        }
+        if let (Some(pick), true) = (ctx.lookup, group.len() > 1) {
+            // LookupMergeFunction: the records of level 0 and one record above it.
+            let levels: Vec<i32> = group
+                .iter()
+                .map(|r| tree.cursors_mut()[*r].level())
+                .collect();
+            if let Some(kept) = pick.pick(&levels) {
+                let mut i = 0;
+                group.retain(|_| {
+                    let keep = levels[i] <= 0 || i == kept;
+                    i += 1;
+                    keep
+                });
+            }
+            function.merge_all();
         }
         let mut c = Ctx {
             runs: tree.cursors_mut(),

@@ -29,6 +29,32 @@ pub(crate) struct RunContext {
     pub(crate) keys: RowConverter,
     /// Columns of `sequence.field` in a [`read_file`] batch, with their converter.
     pub(crate) user_sequence: Option<(Vec<usize>, RowConverter)>,
+    /// `LookupMergeFunction` around the merge function, and its pick, when the table needs lookup.
+    pub(crate) lookup: Option<LookupPick>,
+}
+
+/// Which record above level 0 `LookupMergeFunction` keeps of one key's records (it merges the records of
+/// level 0 and that one only). The released reader wraps the merge function in it when
+/// `CoreOptions#needLookup` (`changelog-producer=lookup`, `deletion-vectors.enabled`, `force-lookup`; the
+/// first-row engine is never wrapped), for every merge read (`PrimaryKeyFileStoreTable#store`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LookupPick {
+    /// 1.0 `LookupMergeFunction#getResult`: the latest one in merge order (walking the records backwards).
+    Latest,
+    /// 2.0 `LookupMergeFunction#pickHighLevel`: the one at the lowest level, the first of equal levels.
+    LowestLevel,
+}
+
+impl LookupPick {
+    /// The position in `levels` (the levels of one key's records, in merge order) of the record above
+    /// level 0 that is kept, `None` when every record is at level 0.
+    pub(crate) fn pick(self, levels: &[i32]) -> Option<usize> {
+        let high = levels.iter().enumerate().filter(|(_, l)| **l > 0);
+        match self {
+            LookupPick::Latest => high.last().map(|(i, _)| i),
+            LookupPick::LowestLevel => high.min_by_key(|(_, l)| **l).map(|(i, _)| i),
+        }
+    }
 }
 
 /// The current batch of a run with its comparison keys.
@@ -40,13 +66,15 @@ pub(crate) struct RunBatch {
     user_sequence: Option<Rows>,
     sequence: ScalarBuffer<i64>,
     pub(crate) kinds: ScalarBuffer<i8>,
+    /// The level of the file the batch came from.
+    pub(crate) level: i32,
 }
 
 /// Where a run's batches come from: batches in [`read_file`]'s shape (`_SEQUENCE_NUMBER`, `_row_kind`,
 /// then the table's columns), sorted by key.
 pub(crate) trait RunSource: Send {
-    /// The next non-empty batch and the file it came from, `None` at the end.
-    fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>>;
+    /// The next non-empty batch, the file it came from and that file's level, `None` at the end.
+    fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf, i32)>>;
 }
 
 /// The data files of one sorted run, read one after the other with [`read_file`] (deletion vectors
@@ -54,6 +82,8 @@ pub(crate) trait RunSource: Send {
 pub(crate) struct FileRun {
     files: std::vec::IntoIter<(DataFileDesc, Option<DeletionFileDesc>)>,
     reader: Option<FileBatches>,
+    /// The level of the file being read.
+    level: i32,
 }
 
 impl FileRun {
@@ -61,17 +91,19 @@ impl FileRun {
         FileRun {
             files: files.into_iter(),
             reader: None,
+            level: 0,
         }
     }
 }
 
 impl RunSource for FileRun {
-    fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>> {
+    fn next_batch(&mut self, ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf, i32)>> {
         loop {
             if self.reader.is_none() {
                 let Some((file, dv)) = self.files.next() else {
                     return Ok(None);
                 };
+                self.level = file.level;
                 self.reader = Some(read_file(
                     &ctx.table,
                     &ctx.bucket_path,
@@ -87,7 +119,7 @@ impl RunSource for FileRun {
                 None => self.reader = None,
                 Some(Err(e)) => return Err(e),
                 Some(Ok(batch)) if batch.num_rows() == 0 => {}
-                Some(Ok(batch)) => return Ok(Some((batch, r.path().to_path_buf()))),
+                Some(Ok(batch)) => return Ok(Some((batch, r.path().to_path_buf(), self.level))),
             }
         }
     }
@@ -130,8 +162,8 @@ impl Run {
         self.started = true;
         self.current = None;
         self.chunk_source = None;
-        if let Some((batch, path)) = self.source.next_batch(ctx)? {
-            self.current = Some(run_batch(ctx, batch, &path, self.compared)?);
+        if let Some((batch, path, level)) = self.source.next_batch(ctx)? {
+            self.current = Some(run_batch(ctx, batch, &path, level, self.compared)?);
             self.row = 0;
         }
         Ok(())
@@ -143,6 +175,11 @@ impl Run {
             self.row = c.batch.num_rows().saturating_sub(1);
         }
         self.step(ctx)
+    }
+
+    /// The level of the file of the current record (0 without one).
+    pub(crate) fn level(&self) -> i32 {
+        self.current.as_ref().map_or(0, |c| c.level)
     }
 
     /// The kind of the current record (`+I` without one). Errors: [`Error::Decode`] for a byte that is
@@ -198,6 +235,7 @@ fn run_batch(
     ctx: &RunContext,
     batch: RecordBatch,
     path: &Path,
+    level: i32,
     compared: bool,
 ) -> Result<RunBatch> {
     let err = |reason: &str| Error::Decode {
@@ -240,5 +278,6 @@ fn run_batch(
         user_sequence,
         sequence,
         kinds,
+        level,
     })
 }

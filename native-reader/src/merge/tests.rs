@@ -24,8 +24,11 @@ use crate::value::Datum;
 struct MemoryRun(VecDeque<RecordBatch>);
 
 impl RunSource for MemoryRun {
-    fn next_batch(&mut self, _ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf)>> {
-        Ok(self.0.pop_front().map(|b| (b, PathBuf::from("<memory>"))))
+    fn next_batch(&mut self, _ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf, i32)>> {
+        Ok(self
+            .0
+            .pop_front()
+            .map(|b| (b, PathBuf::from("<memory>"), 0)))
     }
 }
 use crate::table::Table;
@@ -614,4 +617,22 @@ fn single_run_sections_stream_without_deletes() {
         (2, UA, json!([3, 3])),
     ];
     assert_eq!(merge(&t, vec![rows]).unwrap(), ["+I 1 1", "+U 3 3"]);
+}
+
+#[test]
+fn lookup_merge_keeps_one_record_above_level_0_by_the_rule_of_each_line() {
+    use super::run::LookupPick;
+    // Levels of one key's records in merge order (sequence ascending).
+    // C18's shape: the old value at level 5, the lookup compaction's aggregate at level 4.
+    assert_eq!(LookupPick::Latest.pick(&[5, 4]), Some(1));
+    assert_eq!(LookupPick::LowestLevel.pick(&[5, 4]), Some(1));
+    // A newer record deeper down (possible with `sequence.field`): 1.0 keeps the latest, 2.0 the lowest
+    // level.
+    assert_eq!(LookupPick::Latest.pick(&[3, 5]), Some(1));
+    assert_eq!(LookupPick::LowestLevel.pick(&[3, 5]), Some(0));
+    // Equal levels: 2.0 keeps the first (its comparison is strict).
+    assert_eq!(LookupPick::LowestLevel.pick(&[2, 2, 0]), Some(0));
+    assert_eq!(LookupPick::Latest.pick(&[2, 2, 0]), Some(1));
+    // Level 0 only: nothing to pick, every record is merged.
+    assert_eq!(LookupPick::Latest.pick(&[0, 0]), None);
 }

@@ -1,6 +1,7 @@
 //! `aggregation` (`AggregateMergeFunction`): every field through its aggregate function
 //! (`fields.<f>.aggregate-function`, `fields.default-aggregate-function`, else `last_non_null_value`;
-//! `primary-key` for primary-key columns); `-U`/`-D` records retract.
+//! `primary-key` for primary-key columns; on 2.0 `last_value` for `sequence.field` columns,
+//! [`crate::line::LineRules::sequence_fields_last_value`]); `-U`/`-D` records retract.
 
 use crate::aggregate::{self, FieldAggregator};
 use crate::error::Result;
@@ -22,9 +23,23 @@ impl Aggregation {
     /// The aggregators of `table`'s fields. Errors: those of [`aggregate::create`].
     pub(crate) fn new(table: &Table) -> Result<Aggregation> {
         let schema = table.schema();
+        let sequence_fields: Vec<&str> = if table.line().rules().sequence_fields_last_value {
+            table
+                .options()
+                .sequence_field
+                .as_deref()
+                .map(|s| s.split(',').map(str::trim).collect())
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         let mut aggregators = Vec::with_capacity(schema.fields.len());
         for (i, f) in schema.fields.iter().enumerate() {
-            let func = aggregate::field_function(table, f).unwrap_or("last_non_null_value");
+            let func = if sequence_fields.contains(&f.name.as_str()) {
+                "last_value"
+            } else {
+                aggregate::field_function(table, f).unwrap_or("last_non_null_value")
+            };
             let is_pk = schema.primary_keys.contains(&f.name);
             aggregators.push(aggregate::create(table, f, i, func, is_pk)?);
         }

@@ -82,8 +82,18 @@ impl Reducer {
         self.function.reset();
     }
 
+    /// Sends every record of this key to the merge function, even if only one is added: the key had
+    /// several records before `LookupMergeFunction` dropped some (`ReducerMergeFunctionWrapper` counts what
+    /// it was given, the wrapped function merges what is left).
+    pub(crate) fn merge_all(&mut self) {
+        self.merging = true;
+    }
+
     /// `ReducerMergeFunctionWrapper.add`.
     pub(crate) fn add(&mut self, ctx: &mut Ctx<'_>, rec: Rec) -> Result<()> {
+        if self.merging && self.initial.is_none() {
+            return self.function.add(ctx, rec);
+        }
         match self.initial {
             None => {
                 self.initial = Some(rec);
