@@ -91,6 +91,16 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     outcome
 }
 
+/// Starts the released reader's JVM, with a spinner while it starts (a few seconds: the class path of the
+/// released Paimon is loaded).
+fn start_stock() -> Result<StockTableReader> {
+    let _spinner = crate::replay::spinner(Some(format!(
+        "starting the JVM with the released Paimon {}",
+        jvm_bridge::jvm::paimon_version()
+    )));
+    StockTableReader::new()
+}
+
 /// The replays of [`run`], each pushed to `runs` as it ends.
 fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     if let Some(v) = &args.paimon_version {
@@ -132,7 +142,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
-        let stock = StockTableReader::new()?;
+        let stock = start_stock()?;
         let report = replay(table, &stock, reader.as_ref(), &options(*mode));
         if let Some(path) = &junit {
             let name = table_name(table);
@@ -159,7 +169,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     for table in &tables {
         resolve_table(table)?;
     }
-    let stock = StockTableReader::new()?;
+    let stock = start_stock()?;
     let mut junit_runs = Vec::new();
     'runs: for table in &tables {
         for mode in &modes {

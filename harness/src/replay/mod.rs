@@ -346,6 +346,31 @@ fn reader_plan_failed(
     }
 }
 
+/// A spinner on stderr saying what is being done, cleared when dropped (on every path out of the work).
+pub struct Spinner(ProgressBar);
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// A [`Spinner`] showing `message` and the time elapsed, ticking every 100 ms; `None` draws nothing. Drawn
+/// only when stderr is a terminal (indicatif's stderr target), so piped output stays clean.
+pub fn spinner(message: Option<String>) -> Spinner {
+    let Some(message) = message else {
+        return Spinner(ProgressBar::hidden());
+    };
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_message(message);
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    Spinner(bar)
+}
+
 /// Resolves a table directory to a canonical absolute path, with a clear error when it is missing or is
 /// not a Paimon table (no `schema/` directory).
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
@@ -402,6 +427,13 @@ pub fn replay(
         }
     };
 
+    let planning = spinner(options.progress.then(|| {
+        format!(
+            "planning the {} scan of {} (snapshots {start}..{end})",
+            mode.name(),
+            table.display()
+        )
+    }));
     // Both readers plan even when one fails, so that a table one reader rejects and the other accepts is
     // reported as such. The native error comes first: it names the exact metadata file that is damaged.
     // An external reader that reads the released planner's splits gets exactly those; one that plans by
@@ -441,6 +473,7 @@ pub fn replay(
         ));
     }
 
+    drop(planning);
     let bar = if options.progress {
         let bar = ProgressBar::new(pairs.len() as u64);
         bar.set_style(
