@@ -20,6 +20,7 @@ pub(crate) mod mergetree;
 pub mod options;
 pub mod partition;
 pub mod read;
+pub mod read_options;
 pub mod row_kind;
 pub mod scan;
 pub mod schema;

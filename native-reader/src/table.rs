@@ -49,35 +49,7 @@ pub const UNSUPPORTED_OPTIONS: &[(&str, &str)] = &[
     ("sequence.snapshot-ordering", "true"),
 ];
 
-/// Table options the released reader of a line honours when it plans or reads, and this reader does not
-/// implement: `(key pattern, lines it applies to, what the release does with it)`. A `*` in the pattern
-/// stands for one column name. [`Table::check_read_options`] refuses a table that sets one, naming it,
-/// rather than return other rows than the release. Options a line does not know are ignored by its reader
-/// and not listed for it (2.0 has no `fields.<f>.default-value`: default values live in the schema's fields).
-pub const UNSUPPORTED_READ_OPTIONS: &[(&str, &[PaimonLine], &str)] = &[
-    (
-        "fields.*.default-value",
-        &[PaimonLine::V1_0],
-        "the released 1.0 reader returns this value for the column's NULLs (DefaultValueAssigner)",
-    ),
-    (
-        "scan.file-creation-time-millis",
-        &[PaimonLine::V1_0, PaimonLine::V2_0],
-        "the released reader skips data files created before this time (the scan's file creation time filter)",
-    ),
-];
-
-/// Whether option `key` matches `pattern` of [`UNSUPPORTED_READ_OPTIONS`].
-fn option_matches(pattern: &str, key: &str) -> bool {
-    match pattern.split_once('*') {
-        Some((prefix, suffix)) => {
-            key.len() > prefix.len() + suffix.len()
-                && key.starts_with(prefix)
-                && key.ends_with(suffix)
-        }
-        None => key == pattern,
-    }
-}
+pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
 /// Why `file` of a manifest cannot be read by this reader, if it is a row-tracking / data-evolution file
 /// (2.0 `DataFileMeta._FIRST_ROW_ID` or `_WRITE_COLS` set): the reason naming the file and the column.
@@ -401,16 +373,17 @@ impl Table {
     /// release does with it.
     pub fn check_read_options(&self) -> Result<()> {
         for (key, value) in &self.schema.options {
-            for (pattern, lines, what) in UNSUPPORTED_READ_OPTIONS {
-                if lines.contains(&self.line) && option_matches(pattern, key) {
-                    return Err(Error::Unsupported {
-                        path: self
-                            .path
-                            .join("schema")
-                            .join(format!("{SCHEMA_PREFIX}{}", self.schema.id)),
-                        reason: format!("table option `{key}={value}` is not implemented: {what}"),
-                    });
-                }
+            if let Some(o) = crate::read_options::refusal(self.line, key, value) {
+                return Err(Error::Unsupported {
+                    path: self
+                        .path
+                        .join("schema")
+                        .join(format!("{SCHEMA_PREFIX}{}", self.schema.id)),
+                    reason: format!(
+                        "table option `{key}={value}` is not implemented: {}",
+                        o.release
+                    ),
+                });
             }
         }
         Ok(())
@@ -460,20 +433,78 @@ mod tests {
 
     #[test]
     fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
+        use crate::read_options::Refused;
         // The list itself: each option with the lines whose released reader applies it.
         let listed: Vec<(&str, &[PaimonLine])> = UNSUPPORTED_READ_OPTIONS
             .iter()
-            .map(|(k, l, _)| (*k, *l))
+            .map(|o| (o.pattern, o.lines))
             .collect();
+        let both = &[PaimonLine::V1_0, PaimonLine::V2_0][..];
+        let v1 = &[PaimonLine::V1_0][..];
+        let v2 = &[PaimonLine::V2_0][..];
         assert_eq!(
             listed,
             [
-                ("fields.*.default-value", &[PaimonLine::V1_0][..]),
-                (
-                    "scan.file-creation-time-millis",
-                    &[PaimonLine::V1_0, PaimonLine::V2_0][..]
-                ),
+                ("fields.*.default-value", v1),
+                ("scan.file-creation-time-millis", both),
+                ("scan.snapshot-id", both),
+                ("scan.tag-name", both),
+                ("scan.watermark", both),
+                ("scan.timestamp-millis", both),
+                ("scan.timestamp", both),
+                ("scan.version", both),
+                ("scan.mode", both),
+                ("incremental-between", both),
+                ("incremental-between-timestamp", both),
+                ("incremental-to-auto-tag", v2),
+                ("scan.creation-time-millis", v2),
+                ("scan.bounded.watermark", both),
+                ("streaming.read.snapshot.delay", both),
+                ("consumer-id", both),
+                ("scan.fallback-branch", both),
+                ("scan.primary-branch", v2),
+                ("chain-table.enabled", v2),
+                ("scan.bucket", v2),
+                ("batch-scan-mode", v2),
+                ("sort-engine", both),
+                ("aggregation.remove-record-on-delete", v2),
+                ("key-value.sequence_number.enabled", v2),
+                ("scan.ignore-corrupt-files", v2),
+                ("scan.ignore-lost-files", v2),
             ]
+        );
+        // Every entry: refused on its lines (with a value it refuses), read on the others, and read with a
+        // value whose behaviour this reader has.
+        for o in UNSUPPORTED_READ_OPTIONS {
+            let key = o.pattern.replace('*', "d");
+            for line in PaimonLine::ALL {
+                assert_eq!(
+                    o.refuses(line, &key, "7"),
+                    o.lines.contains(&line),
+                    "{key} on {line:?}"
+                );
+                if let Refused::Unless(values) = o.refused {
+                    for v in values {
+                        assert!(!o.refuses(line, &key, v), "{key}={v} on {line:?}");
+                        assert!(
+                            !o.refuses(line, &key, &v.to_ascii_uppercase()),
+                            "{key}={v} on {line:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            crate::read_options::refusal(PaimonLine::V1_0, "scan.mode", "latest-full").is_none()
+        );
+        assert!(
+            crate::read_options::refusal(PaimonLine::V1_0, "scan.mode", "compacted-full").is_some()
+        );
+        assert!(
+            crate::read_options::refusal(PaimonLine::V2_0, "sort-engine", "loser-tree").is_none()
+        );
+        assert!(
+            crate::read_options::refusal(PaimonLine::V2_0, "sort-engine", "min-heap").is_some()
         );
         for (options, line, refused) in [
             (r#""fields.v.default-value":"7""#, PaimonLine::V1_0, true),

@@ -49,9 +49,9 @@ impl LookupPick {
     /// The position in `levels` (the levels of one key's records, in merge order) of the record above
     /// level 0 that is kept, `None` when every record is at level 0.
     pub(crate) fn pick(self, levels: &[i32]) -> Option<usize> {
-        let high = levels.iter().enumerate().filter(|(_, l)| **l > 0);
+        let mut high = levels.iter().enumerate().filter(|(_, l)| **l > 0);
         match self {
-            LookupPick::Latest => high.last().map(|(i, _)| i),
+            LookupPick::Latest => high.next_back().map(|(i, _)| i),
             LookupPick::LowestLevel => high.min_by_key(|(_, l)| **l).map(|(i, _)| i),
         }
     }
