@@ -81,7 +81,8 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
         report.runs = &runs;
         write_json(path, &report)?;
     }
-    if let Some(path) = &html {
+    // The page shows runs; an error before the first run is on stderr and in the JSON report.
+    if let (Some(path), false) = (&html, runs.is_empty()) {
         let pairs: Vec<_> = runs
             .iter()
             .map(|r| (&r.summary, r.report.as_ref()))

@@ -245,44 +245,72 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
                 c.pending_postpone_keys
             );
         }
-        if !c.missing.is_empty() {
-            body.push_str(
-                "<table class=\"missing-keys\"><caption>Missing keys</caption><thead><tr><th>partition</th>\
-                 <th>bucket</th><th>key</th><th>class</th><th>stream's last event</th><th>table value</th>\
-                 <th>written by</th></tr></thead><tbody>",
+        body.push_str("</section>");
+    }
+    let checked = report
+        .completeness
+        .iter()
+        .filter(|c| c.skipped.is_none())
+        .count();
+    if !report.findings.is_empty() {
+        put!(
+            body,
+            "<section><h2>Keys where the changelog and the table disagree</h2><p>Each key once{}; values \
+             are <span class=\"mono\">({})</span>.</p>",
+            if checked > 1 {
+                ", with the readers that report it and whether they agree"
+            } else {
+                ""
+            },
+            esc(&report.columns.join(", "))
+        );
+        put!(
+            body,
+            "<table class=\"missing-keys\"><caption>Missing keys</caption><thead><tr><th>partition</th>\
+             <th>bucket</th><th>key</th><th>class</th><th>stream's last event</th><th>table value</th>\
+             <th>written by</th>{}</tr></thead><tbody>",
+            if checked > 1 { "<th>readers</th>" } else { "" }
+        );
+        for f in report.findings.iter().take(MAX_TABLE_ROWS) {
+            let m = &f.key;
+            let by = match (
+                m.written_by_snapshot,
+                &m.written_by_user,
+                m.written_by_identifier,
+            ) {
+                (Some(s), Some(u), Some(i)) => format!(
+                    "APPEND snapshot {s} (user {}, identifier {})",
+                    esc(u),
+                    esc(&identifier(i))
+                ),
+                (Some(s), _, _) => format!("APPEND snapshot {s}"),
+                _ => "<span class=\"muted\">unknown</span>".to_owned(),
+            };
+            let readers = match (checked > 1, f.readers_agree, &f.disagreement) {
+                (false, _, _) => String::new(),
+                (true, Some(true), _) => "<td>both agree</td>".to_owned(),
+                (true, _, why) => format!(
+                    "<td class=\"disagree\">DISAGREE: {}</td>",
+                    esc(why.as_deref().unwrap_or("the readers differ"))
+                ),
+            };
+            put!(
+                body,
+                "<tr><td class=\"mono\">{}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td>{}</td>\
+                 <td class=\"mono\">{}</td><td class=\"mono\">{}</td><td>{by}</td>{readers}</tr>",
+                esc(&named_partition(&report.partition_keys, &m.partition)),
+                m.bucket,
+                esc(&m.key),
+                esc(m.class.words()),
+                esc(m
+                    .stream_last_event
+                    .as_deref()
+                    .unwrap_or("nothing (the key never appeared in it)")),
+                esc(&m.table_value)
             );
-            for m in c.missing.iter().take(MAX_TABLE_ROWS) {
-                let by = match (
-                    m.written_by_snapshot,
-                    &m.written_by_user,
-                    m.written_by_identifier,
-                ) {
-                    (Some(s), Some(u), Some(i)) => format!(
-                        "APPEND snapshot {s} (user {}, identifier {})",
-                        esc(u),
-                        esc(&identifier(i))
-                    ),
-                    (Some(s), _, _) => format!("APPEND snapshot {s}"),
-                    _ => "<span class=\"muted\">unknown</span>".to_owned(),
-                };
-                put!(
-                    body,
-                    "<tr><td class=\"mono\">{}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td>{}</td>\
-                     <td class=\"mono\">{}</td><td class=\"mono\">{}</td><td>{by}</td></tr>",
-                    esc(&partition(&m.partition)),
-                    m.bucket,
-                    esc(&m.key),
-                    esc(m.class.words()),
-                    esc(m
-                        .stream_last_event
-                        .as_deref()
-                        .unwrap_or("nothing (the key never appeared in it)")),
-                    esc(&m.table_value)
-                );
-            }
-            body.push_str("</tbody></table>");
-            more_rows(&mut body, c.missing.len(), "missing keys");
         }
+        body.push_str("</tbody></table>");
+        more_rows(&mut body, report.findings.len(), "missing keys");
         body.push_str("</section>");
     }
     if let Some(agree) = report.readers_agree {
@@ -292,7 +320,7 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
             if agree {
                 "The native and the stock reader find the same keys."
             } else {
-                "The native and the stock reader DISAGREE on the missing keys (the JSON report has both lists)."
+                "The native and the stock reader DISAGREE on the keys marked above (the JSON report has each reader's list)."
             }
         );
     }
@@ -397,10 +425,13 @@ pre .del{background:#ffebe9;display:block}
 pre .ins{background:#dafbe1;display:block}
 pre .hunk{color:var(--info);display:block}
 .note{color:var(--muted);font-size:13px}
+.disagree{color:#9b1c1c;font-weight:600}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 caption{text-align:left;font-weight:650;padding:2px 0 4px}
 th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600;white-space:nowrap}
+.matrix{width:100%}
+.matrix th{white-space:normal}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.row-incomplete td{background:var(--badbg)}
 a{color:var(--info)}
@@ -455,8 +486,8 @@ pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;paddin
 .k-compact{background:#f3e8ff;border-color:#a475f9}
 .k-overwrite{background:#fff1e5;border-color:#fb8f44}
 .k-analyze{background:#fff;border-color:#afb8c1}
-.snap.bad{border:2px solid var(--bad);background:#fff}
-.flag{display:inline-block;color:#fff;background:var(--bad);border-radius:3px;font-weight:700;font-size:9.5px;padding:0 3px;margin-top:1px}
+.snap.bad{border:2px solid var(--bad);background:#fff;margin:4px 1px;overflow:visible}
+.flag{display:inline-block;color:#fff;background:var(--bad);border-radius:3px;font-weight:700;font-size:9px;padding:0 2px;margin-top:1px}
 .sw{display:inline-block;width:26px;height:14px;border:1px solid;border-radius:3px;vertical-align:middle}
 .incomplete-list{margin:8px 0 0;padding-left:20px}
 .incomplete-list li{margin:2px 0}
@@ -1266,6 +1297,24 @@ fn ids(v: &[i64]) -> String {
     v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
 }
 
+/// `pt=p0, d=NULL` with the partition columns' names (`[]` for an unpartitioned table).
+fn named_partition(names: &[String], p: &[Option<String>]) -> String {
+    if p.is_empty() {
+        return "[]".to_owned();
+    }
+    p.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let v = v.as_deref().unwrap_or("NULL");
+            match names.get(i) {
+                Some(n) => format!("{n}={v}"),
+                None => v.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn partition(p: &[Option<String>]) -> String {
     let parts: Vec<&str> = p.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect();
     format!("[{}]", parts.join(", "))
@@ -1306,7 +1355,13 @@ fn audit_sentence(report: &AuditReport) -> String {
             .find_map(|l| l.strip_prefix("verdict: "))
         {
             return match line.split_once(": ") {
-                Some((word, rest)) if !word.chars().any(char::is_lowercase) => rest.to_owned(),
+                Some((word, rest)) if !word.chars().any(char::is_lowercase) => {
+                    let mut chars = rest.chars();
+                    chars
+                        .next()
+                        .map(|c| c.to_uppercase().chain(chars).collect())
+                        .unwrap_or_default()
+                }
                 _ => line.to_owned(),
             };
         }

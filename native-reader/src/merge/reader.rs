@@ -301,7 +301,10 @@ pub(crate) fn next_single(
 /// Errors: [`Error::InvalidOption`] when `force-lookup` is not a boolean.
 fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
     let options = table.options();
-    if options.merge_engine.is(crate::options::MergeEngine::FirstRow) {
+    if options
+        .merge_engine
+        .is(crate::options::MergeEngine::FirstRow)
+    {
         return Ok(None);
     }
     let force = options
