@@ -103,6 +103,15 @@ table, 3 nothing compared.")]
         /// The table directory.
         table: PathBuf,
     },
+    /// Print a shell completion script for `paimon-parity` to stdout.
+    #[command(after_help = "Examples:
+  paimon-parity completions bash > ~/.local/share/bash-completion/completions/paimon-parity
+  paimon-parity completions zsh > ~/.zfunc/_paimon-parity
+  paimon-parity completions fish > ~/.config/fish/completions/paimon-parity.fish")]
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// Write test corpora with the released Paimon writer.
     #[command(after_help = "Examples:
   paimon-parity corpus list

@@ -588,3 +588,31 @@ fn an_unimplemented_read_option_is_an_unsupported_error_naming_it() {
     assert!(stderr.contains("schema-0"), "{stderr}");
     assert!(!stdout.contains("IDENTICAL"), "{stdout}");
 }
+
+#[test]
+fn shell_completions_cover_the_subcommands_and_their_options() {
+    let (code, bash, stderr) = paimon_parity(&["completions", "bash"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(bash.contains("complete -F _paimon__parity"), "{bash}");
+    for word in [
+        "replay",
+        "audit",
+        "inspect",
+        "bench",
+        "corpus",
+        "--reader-timeout",
+        "--html",
+    ] {
+        assert!(bash.contains(word), "bash completion lacks {word}");
+    }
+    let (code, zsh, _) = paimon_parity(&["completions", "zsh"]);
+    assert_eq!(code, 0);
+    assert!(zsh.starts_with("#compdef paimon-parity"), "{zsh}");
+    let (code, fish, _) = paimon_parity(&["completions", "fish"]);
+    assert_eq!(code, 0);
+    assert!(fish.contains("complete -c paimon-parity"), "{fish}");
+    // An unknown shell is clap's usage error, naming the possible values.
+    let (code, _, stderr) = paimon_parity(&["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bash"), "{stderr}");
+}

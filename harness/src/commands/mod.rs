@@ -58,6 +58,13 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Bench(args) => bench::run(args),
         Command::BenchRss { table } => bench::rss(&table),
         Command::Corpus { command } => corpus::run(command),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut out = std::io::stdout().lock();
+            clap_complete::generate(shell, &mut Cli::command(), "paimon-parity", &mut out);
+            std::io::Write::flush(&mut out).map_err(stdout_err)?;
+            Ok(0)
+        }
     }
 }
 
