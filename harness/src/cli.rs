@@ -192,15 +192,17 @@ pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
     #[arg(required = true, num_args = 1..)]
     pub tables: Vec<PathBuf>,
-    /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); snapshot ids
-    /// start at 1, so 0 and negative ids are usage errors.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..))]
-    pub from_snapshot: i64,
+    /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); default: the
+    /// earliest retained snapshot. Snapshot ids start at 1 (0 and negative ids are usage errors), and an id
+    /// outside the table's retained snapshots is a usage error naming them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+    pub from_snapshot: Option<i64>,
     /// The scans to replay, comma-separated: `stream` (`scan.mode=from-snapshot`), `stream-full`
     /// (`from-snapshot-full`), `latest-full`, `batch` (`newScan().plan()`), or `all` (the four).
     #[arg(long, value_delimiter = ',', default_value = "stream")]
     pub mode: Vec<ModeArg>,
-    /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest (ids start at 1).
+    /// With `--mode batch`: read this snapshot (`scan.snapshot-id`) instead of the latest (ids start at 1; an
+    /// id outside the table's retained snapshots, or `--snapshot` without a batch mode, is a usage error).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
     pub snapshot: Option<i64>,
     /// Also write the report as JSON to FILE (`-`: to stdout, the text report then goes to stderr).

@@ -42,7 +42,12 @@ fn replay_of_a_committed_corpus_exits_0_and_prints_the_summary() {
         "{envelope:#}"
     );
     assert_eq!(envelope["options"]["mode"], serde_json::json!(["stream"]));
-    assert_eq!(envelope["options"]["from_snapshot"], 1);
+    // Not given: the stream starts at the earliest retained snapshot.
+    assert_eq!(
+        envelope["options"]["from_snapshot"],
+        serde_json::Value::Null
+    );
+    assert_eq!(envelope["runs"][0]["report"]["from_snapshot"], 1);
     assert_eq!(envelope["runs"].as_array().unwrap().len(), 1);
     assert_eq!(envelope["runs"][0]["verdict"], "identical");
     let report = &envelope["runs"][0]["report"];
@@ -54,17 +59,18 @@ fn replay_of_a_committed_corpus_exits_0_and_prints_the_summary() {
     assert_eq!(report["splits"].as_array().unwrap().len(), 2);
 }
 
-/// A stream started past the table's last snapshot plans nothing on either side: no evidence, so the verdict
-/// is NOTHING-COMPARED with exit status 3, never IDENTICAL (c00-full-compaction-control has 4 snapshots).
+/// A stream that plans nothing on either side has no evidence: the verdict is NOTHING-COMPARED with exit
+/// status 3, never IDENTICAL. C03 (changelog-producer none) ends with a COMPACT snapshot 4, which a stream
+/// from snapshot 4 reads nothing of.
 #[test]
 fn a_replay_that_compares_nothing_is_not_identical() {
-    let table = common::corpus("c00-full-compaction-control").join("table");
+    let table = common::corpus("c03-two-writers-equal-sequence").join("table");
     let json = tempfile::NamedTempFile::new().unwrap();
     let (code, stdout, stderr) = paimon_parity(&[
         "replay",
         table.to_str().unwrap(),
         "--from-snapshot",
-        "999",
+        "4",
         "--json",
         json.path().to_str().unwrap(),
     ]);
@@ -76,6 +82,58 @@ fn a_replay_that_compares_nothing_is_not_identical() {
     assert_eq!(report["exit_code"], 3);
     assert_eq!(report["runs"][0]["verdict"], "nothing-compared");
     assert_eq!(report["runs"][0]["report"]["totals"]["splits"], 0);
+}
+
+/// Snapshot arguments outside the table's snapshots, or for a scan that does not use them, are usage errors
+/// that say what the table has (c00-full-compaction-control has snapshots 1..4), before any JVM starts.
+#[test]
+fn snapshot_arguments_outside_the_table_or_its_scans_are_usage_errors() {
+    let table = common::corpus("c00-full-compaction-control").join("table");
+    let t = table.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["--from-snapshot", "999"],
+            format!("--from-snapshot 999: {t} has snapshots 1..4"),
+        ),
+        (
+            vec!["--mode", "batch", "--snapshot", "5"],
+            format!("--snapshot 5: {t} has snapshots 1..4"),
+        ),
+        (
+            vec!["--snapshot", "2"],
+            "--snapshot picks the snapshot of a batch scan".to_owned(),
+        ),
+        (
+            vec!["--mode", "batch,latest-full", "--from-snapshot", "2"],
+            "--from-snapshot starts a streaming scan".to_owned(),
+        ),
+    ] {
+        let mut all = vec!["replay", t];
+        all.extend(&args);
+        let started = std::time::Instant::now();
+        let (code, stdout, stderr) = paimon_parity(&all);
+        assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(&expected), "{args:?}: {stderr}");
+        assert!(!stdout.contains("IDENTICAL"), "{stdout}");
+        // No JVM was started for it.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{args:?}"
+        );
+    }
+    // Within the range, both are fine.
+    let (code, _, stderr) = paimon_parity(&[
+        "replay",
+        t,
+        "--mode",
+        "all",
+        "--from-snapshot",
+        "4",
+        "--snapshot",
+        "3",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
 }
 
 /// Snapshot ids start at 1: `--from-snapshot 0` or `-1` is a usage error (clap's exit status 2) naming the
@@ -416,7 +474,8 @@ fn help_has_placeholders_defaults_and_an_example_per_subcommand() {
     for needle in [
         "--json <FILE>",
         "--from-snapshot <N>",
-        "[default: 1]",
+        "[default: 10]",
+        "default: the earliest retained snapshot",
         "--reader <NAME>",
         "--reader-command <NAME=COMMAND>",
         "Examples:\n  paimon-parity replay corpora/c07-deletion-vectors/table",
@@ -424,7 +483,7 @@ fn help_has_placeholders_defaults_and_an_example_per_subcommand() {
     ] {
         assert!(help.contains(needle), "missing `{needle}` in\n{help}");
     }
-    for sub in ["inspect", "audit", "bench", "corpus"] {
+    for sub in ["inspect", "audit", "bench", "corpus", "completions"] {
         let (code, help, _) = paimon_parity(&[sub, "--help"]);
         assert_eq!(code, 0, "{sub}");
         assert!(

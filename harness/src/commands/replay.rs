@@ -10,7 +10,7 @@ use crate::cli::ReplayArgs;
 use crate::error::{Error, Result};
 use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
 use crate::reader::{release_line, NativeTableReader, StockTableReader, TableReader};
-use crate::replay::{replay, resolve_table, ReplayOptions};
+use crate::replay::{replay, resolve_table, ReplayMode, ReplayOptions};
 use crate::report::{
     check_html_target, check_json_target, replay_page, table_name, text_output, timelines,
     write_html, write_json, write_junit, write_matrix, write_run, write_text_as, JsonReport,
@@ -92,6 +92,59 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     outcome
 }
 
+/// Refuses snapshot arguments that cannot mean what they say, before any JVM starts: `--snapshot` without
+/// a batch mode, `--from-snapshot` without a streaming mode, and an explicit `--from-snapshot` (streaming modes) or `--snapshot` (batch) outside a
+/// table's retained snapshots. A table without snapshots is left to the replay, which reports it.
+///
+/// Errors: [`Error::Usage`] naming the option and the snapshots the table has.
+fn check_snapshot_arguments(
+    tables: &[std::path::PathBuf],
+    modes: &[ReplayMode],
+    from_snapshot: Option<i64>,
+    snapshot: Option<i64>,
+) -> Result<()> {
+    let streams = modes
+        .iter()
+        .any(|m| matches!(m, ReplayMode::Stream | ReplayMode::StreamFull));
+    let batch = modes.contains(&ReplayMode::Batch);
+    if from_snapshot.is_some() && !streams {
+        return Err(Error::Usage(
+            "--from-snapshot starts a streaming scan: use it with --mode stream, stream-full (or all)"
+                .into(),
+        ));
+    }
+    if snapshot.is_some() && !batch {
+        return Err(Error::Usage(
+            "--snapshot picks the snapshot of a batch scan: use it with --mode batch (or all)"
+                .into(),
+        ));
+    }
+    for table in tables {
+        let path = resolve_table(table)?;
+        let snapshots = native_reader::snapshot::SnapshotManager::new(&path);
+        let (Some(earliest), Some(latest)) = (
+            snapshots.earliest_snapshot_id()?,
+            snapshots.latest_snapshot_id()?,
+        ) else {
+            continue;
+        };
+        let check = |option: &str, id: Option<i64>| match id {
+            Some(id) if id < earliest || id > latest => Err(Error::Usage(format!(
+                "{option} {id}: {} has snapshots {earliest}..{latest}",
+                table.display()
+            ))),
+            _ => Ok(()),
+        };
+        if streams {
+            check("--from-snapshot", from_snapshot)?;
+        }
+        if batch {
+            check("--snapshot", snapshot)?;
+        }
+    }
+    Ok(())
+}
+
 /// Starts the released reader's JVM, with a spinner while it starts (a few seconds: the class path of the
 /// released Paimon is loaded).
 fn start_stock() -> Result<StockTableReader> {
@@ -132,8 +185,9 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         Verbosity::Normal
     };
     let modes = ModeArg::expand(&mode);
+    check_snapshot_arguments(&tables, &modes, from_snapshot, snapshot)?;
     let options = |mode| ReplayOptions {
-        from_snapshot,
+        from_snapshot: from_snapshot.unwrap_or(1),
         max_mismatches,
         progress: true,
         unordered,
