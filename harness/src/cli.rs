@@ -95,7 +95,8 @@ table, 3 nothing compared.")]
     /// probe is built; per split kind (changelog, raw batch, merge-on-read batch), with every sample.
     #[command(after_help = "Examples:
   paimon-parity bench ~/.cache/paimon-parity/bench-corpus/bench-pk-parquet/table --samples 3
-  paimon-parity bench TABLE --native-only --threads 2")]
+  paimon-parity bench TABLE --native-only --threads 2
+  paimon-parity bench TABLE --flamegraph /tmp/flame --html bench.html --compare benches/results/bench-pk-parquet.json")]
     Bench(BenchArgs),
     /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.
     #[command(hide = true)]
@@ -283,6 +284,17 @@ pub struct BenchArgs {
     /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long)]
     pub paimon_version: Option<String>,
+    /// Write one SVG flame graph per split kind of the native reader (one thread, at least 3 s of samples)
+    /// into DIR (`changelog.svg`, `raw.svg`, `merge.svg`).
+    #[arg(long, value_name = "DIR")]
+    pub flamegraph: Option<PathBuf>,
+    /// Also write a self-contained HTML chart of rows/s per reader per kind, ratios marked, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Compare with an earlier run's JSON (e.g. `benches/results/bench-pk-parquet.json`): per kind and
+    /// reader, new rows/s against old.
+    #[arg(long, value_name = "OLD.json")]
+    pub compare: Option<PathBuf>,
 }
 
 /// What `paimon-parity --version` prints: the tool's version, the released Paimon builds the stock side can

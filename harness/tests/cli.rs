@@ -675,3 +675,64 @@ fn shell_completions_cover_the_subcommands_and_their_options() {
     assert_eq!(code, 2);
     assert!(stderr.contains("bash"), "{stderr}");
 }
+
+/// `bench` on a small Avro table: the plain apache-avro baseline is measured, `--compare` reads an earlier
+/// run's JSON and prints new against old per kind and reader, `--html` writes the chart, `--flamegraph`
+/// writes one SVG per kind.
+#[test]
+fn bench_compares_with_an_earlier_run_and_writes_a_chart_and_flame_graphs() {
+    let table = common::corpus("format-avro").join("table");
+    let t = table.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.json");
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", t, "--native-only", "--no-rss", "--samples", "1"];
+        args.extend(extra);
+        paimon_parity(&args)
+    };
+    let (code, stdout, stderr) = bench(&["--json", old.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&old).unwrap()).unwrap();
+    let kinds = report["kinds"].as_array().unwrap();
+    assert!(!kinds.is_empty());
+    for k in kinds {
+        let plain = k["measurements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "plain")
+            .unwrap_or_else(|| panic!("no plain Avro baseline in {k:#}"));
+        // The plain decoder reads every row stored in the files.
+        assert_eq!(plain["rows"], k["file_rows"], "{k:#}");
+    }
+    let html = dir.path().join("bench.html");
+    let flame = dir.path().join("flame");
+    let (code, stdout, stderr) = bench(&[
+        "--json",
+        dir.path().join("new.json").to_str().unwrap(),
+        "--compare",
+        old.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        "--flamegraph",
+        flame.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains(&format!("compared with {}", old.display())), "{stdout}");
+    for k in kinds {
+        let kind = k["kind"].as_str().unwrap();
+        assert!(
+            stdout.contains(&format!("  {kind:<10} native-1t ")),
+            "{kind}: {stdout}"
+        );
+        let svg = std::fs::read_to_string(flame.join(format!("{kind}.svg"))).unwrap();
+        assert!(svg.contains("<svg") && svg.contains("native_reader"), "{kind}");
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<svg") && page.contains("native-1t") && page.contains("plain"));
+    assert!(!page.contains("http"), "the chart fetches nothing");
+    // A missing earlier run fails before the benchmark, naming the file.
+    let (code, _, stderr) = bench(&["--compare", "/nonexistent/old.json"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("/nonexistent/old.json"), "{stderr}");
+}

@@ -108,6 +108,24 @@ pub(super) fn bench_kind(
     })?;
     let rows = native_1t.rows;
     measurements.push(native_1t);
+    let flamegraph = match &opts.flamegraph_dir {
+        Some(dir) => {
+            let path = dir.join(format!("{}.svg", k.kind));
+            let title = format!(
+                "native-1t, {} splits ({}), {}",
+                k.kind,
+                k.plan,
+                table.display()
+            );
+            let runs = flamegraph(&path, &title, 3.0, || native_read_all(native, &splits, 1))?;
+            eprintln!(
+                "bench:   flame graph of {runs} native-1t runs: {}",
+                path.display()
+            );
+            Some(path.display().to_string())
+        }
+        None => None,
+    };
     if opts.threads > 1 {
         measurements.push(measure("native-par", samples, file_bytes, || {
             native_read_all_with(native, &splits, opts.threads, opts.buffer_bytes)
@@ -205,5 +223,6 @@ pub(super) fn bench_kind(
         measurements,
         fixed_cost_us,
         ratios,
+        flamegraph,
     })
 }

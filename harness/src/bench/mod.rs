@@ -9,17 +9,20 @@
 //! * `stock-export`: the released reader through the bridge, rows exported to Arrow (Rust-side timing);
 //! * `stock-count`: the released reader counting rows in Java, no export (`System.nanoTime` in Java);
 //! * `plain`: parquet-rs / orc-rust decoding of the split's files, every column, no Paimon logic
-//!   (not measured for Avro);
+//!   and apache-avro's row decoder for Avro;
 //! * per-split fixed cost: time to the first batch of a one-row native read, of the plain footer parse,
 //!   and of the bridge's first exported batch.
 //!
 //! The stock reader plans every split; the native reader reads the very same [`Split`] descriptions, so
 //! both read the same files. Every sample is kept in the report.
 
+mod chart;
+mod compare;
 mod environment;
 mod kinds;
 mod output;
 mod plain;
+mod profile;
 mod timing;
 
 use std::collections::BTreeMap;
@@ -31,6 +34,8 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
+pub use chart::html_chart;
+pub use compare::{compare, write_comparison, Comparison};
 pub use environment::native_replay_rss;
 use environment::{cpu_model, crate_versions, java_version, loadavg, measure_rss_child, run_probe};
 pub(crate) use environment::{default_probe, workspace_dir};
@@ -38,6 +43,7 @@ use kinds::bench_kind;
 pub use kinds::plan_kinds;
 pub use output::{default_json_path, write_text};
 pub use plain::{plain_decode, split_files};
+pub use profile::flamegraph;
 pub use timing::native_read_all;
 pub(crate) use timing::{native_read_all_with, native_read_split};
 
@@ -60,6 +66,8 @@ pub struct BenchOptions {
     /// Bytes of decoded batches `native-par` may buffer ahead of the consumer
     /// (`native_reader::read::ReadOptions::buffer_bytes`; default that of `ReadOptions::default()`).
     pub buffer_bytes: usize,
+    /// Write one flame graph per kind of `native-1t` into this directory (`<kind>.svg`).
+    pub flamegraph_dir: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
@@ -73,6 +81,7 @@ impl Default for BenchOptions {
             paimon_rust_probe: default_probe(),
             measure_rss: true,
             buffer_bytes: native_reader::read::ReadOptions::default().buffer_bytes,
+            flamegraph_dir: None,
         }
     }
 }
@@ -147,6 +156,8 @@ pub struct KindReport {
     pub fixed_cost_us: BTreeMap<String, f64>,
     /// Ratios of throughputs (median times), e.g. `native-1t / stock-export`.
     pub ratios: BTreeMap<String, f64>,
+    /// The flame graph of `native-1t` on this kind (`--flamegraph DIR`), when written.
+    pub flamegraph: Option<String>,
 }
 
 /// One measured reader over all splits of a kind.

@@ -1,4 +1,4 @@
-//! Plain parquet-rs / orc-rust decoding of a split's files: every column, no Paimon logic.
+//! Plain parquet-rs / orc-rust / apache-avro decoding of a split's files: every column, no Paimon logic.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use native_reader::Split;
 use super::timing::measure;
 use super::*;
 
-/// The plain format of `files` when all are Parquet or all ORC.
+/// The plain format of `files` when all are Parquet, all ORC or all Avro.
 pub(super) fn plain_format(files: &[PathBuf]) -> Option<&'static str> {
     let ext = |p: &PathBuf| {
         p.extension()
@@ -25,6 +25,7 @@ pub(super) fn plain_format(files: &[PathBuf]) -> Option<&'static str> {
     match first.as_str() {
         "parquet" => Some("parquet"),
         "orc" => Some("orc"),
+        "avro" => Some("avro"),
         _ => None,
     }
 }
@@ -40,9 +41,13 @@ pub(super) fn plain_err(path: &Path, source: impl Into<crate::error::BoxError>) 
 pub(super) enum PlainReader {
     Parquet(parquet::arrow::arrow_reader::ParquetRecordBatchReader),
     Orc(Box<orc_rust::ArrowReader<File>>),
+    /// The `apache-avro` crate's reader: every record decoded into its `Value` tree (Avro has no Arrow
+    /// reader in the arrow-rs release in use, so this is the format's own decoder, row by row).
+    Avro(Box<apache_avro::Reader<'static, std::io::BufReader<File>>>),
 }
 
-/// Opens `path` with parquet-rs or orc-rust (footer parsed), all columns, batches of [`BATCH_SIZE`].
+/// Opens `path` with parquet-rs or orc-rust (footer parsed), all columns, batches of [`BATCH_SIZE`], or
+/// with apache-avro (header and schema parsed).
 pub(super) fn plain_open(path: &Path) -> Result<PlainReader> {
     let file = File::open(path).map_err(|e| Error::Io {
         path: path.to_path_buf(),
@@ -52,6 +57,11 @@ pub(super) fn plain_open(path: &Path) -> Result<PlainReader> {
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or_default();
+    if ext.eq_ignore_ascii_case("avro") {
+        let r = apache_avro::Reader::new(std::io::BufReader::new(file))
+            .map_err(|e| plain_err(path, e))?;
+        return Ok(PlainReader::Avro(Box::new(r)));
+    }
     if ext.eq_ignore_ascii_case("orc") {
         let r = orc_rust::ArrowReaderBuilder::try_new(file)
             .map_err(|e| plain_err(path, e))?
@@ -92,6 +102,12 @@ pub fn plain_decode(path: &Path) -> Result<u64> {
         PlainReader::Orc(r) => {
             for b in r {
                 n += b.map_err(|e| plain_err(path, e))?.num_rows() as u64;
+            }
+        }
+        PlainReader::Avro(r) => {
+            for v in *r {
+                v.map_err(|e| plain_err(path, e))?;
+                n += 1;
             }
         }
     }

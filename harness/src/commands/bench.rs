@@ -19,15 +19,43 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         no_rss,
         buffer_mib,
         paimon_version,
+        flamegraph,
+        html,
+        compare,
     } = args;
     if let Some(v) = &paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
     crate::replay::resolve_table(&table)?;
+    crate::report::check_html_target(html.as_deref())?;
+    // The earlier run is read first: a missing or malformed file fails before the benchmark.
+    let old = match &compare {
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|e| crate::Error::Io {
+                path: p.clone(),
+                source: e,
+            })?;
+            let v: serde_json::Value =
+                serde_json::from_slice(&bytes).map_err(|e| crate::Error::TableSource {
+                    path: p.clone(),
+                    context: "not a bench JSON report".into(),
+                    source: e.into(),
+                })?;
+            Some(v)
+        }
+        None => None,
+    };
+    if let Some(dir) = &flamegraph {
+        std::fs::create_dir_all(dir).map_err(|e| crate::Error::Io {
+            path: dir.clone(),
+            source: e,
+        })?;
+    }
     let mut opts = crate::bench::BenchOptions {
         samples,
         native_only,
         measure_rss: !no_rss,
+        flamegraph_dir: flamegraph,
         ..Default::default()
     };
     if let Some(t) = threads {
@@ -39,6 +67,14 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
     let report = crate::bench::run(&table, &opts)?;
     let mut out = std::io::stdout().lock();
     crate::bench::write_text(&mut out, &report).map_err(stdout_err)?;
+    if let (Some(old), Some(p)) = (&old, &compare) {
+        let rows = crate::bench::compare(old, &report);
+        crate::bench::write_comparison(&mut out, &p.display().to_string(), &rows)
+            .map_err(stdout_err)?;
+    }
+    if let Some(p) = &html {
+        crate::report::write_html(p, &crate::bench::html_chart(&report))?;
+    }
     let path = json.unwrap_or_else(crate::bench::default_json_path);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| crate::Error::Io {

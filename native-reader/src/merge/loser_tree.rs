@@ -227,6 +227,32 @@ impl<C: Cursor> LoserTree<C> {
         Ok(has.then_some(w as usize))
     }
 
+    /// The winner's leaf when the tree is at rest on a new key: the winner not yet popped
+    /// (`WinnerWithNewKey`) and every other leaf a loser with a new key, so that while the winner's key stays
+    /// below every other leaf's, advancing it and adjusting changes no other node. `None` otherwise.
+    pub(crate) fn resting_winner(&self) -> Option<usize> {
+        let w = usize::try_from(*self.tree.first()?).ok()?;
+        let rests = self.leaves.iter().enumerate().all(|(i, l)| {
+            if i == w {
+                l.state == State::WinnerWithNewKey && l.first_same_key == -1
+            } else {
+                l.state == State::LoserWithNewKey
+            }
+        });
+        rests.then_some(w)
+    }
+
+    /// After the resting winner `w` ([`LoserTree::resting_winner`]) was advanced past records whose keys were
+    /// below every other leaf's: re-plays the tree for its current record, as `adjust_for_next_loop` does
+    /// after an advance.
+    pub(crate) fn readjust_winner(&mut self, w: usize) -> Result<()> {
+        let w = isize::try_from(w).map_err(|_| tree_bug(-1))?;
+        let leaf = self.leaf_mut(w)?;
+        leaf.first_same_key = -1;
+        leaf.state = State::WinnerWithNewKey;
+        self.adjust(w)
+    }
+
     pub(crate) fn peek_winner(&self) -> Result<Option<usize>> {
         let w = self.node(0)?;
         let leaf = self.leaf(w)?;

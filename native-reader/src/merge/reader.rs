@@ -18,7 +18,7 @@ use crate::table::Table;
 use crate::types::read_schema;
 
 use super::function::{merge_function, option, Merged, Reducer};
-use super::loser_tree::LoserTree;
+use super::loser_tree::{tree_bug, LoserTree};
 use super::output::{build_batch, Chunk, Ctx, OutRow, Rec};
 use super::run::{FileRun, LookupPick, Run, RunContext, RunSource};
 use super::VALUE_OFFSET;
@@ -320,6 +320,66 @@ fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
     }))
 }
 
+/// The fast path of [`merge_section`]: while the tree rests on a winner whose key is below every other
+/// run's current key, and unique in its own run, that record is the only one of its key, which the tree, the
+/// `ReducerMergeFunctionWrapper` (a key seen once is emitted unchanged) and `DropDeleteReader` would turn into
+/// itself (kept when `+I`/`+U`). Emits such records straight from the winner's batch, comparing each key with
+/// the lowest other key only, then re-plays the tree once for the record it stopped at; the output is the
+/// same as record by record. Returns whether it emitted or skipped any record.
+fn emit_sole_keys(
+    ctx: &RunContext,
+    tree: &mut LoserTree<Run>,
+    chunk: &mut Chunk,
+    batch_size: usize,
+) -> Result<bool> {
+    let Some(w) = tree.resting_winner() else {
+        return Ok(false);
+    };
+    let runs = tree.cursors_mut();
+    // The lowest current key of the other runs (`None`: they are all at their end).
+    let mut bound: Option<arrow::row::OwnedRow> = None;
+    for (i, r) in runs.iter().enumerate() {
+        if i == w || r.current.is_none() {
+            continue;
+        }
+        let Some(k) = r.key() else {
+            return Ok(false);
+        };
+        if bound.as_ref().is_none_or(|b| k < b.row()) {
+            bound = Some(k.owned());
+        }
+    }
+    let Some(run) = runs.get_mut(w) else {
+        return Err(tree_bug(w as isize));
+    };
+    let mut moved = false;
+    while chunk.rows.len() < batch_size && run.next_key_is_greater() {
+        let below = match (&bound, run.key()) {
+            (Some(b), Some(k)) => k < b.row(),
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        if !below {
+            break;
+        }
+        let kind = run.kind()?;
+        if kind.is_add() {
+            let src = chunk.source_of(run)?;
+            chunk.rows.push(OutRow::Whole {
+                src,
+                row: run.row,
+                kind,
+            });
+        }
+        run.advance_record(ctx)?;
+        moved = true;
+    }
+    if moved {
+        tree.readjust_winner(w)?;
+    }
+    Ok(moved)
+}
+
 /// Merges keys of a multi-run section into the chunk until it holds `batch_size` rows; false when the
 /// section is exhausted.
 pub(crate) fn merge_section(
@@ -333,8 +393,13 @@ pub(crate) fn merge_section(
 ) -> Result<bool> {
     tree.initialize(ctx)?;
     let mut group: Vec<usize> = Vec::with_capacity(tree.len());
+    // The levels of the group's records (LookupMergeFunction), reused from key to key.
+    let mut levels: Vec<i32> = Vec::with_capacity(tree.len());
     while chunk.rows.len() < batch_size {
         tree.adjust_for_next_loop(ctx)?;
+        if emit_sole_keys(ctx, tree, chunk, batch_size)? {
+            continue;
+        }
         let Some(first) = tree.pop_winner()? else {
             return Ok(false);
         };
@@ -347,10 +412,9 @@ pub(crate) fn merge_section(
         }
         if let (Some(pick), true) = (ctx.lookup, group.len() > 1) {
             // LookupMergeFunction: the records of level 0 and one record above it.
-            let levels: Vec<i32> = group
-                .iter()
-                .map(|r| tree.cursors_mut()[*r].level())
-                .collect();
+            levels.clear();
+            let cursors = tree.cursors_mut();
+            levels.extend(group.iter().map(|r| cursors.get(*r).map_or(0, Run::level)));
             if let Some(kept) = pick.pick(&levels) {
                 let mut i = 0;
                 group.retain(|_| {

@@ -177,6 +177,31 @@ impl Run {
         self.step(ctx)
     }
 
+    /// The comparison key of the current record (`None` at the end of the run, or in a run that is not
+    /// compared).
+    pub(crate) fn key(&self) -> Option<arrow::row::Row<'_>> {
+        let c = self.current.as_ref()?;
+        c.keys.as_ref().map(|k| k.row(self.row))
+    }
+
+    /// Whether the current record has a next record in the same batch with a greater key (so that the
+    /// current one is the only record of its key in this run).
+    pub(crate) fn next_key_is_greater(&self) -> bool {
+        match &self.current {
+            Some(RunBatch {
+                keys: Some(k),
+                batch,
+                ..
+            }) if self.row + 1 < batch.num_rows() => k.row(self.row + 1) > k.row(self.row),
+            _ => false,
+        }
+    }
+
+    /// Moves to the next record of the run (see [`Cursor::advance`]).
+    pub(crate) fn advance_record(&mut self, ctx: &RunContext) -> Result<()> {
+        self.step(ctx)
+    }
+
     /// The level of the file of the current record (0 without one).
     pub(crate) fn level(&self) -> i32 {
         self.current.as_ref().map_or(0, |c| c.level)

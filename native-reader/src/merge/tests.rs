@@ -636,3 +636,36 @@ fn lookup_merge_keeps_one_record_above_level_0_by_the_rule_of_each_line() {
     // Level 0 only: nothing to pick, every record is merged.
     assert_eq!(LookupPick::Latest.pick(&[0, 0]), None);
 }
+
+/// Keys only one run holds are emitted straight from that run (the tree's fast path), keys two runs hold
+/// still merge, across output batches of 2 rows and a run ending in the middle.
+#[test]
+fn keys_of_one_run_pass_the_tree_and_shared_keys_still_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "BIGINT")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum"}),
+    );
+    let runs = vec![
+        vec![
+            (0, I, json!([1, 1])),
+            (1, I, json!([2, 1])),
+            (2, I, json!([3, 1])),
+            (3, D, json!([4, 1])),
+            (4, I, json!([5, 1])),
+            (5, I, json!([6, 1])),
+        ],
+        vec![
+            (10, I, json!([3, 10])),
+            (11, I, json!([7, 100])),
+            (12, UA, json!([8, 1000])),
+        ],
+    ];
+    // Key 3 is in both runs: summed. Key 4 is a lone -D: dropped. The rest unchanged, kinds kept.
+    assert_eq!(
+        merge(&t, runs).unwrap(),
+        ["+I 1 1", "+I 2 1", "+I 3 11", "+I 5 1", "+I 6 1", "+I 7 100", "+U 8 1000"]
+    );
+}
