@@ -187,6 +187,21 @@ pub(crate) fn value_error(kind: ErrorKind, path: &Path, context: String, e: Valu
     }
 }
 
+/// Ranges of whole rows averaging fewer rows than this are gathered by `interleave` rather than `concat`.
+const MIN_AVERAGE_RANGE: usize = 16;
+
+/// `(source, first row, rows)` of each run of consecutive rows of one source in `picks`, in order.
+fn contiguous_ranges(picks: &[(usize, usize)]) -> Vec<(usize, usize, usize)> {
+    let mut out: Vec<(usize, usize, usize)> = Vec::new();
+    for &(src, row) in picks {
+        match out.last_mut() {
+            Some((s, start, len)) if *s == src && *start + *len == row => *len += 1,
+            _ => out.push((src, row, 1)),
+        }
+    }
+    out
+}
+
 /// Assembles an output batch: `_row_kind`, then each value column by `interleave` of the picked input
 /// values, or from computed values when a column has any.
 pub(crate) fn build_batch(
@@ -203,7 +218,48 @@ pub(crate) fn build_batch(
         })
         .collect();
     let mut columns: Vec<ArrayRef> = vec![Arc::new(Int8Array::from(kinds))];
+    // When every row is a whole input record, which rows to take is the same for every column: as ranges of
+    // consecutive rows of one source when they are long enough (copied by `concat` of slices), else as
+    // (source, row) pairs for `interleave`.
+    let whole: Option<Vec<(usize, usize)>> = if rows.is_empty() {
+        None
+    } else {
+        rows.iter()
+            .map(|r| match r {
+                OutRow::Whole { src, row, .. } => Some((*src, *row)),
+                OutRow::Cells { .. } => None,
+            })
+            .collect()
+    };
+    let ranges = whole
+        .as_deref()
+        .map(contiguous_ranges)
+        .filter(|r| r.len() * MIN_AVERAGE_RANGE <= rows.len());
     for (c, field) in schema.fields().iter().skip(1).enumerate() {
+        if let Some(ranges) = &ranges {
+            let mut slices = Vec::with_capacity(ranges.len());
+            for (src, start, len) in ranges {
+                let batch = sources.get(*src).ok_or_else(|| tree_bug(*src as isize))?;
+                slices.push(batch.column(c + VALUE_OFFSET).slice(*start, *len));
+            }
+            let refs: Vec<&dyn Array> = slices.iter().map(|a| a.as_ref()).collect();
+            columns.push(
+                arrow_select::concat::concat(&refs)
+                    .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?,
+            );
+            continue;
+        }
+        if let Some(picks) = &whole {
+            let arrays: Vec<&dyn Array> = sources
+                .iter()
+                .map(|s| s.column(c + VALUE_OFFSET).as_ref())
+                .collect();
+            columns.push(
+                arrow_select::interleave::interleave(&arrays, picks)
+                    .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?,
+            );
+            continue;
+        }
         let computed = rows.iter().any(|r| {
             matches!(r, OutRow::Cells { cells, .. } if matches!(cells.get(c), Some(Cell::Value(_))))
         });
