@@ -718,7 +718,10 @@ fn bench_compares_with_an_earlier_run_and_writes_a_chart_and_flame_graphs() {
         flame.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains(&format!("compared with {}", old.display())), "{stdout}");
+    assert!(
+        stdout.contains(&format!("compared with {}", old.display())),
+        "{stdout}"
+    );
     for k in kinds {
         let kind = k["kind"].as_str().unwrap();
         assert!(
@@ -726,7 +729,10 @@ fn bench_compares_with_an_earlier_run_and_writes_a_chart_and_flame_graphs() {
             "{kind}: {stdout}"
         );
         let svg = std::fs::read_to_string(flame.join(format!("{kind}.svg"))).unwrap();
-        assert!(svg.contains("<svg") && svg.contains("native_reader"), "{kind}");
+        assert!(
+            svg.contains("<svg") && svg.contains("native_reader"),
+            "{kind}"
+        );
     }
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<svg") && page.contains("native-1t") && page.contains("plain"));

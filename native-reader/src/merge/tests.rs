@@ -666,6 +666,14 @@ fn keys_of_one_run_pass_the_tree_and_shared_keys_still_merge() {
     // Key 3 is in both runs: summed. Key 4 is a lone -D: dropped. The rest unchanged, kinds kept.
     assert_eq!(
         merge(&t, runs).unwrap(),
-        ["+I 1 1", "+I 2 1", "+I 3 11", "+I 5 1", "+I 6 1", "+I 7 100", "+U 8 1000"]
+        [
+            "+I 1 1",
+            "+I 2 1",
+            "+I 3 11",
+            "+I 5 1",
+            "+I 6 1",
+            "+I 7 100",
+            "+U 8 1000"
+        ]
     );
 }
