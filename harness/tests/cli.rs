@@ -742,3 +742,33 @@ fn bench_compares_with_an_earlier_run_and_writes_a_chart_and_flame_graphs() {
     assert_eq!(code, 2);
     assert!(stderr.contains("/nonexistent/old.json"), "{stderr}");
 }
+
+/// The replay page's timeline ends at the snapshot the replay read (C01 has snapshots 1 and 2): a batch of
+/// snapshot 1 shows snapshot 1 only, a batch of the latest shows both.
+#[test]
+fn the_replay_page_shows_the_timeline_up_to_the_replayed_snapshot() {
+    let table = common::corpus("c01-key-order").join("table");
+    let t = table.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let page = |extra: &[&str], name: &str| {
+        let html = dir.path().join(name);
+        let mut args = vec![
+            "replay",
+            t,
+            "--mode",
+            "batch",
+            "-q",
+            "--html",
+            html.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let (code, stdout, stderr) = paimon_parity(&args);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        std::fs::read_to_string(html).unwrap()
+    };
+    let first = page(&["--snapshot", "1"], "first.html");
+    assert!(first.contains("title=\"snapshot 1 APPEND"), "{first}");
+    assert!(!first.contains("title=\"snapshot 2 APPEND"));
+    let latest = page(&[], "latest.html");
+    assert!(latest.contains("title=\"snapshot 2 APPEND"));
+}

@@ -87,7 +87,23 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
             .iter()
             .map(|r| (&r.summary, r.report.as_ref()))
             .collect();
-        write_html(path, &replay_page(&pairs, &timelines(&tables)))?;
+        // Each table's timeline up to the last snapshot its runs replayed (writers may have committed since).
+        let mut shown = timelines(&tables);
+        for (table, timeline) in &mut shown {
+            let end = runs
+                .iter()
+                .filter(|r| &r.summary.table == table)
+                .filter_map(|r| r.report.as_ref().map(|rep| rep.end_snapshot))
+                .max();
+            if end.is_some() {
+                let filter = crate::inspect::InspectFilter {
+                    to: end,
+                    ..Default::default()
+                };
+                *timeline = filter.apply(timeline.clone());
+            }
+        }
+        write_html(path, &replay_page(&pairs, &shown))?;
     }
     outcome
 }
