@@ -4,17 +4,7 @@ mod common;
 
 use std::process::Command;
 
-fn paimon_parity(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::paimon_parity;
 
 #[test]
 fn replay_of_a_committed_corpus_exits_0_and_prints_the_summary() {

@@ -164,3 +164,16 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Runs the `paimon-parity` binary with `args`: (exit status, -1 when killed by a signal; stdout; stderr).
+pub fn paimon_parity(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
+        .args(args)
+        .output()
+        .expect("paimon-parity runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

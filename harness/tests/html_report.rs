@@ -32,17 +32,7 @@ struct Pages {
     timeline: serde_json::Value,
 }
 
-fn paimon_parity(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_paimon-parity"))
-        .args(args)
-        .output()
-        .expect("paimon-parity runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::paimon_parity;
 
 fn c00() -> PathBuf {
     common::corpus("c00-lookup-fault").join("table")

@@ -34,7 +34,7 @@ pub(crate) use completeness::{attribute, completeness};
 pub use fold::{compare_changelog_with_table, render_values, SplitRows};
 pub(crate) use pairs::commit_pairs;
 use pairs::user_summaries;
-pub use text::write_text;
+pub use text::{named_partition, write_text};
 
 /// Part 1 of the audit (commit pairs, metadata only) of `timeline`: one [`CommitPair`] per (commit user,
 /// commit identifier), in timeline order.

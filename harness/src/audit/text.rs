@@ -7,8 +7,16 @@ fn show_partition(names: &[String], p: &[Option<String>]) -> String {
     if p.is_empty() {
         return String::new();
     }
-    let parts: Vec<String> = p
-        .iter()
+    format!("partition {}, ", named_partition(names, p))
+}
+
+/// Partition values with their columns' names, `pt=p0, d=NULL` (`[]` for an unpartitioned table); a value
+/// without a name (a partition of an older schema) is shown alone.
+pub fn named_partition(names: &[String], p: &[Option<String>]) -> String {
+    if p.is_empty() {
+        return "[]".to_owned();
+    }
+    p.iter()
         .enumerate()
         .map(|(i, v)| {
             let value = v.as_deref().unwrap_or("NULL");
@@ -17,8 +25,8 @@ fn show_partition(names: &[String], p: &[Option<String>]) -> String {
                 None => value.to_owned(),
             }
         })
-        .collect();
-    format!("partition {}, ", parts.join(", "))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Writes the audit for people: commit pairs that are not complete, per-user summary, missing keys, verdict.

@@ -2,6 +2,7 @@
 //! reader for each split kind, with the ratios the issue's targets are stated in marked beside the bars.
 
 use super::{BenchReport, KindReport};
+use crate::report::esc;
 
 /// Bar colour per measurement.
 fn colour(name: &str) -> &'static str {
@@ -13,13 +14,6 @@ fn colour(name: &str) -> &'static str {
         "plain" => "#6b7280",
         _ => "#10b981",
     }
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// `12.3 M` rows/s.

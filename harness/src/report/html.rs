@@ -298,7 +298,7 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
                 body,
                 "<tr><td class=\"mono\">{}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td>{}</td>\
                  <td class=\"mono\">{}</td><td class=\"mono\">{}</td><td>{by}</td>{readers}</tr>",
-                esc(&named_partition(&report.partition_keys, &m.partition)),
+                esc(&crate::audit::named_partition(&report.partition_keys, &m.partition)),
                 m.bucket,
                 esc(&m.key),
                 esc(m.class.words()),
@@ -377,18 +377,7 @@ pub fn timelines(tables: &[PathBuf]) -> Vec<(PathBuf, Timeline)> {
 ///
 /// Errors: [`Error::Io`] naming the path.
 pub fn check_html_target(html: Option<&Path>) -> Result<()> {
-    match html {
-        Some(path) => std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map(drop)
-            .map_err(|e| Error::Io {
-                path: path.to_path_buf(),
-                source: e,
-            }),
-        None => Ok(()),
-    }
+    html.map_or(Ok(()), super::check_writable)
 }
 
 /// Writes `page` to `path`, replacing the file.
@@ -1245,7 +1234,7 @@ fn diff_lines(diff: &str) -> String {
 // ---- small helpers --------------------------------------------------------------------------------------
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for element content and quoted attribute values.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -1295,24 +1284,6 @@ fn ids(v: &[i64]) -> String {
         return "none".into();
     }
     v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-}
-
-/// `pt=p0, d=NULL` with the partition columns' names (`[]` for an unpartitioned table).
-fn named_partition(names: &[String], p: &[Option<String>]) -> String {
-    if p.is_empty() {
-        return "[]".to_owned();
-    }
-    p.iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let v = v.as_deref().unwrap_or("NULL");
-            match names.get(i) {
-                Some(n) => format!("{n}={v}"),
-                None => v.to_owned(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn partition(p: &[Option<String>]) -> String {

@@ -8,6 +8,7 @@ mod matrix;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub(crate) use html::esc;
 pub use html::{audit_page, check_html_target, inspect_page, replay_page, timelines, write_html};
 pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION};
 pub use junit::{junit_xml, write_junit, JunitRun};
@@ -205,17 +206,25 @@ pub fn json_to_stdout(json: Option<&Path>) -> bool {
 /// Errors: [`Error::Io`] naming the path.
 pub fn check_json_target(json: Option<&Path>) -> Result<()> {
     match json {
-        Some(path) if path.as_os_str() != JSON_TO_STDOUT => std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map(drop)
-            .map_err(|e| Error::Io {
-                path: path.to_path_buf(),
-                source: e,
-            }),
+        Some(path) if path.as_os_str() != JSON_TO_STDOUT => check_writable(path),
         _ => Ok(()),
     }
+}
+
+/// Checks that a report file can be written before any work starts: creates it, or leaves an existing one as
+/// it is until the report replaces it.
+///
+/// Errors: [`Error::Io`] naming the path.
+pub(crate) fn check_writable(path: &Path) -> Result<()> {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| Error::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })
 }
 
 /// Where the text report goes: standard error when the JSON takes standard output (`--json -`), else
