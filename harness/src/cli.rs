@@ -273,6 +273,17 @@ pub struct BenchArgs {
     /// Native reader and plain decoding only (no JVM).
     #[arg(long)]
     pub native_only: bool,
+    /// Read only the first N splits of each kind (e.g. 1: how a table with a single split uses the
+    /// threads, through decoding ahead inside the split).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_splits: Option<u64>,
+    /// `native-par` reads each split on one thread: no decoding inside a split in parallel (sorted runs,
+    /// next file, column halves), to see what that parallelism brings.
+    #[arg(long)]
+    pub no_decode_ahead: bool,
+    /// Measure only these split kinds (default: every kind the table has).
+    #[arg(long, value_name = "KIND", value_delimiter = ',', value_parser = ["changelog", "raw", "merge"])]
+    pub kind: Vec<String>,
     /// Skip the peak-RSS child run.
     #[arg(long)]
     pub no_rss: bool,
@@ -285,7 +296,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub paimon_version: Option<String>,
     /// Write one SVG flame graph per split kind of the native reader (one thread, at least 3 s of samples)
-    /// into DIR (`changelog.svg`, `raw.svg`, `merge.svg`).
+    /// into DIR (`changelog.svg`, `raw.svg`, `merge.svg`), and one of the fixed cost per split (every split
+    /// opened and its first row read, over and over: `changelog-open-first-row.svg`, …).
     #[arg(long, value_name = "DIR")]
     pub flamegraph: Option<PathBuf>,
     /// Also write a self-contained HTML chart of rows/s per reader per kind, ratios marked, to FILE.

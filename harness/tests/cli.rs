@@ -718,11 +718,13 @@ fn bench_compares_with_an_earlier_run_and_writes_a_chart_and_flame_graphs() {
             stdout.contains(&format!("  {kind:<10} native-1t ")),
             "{kind}: {stdout}"
         );
-        let svg = std::fs::read_to_string(flame.join(format!("{kind}.svg"))).unwrap();
-        assert!(
-            svg.contains("<svg") && svg.contains("native_reader"),
-            "{kind}"
-        );
+        for name in [format!("{kind}.svg"), format!("{kind}-open-first-row.svg")] {
+            let svg = std::fs::read_to_string(flame.join(&name)).unwrap();
+            assert!(
+                svg.contains("<svg") && svg.contains("native_reader"),
+                "{name}"
+            );
+        }
     }
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<svg") && page.contains("native-1t") && page.contains("plain"));

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int8Type};
-use native_reader::read::{read_splits, ReadOptions, SplitRead};
+use native_reader::read::{read_splits, ReadOptions};
 use native_reader::{Error, Table};
 
 fn corpus(name: &str) -> PathBuf {
@@ -60,7 +60,9 @@ fn expected_stream(name: &str) -> Expected {
 const KINDS: [&str; 4] = ["+I", "-U", "+U", "-D"];
 
 /// Every row of a split as (RowKind, k), in the order the reader returned them.
-fn rows_of(read: SplitRead) -> Vec<(String, i32)> {
+fn rows_of(
+    read: impl Iterator<Item = Result<arrow_array::RecordBatch, Error>>,
+) -> Vec<(String, i32)> {
     let mut rows = Vec::new();
     for batch in read {
         let batch = batch.unwrap();
@@ -89,6 +91,7 @@ fn parallel_reads_hand_out_splits_and_rows_in_plan_order() {
             in_flight: 2 * threads,
             batch_size: 1,
             buffer_bytes: 1,
+            decode_ahead: true,
         };
         let reads = read_splits(table.clone(), splits.clone(), options).unwrap();
         let mut seen = 0;
@@ -106,6 +109,26 @@ fn parallel_reads_hand_out_splits_and_rows_in_plan_order() {
         }
         assert_eq!(seen, expected.len(), "{threads} threads: every split");
     }
+    // Each split decoded ahead inside itself (the column halves of a single file, the next file of a split
+    // of several), as `read_splits` does for the last splits of a plan: the same rows in the same order.
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    for batch_size in [1, 4096] {
+        for (i, split) in splits.iter().enumerate() {
+            let read = native_reader::merge::read_split_with(
+                &table,
+                split,
+                batch_size,
+                Some(pool.clone()),
+            )
+            .unwrap();
+            assert_eq!(rows_of(read), expected[i].3, "split {i} decoded ahead");
+        }
+    }
 }
 
 #[test]
@@ -121,6 +144,7 @@ fn a_broken_split_is_an_error_naming_its_file_and_the_others_still_read() {
         in_flight: 4,
         batch_size: 4096,
         buffer_bytes: 1,
+        decode_ahead: true,
     };
     let mut rows = Vec::new();
     for read in read_splits(table, splits, options).unwrap() {
@@ -157,6 +181,7 @@ fn dropping_the_reads_early_stops_the_workers() {
         in_flight: 4,
         batch_size: 1,
         buffer_bytes: 1,
+        decode_ahead: true,
     };
     let mut reads = read_splits(table.clone(), splits, options).unwrap();
     let mut first = reads.next().unwrap();
@@ -190,11 +215,130 @@ fn splits_read_out_of_order_with_a_tiny_budget_still_finish() {
         in_flight: 4,
         batch_size: 1,
         buffer_bytes: 1,
+        decode_ahead: true,
     };
     let mut reads: Vec<_> = read_splits(table, splits, options).unwrap().collect();
     assert_eq!(reads.len(), expected.len());
     while let Some(read) = reads.pop() {
         let i = read.index;
         assert_eq!(rows_of(read), expected[i].3, "rows of split {i}");
+    }
+}
+
+/// Rows of `(pt STRING, k INT, v1 BIGINT, v2 STRING)` batches rendered as the corpus writer renders the
+/// released reader's rows: `+I ("p0", 10, 1662246, "writer-a-c1-k10")`.
+fn render_rows(
+    batches: impl Iterator<Item = Result<arrow_array::RecordBatch, Error>>,
+) -> Vec<String> {
+    use arrow_array::types::Int64Type;
+    use arrow_array::Array;
+    let mut out = Vec::new();
+    for batch in batches {
+        let batch = batch.unwrap();
+        let kinds = batch.column(0).as_primitive::<Int8Type>();
+        let pt = batch.column(1).as_string::<i32>();
+        let k = batch.column(2).as_primitive::<Int32Type>();
+        let v1 = batch.column(3).as_primitive::<Int64Type>();
+        let v2 = batch.column(4).as_string::<i32>();
+        for r in 0..batch.num_rows() {
+            let v1 = if v1.is_null(r) {
+                "NULL".to_string()
+            } else {
+                v1.value(r).to_string()
+            };
+            let v2 = if v2.is_null(r) {
+                "NULL".to_string()
+            } else {
+                format!("{:?}", v2.value(r))
+            };
+            out.push(format!(
+                "{} ({:?}, {}, {v1}, {v2})",
+                KINDS[kinds.value(r) as usize],
+                pt.value(r),
+                k.value(r)
+            ));
+        }
+    }
+    out
+}
+
+/// Decoding ahead inside a split (sorted runs of a merge section on the pool, the next file of a split, the
+/// column halves of a single-file split) returns the rows the released reader returned for the batch
+/// scan of the latest snapshot of `two-writers-lookup` (16 splits of merge-on-read and raw reads,
+/// `expected.batch_latest.values`, sorted as the corpus stores them), on one thread and on several, with
+/// batches of one row and more.
+#[test]
+fn decoding_ahead_inside_splits_returns_the_released_readers_batch_rows() {
+    let name = "two-writers-lookup";
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus(name).join("case.json")).unwrap()).unwrap();
+    let expected = &case["expected"]["batch_latest"];
+    let mut want: Vec<String> = expected["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    want.sort();
+    let table = Arc::new(Table::open(&corpus(name).join("table")).unwrap());
+    let end = table.latest_snapshot_id().unwrap().unwrap();
+    assert_eq!(end, expected["snapshot_id"].as_i64().unwrap());
+    let splits = table
+        .plan(native_reader::scan::ScanMode::Batch { snapshot: None }, end)
+        .unwrap();
+    assert_eq!(splits.len() as u64, expected["splits"].as_u64().unwrap());
+    let merged = splits
+        .iter()
+        .filter(|s| {
+            native_reader::merge::split_read_kind(true, s).unwrap()
+                == native_reader::merge::SplitReadKind::Merge
+        })
+        .count();
+    assert!(merged > 0, "the plan has merge-on-read splits");
+    for (threads, decode_ahead) in [(1, true), (2, false), (2, true), (3, true)] {
+        for batch_size in [1, 7, 4096] {
+            let options = ReadOptions {
+                threads,
+                in_flight: 2 * threads,
+                batch_size,
+                buffer_bytes: 1,
+                decode_ahead,
+            };
+            let mut got = Vec::new();
+            for read in read_splits(table.clone(), splits.clone(), options).unwrap() {
+                got.extend(render_rows(read));
+            }
+            got.sort();
+            assert_eq!(
+                got, want,
+                "{threads} threads, decode ahead {decode_ahead}, batches of {batch_size}"
+            );
+        }
+    }
+    // `read_splits` decodes ahead only in the last splits of a plan; every split read that way on its own.
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    for batch_size in [1, 7, 4096] {
+        let mut got = Vec::new();
+        for split in &splits {
+            got.extend(render_rows(
+                native_reader::merge::read_split_with(
+                    &table,
+                    split,
+                    batch_size,
+                    Some(pool.clone()),
+                )
+                .unwrap(),
+            ));
+        }
+        got.sort();
+        assert_eq!(
+            got, want,
+            "each split decoded ahead, batches of {batch_size}"
+        );
     }
 }

@@ -116,6 +116,7 @@ mod tests {
                 samples: 1,
                 threads: 2,
                 buffer_bytes: 0,
+                decode_ahead: true,
             },
             kinds: kinds
                 .into_iter()

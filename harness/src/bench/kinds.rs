@@ -128,7 +128,13 @@ pub(super) fn bench_kind(
     };
     if opts.threads > 1 {
         measurements.push(measure("native-par", samples, file_bytes, || {
-            native_read_all_with(native, &splits, opts.threads, opts.buffer_bytes)
+            native_read_all_with(
+                native,
+                &splits,
+                opts.threads,
+                opts.buffer_bytes,
+                opts.decode_ahead,
+            )
         })?);
     }
     if let Some(stock) = stock {
@@ -154,19 +160,35 @@ pub(super) fn bench_kind(
         Err(e) => eprintln!("bench:   plain: not measured: {e}"),
     }
 
+    let open_first_rows = || -> Result<u64> {
+        for s in &splits {
+            let mut r = native_reader::merge::read_split(native, s, 1)?;
+            if let Some(b) = r.next() {
+                b?;
+            }
+        }
+        Ok(splits.len() as u64)
+    };
     let mut fixed_cost_us = BTreeMap::new();
     fixed_cost_us.insert(
         "native-open-first-row".into(),
-        mean_us(samples, splits.len(), || {
-            for s in &splits {
-                let mut r = native_reader::merge::read_split(native, s, 1)?;
-                if let Some(b) = r.next() {
-                    b?;
-                }
-            }
-            Ok(())
-        })?,
+        mean_us(samples, splits.len(), || open_first_rows().map(|_| ()))?,
     );
+    if let Some(dir) = &opts.flamegraph_dir {
+        // Where the fixed cost per split goes: opening each split and reading its first row, over and over.
+        let path = dir.join(format!("{}-open-first-row.svg", k.kind));
+        let title = format!(
+            "native open + first row, {} splits ({}), {}",
+            k.kind,
+            k.plan,
+            table.display()
+        );
+        let runs = super::flamegraph(&path, &title, 3.0, open_first_rows)?;
+        eprintln!(
+            "bench:   flame graph of {runs} opens of every split: {}",
+            path.display()
+        );
+    }
     if plain_format(&files).is_some() {
         fixed_cost_us.insert(
             "plain-footer-per-file".into(),

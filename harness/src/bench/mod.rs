@@ -66,8 +66,16 @@ pub struct BenchOptions {
     /// Bytes of decoded batches `native-par` may buffer ahead of the consumer
     /// (`native_reader::read::ReadOptions::buffer_bytes`; default that of `ReadOptions::default()`).
     pub buffer_bytes: usize,
-    /// Write one flame graph per kind of `native-1t` into this directory (`<kind>.svg`).
+    /// Write one flame graph per kind of `native-1t` into this directory (`<kind>.svg`), and one of the
+    /// fixed cost per split (`<kind>-open-first-row.svg`).
     pub flamegraph_dir: Option<PathBuf>,
+    /// Read only the first this many splits of each kind (all when `None`).
+    pub max_splits: Option<usize>,
+    /// Measure only the kinds named here (`changelog`, `raw`, `merge`); every kind when empty.
+    pub kinds: Vec<String>,
+    /// `native-par` decodes inside each split in parallel too
+    /// (`native_reader::read::ReadOptions::decode_ahead`; default true).
+    pub decode_ahead: bool,
 }
 
 impl Default for BenchOptions {
@@ -82,6 +90,9 @@ impl Default for BenchOptions {
             measure_rss: true,
             buffer_bytes: native_reader::read::ReadOptions::default().buffer_bytes,
             flamegraph_dir: None,
+            max_splits: None,
+            kinds: Vec::new(),
+            decode_ahead: true,
         }
     }
 }
@@ -131,6 +142,9 @@ pub struct Environment {
     pub threads: usize,
     /// Bytes of decoded batches `native-par` buffers ahead of the consumer.
     pub buffer_bytes: usize,
+    /// Whether `native-par` also decodes inside each split in parallel
+    /// (`native_reader::read::ReadOptions::decode_ahead`).
+    pub decode_ahead: bool,
 }
 
 /// Results for one split kind.
@@ -204,7 +218,18 @@ pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
     } else {
         Some(jvm_bridge::StockReader::new()?)
     };
-    let kinds = plan_kinds(table, &native, stock.as_ref(), end)?;
+    let mut kinds = plan_kinds(table, &native, stock.as_ref(), end)?;
+    if !opts.kinds.is_empty() {
+        kinds.retain(|k| opts.kinds.iter().any(|name| name == k.kind));
+    }
+    if let Some(n) = opts.max_splits {
+        for k in &mut kinds {
+            if k.splits.len() > n {
+                k.splits.truncate(n);
+                k.plan = format!("{}, first {n} splits", k.plan);
+            }
+        }
+    }
     let mut reports = Vec::new();
     for k in &kinds {
         eprintln!(
@@ -249,6 +274,7 @@ pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
         samples: opts.samples,
         threads: opts.threads,
         buffer_bytes: opts.buffer_bytes,
+        decode_ahead: opts.decode_ahead,
     };
     Ok(BenchReport {
         table: table.display().to_string(),

@@ -114,18 +114,26 @@ pub(super) fn mean_us(
 /// reader, is the thread that created the JVM), so that `native-1t` and `native-par` both decode on threads
 /// of their own.
 pub fn native_read_all(table: &Arc<Table>, splits: &[Split], threads: usize) -> Result<u64> {
-    let buffer_bytes = native_reader::read::ReadOptions::default().buffer_bytes;
-    native_read_all_with(table, splits, threads, buffer_bytes)
+    let defaults = native_reader::read::ReadOptions::default();
+    native_read_all_with(
+        table,
+        splits,
+        threads,
+        defaults.buffer_bytes,
+        defaults.decode_ahead,
+    )
 }
 
 /// [`native_read_all`] with at most `buffer_bytes` of decoded batches buffered ahead of the consumer on
 /// more than one thread (`native_reader::read::ReadOptions::buffer_bytes`): with few large splits, a small
-/// budget holds every worker but the one on the split being consumed.
+/// budget holds every worker but the one on the split being consumed. `decode_ahead`: also decode inside
+/// each split in parallel (`native_reader::read::ReadOptions::decode_ahead`).
 pub(crate) fn native_read_all_with(
     table: &Arc<Table>,
     splits: &[Split],
     threads: usize,
     buffer_bytes: usize,
+    decode_ahead: bool,
 ) -> Result<u64> {
     if threads <= 1 {
         return std::thread::scope(|scope| {
@@ -146,6 +154,7 @@ pub(crate) fn native_read_all_with(
         in_flight: 2 * threads,
         batch_size: BATCH_SIZE,
         buffer_bytes,
+        decode_ahead,
     };
     let mut n = 0u64;
     for split in native_reader::read::read_splits(table.clone(), splits.to_vec(), options)? {

@@ -16,6 +16,9 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         samples,
         threads,
         native_only,
+        max_splits,
+        kind,
+        no_decode_ahead,
         no_rss,
         buffer_mib,
         paimon_version,
@@ -56,6 +59,9 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         native_only,
         measure_rss: !no_rss,
         flamegraph_dir: flamegraph,
+        max_splits: max_splits.and_then(|n| usize::try_from(n).ok()),
+        kinds: kind,
+        decode_ahead: !no_decode_ahead,
         ..Default::default()
     };
     if let Some(t) = threads {

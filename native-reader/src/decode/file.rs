@@ -9,6 +9,7 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
 
+use super::RawBatches as Raw;
 use super::{
     cast, FileColumn, FileFormat, FileReadOptions, RawBatches, SEQUENCE_NUMBER_COLUMN,
     VALUE_KIND_COLUMN,
@@ -16,6 +17,7 @@ use super::{
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
 use crate::line::LineRules;
+use crate::read::ahead::{Ahead, AheadPool};
 use crate::row_kind::RowKind;
 use crate::schema::{DataType, TypeKind};
 use crate::split::{DataFileDesc, DeletionFileDesc};
@@ -105,6 +107,27 @@ pub fn read_file(
     deletion: Option<&DeletionFileDesc>,
     options: &FileReadOptions,
 ) -> Result<FileBatches> {
+    read_file_with(table, bucket_path, file, deletion, options, None)
+}
+
+/// [`read_file`], with the columns of a Parquet or ORC file decoded by two readers side by side when
+/// `ahead` is given: the columns are split into two halves of about equal decoding work, each half read by
+/// its own format reader, the second decoded ahead on the pool ([`crate::read::ahead`]), and each pair of
+/// batches put back together in column order. The batches are those of [`read_file`]; the parallelism is
+/// inside one file (for splits of a single file, where there is nothing else to overlap). Avro files,
+/// whose records are decoded whole whatever the projection, and files of one column are read as
+/// [`read_file`] reads them.
+///
+/// Errors: as [`read_file`]; [`Error::Decode`] naming the file when the two halves disagree on a batch's
+/// row count.
+pub(crate) fn read_file_with(
+    table: &Arc<Table>,
+    bucket_path: &str,
+    file: &DataFileDesc,
+    deletion: Option<&DeletionFileDesc>,
+    options: &FileReadOptions,
+    ahead: Option<&AheadPool>,
+) -> Result<FileBatches> {
     table.check_readable()?;
     let path = file
         .path(bucket_path)
@@ -174,7 +197,12 @@ pub fn read_file(
         .map(|d| DeletionVector::read(d, &path, file.row_count))
         .transpose()?;
     let batch_size = options.batch_size.max(1);
-    let raw = format.reader().open(&path, &columns, batch_size)?;
+    let raw = match ahead {
+        Some(pool) if columns.len() >= 2 && format != FileFormat::Avro => {
+            ColumnHalves::open(format, &path, &columns, batch_size, pool)?
+        }
+        _ => format.reader().open(&path, &columns, batch_size)?,
+    };
     Ok(FileBatches {
         schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
         targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),
@@ -346,5 +374,125 @@ impl Iterator for FileBatches {
             }
         }
         None
+    }
+}
+
+/// The columns of one file read by two format readers (see [`read_file_with`]): `first` on the caller's
+/// thread, `second` decoded ahead on the pool; `order[i]` is where requested column `i` is in the
+/// concatenation of the halves.
+struct ColumnHalves {
+    path: PathBuf,
+    first: Raw,
+    second: Ahead<Raw>,
+    order: Vec<usize>,
+    failed: bool,
+}
+
+impl ColumnHalves {
+    /// Splits `columns` into two halves of about equal decoding weight and opens a reader of each.
+    fn open(
+        format: FileFormat,
+        path: &Path,
+        columns: &[FileColumn],
+        batch_size: usize,
+        pool: &AheadPool,
+    ) -> Result<Raw> {
+        let (a, b) = halves(columns);
+        let pick = |idx: &[usize]| -> Vec<FileColumn> {
+            idx.iter().map(|i| columns[*i].clone()).collect()
+        };
+        let first = format.reader().open(path, &pick(&a), batch_size)?;
+        let second = format.reader().open(path, &pick(&b), batch_size)?;
+        let mut order = vec![0; columns.len()];
+        for (at, i) in a.iter().chain(b.iter()).enumerate() {
+            order[*i] = at;
+        }
+        Ok(Box::new(ColumnHalves {
+            path: path.to_path_buf(),
+            first,
+            second: Ahead::new(second, pool.clone()),
+            order,
+            failed: false,
+        }))
+    }
+}
+
+/// Relative decoding work of a column: variable-length and nested values cost more than fixed-width ones.
+fn decode_weight(t: &DataType) -> u32 {
+    match &t.kind {
+        TypeKind::Char(_)
+        | TypeKind::VarChar(_)
+        | TypeKind::Binary(_)
+        | TypeKind::VarBinary(_)
+        | TypeKind::Variant
+        | TypeKind::Blob => 4,
+        TypeKind::Array(_)
+        | TypeKind::Vector(..)
+        | TypeKind::Multiset(_)
+        | TypeKind::Map(..)
+        | TypeKind::Row(_) => 6,
+        _ => 1,
+    }
+}
+
+/// Positions of `columns` in two non-empty halves (each in request order) of about equal
+/// [`decode_weight`]: heaviest first, each to the lighter half. Needs at least two columns.
+fn halves(columns: &[FileColumn]) -> (Vec<usize>, Vec<usize>) {
+    let mut by_weight: Vec<usize> = (0..columns.len()).collect();
+    by_weight.sort_by_key(|i| std::cmp::Reverse(decode_weight(&columns[*i].data_type)));
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut wa, mut wb) = (0u32, 0u32);
+    for i in by_weight {
+        let w = decode_weight(&columns[i].data_type);
+        if wa <= wb {
+            a.push(i);
+            wa += w;
+        } else {
+            b.push(i);
+            wb += w;
+        }
+    }
+    a.sort_unstable();
+    b.sort_unstable();
+    (a, b)
+}
+
+impl Iterator for ColumnHalves {
+    type Item = Result<(usize, Vec<ArrayRef>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let item = match (self.first.next(), self.second.next()) {
+            (None, None) => return None,
+            (Some(Err(e)), _) | (_, Some(Err(e))) => Err(e),
+            (Some(Ok((rows, mut arrays))), Some(Ok((other_rows, more)))) if rows == other_rows => {
+                arrays.extend(more);
+                Ok((
+                    rows,
+                    self.order.iter().map(|at| arrays[*at].clone()).collect(),
+                ))
+            }
+            (first, second) => {
+                let rows = |b: &Option<Result<(usize, Vec<ArrayRef>)>>| match b {
+                    Some(Ok((n, _))) => n.to_string(),
+                    _ => "no".into(),
+                };
+                Err(Error::Decode {
+                    path: self.path.clone(),
+                    reason: format!(
+                        "two readers of the file's column halves disagree: {} rows against {} rows in \
+                         one batch",
+                        rows(&first),
+                        rows(&second)
+                    ),
+                })
+            }
+        };
+        if item.is_err() {
+            self.failed = true;
+        }
+        Some(item)
     }
 }

@@ -24,7 +24,9 @@
 //! same values.
 //!
 //! Memory: one file open at a time and one batch of at most `batch_size` rows in flight (plus the format's
-//! own buffers: one Parquet row group's pages, one ORC stripe, one Avro block).
+//! own buffers: one Parquet row group's pages, one ORC stripe, one Avro block). Decoding ahead
+//! ([`crate::read::ahead`]) holds two files of a split open, or two readers of one file's column halves,
+//! with at most two decoded batches waiting for each.
 
 pub(crate) mod avro;
 pub(crate) mod cast;
@@ -58,7 +60,7 @@ pub(crate) const SEQUENCE_NUMBER_COLUMN: &str = "_SEQUENCE_NUMBER";
 pub const DEFAULT_BATCH_SIZE: usize = 4096;
 
 /// What [`read_file`] returns besides the table's value columns, and how much at a time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileReadOptions {
     /// Prepend a `_SEQUENCE_NUMBER` Int64 NOT NULL column (`KeyValue.sequenceNumber`). Primary-key files
     /// store it; for append files (which do not) row `i` of the file gets `min_sequence_number + i`.

@@ -1,14 +1,17 @@
 //! A split read without merging, file after file (see [`SplitReader`]).
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
-use super::{read_file, FileBatches, FileReadOptions};
+use super::file::read_file_with;
+use super::{FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
-use crate::split::Split;
+use crate::read::ahead::{Ahead, AheadPool};
+use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
 
 /// Reads one split without merging, lazily: an iterator of record batches in the read schema
@@ -22,8 +25,54 @@ pub struct SplitReader {
     schema: SchemaRef,
     options: FileReadOptions,
     next_file: usize,
-    current: Option<FileBatches>,
+    /// The file being read, then (decoding ahead) the next ones, opened and decoded on the pool.
+    current: VecDeque<Box<dyn Iterator<Item = Result<RecordBatch>> + Send>>,
+    /// Decode ahead on this pool ([`crate::read::ahead`]): the next [`AHEAD_FILES`] files at once.
+    ahead: Option<AheadPool>,
     failed: bool,
+}
+
+/// Files of a split decoded at once when decoding ahead (the one being read included).
+const AHEAD_FILES: usize = 2;
+
+/// One file of a split, opened by its first step (so that decoding ahead opens it on the pool too).
+struct LazyFile {
+    table: Arc<Table>,
+    bucket_path: String,
+    file: DataFileDesc,
+    deletion: Option<DeletionFileDesc>,
+    options: FileReadOptions,
+    /// Decode the file's columns in two halves side by side on this pool ([`read_file_with`]).
+    columns_ahead: Option<AheadPool>,
+    open: Option<FileBatches>,
+    failed: bool,
+}
+
+impl Iterator for LazyFile {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Result<RecordBatch>> {
+        if self.failed {
+            return None;
+        }
+        if self.open.is_none() {
+            match read_file_with(
+                &self.table,
+                &self.bucket_path,
+                &self.file,
+                self.deletion.as_ref(),
+                &self.options,
+                self.columns_ahead.as_ref(),
+            ) {
+                Ok(f) => self.open = Some(f),
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        self.open.as_mut()?.next()
+    }
 }
 
 impl SplitReader {
@@ -32,6 +81,19 @@ impl SplitReader {
     /// Errors: [`Error::Decode`] naming the bucket directory when `deletion_files` is neither empty nor one
     /// entry per data file.
     pub fn new(table: Arc<Table>, split: &Split, batch_size: usize) -> Result<SplitReader> {
+        Self::with_ahead(table, split, batch_size, None)
+    }
+
+    /// [`SplitReader::new`], decoding up to [`AHEAD_FILES`] files ahead on `ahead`'s threads when given
+    /// (the same batches in the same order; see [`crate::read::ahead`]).
+    ///
+    /// Errors: as [`SplitReader::new`].
+    pub fn with_ahead(
+        table: Arc<Table>,
+        split: &Split,
+        batch_size: usize,
+        ahead: Option<AheadPool>,
+    ) -> Result<SplitReader> {
         if !split.deletion_files.is_empty() && split.deletion_files.len() != split.data_files.len()
         {
             return Err(Error::Decode {
@@ -53,7 +115,8 @@ impl SplitReader {
                 batch_size: batch_size.max(1),
             },
             next_file: 0,
-            current: None,
+            current: VecDeque::new(),
+            ahead,
             failed: false,
         })
     }
@@ -63,24 +126,36 @@ impl SplitReader {
         self.schema.clone()
     }
 
-    fn open_next(&mut self) -> Result<Option<FileBatches>> {
+    /// Queues the next file of the split; false when every file is queued.
+    fn queue_next(&mut self) -> bool {
         let Some(file) = self.split.data_files.get(self.next_file) else {
-            return Ok(None);
+            return false;
         };
         let deletion = self
             .split
             .deletion_files
             .get(self.next_file)
-            .and_then(Option::as_ref);
+            .cloned()
+            .flatten();
         self.next_file += 1;
-        read_file(
-            &self.table,
-            &self.split.bucket_path,
-            file,
+        // Decoding ahead: a split of one file splits the file's columns between the threads, a split of
+        // more files decodes the next file while this one is read.
+        let single = self.split.data_files.len() == 1;
+        let lazy = LazyFile {
+            table: self.table.clone(),
+            bucket_path: self.split.bucket_path.clone(),
+            file: file.clone(),
             deletion,
-            &self.options,
-        )
-        .map(Some)
+            options: self.options,
+            columns_ahead: self.ahead.clone().filter(|_| single),
+            open: None,
+            failed: false,
+        };
+        self.current.push_back(match &self.ahead {
+            Some(pool) if !single => Box::new(Ahead::new(lazy, pool.clone())),
+            _ => Box::new(lazy),
+        });
+        true
     }
 }
 
@@ -92,17 +167,9 @@ impl Iterator for SplitReader {
             return None;
         }
         loop {
-            if self.current.is_none() {
-                match self.open_next() {
-                    Ok(Some(f)) => self.current = Some(f),
-                    Ok(None) => return None,
-                    Err(e) => {
-                        self.failed = true;
-                        return Some(Err(e));
-                    }
-                }
-            }
-            let file = self.current.as_mut()?;
+            let window = if self.ahead.is_some() { AHEAD_FILES } else { 1 };
+            while self.current.len() < window && self.queue_next() {}
+            let file = self.current.front_mut()?;
             match file.next() {
                 Some(Ok(batch)) => {
                     // Same columns, same types: only the schema object differs.
@@ -110,15 +177,23 @@ impl Iterator for SplitReader {
                         RecordBatch::try_new(self.schema.clone(), batch.columns().to_vec())
                             .map_err(|e| {
                                 self.failed = true;
-                                Error::library(ErrorKind::Decode, file.path(), "", e)
+                                Error::library(
+                                    ErrorKind::Decode,
+                                    PathBuf::from(&self.split.bucket_path),
+                                    "",
+                                    e,
+                                )
                             }),
                     );
                 }
                 Some(Err(e)) => {
                     self.failed = true;
+                    self.current.clear();
                     return Some(Err(e));
                 }
-                None => self.current = None,
+                None => {
+                    self.current.pop_front();
+                }
             }
         }
     }

@@ -78,6 +78,7 @@ use arrow_schema::SchemaRef;
 
 use crate::decode::SplitReader;
 use crate::error::{Error, ErrorKind, Result};
+use crate::read::AheadPool;
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
@@ -146,13 +147,42 @@ pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKi
 /// [`Error::Merge`] for invalid merge options or records the merge engine rejects (as Java throws);
 /// [`Error::BinaryRow`] for malformed file keys; decoding errors of [`crate::decode::read_file`].
 pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Result<SplitBatches> {
+    read_split_with(table, split, batch_size, None)
+}
+
+/// [`read_split`], decoding ahead inside the split on `ahead`'s threads when given
+/// ([`crate::read::ahead`]): each sorted run of a merge section, and the next file of a split read without
+/// merging, are decoded on the pool while this thread merges or consumes the current batch. The batches
+/// and their order are those of [`read_split`]; the extra memory is at most two decoded batches per sorted
+/// run (per file of the two being read). The native reader's multi-threaded reads
+/// ([`crate::read::read_splits`]) use it with their own pool.
+///
+/// Errors: as [`read_split`].
+pub fn read_split_with(
+    table: &Arc<Table>,
+    split: &Split,
+    batch_size: usize,
+    ahead: Option<AheadPool>,
+) -> Result<SplitBatches> {
     let batch_size = batch_size.max(1);
     let schema: SchemaRef = Arc::new(read_schema(&table.schema().fields));
     let kind = split_read_kind(table.is_primary_key_table(), split)?;
     let inner = match kind {
-        SplitReadKind::NoMerge => Inner::Plain(SplitReader::new(table.clone(), split, batch_size)?),
-        SplitReadKind::Raw => Inner::Raw(SplitReader::new(table.clone(), split, batch_size)?),
-        SplitReadKind::Merge => Inner::Merge(Box::new(MergeReader::new(table, split, batch_size)?)),
+        SplitReadKind::NoMerge => Inner::Plain(SplitReader::with_ahead(
+            table.clone(),
+            split,
+            batch_size,
+            ahead,
+        )?),
+        SplitReadKind::Raw => Inner::Raw(SplitReader::with_ahead(
+            table.clone(),
+            split,
+            batch_size,
+            ahead,
+        )?),
+        SplitReadKind::Merge => {
+            Inner::Merge(Box::new(MergeReader::new(table, split, batch_size, ahead)?))
+        }
         SplitReadKind::Changes => {
             // Each side read as `createMergeReader(files, deletionFiles, keepDelete = false)`.
             let side =
@@ -170,11 +200,13 @@ pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Resul
                     table,
                     &side(&split.before_files, &split.before_deletion_files),
                     batch_size,
+                    ahead.clone(),
                 )?)),
                 after: Box::new(MergeReader::new(
                     table,
                     &side(&split.data_files, &split.deletion_files),
                     batch_size,
+                    ahead,
                 )?),
                 bucket_path: PathBuf::from(&split.bucket_path),
             }

@@ -20,8 +20,9 @@ use crate::types::read_schema;
 use super::function::{merge_function, option, Merged, Reducer};
 use super::loser_tree::{tree_bug, LoserTree};
 use super::output::{build_batch, Chunk, Ctx, OutRow, Rec};
-use super::run::{FileRun, LookupPick, Run, RunContext, RunSource};
+use super::run::{AheadRun, FileRun, LookupPick, Run, RunContext, RunSource};
 use super::VALUE_OFFSET;
+use crate::read::ahead::AheadPool;
 
 /// A section being read.
 pub(crate) enum SectionState {
@@ -33,7 +34,7 @@ pub(crate) enum SectionState {
 
 /// `MergeFileSplitRead.createMergeReader` + `DropDeleteReader` over one split.
 pub(crate) struct MergeReader {
-    pub(crate) ctx: RunContext,
+    pub(crate) ctx: Arc<RunContext>,
     pub(crate) schema: SchemaRef,
     pub(crate) fields: Vec<DataField>,
     pub(crate) bucket_path: PathBuf,
@@ -46,7 +47,12 @@ pub(crate) struct MergeReader {
 }
 
 impl MergeReader {
-    pub(crate) fn new(table: &Arc<Table>, split: &Split, batch_size: usize) -> Result<MergeReader> {
+    pub(crate) fn new(
+        table: &Arc<Table>,
+        split: &Split,
+        batch_size: usize,
+        ahead: Option<AheadPool>,
+    ) -> Result<MergeReader> {
         let bucket_path = PathBuf::from(&split.bucket_path);
         if !split.deletion_files.is_empty() && split.deletion_files.len() != split.data_files.len()
         {
@@ -89,7 +95,7 @@ impl MergeReader {
                     .collect()
             })
             .collect();
-        Self::with_sections(table, &split.bucket_path, sections, batch_size)
+        Self::with_sections(table, &split.bucket_path, sections, batch_size, ahead)
     }
 
     /// The reader of `sections` (each a list of runs) of a bucket of `table`.
@@ -98,6 +104,7 @@ impl MergeReader {
         bucket_path: &str,
         sections: Vec<Vec<Box<dyn RunSource>>>,
         batch_size: usize,
+        ahead: Option<AheadPool>,
     ) -> Result<MergeReader> {
         let schema = table.schema();
         let fields = schema.fields.clone();
@@ -153,7 +160,7 @@ impl MergeReader {
         let function = Reducer::new(merge_function(table)?);
         let lookup = lookup_pick(table)?;
         Ok(MergeReader {
-            ctx: RunContext {
+            ctx: Arc::new(RunContext {
                 table: table.clone(),
                 bucket_path: bucket_path.to_string(),
                 options: FileReadOptions {
@@ -164,7 +171,8 @@ impl MergeReader {
                 keys,
                 user_sequence,
                 lookup,
-            },
+                ahead,
+            }),
             schema: Arc::new(read_schema(&fields)),
             function,
             fields,
@@ -190,7 +198,17 @@ impl MergeReader {
                         self.done = true;
                         break;
                     }
-                    Some(mut runs) => {
+                    Some(runs) => {
+                        let mut runs: Vec<Box<dyn RunSource>> = match &self.ctx.ahead {
+                            Some(pool) => runs
+                                .into_iter()
+                                .map(|r| {
+                                    Box::new(AheadRun::new(r, self.ctx.clone(), pool.clone()))
+                                        as Box<dyn RunSource>
+                                })
+                                .collect(),
+                            None => runs,
+                        };
                         self.current = Some(if runs.len() == 1 {
                             match runs.pop() {
                                 Some(run) => SectionState::Single(Box::new(Run::new(run, false))),

@@ -13,6 +13,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 
 use crate::decode::{read_file, FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
+use crate::read::ahead::{Ahead, AheadPool};
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
@@ -31,6 +32,8 @@ pub(crate) struct RunContext {
     pub(crate) user_sequence: Option<(Vec<usize>, RowConverter)>,
     /// `LookupMergeFunction` around the merge function, and its pick, when the table needs lookup.
     pub(crate) lookup: Option<LookupPick>,
+    /// Decode each run ahead on this pool ([`crate::read::ahead`]), when reading on more than one thread.
+    pub(crate) ahead: Option<AheadPool>,
 }
 
 /// Which record above level 0 `LookupMergeFunction` keeps of one key's records (it merges the records of
@@ -122,6 +125,58 @@ impl RunSource for FileRun {
                 Some(Ok(batch)) => return Ok(Some((batch, r.path().to_path_buf(), self.level))),
             }
         }
+    }
+}
+
+/// A run whose batches are decoded ahead on a pool ([`crate::read::ahead`]): the same batches, in the
+/// same order, as its source.
+pub(crate) struct AheadRun(Ahead<RunSteps>);
+
+impl AheadRun {
+    pub(crate) fn new(
+        source: Box<dyn RunSource>,
+        ctx: Arc<RunContext>,
+        pool: AheadPool,
+    ) -> AheadRun {
+        AheadRun(Ahead::new(
+            RunSteps {
+                source,
+                ctx,
+                failed: false,
+            },
+            pool,
+        ))
+    }
+}
+
+/// A run source as an iterator (what [`Ahead`] steps); ends after the first error.
+pub(crate) struct RunSteps {
+    source: Box<dyn RunSource>,
+    ctx: Arc<RunContext>,
+    failed: bool,
+}
+
+impl Iterator for RunSteps {
+    type Item = Result<(RecordBatch, PathBuf, i32)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        match self.source.next_batch(&self.ctx) {
+            Ok(Some(b)) => Some(Ok(b)),
+            Ok(None) => None,
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+impl RunSource for AheadRun {
+    fn next_batch(&mut self, _ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf, i32)>> {
+        self.0.next().transpose()
     }
 }
 

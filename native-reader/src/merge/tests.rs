@@ -208,7 +208,7 @@ fn merge(table: &Arc<Table>, runs: Vec<Vec<(i64, i8, Value)>>) -> Result<Vec<Str
             Box::new(MemoryRun(VecDeque::from(vec![batch(table, rows)]))) as Box<dyn RunSource>
         })
         .collect();
-    let mut reader = MergeReader::with_sections(table, "/t/bucket-0", vec![section], 2)?;
+    let mut reader = MergeReader::with_sections(table, "/t/bucket-0", vec![section], 2, None)?;
     let mut out = Vec::new();
     while let Some(b) = reader.next_batch()? {
         assert!(b.num_rows() > 0 && b.num_rows() <= 2);

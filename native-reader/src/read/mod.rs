@@ -10,6 +10,11 @@
 //! * at most [`ReadOptions::in_flight`] splits are queued or being read: split `i + in_flight` is queued
 //!   only once split `i` has been handed out. Splits start in plan order (a FIFO queue);
 //! * the iterator yields one [`SplitRead`] per split in plan order, its batches in the split's own order;
+//! * the last splits of the plan (the last [`ReadOptions::threads`], so every split of a plan with fewer
+//!   splits than threads) are also decoded in parallel inside themselves ([`ahead`], through
+//!   [`crate::merge::read_split_with`]): the sorted runs of a merge section, the next file of a split, or
+//!   the two column halves of a single-file split, on the same pool. Unless
+//!   [`ReadOptions::decode_ahead`] is false;
 //! * memory: decoded batches waiting for the consumer are bounded by [`ReadOptions::buffer_bytes`]
 //!   (Arrow memory size, over all in-flight splits), plus the batch each worker is decoding and two
 //!   batches of the split the consumer is reading. A worker whose batch does not fit waits, except the
@@ -33,9 +38,12 @@ use std::sync::{Arc, Condvar, Mutex};
 use arrow_array::RecordBatch;
 
 use crate::error::{Error, Result};
-use crate::merge::read_split;
+use crate::merge::read_split_with;
+
+pub(crate) mod ahead;
 use crate::split::Split;
 use crate::table::Table;
+pub use ahead::AheadPool;
 
 /// How [`read_splits`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +57,11 @@ pub struct ReadOptions {
     /// Bytes of decoded batches (Arrow memory size) buffered ahead of the consumer over all in-flight
     /// splits (see the module docs). Default 64 MiB.
     pub buffer_bytes: usize,
+    /// With more than one thread, also decode inside each split in parallel ([`crate::merge::read_split_with`]:
+    /// the sorted runs of a merge section, the next file, or the two column halves of a single-file split,
+    /// on the same pool), so that tables with fewer splits than threads use them. Default true; false
+    /// reads each split on one thread, as [`crate::merge::read_split`] does.
+    pub decode_ahead: bool,
 }
 
 impl Default for ReadOptions {
@@ -59,6 +72,7 @@ impl Default for ReadOptions {
             in_flight: 2 * threads,
             batch_size: crate::decode::DEFAULT_BATCH_SIZE,
             buffer_bytes: 64 << 20,
+            decode_ahead: true,
         }
     }
 }
@@ -211,6 +225,13 @@ impl OrderedSplitReads {
             shared.clone(),
         );
         let batch_size = self.options.batch_size;
+        // Decoding ahead inside the split when there are threads to spare for it (crate::read::ahead).
+        // Only where splits alone no longer keep the threads busy: the last splits of the plan (all of
+        // them when it has fewer splits than threads). Elsewhere the splits are the parallelism, and
+        // dividing each split's work only adds its costs (a second reader per file, hand-offs).
+        let tail = self.splits.len() - index <= self.options.threads;
+        let ahead = (self.options.threads > 1 && self.options.decode_ahead && tail)
+            .then(|| self.pool.clone());
         self.pool.spawn_fifo(move || {
             let split = &splits[index];
             worker_shared.started.store(true, Ordering::Release);
@@ -218,7 +239,7 @@ impl OrderedSplitReads {
                 if worker_shared.cancelled.load(Ordering::Acquire) {
                     return Ok(());
                 }
-                for batch in read_split(&table, split, batch_size)? {
+                for batch in read_split_with(&table, split, batch_size, ahead)? {
                     let batch = batch?;
                     let size = batch.get_array_memory_size();
                     if !budget.acquire(index, size, &worker_shared) {
