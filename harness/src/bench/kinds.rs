@@ -7,7 +7,7 @@ use native_reader::merge::{split_read_kind, SplitReadKind};
 use native_reader::scan::ScanMode;
 use native_reader::{Split, Table};
 
-use super::plain::{plain_format, plain_measurement, plain_open};
+use super::plain::{plain_first_row, plain_format, plain_measurement, plain_open};
 use super::timing::{mean_us, measure, measure_java_count};
 use super::*;
 
@@ -190,6 +190,25 @@ pub(super) fn bench_kind(
         );
     }
     if plain_format(&files).is_some() {
+        // The floor of the native fixed cost: the plain decoder's first row of each file the native reader
+        // must open before its first row (every file of a merge split, whose runs all start at once; the
+        // first file of other splits).
+        let first_files: Vec<PathBuf> = splits
+            .iter()
+            .flat_map(|s| {
+                let n = if k.kind == "merge" { s.data_files.len() } else { 1 };
+                split_files(std::slice::from_ref(s)).into_iter().take(n)
+            })
+            .collect();
+        fixed_cost_us.insert(
+            "plain-open-first-row".into(),
+            mean_us(samples, splits.len(), || {
+                for f in &first_files {
+                    plain_first_row(f)?;
+                }
+                Ok(())
+            })?,
+        );
         fixed_cost_us.insert(
             "plain-footer-per-file".into(),
             mean_us(samples, files.len(), || {

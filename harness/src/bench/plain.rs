@@ -49,6 +49,28 @@ pub(super) enum PlainReader {
 /// Opens `path` with parquet-rs or orc-rust (footer parsed), all columns, batches of [`BATCH_SIZE`], or
 /// with apache-avro (header and schema parsed).
 pub(super) fn plain_open(path: &Path) -> Result<PlainReader> {
+    plain_open_with(path, BATCH_SIZE)
+}
+
+/// The plain decoder's first row of `path` (opened with batches of one row): what any reader pays before
+/// its first row of the file (the footer, and the first page of every column or the first stripe/block).
+pub(super) fn plain_first_row(path: &Path) -> Result<()> {
+    match plain_open_with(path, 1)? {
+        PlainReader::Parquet(mut r) => {
+            r.next().transpose().map_err(|e| plain_err(path, e))?;
+        }
+        PlainReader::Orc(mut r) => {
+            r.next().transpose().map_err(|e| plain_err(path, e))?;
+        }
+        PlainReader::Avro(mut r) => {
+            r.next().transpose().map_err(|e| plain_err(path, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// [`plain_open`] with batches of `batch_size` rows (Parquet, ORC).
+fn plain_open_with(path: &Path, batch_size: usize) -> Result<PlainReader> {
     let file = File::open(path).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: e,
@@ -65,13 +87,13 @@ pub(super) fn plain_open(path: &Path) -> Result<PlainReader> {
     if ext.eq_ignore_ascii_case("orc") {
         let r = orc_rust::ArrowReaderBuilder::try_new(file)
             .map_err(|e| plain_err(path, e))?
-            .with_batch_size(BATCH_SIZE)
+            .with_batch_size(batch_size)
             .build();
         Ok(PlainReader::Orc(Box::new(r)))
     } else {
         let r = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
             .map_err(|e| plain_err(path, e))?
-            .with_batch_size(BATCH_SIZE)
+            .with_batch_size(batch_size)
             .build()
             .map_err(|e| plain_err(path, e))?;
         Ok(PlainReader::Parquet(r))
