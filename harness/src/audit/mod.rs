@@ -178,6 +178,30 @@ pub struct Completeness {
     pub pending_postpone_keys: usize,
 }
 
+impl Completeness {
+    /// The sentences that say which keys the check left out and why (level-0 files batch reads do not see
+    /// yet, the postpone bucket), one per reason that applies; the text report and the HTML page both
+    /// print them.
+    pub fn left_out_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.pending_level0_keys > 0 {
+            notes.push(format!(
+                "{} keys left out: they sit in level-0 files that batch reads of this table do not see until \
+                 compaction",
+                self.pending_level0_keys
+            ));
+        }
+        if self.pending_postpone_keys > 0 {
+            notes.push(format!(
+                "{} keys left out: the stream saw them in the postpone bucket (bucket -2), which batch reads \
+                 skip until a job moves them into real buckets",
+                self.pending_postpone_keys
+            ));
+        }
+        notes
+    }
+}
+
 /// One key the audit reports, listed once however many readers found it.
 #[derive(Clone, Debug, Serialize)]
 pub struct KeyFinding {

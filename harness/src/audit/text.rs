@@ -103,19 +103,8 @@ pub fn write_text(
             c.missing.len(),
             c.keys
         )?;
-        if c.pending_level0_keys > 0 {
-            writeln!(
-                out,
-                "  {} keys left out: they sit in level-0 files that batch reads of this table do not see until compaction",
-                c.pending_level0_keys
-            )?;
-        }
-        if c.pending_postpone_keys > 0 {
-            writeln!(
-                out,
-                "  {} keys left out: the stream saw them in the postpone bucket (bucket -2), which batch reads skip until a job moves them into real buckets",
-                c.pending_postpone_keys
-            )?;
+        for note in c.left_out_notes() {
+            writeln!(out, "  {note}")?;
         }
     }
     let checked = r

@@ -196,7 +196,11 @@ pub(super) fn bench_kind(
         let first_files: Vec<PathBuf> = splits
             .iter()
             .flat_map(|s| {
-                let n = if k.kind == "merge" { s.data_files.len() } else { 1 };
+                let n = if k.kind == "merge" {
+                    s.data_files.len()
+                } else {
+                    1
+                };
                 split_files(std::slice::from_ref(s)).into_iter().take(n)
             })
             .collect();
