@@ -354,8 +354,12 @@ fn emit_sole_keys(
         return Ok(false);
     };
     let runs = tree.cursors_mut();
-    // The lowest current key of the other runs (`None`: they are all at their end).
-    let mut bound: Option<arrow::row::OwnedRow> = None;
+    if w >= runs.len() {
+        return Err(tree_bug(w as isize));
+    }
+    // The run holding the lowest current key of the other runs (`None`: they are all at their end). Those
+    // runs do not move while the winner's records go out, so their key is borrowed, not copied.
+    let mut lowest: Option<usize> = None;
     for (i, r) in runs.iter().enumerate() {
         if i == w || r.current.is_none() {
             continue;
@@ -363,17 +367,32 @@ fn emit_sole_keys(
         let Some(k) = r.key() else {
             return Ok(false);
         };
-        if bound.as_ref().is_none_or(|b| k < b.row()) {
-            bound = Some(k.owned());
+        if lowest.is_none_or(|l| runs[l].key().is_none_or(|b| k < b)) {
+            lowest = Some(i);
         }
     }
-    let Some(run) = runs.get_mut(w) else {
-        return Err(tree_bug(w as isize));
+    let (run, other): (&mut Run, Option<&Run>) = match lowest {
+        None => (runs.get_mut(w).ok_or_else(|| tree_bug(w as isize))?, None),
+        Some(l) if l < w => {
+            let (low, high) = runs.split_at_mut(w);
+            (
+                high.first_mut().ok_or_else(|| tree_bug(w as isize))?,
+                low.get(l),
+            )
+        }
+        Some(l) => {
+            let (low, high) = runs.split_at_mut(l);
+            (
+                low.get_mut(w).ok_or_else(|| tree_bug(w as isize))?,
+                high.first(),
+            )
+        }
     };
+    let bound = other.and_then(Run::key);
     let mut moved = false;
     while chunk.rows.len() < batch_size && run.next_key_is_greater() {
-        let below = match (&bound, run.key()) {
-            (Some(b), Some(k)) => k < b.row(),
+        let below = match (bound, run.key()) {
+            (Some(b), Some(k)) => k < b,
             (None, Some(_)) => true,
             (_, None) => false,
         };
