@@ -17,8 +17,10 @@ use crate::table::Table;
 /// Reads one split without merging, lazily: an iterator of record batches in the read schema
 /// ([`crate::types::read_schema`]: `_row_kind` then the table's columns).
 ///
-/// Files are read one after another with [`read_file`] (deletion vectors applied per file); errors are
-/// reported per item and name the file; after the first error the iterator ends.
+/// Files are read one after another with [`super::read_file`] (deletion vectors applied per file); errors
+/// are reported per item and name the file; after the first error the iterator ends. Decoding ahead
+/// ([`SplitReader::with_ahead`]) changes only when and where the batches are decoded, not which or in what
+/// order.
 pub struct SplitReader {
     table: Arc<Table>,
     split: Split,
