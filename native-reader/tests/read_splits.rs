@@ -139,6 +139,9 @@ fn a_broken_split_is_an_error_naming_its_file_and_the_others_still_read() {
     let end = table.latest_snapshot_id().unwrap().unwrap();
     let mut splits = table.plan_stream(1, end).unwrap();
     splits[1].data_files[0].file_name = "data-missing-0.parquet".into();
+    // The last split is decoded ahead inside itself (the tail of the plan): its error comes out the same way.
+    let last = splits.len() - 1;
+    splits[last].data_files[0].file_name = "data-missing-1.parquet".into();
     let options = ReadOptions {
         threads: 2,
         in_flight: 4,
@@ -157,16 +160,22 @@ fn a_broken_split_is_an_error_naming_its_file_and_the_others_still_read() {
                 Err(e) => error = Some(e),
             }
         }
-        if index == 1 {
+        if index == 1 || index == last {
             let e = error.expect("the split with a missing file fails");
             assert!(matches!(e, Error::Io { .. }), "{e}");
-            assert!(e.to_string().contains("data-missing-0.parquet"), "{e}");
+            let file = if index == 1 {
+                "data-missing-0.parquet"
+            } else {
+                "data-missing-1.parquet"
+            };
+            assert!(e.to_string().contains(file), "{e}");
         } else {
             assert!(error.is_none(), "split {index}: {error:?}");
             rows.push(n);
         }
     }
     let mut want: Vec<usize> = expected.iter().map(|s| s.3.len()).collect();
+    want.remove(last);
     want.remove(1);
     assert_eq!(rows, want);
 }
@@ -341,4 +350,23 @@ fn decoding_ahead_inside_splits_returns_the_released_readers_batch_rows() {
             "each split decoded ahead, batches of {batch_size}"
         );
     }
+    // A sorted run whose file is missing fails its merge split with the error naming the file.
+    let mut broken = splits
+        .iter()
+        .find(|s| {
+            native_reader::merge::split_read_kind(true, s).unwrap()
+                == native_reader::merge::SplitReadKind::Merge
+        })
+        .unwrap()
+        .clone();
+    let last = broken.data_files.len() - 1;
+    broken.data_files[last].file_name = "data-missing-2.parquet".into();
+    let error = native_reader::merge::read_split_with(&table, &broken, 7, Some(pool.clone()))
+        .and_then(|batches| batches.collect::<Result<Vec<_>, _>>())
+        .expect_err("a merge split with a missing file fails");
+    assert!(matches!(error, Error::Io { .. }), "{error}");
+    assert!(
+        error.to_string().contains("data-missing-2.parquet"),
+        "{error}"
+    );
 }
