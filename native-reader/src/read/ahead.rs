@@ -18,6 +18,7 @@
 //! producing.
 
 use std::collections::VecDeque;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 /// Items of one source decoded ahead of its consumer at most.
@@ -36,6 +37,10 @@ struct State<I: Iterator> {
     scheduled: bool,
     /// The consumer is gone: tasks stop.
     cancelled: bool,
+    /// A task's step panicked (a decoder bug): the consumer re-raises it on its own thread, after the items
+    /// produced before it, so that the split's reader fails as it would have without decoding ahead (and a
+    /// task never takes the process down).
+    panic: Option<Box<dyn std::any::Any + Send>>,
 }
 
 struct Shared<I: Iterator> {
@@ -75,6 +80,7 @@ where
                     ended: false,
                     scheduled: false,
                     cancelled: false,
+                    panic: None,
                 }),
                 changed: Condvar::new(),
             }),
@@ -109,12 +115,21 @@ fn produce<I: Iterator>(shared: &Shared<I>) {
             break;
         };
         drop(state);
-        let item = source.next();
+        let stepped = catch_unwind(AssertUnwindSafe(|| source.next()));
         state = shared.lock();
-        state.source = Some(source);
-        match item {
-            Some(item) => state.ready.push_back(item),
-            None => state.ended = true,
+        match stepped {
+            Ok(item) => {
+                state.source = Some(source);
+                match item {
+                    Some(item) => state.ready.push_back(item),
+                    None => state.ended = true,
+                }
+            }
+            Err(panic) => {
+                // The source is dropped: after a panic its state is unknown.
+                state.panic = Some(panic);
+                state.ended = true;
+            }
         }
         shared.changed.notify_all();
     }
@@ -138,6 +153,10 @@ where
             if let Some(item) = state.ready.pop_front() {
                 self.schedule(&mut state);
                 return Some(item);
+            }
+            if let Some(panic) = state.panic.take() {
+                drop(state);
+                resume_unwind(panic);
             }
             if state.ended {
                 return None;
@@ -219,6 +238,32 @@ mod tests {
         let got: Vec<u32> = Ahead::new(0..5u32, pool.clone()).collect();
         assert_eq!(got, vec![0, 1, 2, 3, 4]);
         release.send(()).unwrap();
+    }
+
+    /// A step that panics on a pool thread does not abort the process: the consumer gets the items before
+    /// it, then the panic on its own thread (where `read_splits` turns it into an error naming the split).
+    #[test]
+    fn a_panicking_step_reaches_the_consumer_after_the_items_before_it() {
+        let pool = pool(2);
+        for _ in 0..20 {
+            let source = (0..5u32).inspect(|i| {
+                if *i == 3 {
+                    panic!("decoder bug at item 3");
+                }
+            });
+            let got = Mutex::new(Vec::new());
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                for i in Ahead::new(source, pool.clone()) {
+                    got.lock().unwrap().push(i);
+                }
+            }));
+            let panic = outcome.expect_err("the panic reaches the consumer");
+            assert_eq!(
+                panic.downcast_ref::<&str>().copied(),
+                Some("decoder bug at item 3")
+            );
+            assert_eq!(*got.lock().unwrap(), vec![0, 1, 2]);
+        }
     }
 
     /// With a free thread the source runs ahead, but never more than DEPTH items beyond what was taken.
