@@ -9,7 +9,6 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
 
-use super::RawBatches as Raw;
 use super::{
     cast, FileColumn, FileFormat, FileReadOptions, RawBatches, SEQUENCE_NUMBER_COLUMN,
     VALUE_KIND_COLUMN,
@@ -382,8 +381,8 @@ impl Iterator for FileBatches {
 /// concatenation of the halves.
 struct ColumnHalves {
     path: PathBuf,
-    first: Raw,
-    second: Ahead<Raw>,
+    first: RawBatches,
+    second: Ahead<RawBatches>,
     order: Vec<usize>,
     failed: bool,
 }
@@ -396,7 +395,7 @@ impl ColumnHalves {
         columns: &[FileColumn],
         batch_size: usize,
         pool: &AheadPool,
-    ) -> Result<Raw> {
+    ) -> Result<RawBatches> {
         let (a, b) = halves(columns);
         let pick = |idx: &[usize]| -> Vec<FileColumn> {
             idx.iter().map(|i| columns[*i].clone()).collect()
