@@ -3,6 +3,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use arrow::array::{make_array, ArrayData, MutableArrayData};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int8Type;
 use arrow_array::{new_null_array, Array, ArrayRef, Int8Array, RecordBatch};
 use arrow_schema::{DataType as ArrowType, SchemaRef};
 
@@ -30,12 +33,18 @@ impl Cell {
     }
 }
 
-/// An output row: a whole input record, or merged cells (one per value column).
+/// Output rows: a whole input record, `len` consecutive whole input records of one batch (each with its
+/// stored kind, all `+I`/`+U`), or merged cells (one per value column).
 pub(crate) enum OutRow {
     Whole {
         src: usize,
         row: usize,
         kind: RowKind,
+    },
+    Range {
+        src: usize,
+        start: usize,
+        len: usize,
     },
     Cells {
         kind: RowKind,
@@ -43,14 +52,68 @@ pub(crate) enum OutRow {
     },
 }
 
+impl OutRow {
+    /// The number of output rows.
+    fn rows(&self) -> usize {
+        match self {
+            OutRow::Range { len, .. } => *len,
+            _ => 1,
+        }
+    }
+}
+
 /// The output batch being built: input batches it references, and its rows.
 pub(crate) struct Chunk {
     pub(crate) generation: u64,
     pub(crate) sources: Vec<RecordBatch>,
-    pub(crate) rows: Vec<OutRow>,
+    rows: Vec<OutRow>,
+    /// Output rows in `rows` (a [`OutRow::Range`] counts its length).
+    len: usize,
 }
 
 impl Chunk {
+    pub(crate) fn new() -> Chunk {
+        Chunk {
+            generation: 0,
+            sources: Vec::new(),
+            rows: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// The number of output rows in the chunk.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends output rows (a range of length 0 is not kept).
+    pub(crate) fn push(&mut self, row: OutRow) {
+        let n = row.rows();
+        if n > 0 {
+            self.len += n;
+            self.rows.push(row);
+        }
+    }
+
+    /// Builds the output batch of the chunk's rows ([`build_batch`]) and starts a new chunk (buffers kept).
+    pub(crate) fn flush(
+        &mut self,
+        schema: &SchemaRef,
+        fields: &[DataField],
+        path: &Path,
+    ) -> Result<RecordBatch> {
+        let batch = build_batch(schema, fields, &self.sources, &self.rows, self.len, path);
+        self.rows.clear();
+        self.sources.clear();
+        self.len = 0;
+        self.generation += 1;
+        batch
+    }
+
     /// The source index of run `run`'s current batch, registering it on first use.
     pub(crate) fn source_of(&mut self, run: &mut Run) -> Result<usize> {
         if let Some((g, s)) = run.chunk_source {
@@ -187,69 +250,117 @@ pub(crate) fn value_error(kind: ErrorKind, path: &Path, context: String, e: Valu
     }
 }
 
-/// Ranges of whole rows averaging fewer rows than this are gathered by `interleave` rather than `concat`.
-const MIN_AVERAGE_RANGE: usize = 16;
+/// Pieces of consecutive whole rows averaging fewer rows than this are gathered by `interleave` (one
+/// index per row) rather than copied piece by piece with `MutableArrayData`.
+const MIN_AVERAGE_PIECE: usize = 4;
 
-/// `(source, first row, rows)` of each run of consecutive rows of one source in `picks`, in order.
-fn contiguous_ranges(picks: &[(usize, usize)]) -> Vec<(usize, usize, usize)> {
+/// `(source, first row, rows)` of each piece of consecutive rows of one source in `rows` (whole records and
+/// ranges only), in order, adjacent pieces joined.
+fn whole_pieces(rows: &[OutRow]) -> Option<Vec<(usize, usize, usize)>> {
     let mut out: Vec<(usize, usize, usize)> = Vec::new();
-    for &(src, row) in picks {
+    for r in rows {
+        let (src, row, n) = match r {
+            OutRow::Whole { src, row, .. } => (*src, *row, 1),
+            OutRow::Range { src, start, len } => (*src, *start, *len),
+            OutRow::Cells { .. } => return None,
+        };
         match out.last_mut() {
-            Some((s, start, len)) if *s == src && *start + *len == row => *len += 1,
-            _ => out.push((src, row, 1)),
+            Some((s, start, len)) if *s == src && *start + *len == row => *len += n,
+            _ => out.push((src, row, n)),
         }
     }
-    out
+    Some(out)
 }
 
-/// Assembles an output batch: `_row_kind`, then each value column by `interleave` of the picked input
-/// values, or from computed values when a column has any.
+/// One output row, ranges expanded.
+enum Expanded<'a> {
+    Whole { src: usize, row: usize },
+    Cells(&'a [Cell]),
+}
+
+fn expanded(rows: &[OutRow]) -> impl Iterator<Item = Expanded<'_>> {
+    rows.iter().flat_map(|r| {
+        let (first, cells, n) = match r {
+            OutRow::Whole { src, row, .. } => ((*src, *row), None, 1),
+            OutRow::Range { src, start, len } => ((*src, *start), None, *len),
+            OutRow::Cells { cells, .. } => ((0, 0), Some(cells.as_slice()), 1),
+        };
+        (0..n).map(move |i| match cells {
+            Some(c) => Expanded::Cells(c),
+            None => Expanded::Whole {
+                src: first.0,
+                row: first.1 + i,
+            },
+        })
+    })
+}
+
+/// The `_row_kind` bytes of the `len` output rows: a range's from its source batch.
+fn output_kinds(sources: &[RecordBatch], rows: &[OutRow], len: usize) -> Result<Vec<i8>> {
+    let mut kinds: Vec<i8> = Vec::with_capacity(len);
+    for r in rows {
+        match r {
+            OutRow::Whole { kind, .. } | OutRow::Cells { kind, .. } => kinds.push(kind.to_byte()),
+            OutRow::Range { src, start, len } => {
+                let stored = sources
+                    .get(*src)
+                    .and_then(|b| b.column(VALUE_OFFSET - 1).as_primitive_opt::<Int8Type>())
+                    .and_then(|k| k.values().get(*start..*start + *len))
+                    .ok_or_else(|| tree_bug(*src as isize))?;
+                kinds.extend_from_slice(stored);
+            }
+        }
+    }
+    Ok(kinds)
+}
+
+/// Assembles an output batch of the `len` rows of `rows`: `_row_kind`, then each value column. When every
+/// row is a whole input record, which rows to take is the same for every column: pieces of consecutive rows
+/// of one source, copied piece by piece (`MutableArrayData`) when they are long enough on average, else
+/// gathered by `interleave`. Columns of merged cells are gathered cell by cell, or built from computed
+/// values when a column has any.
 pub(crate) fn build_batch(
     schema: &SchemaRef,
     fields: &[DataField],
     sources: &[RecordBatch],
     rows: &[OutRow],
+    len: usize,
     path: &Path,
 ) -> Result<RecordBatch> {
-    let kinds: Vec<i8> = rows
-        .iter()
-        .map(|r| match r {
-            OutRow::Whole { kind, .. } | OutRow::Cells { kind, .. } => kind.to_byte(),
-        })
-        .collect();
-    let mut columns: Vec<ArrayRef> = vec![Arc::new(Int8Array::from(kinds))];
-    // When every row is a whole input record, which rows to take is the same for every column: as ranges of
-    // consecutive rows of one source when they are long enough (copied by `concat` of slices), else as
-    // (source, row) pairs for `interleave`.
-    let whole: Option<Vec<(usize, usize)>> = if rows.is_empty() {
+    let mut columns: Vec<ArrayRef> = vec![Arc::new(Int8Array::from(output_kinds(
+        sources, rows, len,
+    )?))];
+    let pieces = if rows.is_empty() {
         None
     } else {
-        rows.iter()
-            .map(|r| match r {
-                OutRow::Whole { src, row, .. } => Some((*src, *row)),
-                OutRow::Cells { .. } => None,
-            })
-            .collect()
+        whole_pieces(rows)
     };
-    let ranges = whole
-        .as_deref()
-        .map(contiguous_ranges)
-        .filter(|r| r.len() * MIN_AVERAGE_RANGE <= rows.len());
+    let copy_pieces = pieces
+        .as_ref()
+        .filter(|p| p.len() * MIN_AVERAGE_PIECE <= len);
+    let picks: Option<Vec<(usize, usize)>> = match (&pieces, copy_pieces) {
+        (Some(p), None) => Some(
+            p.iter()
+                .flat_map(|(src, start, n)| (*start..*start + *n).map(move |r| (*src, r)))
+                .collect(),
+        ),
+        _ => None,
+    };
     for (c, field) in schema.fields().iter().skip(1).enumerate() {
-        if let Some(ranges) = &ranges {
-            let mut slices = Vec::with_capacity(ranges.len());
-            for (src, start, len) in ranges {
-                let batch = sources.get(*src).ok_or_else(|| tree_bug(*src as isize))?;
-                slices.push(batch.column(c + VALUE_OFFSET).slice(*start, *len));
+        if let Some(pieces) = copy_pieces {
+            let data: Vec<ArrayData> = sources
+                .iter()
+                .map(|s| s.column(c + VALUE_OFFSET).to_data())
+                .collect();
+            let mut out = MutableArrayData::new(data.iter().collect(), false, len);
+            for (src, start, n) in pieces {
+                out.try_extend(*src, *start, *start + *n)
+                    .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?;
             }
-            let refs: Vec<&dyn Array> = slices.iter().map(|a| a.as_ref()).collect();
-            columns.push(
-                arrow_select::concat::concat(&refs)
-                    .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?,
-            );
+            columns.push(make_array(out.freeze()));
             continue;
         }
-        if let Some(picks) = &whole {
+        if let Some(picks) = &picks {
             let arrays: Vec<&dyn Array> = sources
                 .iter()
                 .map(|s| s.column(c + VALUE_OFFSET).as_ref())
@@ -264,14 +375,11 @@ pub(crate) fn build_batch(
             matches!(r, OutRow::Cells { cells, .. } if matches!(cells.get(c), Some(Cell::Value(_))))
         });
         let array = if computed {
-            let mut values = Vec::with_capacity(rows.len());
-            for r in rows {
+            let mut values = Vec::with_capacity(len);
+            for r in expanded(rows) {
                 let cell = match r {
-                    OutRow::Whole { src, row, .. } => Cell::Pick {
-                        src: *src,
-                        row: *row,
-                    },
-                    OutRow::Cells { cells, .. } => cells.get(c).cloned().unwrap_or(Cell::Null),
+                    Expanded::Whole { src, row } => Cell::Pick { src, row },
+                    Expanded::Cells(cells) => cells.get(c).cloned().unwrap_or(Cell::Null),
                 };
                 values.push(match cell {
                     Cell::Null => None,
@@ -300,11 +408,10 @@ pub(crate) fn build_batch(
             for s in sources {
                 arrays.push(s.column(c + VALUE_OFFSET).as_ref());
             }
-            let indices: Vec<(usize, usize)> = rows
-                .iter()
+            let indices: Vec<(usize, usize)> = expanded(rows)
                 .map(|r| match r {
-                    OutRow::Whole { src, row, .. } => (src + 1, *row),
-                    OutRow::Cells { cells, .. } => match cells.get(c) {
+                    Expanded::Whole { src, row } => (src + 1, row),
+                    Expanded::Cells(cells) => match cells.get(c) {
                         Some(Cell::Pick { src, row }) => (src + 1, *row),
                         _ => (0, 0),
                     },

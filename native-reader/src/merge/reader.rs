@@ -19,7 +19,7 @@ use crate::types::read_schema;
 
 use super::function::{merge_function, option, Merged, Reducer};
 use super::loser_tree::{tree_bug, LoserTree};
-use super::output::{build_batch, Chunk, Ctx, OutRow, Rec};
+use super::output::{Chunk, Ctx, OutRow, Rec};
 use super::run::{AheadRun, FileRun, LookupPick, Run, RunContext, RunSource};
 use super::VALUE_OFFSET;
 use crate::read::ahead::AheadPool;
@@ -179,11 +179,7 @@ impl MergeReader {
             bucket_path: PathBuf::from(bucket_path),
             sections: sections.into_iter(),
             current: None,
-            chunk: Chunk {
-                generation: 0,
-                sources: Vec::new(),
-                rows: Vec::new(),
-            },
+            chunk: Chunk::new(),
             batch_size,
             done: false,
         })
@@ -225,7 +221,7 @@ impl MergeReader {
             match self.current.as_mut() {
                 Some(SectionState::Single(run)) => {
                     // Rows of earlier sections go out first.
-                    if !self.chunk.rows.is_empty() {
+                    if !self.chunk.is_empty() {
                         return self.flush().map(Some);
                     }
                     match next_single(&self.ctx, run, &self.schema)? {
@@ -246,14 +242,14 @@ impl MergeReader {
                     if !more {
                         self.current = None;
                     }
-                    if self.chunk.rows.len() >= self.batch_size {
+                    if self.chunk.len() >= self.batch_size {
                         return self.flush().map(Some);
                     }
                 }
                 None => {}
             }
         }
-        if self.chunk.rows.is_empty() {
+        if self.chunk.is_empty() {
             Ok(None)
         } else {
             self.flush().map(Some)
@@ -262,16 +258,8 @@ impl MergeReader {
 
     /// Builds the output batch of the chunk and starts a new chunk.
     pub(crate) fn flush(&mut self) -> Result<RecordBatch> {
-        let rows = std::mem::take(&mut self.chunk.rows);
-        let sources = std::mem::take(&mut self.chunk.sources);
-        self.chunk.generation += 1;
-        build_batch(
-            &self.schema,
-            &self.fields,
-            &sources,
-            &rows,
-            &self.bucket_path,
-        )
+        self.chunk
+            .flush(&self.schema, &self.fields, &self.bucket_path)
     }
 }
 
@@ -341,11 +329,11 @@ fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
 /// The fast path of [`merge_section`]: while the tree rests on a winner whose key is below every other
 /// run's current key, and unique in its own run, that record is the only one of its key, which the tree, the
 /// `ReducerMergeFunctionWrapper` (a key seen once is emitted unchanged) and `DropDeleteReader` would turn into
-/// itself (kept when `+I`/`+U`). Emits such records straight from the winner's batch, comparing each key with
-/// the lowest other key only, then re-plays the tree once for the record it stopped at; the output is the
+/// itself (kept when `+I`/`+U`). Emits such records straight from the winner's batch as ranges of it
+/// ([`OutRow::Range`], found by a galloping search against the lowest other run's key:
+/// [`Run::sole_keys_below`]), then re-plays the tree once for the record it stopped at; the output is the
 /// same as record by record. Returns whether it emitted or skipped any record.
 fn emit_sole_keys(
-    ctx: &RunContext,
     tree: &mut LoserTree<Run>,
     chunk: &mut Chunk,
     batch_size: usize,
@@ -389,27 +377,44 @@ fn emit_sole_keys(
         }
     };
     let bound = other.and_then(Run::key);
+    // The winner's records from its current one up to (not including) the first whose key is not below the
+    // bound or is not the only one of its key in the run, all in the current batch: found by binary search
+    // in a batch of strictly increasing keys.
+    let start = run.row;
+    let end = run.sole_keys_below(bound);
     let mut moved = false;
-    while chunk.rows.len() < batch_size && run.next_key_is_greater() {
-        let below = match (bound, run.key()) {
-            (Some(b), Some(k)) => k < b,
-            (None, Some(_)) => true,
-            (_, None) => false,
-        };
-        if !below {
-            break;
+    if end > start {
+        let src = chunk.source_of(run)?;
+        let kinds = run
+            .current
+            .as_ref()
+            .map(|c| c.kinds.clone())
+            .ok_or_else(|| tree_bug(w as isize))?;
+        // `+I`/`+U` records go out in ranges; `-U`/`-D` ones are dropped (DropDeleteReader); at most
+        // `batch_size` rows in the chunk.
+        let mut row = start;
+        let mut from = start;
+        while row < end && chunk.len() + (row - from) < batch_size {
+            let add = RowKind::from_byte(kinds[row])
+                .ok_or_else(|| super::run::kind_error(kinds[row]))?
+                .is_add();
+            if !add {
+                chunk.push(OutRow::Range {
+                    src,
+                    start: from,
+                    len: row - from,
+                });
+                from = row + 1;
+            }
+            row += 1;
         }
-        let kind = run.kind()?;
-        if kind.is_add() {
-            let src = chunk.source_of(run)?;
-            chunk.rows.push(OutRow::Whole {
-                src,
-                row: run.row,
-                kind,
-            });
-        }
-        run.advance_record(ctx)?;
-        moved = true;
+        chunk.push(OutRow::Range {
+            src,
+            start: from,
+            len: row - from,
+        });
+        run.row = row;
+        moved = row > start;
     }
     if moved {
         tree.readjust_winner(w)?;
@@ -432,9 +437,9 @@ pub(crate) fn merge_section(
     let mut group: Vec<usize> = Vec::with_capacity(tree.len());
     // The levels of the group's records (LookupMergeFunction), reused from key to key.
     let mut levels: Vec<i32> = Vec::with_capacity(tree.len());
-    while chunk.rows.len() < batch_size {
+    while chunk.len() < batch_size {
         tree.adjust_for_next_loop(ctx)?;
-        if emit_sole_keys(ctx, tree, chunk, batch_size)? {
+        if emit_sole_keys(tree, chunk, batch_size)? {
             continue;
         }
         let Some(first) = tree.pop_winner()? else {
@@ -481,14 +486,14 @@ pub(crate) fn merge_section(
         match function.result() {
             Some(Merged::Whole(rec)) if rec.kind.is_add() => {
                 let src = c.source(rec)?;
-                c.chunk.rows.push(OutRow::Whole {
+                c.chunk.push(OutRow::Whole {
                     src,
                     row: rec.row,
                     kind: rec.kind,
                 });
             }
             Some(Merged::Cells { kind, cells }) if kind.is_add() => {
-                c.chunk.rows.push(OutRow::Cells { kind, cells });
+                c.chunk.push(OutRow::Cells { kind, cells });
             }
             _ => {}
         }

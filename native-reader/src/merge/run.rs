@@ -71,6 +71,8 @@ pub(crate) struct RunBatch {
     pub(crate) kinds: ScalarBuffer<i8>,
     /// The level of the file the batch came from.
     pub(crate) level: i32,
+    /// Whether `keys` are strictly increasing (each record the only one of its key in the batch).
+    unique_keys: bool,
 }
 
 /// Where a run's batches come from: batches in [`read_file`]'s shape (`_SEQUENCE_NUMBER`, `_row_kind`,
@@ -239,22 +241,69 @@ impl Run {
         c.keys.as_ref().map(|k| k.row(self.row))
     }
 
-    /// Whether the current record has a next record in the same batch with a greater key (so that the
-    /// current one is the only record of its key in this run).
-    pub(crate) fn next_key_is_greater(&self) -> bool {
-        match &self.current {
-            Some(RunBatch {
-                keys: Some(k),
-                batch,
-                ..
-            }) if self.row + 1 < batch.num_rows() => k.row(self.row + 1) > k.row(self.row),
-            _ => false,
+    /// The end (exclusive) of the records from the current one on whose keys are below `bound` (every key
+    /// when `None`) and each the only record of its key in the run, within the current batch: the current
+    /// record when it is not such a record. The batch's last record is never included (whether its key
+    /// goes on in the next batch is not known yet). Found by a galloping search in a batch of strictly
+    /// increasing keys, record by record otherwise.
+    pub(crate) fn sole_keys_below(&self, bound: Option<arrow::row::Row<'_>>) -> usize {
+        let start = self.row;
+        let Some(RunBatch {
+            keys: Some(k),
+            batch,
+            unique_keys,
+            ..
+        }) = &self.current
+        else {
+            return start;
+        };
+        let n = batch.num_rows();
+        if start + 1 >= n {
+            return start;
         }
-    }
-
-    /// Moves to the next record of the run (see [`Cursor::advance`]).
-    pub(crate) fn advance_record(&mut self, ctx: &RunContext) -> Result<()> {
-        self.step(ctx)
+        // Records in [start, limit) are followed by a greater key.
+        let limit = if *unique_keys {
+            n - 1
+        } else {
+            let mut i = start;
+            while i + 1 < n && k.row(i + 1) > k.row(i) {
+                i += 1;
+            }
+            i
+        };
+        let Some(b) = bound else {
+            return limit;
+        };
+        // Galloping: the first record in [start, limit) whose key is not below the bound (keys increase).
+        let below = |i: usize| k.row(i) < b;
+        let mut lo = start;
+        let mut step = 1;
+        let mut hi = loop {
+            let probe = lo + step;
+            if probe >= limit {
+                break limit;
+            }
+            if !below(probe) {
+                break probe;
+            }
+            lo = probe;
+            step *= 2;
+        };
+        // Keys before `lo` (and `lo` itself unless it is `start`) are below the bound; `hi` is not below
+        // or is the limit.
+        if lo == start && (lo >= limit || !below(lo)) {
+            return start;
+        }
+        lo += 1;
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if below(mid) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The level of the file of the current record (0 without one).
@@ -269,10 +318,15 @@ impl Run {
             return Ok(RowKind::Insert);
         };
         let byte = c.kinds[self.row];
-        RowKind::from_byte(byte).ok_or_else(|| Error::Decode {
-            path: PathBuf::from("<merge>"),
-            reason: format!("_row_kind {byte} is not a RowKind"),
-        })
+        RowKind::from_byte(byte).ok_or_else(|| kind_error(byte))
+    }
+}
+
+/// [`Error::Decode`] for a `_row_kind` byte that is not a RowKind (the decoder lets none through).
+pub(crate) fn kind_error(byte: i8) -> Error {
+    Error::Decode {
+        path: PathBuf::from("<merge>"),
+        reason: format!("_row_kind {byte} is not a RowKind"),
     }
 }
 
@@ -352,6 +406,9 @@ fn run_batch(
         .ok_or_else(|| err("_row_kind is not TINYINT"))?
         .values()
         .clone();
+    let unique_keys = keys
+        .as_ref()
+        .is_some_and(|k| (1..k.num_rows()).all(|i| k.row(i - 1) < k.row(i)));
     Ok(RunBatch {
         batch,
         keys,
@@ -359,5 +416,6 @@ fn run_batch(
         sequence,
         kinds,
         level,
+        unique_keys,
     })
 }

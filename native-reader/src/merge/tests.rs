@@ -677,3 +677,100 @@ fn keys_of_one_run_pass_the_tree_and_shared_keys_still_merge() {
         ]
     );
 }
+
+/// Merges one section whose runs are given as batches of rows, in output batches of `batch_size`; returns
+/// `kind k v` per output row.
+fn merge_batches(
+    table: &Arc<Table>,
+    runs: &[Vec<Vec<(i64, i8, Value)>>],
+    batch_size: usize,
+) -> Vec<String> {
+    let section: Vec<Box<dyn RunSource>> = runs
+        .iter()
+        .map(|batches| {
+            Box::new(MemoryRun(batches.iter().map(|b| batch(table, b)).collect()))
+                as Box<dyn RunSource>
+        })
+        .collect();
+    let mut reader =
+        MergeReader::with_sections(table, "/t/bucket-0", vec![section], batch_size, None).unwrap();
+    let mut out = Vec::new();
+    while let Some(b) = reader.next_batch().unwrap() {
+        assert!(b.num_rows() > 0 && b.num_rows() <= batch_size);
+        for r in 0..b.num_rows() {
+            let kind =
+                ["+I", "-U", "+U", "-D"][b.column(0).as_primitive::<Int8Type>().value(r) as usize];
+            let mut line = kind.to_string();
+            for c in b.columns().iter().skip(1) {
+                line.push(' ');
+                line.push_str(&arrow_cast::display::array_value_to_string(c.as_ref(), r).unwrap());
+            }
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// Long stretches of keys only one run holds go out as ranges of that run's batch: cut at `-U`/`-D`
+/// records (dropped), at the end of each batch of the run, at a key the other run holds, at a key repeated
+/// inside the run, and at the output batch size; the deduplicated rows are the same whatever the output
+/// batch size (whole-row copies and per-row gathers alike).
+#[test]
+fn stretches_of_sole_keys_go_out_as_ranges_with_the_same_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "STRING")]),
+        &["k"],
+        json!({"merge-engine": "deduplicate"}),
+    );
+    let row = |seq: i64, kind: i8, k: i64, v: &str| (seq, kind, json!([k, v]));
+    // Run 0: keys 1..=40 in two batches of 20 (sequence = key); key 5 and key 33 are deletes, key 17 a -U.
+    let kind_of = |k: i64| match k {
+        5 | 33 => D,
+        17 => UB,
+        _ => I,
+    };
+    let run0: Vec<Vec<_>> = vec![
+        (1..=20)
+            .map(|k| row(k, kind_of(k), k, &format!("a{k}")))
+            .collect(),
+        (21..=40)
+            .map(|k| row(k, kind_of(k), k, &format!("a{k}")))
+            .collect(),
+    ];
+    // Run 1: keys 3, 8, 26 (a +U), 33 (re-inserted), 45 (twice in this run, which no other run holds: as
+    // Java's tree takes one record per run and key, two keys of one record each) and 50, later sequences.
+    let run1 = vec![vec![
+        row(100, UA, 3, "b3"),
+        row(102, UA, 8, "b8"),
+        row(103, UA, 26, "b26"),
+        row(104, I, 33, "b33"),
+        row(105, D, 45, "b45-first"),
+        row(106, I, 45, "b45-second"),
+        row(107, I, 50, "b50"),
+    ]];
+    // Expected from the records above: the latest record of each key (of 45: the -D alone, dropped, then
+    // the +I alone), `-U`/`-D` results dropped.
+    let mut expected = Vec::new();
+    for k in 1..=40i64 {
+        let line = match k {
+            3 => "+U 3 b3".to_string(),
+            8 => "+U 8 b8".to_string(),
+            26 => "+U 26 b26".to_string(),
+            33 => "+I 33 b33".to_string(),
+            5 | 17 => continue,
+            _ => format!("+I {k} a{k}"),
+        };
+        expected.push(line);
+    }
+    expected.push("+I 45 b45-second".to_string());
+    expected.push("+I 50 b50".to_string());
+    for batch_size in [1, 3, 7, 1000] {
+        assert_eq!(
+            merge_batches(&t, &[run0.clone(), run1.clone()], batch_size),
+            expected,
+            "batch size {batch_size}"
+        );
+    }
+}
