@@ -34,6 +34,7 @@ pub(crate) mod conform;
 mod error;
 mod file;
 mod format;
+pub mod mapped;
 pub(crate) mod orc;
 pub(crate) mod orc_tail;
 pub(crate) mod parquet;

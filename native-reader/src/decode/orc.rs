@@ -16,7 +16,6 @@
 //! Columns are matched **by name** (the 1.0 reader's default); a name the file lacks reads as NULL.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -24,10 +23,12 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 use orc_rust::error::OrcError;
 use orc_rust::projection::ProjectionMask;
+use orc_rust::reader::ChunkReader;
 use orc_rust::{ArrowReader, ArrowReaderBuilder};
 
 use super::conform::{conform_batch, orc_char_trim};
-use super::orc_tail::{check_file, Bounded};
+use super::mapped::{self, DataFile};
+use super::orc_tail::{check_bytes, check_file, Bounded};
 use super::{DecodeError, FileColumn, FormatReader, RawBatches};
 use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{DataType, TypeKind};
@@ -48,9 +49,27 @@ impl FormatReader for OrcReader {
 /// readable ORC or a column cannot be brought to its Paimon type.
 pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
     let unreadable = |e: DecodeError| e.prefixed("not a readable ORC file").at(path);
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    check_file(&file).map_err(unreadable)?;
-    let builder = guard(|| ArrowReaderBuilder::try_new(Bounded(file))).map_err(unreadable)?;
+    match mapped::open(path)? {
+        DataFile::Mapped(bytes) => {
+            check_bytes(&bytes).map_err(unreadable)?;
+            open_with(Bounded(bytes), path, columns, batch_size)
+        }
+        DataFile::Read(file) => {
+            check_file(&file).map_err(unreadable)?;
+            open_with(Bounded(file), path, columns, batch_size)
+        }
+    }
+}
+
+/// [`open`] of a file checked and opened as `input` (its bytes mapped, or the file read).
+fn open_with<R: ChunkReader + Send + 'static>(
+    input: Bounded<R>,
+    path: &Path,
+    columns: &[FileColumn],
+    batch_size: usize,
+) -> Result<RawBatches> {
+    let unreadable = |e: DecodeError| e.prefixed("not a readable ORC file").at(path);
+    let builder = guard(|| ArrowReaderBuilder::try_new(input)).map_err(unreadable)?;
     let root = builder.file_metadata().root_data_type().clone();
     let present: Vec<&str> = root.children().iter().map(|c| c.name()).collect();
     let wanted: Vec<&str> = columns
@@ -171,14 +190,14 @@ fn decode_type(default: &ArrowType, t: &DataType) -> ArrowType {
     }
 }
 
-struct OrcBatches {
+struct OrcBatches<R: ChunkReader> {
     path: PathBuf,
-    reader: ArrowReader<Bounded<File>>,
+    reader: ArrowReader<Bounded<R>>,
     columns: Vec<FileColumn>,
     positions: Vec<Option<usize>>,
 }
 
-impl OrcBatches {
+impl<R: ChunkReader> OrcBatches<R> {
     fn convert(&self, batch: RecordBatch) -> Result<(usize, Vec<ArrayRef>)> {
         conform_batch(
             &batch,
@@ -190,7 +209,7 @@ impl OrcBatches {
     }
 }
 
-impl Iterator for OrcBatches {
+impl<R: ChunkReader> Iterator for OrcBatches<R> {
     type Item = Result<(usize, Vec<ArrayRef>)>;
 
     fn next(&mut self) -> Option<Self::Item> {

@@ -113,6 +113,13 @@ pub(crate) fn check_file(file: &std::fs::File) -> Result<(), DecodeError> {
     check_tail(&tail, len)
 }
 
+/// [`check_tail`] of a file's bytes (its last [`TAIL_LEN`] bytes).
+pub(crate) fn check_bytes(bytes: &[u8]) -> Result<(), DecodeError> {
+    let len = bytes.len();
+    let n = len.min(TAIL_LEN as usize);
+    check_tail(&bytes[len - n..], len as u64)
+}
+
 /// A [`ChunkReader`] that refuses reads past the end of the file (an `UnexpectedEof` error) before
 /// `orc-rust` allocates a buffer for them.
 pub(crate) struct Bounded<R>(pub(crate) R);

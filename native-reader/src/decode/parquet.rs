@@ -14,14 +14,15 @@
 //! NULL row ([`super::conform::parquet_row_nulls`]).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use arrow_array::{ArrayRef, RecordBatch};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ProjectionMask;
+use parquet::file::reader::ChunkReader;
 
 use super::conform::{conform_batch, parquet_row_nulls};
+use super::mapped::{self, DataFile};
 use super::{FileColumn, FormatReader, RawBatches};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -39,8 +40,20 @@ impl FormatReader for ParquetReader {
 /// Errors: [`Error::Io`] when the file cannot be opened, [`Error::Decode`] naming it when it is not
 /// readable Parquet or a column cannot be brought to its Paimon type.
 pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+    match mapped::open(path)? {
+        DataFile::Mapped(bytes) => open_with(bytes, path, columns, batch_size),
+        DataFile::Read(file) => open_with(file, path, columns, batch_size),
+    }
+}
+
+/// [`open`] of a file opened as `input` (its bytes mapped, or the file read).
+fn open_with<T: ChunkReader + 'static>(
+    input: T,
+    path: &Path,
+    columns: &[FileColumn],
+    batch_size: usize,
+) -> Result<RawBatches> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(input)
         .map_err(|e| Error::library(ErrorKind::Decode, path, "not a readable Parquet file", e))?;
     let by_name: HashMap<&str, usize> = builder
         .schema()
@@ -107,6 +120,7 @@ impl Iterator for ParquetBatches {
 
 #[cfg(test)]
 mod tests {
+    use std::fs::File;
     use std::sync::Arc;
 
     use crate::types::field_arrow_type;
