@@ -2,6 +2,10 @@
 
 use clap::Parser;
 
+/// The process allocator (see `harness::ALLOCATOR`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     // `--version` says what this build can compare (clap's `-V` stays the short form).
     if std::env::args().nth(1).as_deref() == Some("--version") {
