@@ -2,7 +2,9 @@
 
 use clap::Parser;
 
-/// The process allocator (see `harness::ALLOCATOR`).
+/// The process allocator: mimalloc keeps freed decode buffers (Parquet pages, Arrow arrays) for the next
+/// ones instead of returning them to the kernel and faulting them in again as fresh zeroed pages, for the
+/// native reader and the plain decoders of `bench` alike (the JVM's own memory is not Rust's).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

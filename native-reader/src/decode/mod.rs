@@ -24,7 +24,8 @@
 //! same values.
 //!
 //! Memory: one file open at a time and one batch of at most `batch_size` rows in flight (plus the format's
-//! own buffers: one Parquet row group's pages, one ORC stripe, one Avro block). Decoding ahead
+//! own buffers: one Parquet row group's pages, one ORC stripe, one Avro block). Parquet and ORC files are
+//! mapped into memory ([`mapped`]): their column chunks are slices of the page cache, not heap copies. Decoding ahead
 //! ([`crate::read::ahead`]) holds two files of a split open, or two readers of one file's column halves,
 //! with at most two decoded batches waiting for each.
 
