@@ -327,9 +327,8 @@ pub(crate) fn build_batch(
     len: usize,
     path: &Path,
 ) -> Result<RecordBatch> {
-    let mut columns: Vec<ArrayRef> = vec![Arc::new(Int8Array::from(output_kinds(
-        sources, rows, len,
-    )?))];
+    let mut columns: Vec<ArrayRef> =
+        vec![Arc::new(Int8Array::from(output_kinds(sources, rows, len)?))];
     let pieces = if rows.is_empty() {
         None
     } else {

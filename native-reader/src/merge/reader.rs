@@ -333,11 +333,7 @@ fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
 /// ([`OutRow::Range`], found by a galloping search against the lowest other run's key:
 /// [`Run::sole_keys_below`]), then re-plays the tree once for the record it stopped at; the output is the
 /// same as record by record. Returns whether it emitted or skipped any record.
-fn emit_sole_keys(
-    tree: &mut LoserTree<Run>,
-    chunk: &mut Chunk,
-    batch_size: usize,
-) -> Result<bool> {
+fn emit_sole_keys(tree: &mut LoserTree<Run>, chunk: &mut Chunk, batch_size: usize) -> Result<bool> {
     let Some(w) = tree.resting_winner() else {
         return Ok(false);
     };
