@@ -678,11 +678,14 @@ fn keys_of_one_run_pass_the_tree_and_shared_keys_still_merge() {
     );
 }
 
+/// The rows of one batch of a test run: (sequence, kind, values in column order).
+type TestRows = Vec<(i64, i8, Value)>;
+
 /// Merges one section whose runs are given as batches of rows, in output batches of `batch_size`; returns
 /// `kind k v` per output row.
 fn merge_batches(
     table: &Arc<Table>,
-    runs: &[Vec<Vec<(i64, i8, Value)>>],
+    runs: &[Vec<TestRows>],
     batch_size: usize,
 ) -> Vec<String> {
     let section: Vec<Box<dyn RunSource>> = runs
