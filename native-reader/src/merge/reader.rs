@@ -374,8 +374,7 @@ fn emit_sole_keys(tree: &mut LoserTree<Run>, chunk: &mut Chunk, batch_size: usiz
     };
     let bound = other.and_then(Run::key);
     // The winner's records from its current one up to (not including) the first whose key is not below the
-    // bound or is not the only one of its key in the run, all in the current batch: found by binary search
-    // in a batch of strictly increasing keys.
+    // bound or is not the only one of its key in the run, all in the current batch ([`Run::sole_keys_below`]).
     let start = run.row;
     let end = run.sole_keys_below(bound);
     let mut moved = false;
