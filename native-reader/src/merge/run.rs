@@ -419,3 +419,105 @@ fn run_batch(
         unique_keys,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow::row::SortField;
+    use arrow_array::{Int32Array, Int64Array, Int8Array};
+    use arrow_schema::DataType;
+
+    use super::*;
+
+    struct NoBatches;
+
+    impl RunSource for NoBatches {
+        fn next_batch(&mut self, _ctx: &RunContext) -> Result<Option<(RecordBatch, PathBuf, i32)>> {
+            Ok(None)
+        }
+    }
+
+    /// A run positioned on record `row` of one batch with `keys`, compared.
+    fn run_at(keys: &[i32], row: usize) -> Run {
+        let conv = RowConverter::new(vec![SortField::new(DataType::Int32)]).unwrap();
+        let k: ArrayRef = Arc::new(Int32Array::from(keys.to_vec()));
+        let rows = conv.convert_columns(std::slice::from_ref(&k)).unwrap();
+        let n = keys.len();
+        let batch = RecordBatch::try_from_iter([
+            (
+                "_SEQUENCE_NUMBER",
+                Arc::new(Int64Array::from(vec![0i64; n])) as ArrayRef,
+            ),
+            (
+                "_row_kind",
+                Arc::new(Int8Array::from(vec![0i8; n])) as ArrayRef,
+            ),
+            ("k", k),
+        ])
+        .unwrap();
+        let unique_keys = (1..n).all(|i| rows.row(i - 1) < rows.row(i));
+        let mut run = Run::new(Box::new(NoBatches), true);
+        run.current = Some(RunBatch {
+            batch,
+            keys: Some(rows),
+            user_sequence: None,
+            sequence: vec![0i64; n].into(),
+            kinds: vec![0i8; n].into(),
+            level: 0,
+            unique_keys,
+        });
+        run.row = row;
+        run.started = true;
+        run
+    }
+
+    /// `sole_keys_below(bound)` of a run on record `row` of a batch with `keys`.
+    fn sole(keys: &[i32], row: usize, bound: Option<i32>) -> usize {
+        let run = run_at(keys, row);
+        let conv = RowConverter::new(vec![SortField::new(DataType::Int32)]).unwrap();
+        let b: Vec<ArrayRef> = bound
+            .map(|b| vec![Arc::new(Int32Array::from(vec![b])) as ArrayRef])
+            .unwrap_or_default();
+        let rows = bound.map(|_| conv.convert_columns(&b).unwrap());
+        run.sole_keys_below(rows.as_ref().map(|r| r.row(0)))
+    }
+
+    /// The end of a stretch of sole keys, record by record: what the merge would emit before re-playing
+    /// the tree (keys below the bound, each followed by a greater key in the batch).
+    #[test]
+    fn sole_keys_below_stops_at_the_bound_a_repeated_key_and_the_last_record() {
+        let keys: Vec<i32> = (0..100).map(|i| i * 2).collect(); // 0, 2, .., 198
+                                                                // No other run left: everything but the batch's last record.
+        assert_eq!(sole(&keys, 0, None), 99);
+        assert_eq!(sole(&keys, 98, None), 99);
+        assert_eq!(sole(&keys, 99, None), 99); // the last record: nothing
+                                               // The first key not below the bound: bound 51 stops at key 52 (record 26), bound 52 too.
+        assert_eq!(sole(&keys, 0, Some(51)), 26);
+        assert_eq!(sole(&keys, 0, Some(52)), 26);
+        assert_eq!(sole(&keys, 10, Some(53)), 27);
+        // The current key is not below the bound: nothing.
+        assert_eq!(sole(&keys, 10, Some(20)), 10);
+        assert_eq!(sole(&keys, 10, Some(5)), 10);
+        // A bound above every key: up to the last record, which stays.
+        assert_eq!(sole(&keys, 3, Some(1000)), 99);
+        // Every start and bound against a linear scan.
+        for start in 0..100 {
+            for bound in [-1, 0, 1, 7, 8, 100, 101, 197, 198, 199, 500] {
+                let expected = (start..99)
+                    .find(|&i| keys[i] >= bound)
+                    .unwrap_or(99)
+                    .max(start);
+                assert_eq!(sole(&keys, start, Some(bound)), expected, "{start} {bound}");
+            }
+        }
+        // A key repeated inside the run (records 5 and 6): record 4 is the last one followed by a
+        // greater key, whatever the bound.
+        let repeated = [1, 2, 3, 4, 5, 6, 6, 7, 8];
+        assert_eq!(sole(&repeated, 0, None), 5);
+        assert_eq!(sole(&repeated, 0, Some(100)), 5);
+        assert_eq!(sole(&repeated, 0, Some(3)), 2);
+        assert_eq!(sole(&repeated, 5, None), 5);
+        assert_eq!(sole(&repeated, 6, None), 8);
+    }
+}

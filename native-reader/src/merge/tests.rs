@@ -683,11 +683,7 @@ type TestRows = Vec<(i64, i8, Value)>;
 
 /// Merges one section whose runs are given as batches of rows, in output batches of `batch_size`; returns
 /// `kind k v` per output row.
-fn merge_batches(
-    table: &Arc<Table>,
-    runs: &[Vec<TestRows>],
-    batch_size: usize,
-) -> Vec<String> {
+fn merge_batches(table: &Arc<Table>, runs: &[Vec<TestRows>], batch_size: usize) -> Vec<String> {
     let section: Vec<Box<dyn RunSource>> = runs
         .iter()
         .map(|batches| {
