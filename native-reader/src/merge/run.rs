@@ -322,6 +322,11 @@ impl Run {
     }
 }
 
+/// Whether each row of `keys` is greater than the one before it.
+fn strictly_increasing(keys: &Rows) -> bool {
+    (1..keys.num_rows()).all(|i| keys.row(i - 1) < keys.row(i))
+}
+
 /// [`Error::Decode`] for a `_row_kind` byte that is not a RowKind (the decoder lets none through).
 pub(crate) fn kind_error(byte: i8) -> Error {
     Error::Decode {
@@ -406,9 +411,7 @@ fn run_batch(
         .ok_or_else(|| err("_row_kind is not TINYINT"))?
         .values()
         .clone();
-    let unique_keys = keys
-        .as_ref()
-        .is_some_and(|k| (1..k.num_rows()).all(|i| k.row(i - 1) < k.row(i)));
+    let unique_keys = keys.as_ref().is_some_and(strictly_increasing);
     Ok(RunBatch {
         batch,
         keys,
@@ -456,7 +459,7 @@ mod tests {
             ("k", k),
         ])
         .unwrap();
-        let unique_keys = (1..n).all(|i| rows.row(i - 1) < rows.row(i));
+        let unique_keys = strictly_increasing(&rows);
         let mut run = Run::new(Box::new(NoBatches), true);
         run.current = Some(RunBatch {
             batch,

@@ -200,18 +200,35 @@ fn batch(table: &Table, rows: &[(i64, i8, Value)]) -> RecordBatch {
     RecordBatch::try_new(schema, columns).unwrap()
 }
 
-/// Merges one section whose runs are given as rows; returns `kind v1 v2 ...` per output row.
-fn merge(table: &Arc<Table>, runs: Vec<Vec<(i64, i8, Value)>>) -> Result<Vec<String>> {
+/// The rows of one batch of a test run: (sequence, kind, values in column order).
+type TestRows = Vec<(i64, i8, Value)>;
+
+/// Merges one section whose runs are given as rows (one batch each), in output batches of 2 rows; returns
+/// `kind v1 v2 ...` per output row.
+fn merge(table: &Arc<Table>, runs: Vec<TestRows>) -> Result<Vec<String>> {
+    let runs: Vec<Vec<TestRows>> = runs.into_iter().map(|rows| vec![rows]).collect();
+    merge_batches(table, &runs, 2)
+}
+
+/// Merges one section whose runs are given as batches of rows, in output batches of `batch_size`; returns
+/// `kind v1 v2 ...` per output row.
+fn merge_batches(
+    table: &Arc<Table>,
+    runs: &[Vec<TestRows>],
+    batch_size: usize,
+) -> Result<Vec<String>> {
     let section: Vec<Box<dyn RunSource>> = runs
         .iter()
-        .map(|rows| {
-            Box::new(MemoryRun(VecDeque::from(vec![batch(table, rows)]))) as Box<dyn RunSource>
+        .map(|batches| {
+            Box::new(MemoryRun(batches.iter().map(|b| batch(table, b)).collect()))
+                as Box<dyn RunSource>
         })
         .collect();
-    let mut reader = MergeReader::with_sections(table, "/t/bucket-0", vec![section], 2, None)?;
+    let mut reader =
+        MergeReader::with_sections(table, "/t/bucket-0", vec![section], batch_size, None)?;
     let mut out = Vec::new();
     while let Some(b) = reader.next_batch()? {
-        assert!(b.num_rows() > 0 && b.num_rows() <= 2);
+        assert!(b.num_rows() > 0 && b.num_rows() <= batch_size);
         for r in 0..b.num_rows() {
             let kind =
                 ["+I", "-U", "+U", "-D"][b.column(0).as_primitive::<Int8Type>().value(r) as usize];
@@ -678,38 +695,6 @@ fn keys_of_one_run_pass_the_tree_and_shared_keys_still_merge() {
     );
 }
 
-/// The rows of one batch of a test run: (sequence, kind, values in column order).
-type TestRows = Vec<(i64, i8, Value)>;
-
-/// Merges one section whose runs are given as batches of rows, in output batches of `batch_size`; returns
-/// `kind k v` per output row.
-fn merge_batches(table: &Arc<Table>, runs: &[Vec<TestRows>], batch_size: usize) -> Vec<String> {
-    let section: Vec<Box<dyn RunSource>> = runs
-        .iter()
-        .map(|batches| {
-            Box::new(MemoryRun(batches.iter().map(|b| batch(table, b)).collect()))
-                as Box<dyn RunSource>
-        })
-        .collect();
-    let mut reader =
-        MergeReader::with_sections(table, "/t/bucket-0", vec![section], batch_size, None).unwrap();
-    let mut out = Vec::new();
-    while let Some(b) = reader.next_batch().unwrap() {
-        assert!(b.num_rows() > 0 && b.num_rows() <= batch_size);
-        for r in 0..b.num_rows() {
-            let kind =
-                ["+I", "-U", "+U", "-D"][b.column(0).as_primitive::<Int8Type>().value(r) as usize];
-            let mut line = kind.to_string();
-            for c in b.columns().iter().skip(1) {
-                line.push(' ');
-                line.push_str(&arrow_cast::display::array_value_to_string(c.as_ref(), r).unwrap());
-            }
-            out.push(line);
-        }
-    }
-    out
-}
-
 /// Long stretches of keys only one run holds go out as ranges of that run's batch: cut at `-U`/`-D`
 /// records (dropped), at the end of each batch of the run, at a key the other run holds, at a key repeated
 /// inside the run, and at the output batch size; the deduplicated rows are the same whatever the output
@@ -767,7 +752,7 @@ fn stretches_of_sole_keys_go_out_as_ranges_with_the_same_rows() {
     expected.push("+I 50 b50".to_string());
     for batch_size in [1, 3, 7, 1000] {
         assert_eq!(
-            merge_batches(&t, &[run0.clone(), run1.clone()], batch_size),
+            merge_batches(&t, &[run0.clone(), run1.clone()], batch_size).unwrap(),
             expected,
             "batch size {batch_size}"
         );
