@@ -85,7 +85,7 @@ table, 3 nothing compared.")]
         /// List at most N missing keys.
         #[arg(long, value_name = "N", default_value_t = 20)]
         max_keys: usize,
-        /// Released Paimon version of the stock reader and the line the native reader plans as; default
+        /// Released Paimon version of the stock reader and the release whose rules the native reader plans by; default
         /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
         #[arg(long)]
         paimon_version: Option<String>,
@@ -220,7 +220,8 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub unordered: bool,
     /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`) and
-    /// the line the native reader plans as (1.0.x or 2.0.x); default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+    /// the release whose rules the native reader plans by: 1.0.0, 1.0.1, 1.1.1, 1.2.0, 1.3.1, 1.4.2 or 2.0.0;
+    /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long, value_name = "VERSION")]
     pub paimon_version: Option<String>,
     /// The readers to compare with the released one, repeatable or comma-separated: `native` (this
@@ -291,7 +292,7 @@ pub struct BenchArgs {
     /// flight (default: the native reader's `ReadOptions::buffer_bytes`, 64 MiB).
     #[arg(long)]
     pub buffer_mib: Option<usize>,
-    /// Released Paimon version of the stock reader and the line the native reader plans as; default
+    /// Released Paimon version of the stock reader and the release whose rules the native reader plans by; default
     /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long)]
     pub paimon_version: Option<String>,
@@ -310,7 +311,7 @@ pub struct BenchArgs {
 }
 
 /// What `paimon-parity --version` prints: the tool's version, the released Paimon builds the stock side can
-/// load (`jvm-bridge/java/target/paimon-<V>`, built by `scripts/build-java`), the release lines the native
+/// load (`jvm-bridge/java/target/paimon-<V>`, built by `scripts/build-java`), the releases the native
 /// reader follows, the JDK (`java -version` of `JAVA_HOME`, else of `java` on `PATH`), and which external
 /// readers of `adapters/readers.json` are set up.
 pub fn long_version() -> String {
@@ -325,7 +326,10 @@ pub fn long_version() -> String {
         },
         target.display()
     ));
-    out.push_str("native reader release lines: 1.0.x, 2.0.x\n");
+    out.push_str(&format!(
+        "native reader releases: {}\n",
+        native_reader::PaimonRelease::supported_list()
+    ));
     let java = std::env::var_os("JAVA_HOME")
         .map(|h| PathBuf::from(h).join("bin/java"))
         .unwrap_or_else(|| "java".into());

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
 use native_reader::scan::ScanMode;
-use native_reader::{PaimonLine, Split, Table};
+use native_reader::{PaimonRelease, Split, Table};
 
 use crate::error::{Error, Result, Side};
 
@@ -90,50 +90,50 @@ pub trait TableReader {
     fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>>;
 }
 
-/// The release line the native reader mimics in this process: the line of the release the stock side runs
+/// The release the native reader mimics in this process: the release the stock side runs
 /// ([`jvm_bridge::jvm::paimon_version`]: `--paimon-version`, else `PAIMON_PARITY_PAIMON_VERSION`, else 1.0.0),
 /// so one value picks both sides. With `PAIMON_PARITY_CLASSPATH` the classpath decides the stock side and
 /// this still follows the version setting.
 ///
-/// Errors: [`Error::Native`] holding `native_reader::Error::UnsupportedRelease` naming a version whose line
-/// the native reader does not implement.
-pub fn release_line() -> Result<PaimonLine> {
-    Ok(PaimonLine::parse(&jvm_bridge::jvm::paimon_version())?)
+/// Errors: [`Error::Native`] holding `native_reader::Error::UnsupportedRelease` naming a version the native
+/// reader does not implement, with the list of those it does.
+pub fn this_release() -> Result<PaimonRelease> {
+    Ok(PaimonRelease::parse(&jvm_bridge::jvm::paimon_version())?)
 }
 
-/// The native reader behind [`TableReader`]. Opened tables are cached per path, opened as one release line
+/// The native reader behind [`TableReader`]. Opened tables are cached per path, opened as one release
 /// ([`Table::open_as`]).
 #[derive(Default)]
 pub struct NativeTableReader {
     tables: Mutex<HashMap<PathBuf, Arc<Table>>>,
     batch_size: Option<usize>,
-    line: PaimonLine,
+    release: PaimonRelease,
 }
 
 impl NativeTableReader {
-    /// A reader of the 1.0 line decoding batches of `native_reader::decode::DEFAULT_BATCH_SIZE` rows.
+    /// A reader of release 1.0.0 decoding batches of `native_reader::decode::DEFAULT_BATCH_SIZE` rows.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// A reader that plans and reads as the reader of `line` (see [`release_line`] for the process's).
-    pub fn for_line(line: PaimonLine) -> Self {
+    /// A reader that plans and reads as the reader of `release` (see [`this_release`] for the process's).
+    pub fn for_release(release: PaimonRelease) -> Self {
         Self {
-            line,
+            release,
             ..Self::default()
         }
     }
 
-    /// A reader of this process's release line ([`release_line`]), the one the stock side runs.
+    /// A reader of this process's release ([`this_release`]), the one the stock side runs.
     ///
-    /// Errors: as [`release_line`].
+    /// Errors: as [`this_release`].
     pub fn for_this_process() -> Result<Self> {
-        Ok(Self::for_line(release_line()?))
+        Ok(Self::for_release(this_release()?))
     }
 
-    /// The release line this reader mimics.
-    pub fn line(&self) -> PaimonLine {
-        self.line
+    /// The release this reader mimics.
+    pub fn release(&self) -> PaimonRelease {
+        self.release
     }
 
     /// Opens (or returns the cached) table at `path`.
@@ -145,7 +145,7 @@ impl NativeTableReader {
         if let Some(t) = tables.get(path) {
             return Ok(t.clone());
         }
-        let t = Arc::new(Table::open_as(path, self.line)?);
+        let t = Arc::new(Table::open_as(path, self.release)?);
         tables.insert(path.to_path_buf(), t.clone());
         Ok(t)
     }
@@ -281,8 +281,8 @@ mod tests {
                 .unwrap()
         };
         let v1 = plan(&NativeTableReader::new());
-        let v2 = plan(&NativeTableReader::for_line(PaimonLine::V2_0));
-        assert_eq!(NativeTableReader::new().line(), PaimonLine::V1_0);
+        let v2 = plan(&NativeTableReader::for_release(PaimonRelease::V2_0_0));
+        assert_eq!(NativeTableReader::new().release(), PaimonRelease::V1_0_0);
         assert_eq!(v1.len(), v2.len());
         assert!(v1.iter().all(|s| !s.split.deletion_files.is_empty()));
         assert!(v2.iter().all(|s| s.split.deletion_files.is_empty()));
@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn a_release_outside_the_lines_is_named() {
-        let err = Error::from(PaimonLine::parse("1.4.0").unwrap_err());
+        let err = Error::from(PaimonRelease::parse("1.4.0").unwrap_err());
         assert!(err.to_string().contains("`1.4.0`"), "{err}");
     }
 }

@@ -385,7 +385,7 @@ fn version_names_the_built_releases_the_lines_and_the_jdk() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("native reader release lines: 1.0.x, 2.0.x"),
+        stdout.contains("native reader releases: 1.0.0, 1.0.1, 1.1.1, 1.2.0, 1.3.1, 1.4.2, 2.0.0"),
         "{stdout}"
     );
     assert!(

@@ -51,7 +51,7 @@ pub enum Error {
     #[error("{path}: unsupported: {reason}")]
     Unsupported { path: PathBuf, reason: String },
     /// The release under test (`--paimon-version`) is not a line this reader mimics
-    /// ([`crate::line::PaimonLine::parse`]); `version` is the string as given.
+    /// ([`crate::line::PaimonRelease::parse`]); `version` is the string as given.
     #[error("Paimon release `{version}`: unsupported: {reason}")]
     UnsupportedRelease { version: String, reason: String },
     /// The thread pool of [`crate::read::read_splits`] could not be started.

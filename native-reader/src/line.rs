@@ -1,130 +1,212 @@
-//! Release lines of Apache Paimon the native reader can mimic, and the rules that differ between them.
+//! Releases of Apache Paimon the native reader can mimic, and the rules that differ between them.
 //!
-//! The native reader plans (and, through hooks, decodes) the way one released Java reader does: the release
-//! under test. [`PaimonLine`] names the line (`1.0.x`, `2.0.x`) and [`LineRules`] holds every rule that
-//! differs between lines as data, one row per line ([`PaimonLine::rules`]). Planning (`scan/`) reads the
-//! rules instead of testing the version, so a further line (e.g. 1.4) is one more enum variant and one more
-//! row.
+//! The native reader plans (and, through hooks, decodes and merges) the way one released Java reader does:
+//! the release under test. [`PaimonRelease`] names the release (`1.0.0`, `1.0.1`, `1.1.1`, `1.2.0`, `1.3.1`,
+//! `1.4.2`, `2.0.0`: every release whose jars the registries here serve) and [`LineRules`] holds every rule
+//! that differs between releases as data, one row per release ([`PaimonRelease::rules`]). Planning
+//! (`scan/`), merging (`merge/`) and decoding read the rules instead of testing the version, so a further
+//! release is one more enum variant, one more row and one more entry of [`PaimonRelease::ALL`].
 //!
-//! The line is chosen by the caller (the harness takes it from the release whose class path the stock side
-//! runs) and carried by the [`crate::Table`] it opens ([`crate::Table::open_as`]); [`PaimonLine::default`]
-//! is 1.0, so callers that do not choose keep the 1.0 behaviour.
+//! Rules are keyed by release, not by minor line: 1.0.0 and 1.0.1 differ (`sequence.field` under
+//! aggregation, sequence-group fields under partial-update). The first release of each rule, with the Paimon
+//! commit that brought it, is in `shared/docs/paimon-1.x-lines.md` §2 and §6; releases not listed here
+//! (1.1.0, 1.3.0, 1.3.2, 1.4.1) agree with the listed release of their minor line on every rule below, but
+//! are refused because the stock side cannot load them here (their jars do not resolve).
+//!
+//! The release is chosen by the caller (the harness takes it from the release whose class path the stock
+//! side runs) and carried by the [`crate::Table`] it opens ([`crate::Table::open_as`]);
+//! [`PaimonRelease::default`] is 1.0.0, so callers that do not choose keep the 1.0.0 behaviour.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
-/// A release line of Apache Paimon whose reader the native reader mimics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PaimonLine {
-    /// Paimon 1.0.x (`release-1.0.0`, `release-1.0.1`).
+/// A release of Apache Paimon whose reader the native reader mimics. Ordered by release (`V1_0_0 <
+/// V1_0_1 < … < V2_0_0`), so a rule that first appeared in release R holds for `release >= R`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PaimonRelease {
+    /// Paimon 1.0.0 (`release-1.0.0`, f5d600525f).
     #[default]
-    V1_0,
-    /// Paimon 2.0.x (`release-2.0.0`).
-    V2_0,
+    V1_0_0,
+    /// Paimon 1.0.1 (`release-1.0.1`, c07ec05d28).
+    V1_0_1,
+    /// Paimon 1.1.1 (`release-1.1.1`, 9b7265d50d).
+    V1_1_1,
+    /// Paimon 1.2.0 (`release-1.2.0`, f4c28643bb).
+    V1_2_0,
+    /// Paimon 1.3.1 (`release-1.3.1`, 28dfdfed24).
+    V1_3_1,
+    /// Paimon 1.4.2 (`release-1.4.2`, ac223f47d9).
+    V1_4_2,
+    /// Paimon 2.0.0 (`release-2.0.0`, 604e6d5e13).
+    V2_0_0,
 }
 
-impl PaimonLine {
-    /// Every line, oldest first.
-    pub const ALL: [PaimonLine; 2] = [PaimonLine::V1_0, PaimonLine::V2_0];
+impl PaimonRelease {
+    /// Every supported release, oldest first.
+    pub const ALL: [PaimonRelease; 7] = [
+        PaimonRelease::V1_0_0,
+        PaimonRelease::V1_0_1,
+        PaimonRelease::V1_1_1,
+        PaimonRelease::V1_2_0,
+        PaimonRelease::V1_3_1,
+        PaimonRelease::V1_4_2,
+        PaimonRelease::V2_0_0,
+    ];
 
-    /// The line of a release version string: `1.0.0`, `1.0.1`, `1.0.x` → [`PaimonLine::V1_0`]; `2.0.0`,
-    /// `2.0.x` → [`PaimonLine::V2_0`]. Surrounding blanks and a `-SNAPSHOT`/`-rcN` suffix are accepted.
+    /// The supported releases as one comma-separated list (`1.0.0, 1.0.1, …, 2.0.0`), for messages.
+    pub fn supported_list() -> String {
+        PaimonRelease::ALL
+            .iter()
+            .map(|r| r.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The release of a version string: exactly one of [`PaimonRelease::ALL`]'s names (`1.0.0`, `1.3.1`,
+    /// …). Surrounding blanks and a `-SNAPSHOT` or `-rcN` suffix (a release candidate's jar) are accepted.
     ///
-    /// Errors: [`Error::UnsupportedRelease`] naming `version` for any other release (1.1–1.4, 3.x, text
-    /// that is not a version).
-    pub fn parse(version: &str) -> Result<PaimonLine> {
+    /// Errors: [`Error::UnsupportedRelease`] naming `version` and listing the supported releases for any
+    /// other text (another patch release such as `1.3.2`, a minor line such as `1.0.x`, `3.0.0`, text that is
+    /// not a version).
+    pub fn parse(version: &str) -> Result<PaimonRelease> {
         let trimmed = version.trim();
         let core = trimmed.split(['-', '+']).next().unwrap_or_default();
-        let mut parts = core.split('.');
-        let (major, minor) = (parts.next(), parts.next());
-        let patch_ok = parts
-            .next()
-            .is_none_or(|p| p == "x" || (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
-            && parts.next().is_none();
-        match (major, minor, patch_ok) {
-            (Some("1"), Some("0"), true) => Ok(PaimonLine::V1_0),
-            (Some("2"), Some("0"), true) => Ok(PaimonLine::V2_0),
-            _ => Err(Error::UnsupportedRelease {
+        PaimonRelease::ALL
+            .into_iter()
+            .find(|r| r.name() == core)
+            .ok_or_else(|| Error::UnsupportedRelease {
                 version: version.to_owned(),
-                reason: "the native reader implements the 1.0.x and 2.0.x lines only".into(),
-            }),
-        }
+                reason: format!(
+                    "the native reader implements the releases {}",
+                    PaimonRelease::supported_list()
+                ),
+            })
     }
 
-    /// The line's name as a version pattern: `1.0.x`, `2.0.x`.
+    /// The release's version: `1.0.0`, `1.3.1`, `2.0.0`.
     pub fn name(self) -> &'static str {
         match self {
-            PaimonLine::V1_0 => "1.0.x",
-            PaimonLine::V2_0 => "2.0.x",
+            PaimonRelease::V1_0_0 => "1.0.0",
+            PaimonRelease::V1_0_1 => "1.0.1",
+            PaimonRelease::V1_1_1 => "1.1.1",
+            PaimonRelease::V1_2_0 => "1.2.0",
+            PaimonRelease::V1_3_1 => "1.3.1",
+            PaimonRelease::V1_4_2 => "1.4.2",
+            PaimonRelease::V2_0_0 => "2.0.0",
         }
     }
 
-    /// The rules of this line (one row of the table).
+    /// The rules of this release (one row of the table).
     pub fn rules(self) -> &'static LineRules {
         match self {
-            PaimonLine::V1_0 => &V1_0_RULES,
-            PaimonLine::V2_0 => &V2_0_RULES,
+            PaimonRelease::V1_0_0 => &V1_0_0_RULES,
+            PaimonRelease::V1_0_1 => &V1_0_1_RULES,
+            PaimonRelease::V1_1_1 => &V1_1_1_RULES,
+            PaimonRelease::V1_2_0 => &V1_2_0_RULES,
+            PaimonRelease::V1_3_1 | PaimonRelease::V1_4_2 => &V1_3_1_RULES,
+            PaimonRelease::V2_0_0 => &V2_0_0_RULES,
         }
     }
 }
 
-impl fmt::Display for PaimonLine {
-    /// `1.0.x`, `2.0.x`.
+impl fmt::Display for PaimonRelease {
+    /// `1.0.0`, `2.0.0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for PaimonLine {
+impl FromStr for PaimonRelease {
     type Err = Error;
 
-    /// As [`PaimonLine::parse`].
+    /// As [`PaimonRelease::parse`].
     fn from_str(s: &str) -> Result<Self> {
-        PaimonLine::parse(s)
+        PaimonRelease::parse(s)
     }
 }
 
 /// Which snapshots the follow-up scanner of changelog-producer `input`, `lookup` and `full-compaction` plans
-/// (`none` is `DeltaFollowUpScanner` in every line: APPEND snapshots, `ScanMode.DELTA`).
+/// (`none` is `DeltaFollowUpScanner` in every release: APPEND snapshots, `ScanMode.DELTA`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChangelogFollowUp {
-    /// 1.0: by commit kind. `input` plans APPEND snapshots (`InputChangelogFollowUpScanner`),
+    /// 1.0.x: by commit kind. `input` plans APPEND snapshots (`InputChangelogFollowUpScanner`),
     /// `lookup`/`full-compaction` COMPACT snapshots (`CompactionChangelogFollowUpScanner`); `ScanMode.CHANGELOG`.
     ByCommitKind,
-    /// 2.0: every snapshot whose `changelogManifestList` is non-null, whatever its commit kind
+    /// From 1.1.0: every snapshot whose `changelogManifestList` is non-null, whatever its commit kind
     /// (`ChangelogFollowUpScanner`); `ScanMode.CHANGELOG`.
     WithChangelogManifest,
 }
 
 /// Which tables the full first plan of a streaming scan (`DataTableStreamScan#tryFirstPlan`) reads at levels
-/// above 0 only (`full-compaction` reads the top level only in every line).
+/// above 0 only (`full-compaction` reads the top level only in every release).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstPlanLookupFilter {
-    /// 1.0 `CoreOptions#needLookup`: changelog-producer `lookup`, deletion vectors, merge-engine `first-row`
-    /// or `force-lookup`.
+    /// Up to 1.2.0, `CoreOptions#needLookup`: changelog-producer `lookup`, deletion vectors, merge-engine
+    /// `first-row` or `force-lookup`.
     NeedLookup,
-    /// 2.0: changelog-producer `lookup` only.
+    /// From 1.3.0: changelog-producer `lookup` only.
     LookupProducer,
 }
 
-/// When a batch scan of a primary-key table drops level-0 files (`DataTableBatchScan` in 1.0,
-/// `AbstractBatchTableScan` with `CoreOptions#batchScanSkipLevel0` in 2.0).
+/// When a batch scan of a primary-key table drops level-0 files (`DataTableBatchScan` in 1.0, `CoreOptions
+/// #batchScanSkipLevel0` from 1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BatchSkipLevel0 {
-    /// 1.0: deletion vectors enabled, or merge-engine `first-row`.
+    /// Every 1.x: deletion vectors enabled, or merge-engine `first-row` (from 1.3 also only when
+    /// `batch-scan-mode` is `none`, the only value this reader accepts).
     DeletionVectorsOrFirstRow,
     /// 2.0: with deletion vectors, unless `deletion-vectors.merge-on-read=true`; without, merge-engine
     /// `first-row`.
     DeletionVectorsUnlessMergeOnRead,
 }
 
+/// What a release does with a table whose `bucket` is `-2` (the postpone bucket, `BucketMode
+/// .POSTPONE_BUCKET`, written under `bucket-postpone/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PostponeBucket {
+    /// 1.0.x: no such bucket; the table is [`Error::Unsupported`] (1.0's `SchemaValidation` rejects bucket
+    /// numbers below 1 other than -1).
+    Rejected,
+    /// 1.1.x: every read scan, batch or streaming, skips entries of buckets < 0 (`KeyValueFileStore`,
+    /// `POSTPONE_BUCKET && scanType == FOR_READ`).
+    EveryReadSkips,
+    /// From 1.2.0: batch scans skip buckets < 0, streaming scans only with changelog-producer ≠ `none`
+    /// (`SnapshotReader#onlyReadRealBuckets` from the `DataTableStreamScan` and `AbstractBatchTableScan`
+    /// constructors).
+    BatchAndChangelogStreamsSkip,
+}
+
+/// The aggregate function of the `sequence.field` columns of a `merge-engine=aggregation` table
+/// (`AggregateMergeFunction#getAggFuncName`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SequenceFieldAggregation {
+    /// 1.0.0: like any column (its `fields.<f>.aggregate-function`, else the default).
+    Default,
+    /// 1.0.1 (apache/paimon#4977): `last_non_null_value`.
+    LastNonNullValue,
+    /// From 1.1.0 (apache/paimon#5065): `last_value`.
+    LastValue,
+}
+
+/// Which record above level 0 `LookupMergeFunction` keeps of one key's records (it merges the records of
+/// level 0 with that one only). Applied on read too, for `CoreOptions#needLookup` tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LookupPick {
+    /// Up to 1.1.x: the last record above level 0 in merge (sequence) order (`candidates
+    /// .descendingIterator()`).
+    Latest,
+    /// From 1.2.0 (apache/paimon#5632): the record on the lowest positive level, the first of equal levels
+    /// (`pickHighLevel`).
+    LowestLevel,
+}
+
 /// The Arrow timezone of a `TIMESTAMP WITH LOCAL TIME ZONE` column (decode hook; not read by planning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimestampLtzZone {
-    /// 1.0 paimon-arrow: the JVM default zone (`ZoneId.systemDefault()`), which the native reader takes as
-    /// it does today.
+    /// Every 1.x paimon-arrow: the JVM default zone (`ZoneId.systemDefault()`), which the native reader takes
+    /// as it does today.
     JvmDefault,
     /// 2.0 paimon-arrow (`ArrowFieldTypeConversion`): `"UTC"`.
     Utc,
@@ -133,59 +215,67 @@ pub enum TimestampLtzZone {
 /// The nullability of the value field of an Arrow map (decode hook; not read by planning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapValueNullability {
-    /// 1.0 paimon-arrow: the value field is forced NOT NULL.
+    /// Up to 1.2.0 paimon-arrow (`ArrowUtils`, `mapType.getValueType().notNull()`): forced NOT NULL.
     ForcedNotNull,
-    /// 2.0 paimon-arrow: the value field is nullable as the Paimon value type says.
+    /// From 1.3.0 paimon-arrow: nullable as the Paimon value type says.
     FromType,
 }
 
-/// The rules that differ between release lines, one value per rule (one row of the table per line, see
-/// [`PaimonLine::rules`]). Field docs give the 1.0 and 2.0 values and the Java class they come from.
+/// The rules that differ between releases, one value per rule (one row of the table per release, see
+/// [`PaimonRelease::rules`]). Field docs give the values and the Java class they come from; the first release
+/// of each value is in `shared/docs/paimon-1.x-lines.md` §2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineRules {
     /// Follow-up scanner of `input`/`lookup`/`full-compaction` (`DataTableStreamScan#createFollowUpScanner`).
     pub changelog_follow_up: ChangelogFollowUp,
     /// Level filter of the full first plan for lookup-style tables (`DataTableStreamScan#tryFirstPlan`).
     pub first_plan_lookup_filter: FirstPlanLookupFilter,
-    /// 1.0 true: after a full first plan of a table with deletion vectors but no lookup changelog, the
-    /// follow-up starts at the same snapshot (its level-0 files are read again as a delta); 2.0 false: always
-    /// `currentSnapshotId + 1`.
+    /// Up to 1.2.0 true: after a full first plan of a table with deletion vectors but no lookup changelog,
+    /// the follow-up starts at the same snapshot (its level-0 files are read again as a delta); from 1.3.0
+    /// false: always `currentSnapshotId + 1`.
     pub dv_first_plan_rereads_start: bool,
-    /// 2.0 true: `nextPlan` skips plans without splits, so one `plan()` call can pass several snapshots
-    /// (1.0 false: it returns the empty plan). Concatenated splits are the same either way, so the native
-    /// planner, which returns the concatenation, does not branch on it; it documents how the stock side's
-    /// plan loop behaves (its stop rule, `jvm_bridge::scan_options::StreamStop`, holds for both).
+    /// From 1.3.0 true: `nextPlan` skips plans without splits, so one `plan()` call can pass several
+    /// snapshots (before, false: it returns the empty plan). Concatenated splits are the same either way, so
+    /// the native planner, which returns the concatenation, does not branch on it; it documents how the stock
+    /// side's plan loop behaves (its stop rule, `jvm_bridge::scan_options::StreamStop`, holds for both).
     pub skip_empty_plans: bool,
-    /// 1.0 true: streaming splits (DELTA/CHANGELOG follow-ups and the overwrite changes plan) carry the
-    /// deletion files of their data files; 2.0 false (`SnapshotReaderImpl#generateSplits` and
+    /// 1.0.x true: streaming splits (DELTA/CHANGELOG follow-ups and the overwrite changes plan) carry the
+    /// deletion files of their data files; from 1.1.0 false (`SnapshotReaderImpl#generateSplits` and
     /// `toIncrementalPlan` read the DV index only when not streaming).
     pub streaming_deletion_files: bool,
     /// Level-0 skipping of batch scans of primary-key tables.
     pub batch_skip_level0: BatchSkipLevel0,
-    /// 2.0 true: a table with `bucket=-2` (postpone bucket, since 1.1) is readable; batch scans, and
-    /// streaming scans with changelog-producer ≠ `none`, skip entries of buckets < 0
-    /// (`SnapshotReader#onlyReadRealBuckets`). 1.0 false: such a table is [`Error::Unsupported`] (1.0's
-    /// schema validation rejects bucket numbers below 1 other than −1).
-    pub postpone_bucket: bool,
-    /// 2.0 true: an append table with `streaming-read-append-overwrite=true` streams an OVERWRITE snapshot as
-    /// the ADD files of its delta (`AppendOnlyFileStoreTable#supportStreamingReadOverwrite`,
-    /// `FollowUpScanner#getOverwriteChangesPlan` with `isAppend`); 1.0 false (append tables never stream
+    /// Tables with `bucket=-2` (the postpone bucket).
+    pub postpone_bucket: PostponeBucket,
+    /// From 1.2.0 true: an append table with `streaming-read-append-overwrite=true` streams an OVERWRITE
+    /// snapshot as the ADD files of its delta (`AppendOnlyFileStoreTable#supportStreamingReadOverwrite`,
+    /// `FollowUpScanner#getOverwriteChangesPlan` with `isAppend`); before, false (append tables never stream
     /// overwrites; the option does not exist).
     pub append_overwrite_streaming: bool,
-    /// 1.0 true: the overwrite changes plan drops files both deleted and added (`before.removeIf(data::remove)`
-    /// on `DataFileMeta`s). 2.0 false: `SnapshotReaderImpl#deduplicate` compares whole `ManifestEntry`s, whose
-    /// kinds (DELETE before, ADD after) always differ, so nothing is dropped.
+    /// 1.0.x true: the overwrite changes plan drops files both deleted and added (`before.removeIf(data::
+    /// remove)` on `DataFileMeta`s). From 1.1.0 false: the dedup compares whole `ManifestEntry`s, whose kinds
+    /// (DELETE before, ADD after) always differ, so nothing is dropped.
     pub changes_drop_common_files: bool,
     /// How a TIMESTAMP value becomes a TIME of day in a schema-evolution cast (`TimestampToTimeCastRule`).
     pub timestamp_to_time: TimestampToTime,
     /// What `nested_update` (`FieldNestedUpdateAgg.agg`) makes of a NULL accumulator.
     pub nested_update_null_accumulator: NestedUpdateNullAccumulator,
-    /// 2.0 true: under `merge-engine=aggregation`, the `sequence.field` columns are aggregated with
-    /// `last_value` whatever `fields.default-aggregate-function` says
-    /// (`AggregateMergeFunction#getAggFuncName`); 1.0 false: they take the default like any column. (An
-    /// aggregate function configured on a sequence field itself is refused by both releases' schema
-    /// validation.)
-    pub sequence_fields_last_value: bool,
+    /// The aggregate function of `sequence.field` columns under `merge-engine=aggregation` (an aggregate
+    /// function configured on a sequence field itself is refused by every release's schema validation).
+    pub sequence_field_aggregation: SequenceFieldAggregation,
+    /// 1.0.0 true: under `merge-engine=partial-update`, the sequence fields of `fields.<seq>.sequence-group`
+    /// get an aggregator like other columns (their `aggregate-function`, else `fields.default-aggregate-
+    /// function`); from 1.0.1 (apache/paimon#4897) false: sequence fields are never aggregated
+    /// (`PartialUpdateMergeFunction.Factory#createFieldAggregators`).
+    pub partial_update_aggregates_sequence_fields: bool,
+    /// Which record above level 0 `LookupMergeFunction` keeps for lookup tables
+    /// (`PrimaryKeyFileStoreTable` wraps the merge function of reads too).
+    pub lookup_pick: LookupPick,
+    /// Up to 1.2.0 true: the reader fills a column's NULLs with `fields.<f>.default-value`
+    /// (`DefaultValueAssigner`, removed in 1.3.0 by apache/paimon#5804). The native reader does not
+    /// implement it and refuses such a table by name on these releases
+    /// ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+    pub read_time_default_values: bool,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -195,7 +285,7 @@ pub struct LineRules {
 /// TIMESTAMP (without time zone) to TIME in `TimestampToTimeCastRule`: the milliseconds of the day.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimestampToTime {
-    /// 1.0: `(int) (millis % MILLIS_PER_DAY)`, negative for instants before 1970 (an invalid TIME).
+    /// Every 1.x: `(int) (millis % MILLIS_PER_DAY)`, negative for instants before 1970 (an invalid TIME).
     Remainder,
     /// 2.0: `(int) Math.floorMod(millis, MILLIS_PER_DAY)`, always in `0..86_400_000`.
     FloorMod,
@@ -204,48 +294,89 @@ pub enum TimestampToTime {
 /// `FieldNestedUpdateAgg.agg(accumulator = NULL, input)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NestedUpdateNullAccumulator {
-    /// 1.0: the input array as it is, NULL elements included.
+    /// Every 1.x: the input array as it is, NULL elements included.
     KeepsInput,
     /// 2.0: the input's non-NULL rows (`addNonNullRows`), through the key map when `nested-key` is set;
-    /// 2.0 also adds `nested-sequence-field`, `count-limit` and `nested-key-null-strategy`, which this
-    /// reader refuses as unsupported unless at their defaults.
+    /// 2.0 also adds `nested-sequence-field` and `nested-key-null-strategy` (and 1.3 `count-limit`), which
+    /// this reader refuses as unsupported unless at their defaults.
     NonNullRows,
 }
 
-/// The rules of Paimon 1.0.x.
-pub const V1_0_RULES: LineRules = LineRules {
+/// The rules of Paimon 1.0.0.
+pub const V1_0_0_RULES: LineRules = LineRules {
     changelog_follow_up: ChangelogFollowUp::ByCommitKind,
     first_plan_lookup_filter: FirstPlanLookupFilter::NeedLookup,
     dv_first_plan_rereads_start: true,
     skip_empty_plans: false,
     streaming_deletion_files: true,
     batch_skip_level0: BatchSkipLevel0::DeletionVectorsOrFirstRow,
-    postpone_bucket: false,
+    postpone_bucket: PostponeBucket::Rejected,
     append_overwrite_streaming: false,
     changes_drop_common_files: true,
     timestamp_to_time: TimestampToTime::Remainder,
     nested_update_null_accumulator: NestedUpdateNullAccumulator::KeepsInput,
-    sequence_fields_last_value: false,
+    sequence_field_aggregation: SequenceFieldAggregation::Default,
+    partial_update_aggregates_sequence_fields: true,
+    lookup_pick: LookupPick::Latest,
+    read_time_default_values: true,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
 
-/// The rules of Paimon 2.0.x.
-pub const V2_0_RULES: LineRules = LineRules {
+/// The rules of Paimon 1.0.1: 1.0.0's, with apache/paimon#4977 (sequence fields under aggregation) and
+/// #4897 (sequence-group fields under partial-update).
+pub const V1_0_1_RULES: LineRules = LineRules {
+    sequence_field_aggregation: SequenceFieldAggregation::LastNonNullValue,
+    partial_update_aggregates_sequence_fields: false,
+    ..V1_0_0_RULES
+};
+
+/// The rules of Paimon 1.1.1: the changelog-manifest follow-up and no deletion files on streaming splits
+/// (#5095, #5058), whole-entry dedup of the changes plan (#5343), `last_value` for sequence fields (#5065),
+/// and the postpone bucket skipped by every read (#5095).
+pub const V1_1_1_RULES: LineRules = LineRules {
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
+    streaming_deletion_files: false,
+    changes_drop_common_files: false,
+    sequence_field_aggregation: SequenceFieldAggregation::LastValue,
+    postpone_bucket: PostponeBucket::EveryReadSkips,
+    ..V1_0_1_RULES
+};
+
+/// The rules of Paimon 1.2.0: 1.1.1's, with the postpone bucket's read rule of 2.0 (#5783), append-table
+/// overwrite streaming (#5593) and the lowest-level lookup pick (#5632).
+pub const V1_2_0_RULES: LineRules = LineRules {
+    postpone_bucket: PostponeBucket::BatchAndChangelogStreamsSkip,
+    append_overwrite_streaming: true,
+    lookup_pick: LookupPick::LowestLevel,
+    ..V1_1_1_RULES
+};
+
+/// The rules of Paimon 1.3.1: 1.2.0's, with the lookup-producer first plan and no re-read of its start
+/// (#5866), empty plans skipped (#5931), no read-time default values (#5804) and nullable map values in
+/// Arrow (#5922).
+pub const V1_3_1_RULES: LineRules = LineRules {
     first_plan_lookup_filter: FirstPlanLookupFilter::LookupProducer,
     dv_first_plan_rereads_start: false,
     skip_empty_plans: true,
-    streaming_deletion_files: false,
+    read_time_default_values: false,
+    map_value_nullability: MapValueNullability::FromType,
+    ..V1_2_0_RULES
+};
+
+/// The rules of Paimon 1.4.2: every rule as 1.3.1 (still `DeletionVectorsOrFirstRow`, `Remainder`,
+/// `KeepsInput`, the JVM zone).
+pub const V1_4_2_RULES: LineRules = V1_3_1_RULES;
+
+/// The rules of Paimon 2.0.0: 1.4.2's, with deletion-vector merge-on-read batch scans (#7948), the
+/// `floorMod` TIMESTAMP→TIME cast (#8769), `nested_update`'s non-NULL rows (#8272) and `TIMESTAMP_LTZ` in
+/// UTC (#7364).
+pub const V2_0_0_RULES: LineRules = LineRules {
     batch_skip_level0: BatchSkipLevel0::DeletionVectorsUnlessMergeOnRead,
-    postpone_bucket: true,
-    append_overwrite_streaming: true,
-    changes_drop_common_files: false,
     timestamp_to_time: TimestampToTime::FloorMod,
     nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
-    sequence_fields_last_value: true,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
-    map_value_nullability: MapValueNullability::FromType,
+    ..V1_4_2_RULES
 };
 
 #[cfg(test)]
@@ -253,35 +384,116 @@ mod tests {
     use super::*;
 
     #[test]
-    fn release_versions_name_their_line() {
-        for v in [
-            "1.0.0",
-            "1.0.1",
-            "1.0.x",
-            " 1.0.0 ",
-            "1.0.0-SNAPSHOT",
-            "1.0",
+    fn release_versions_name_their_release() {
+        for (v, want) in [
+            ("1.0.0", PaimonRelease::V1_0_0),
+            (" 1.0.0 ", PaimonRelease::V1_0_0),
+            ("1.0.0-SNAPSHOT", PaimonRelease::V1_0_0),
+            ("1.0.1", PaimonRelease::V1_0_1),
+            ("1.1.1", PaimonRelease::V1_1_1),
+            ("1.2.0", PaimonRelease::V1_2_0),
+            ("1.3.1", PaimonRelease::V1_3_1),
+            ("1.4.2", PaimonRelease::V1_4_2),
+            ("2.0.0", PaimonRelease::V2_0_0),
+            ("2.0.0-rc10", PaimonRelease::V2_0_0),
         ] {
-            assert_eq!(PaimonLine::parse(v).unwrap(), PaimonLine::V1_0, "{v}");
-        }
-        for v in ["2.0.0", "2.0.x", "2.0.0-rc10"] {
-            assert_eq!(v.parse::<PaimonLine>().unwrap(), PaimonLine::V2_0, "{v}");
+            assert_eq!(v.parse::<PaimonRelease>().unwrap(), want, "{v}");
         }
         for v in [
-            "1.1.0", "1.4.0", "0.9.0", "3.0.0", "2", "", "2.0.0.1", "latest", "1.0.a",
+            "1.0.x", "1.0", "1.1.0", "1.3.2", "1.4.0", "1.4.1", "0.9.0", "3.0.0", "2", "",
+            "2.0.0.1", "latest", "1.0.a",
         ] {
-            let err = PaimonLine::parse(v).unwrap_err();
+            let err = PaimonRelease::parse(v).unwrap_err();
             assert!(matches!(err, Error::UnsupportedRelease { .. }), "{v}");
-            assert!(err.to_string().contains(&format!("`{v}`")), "{err}");
+            let text = err.to_string();
+            assert!(text.contains(&format!("`{v}`")), "{text}");
+            assert!(
+                text.contains("1.0.0, 1.0.1, 1.1.1, 1.2.0, 1.3.1, 1.4.2, 2.0.0"),
+                "{text}"
+            );
         }
-        assert_eq!(PaimonLine::default(), PaimonLine::V1_0);
-        assert_eq!(PaimonLine::V2_0.to_string(), "2.0.x");
+        assert_eq!(PaimonRelease::default(), PaimonRelease::V1_0_0);
+        assert_eq!(PaimonRelease::V2_0_0.to_string(), "2.0.0");
+        assert!(PaimonRelease::ALL.windows(2).all(|w| w[0] < w[1]));
     }
 
+    /// The release × rule table of `shared/docs/paimon-1.x-lines.md` §6, one column at a time, written from
+    /// that table (not from the constants above).
     #[test]
-    fn every_line_has_its_own_row() {
-        assert_eq!(PaimonLine::V1_0.rules(), &V1_0_RULES);
-        assert_eq!(PaimonLine::V2_0.rules(), &V2_0_RULES);
-        assert_ne!(V1_0_RULES, V2_0_RULES);
+    fn each_release_has_the_values_of_the_release_map() {
+        use PaimonRelease::*;
+        let with = |f: fn(&LineRules) -> bool| -> Vec<PaimonRelease> {
+            PaimonRelease::ALL
+                .into_iter()
+                .filter(|r| f(r.rules()))
+                .collect()
+        };
+        assert_eq!(
+            with(|r| r.changelog_follow_up == ChangelogFollowUp::ByCommitKind),
+            [V1_0_0, V1_0_1]
+        );
+        assert_eq!(
+            with(|r| r.first_plan_lookup_filter == FirstPlanLookupFilter::NeedLookup),
+            [V1_0_0, V1_0_1, V1_1_1, V1_2_0]
+        );
+        assert_eq!(
+            with(|r| r.dv_first_plan_rereads_start),
+            [V1_0_0, V1_0_1, V1_1_1, V1_2_0]
+        );
+        assert_eq!(with(|r| r.skip_empty_plans), [V1_3_1, V1_4_2, V2_0_0]);
+        assert_eq!(with(|r| r.streaming_deletion_files), [V1_0_0, V1_0_1]);
+        assert_eq!(
+            with(|r| r.batch_skip_level0 == BatchSkipLevel0::DeletionVectorsUnlessMergeOnRead),
+            [V2_0_0]
+        );
+        assert_eq!(
+            with(|r| r.postpone_bucket == PostponeBucket::Rejected),
+            [V1_0_0, V1_0_1]
+        );
+        assert_eq!(
+            with(|r| r.postpone_bucket == PostponeBucket::EveryReadSkips),
+            [V1_1_1]
+        );
+        assert_eq!(
+            with(|r| r.append_overwrite_streaming),
+            [V1_2_0, V1_3_1, V1_4_2, V2_0_0]
+        );
+        assert_eq!(with(|r| r.changes_drop_common_files), [V1_0_0, V1_0_1]);
+        assert_eq!(
+            with(|r| r.timestamp_to_time == TimestampToTime::FloorMod),
+            [V2_0_0]
+        );
+        assert_eq!(
+            with(|r| r.nested_update_null_accumulator == NestedUpdateNullAccumulator::NonNullRows),
+            [V2_0_0]
+        );
+        assert_eq!(
+            with(|r| r.sequence_field_aggregation == SequenceFieldAggregation::Default),
+            [V1_0_0]
+        );
+        assert_eq!(
+            with(|r| r.sequence_field_aggregation == SequenceFieldAggregation::LastNonNullValue),
+            [V1_0_1]
+        );
+        assert_eq!(
+            with(|r| r.partial_update_aggregates_sequence_fields),
+            [V1_0_0]
+        );
+        assert_eq!(
+            with(|r| r.lookup_pick == LookupPick::Latest),
+            [V1_0_0, V1_0_1, V1_1_1]
+        );
+        assert_eq!(
+            with(|r| r.read_time_default_values),
+            [V1_0_0, V1_0_1, V1_1_1, V1_2_0]
+        );
+        assert_eq!(
+            with(|r| r.timestamp_ltz_zone == TimestampLtzZone::Utc),
+            [V2_0_0]
+        );
+        assert_eq!(
+            with(|r| r.map_value_nullability == MapValueNullability::ForcedNotNull),
+            [V1_0_0, V1_0_1, V1_1_1, V1_2_0]
+        );
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
-use crate::line::PaimonLine;
+use crate::line::PaimonRelease;
 use crate::partition::PartitionComputer;
 use crate::schema::TableSchema;
 use crate::snapshot::{list_ids, Snapshot, SnapshotManager};
@@ -26,7 +26,7 @@ pub struct Table {
     schemas: Mutex<HashMap<i64, Arc<TableSchema>>>,
     snapshots: SnapshotManager,
     partitions: PartitionComputer,
-    line: PaimonLine,
+    release: PaimonRelease,
 }
 
 /// The postpone bucket (`BucketMode.POSTPONE_BUCKET`, since 1.1): the `bucket` option and the `_BUCKET` of
@@ -112,15 +112,15 @@ impl Table {
     /// directory or no `schema-N` file; [`Error::Io`]/[`Error::Json`] naming the schema file when it cannot
     /// be read or parsed; [`Error::InvalidOption`] naming it when an option value is invalid.
     pub fn open(path: &Path) -> Result<Table> {
-        Table::open_as(path, PaimonLine::default())
+        Table::open_as(path, PaimonRelease::default())
     }
 
-    /// Opens the table at `path` to be read the way the reader of release line `line` reads it: planning
-    /// (and the decode hooks of [`crate::line::LineRules`]) follow `line`'s rules. [`Table::open`] is
-    /// `open_as(path, PaimonLine::V1_0)`.
+    /// Opens the table at `path` to be read the way the reader of release `release` reads it: planning,
+    /// merging and the decode hooks follow its [`crate::line::LineRules`]. [`Table::open`] is
+    /// `open_as(path, PaimonRelease::V1_0_0)`.
     ///
     /// Errors: as [`Table::open`].
-    pub fn open_as(path: &Path, line: PaimonLine) -> Result<Table> {
+    pub fn open_as(path: &Path, release: PaimonRelease) -> Result<Table> {
         let not_a_table = |reason: &str| Error::NotATable {
             path: path.to_path_buf(),
             reason: reason.to_string(),
@@ -169,13 +169,13 @@ impl Table {
             schemas: Mutex::new(schemas),
             snapshots: SnapshotManager::new(path),
             partitions,
-            line,
+            release,
         })
     }
 
-    /// The release line whose reader this table mimics (chosen at [`Table::open_as`]).
-    pub fn line(&self) -> PaimonLine {
-        self.line
+    /// The release whose reader this table mimics (chosen at [`Table::open_as`]).
+    pub fn release(&self) -> PaimonRelease {
+        self.release
     }
 
     /// The table directory as given to [`Table::open`].
@@ -366,14 +366,14 @@ impl Table {
         Ok(())
     }
 
-    /// Refuses a table whose options include one of [`UNSUPPORTED_READ_OPTIONS`] for this table's line:
+    /// Refuses a table whose options include one of [`UNSUPPORTED_READ_OPTIONS`] for this table's release:
     /// planning and reading it would differ from the release. Called by every planning entry point.
     ///
     /// Errors: [`Error::Unsupported`] naming the latest schema file, the option and its value, and what the
     /// release does with it.
     pub fn check_read_options(&self) -> Result<()> {
         for (key, value) in &self.schema.options {
-            if let Some(o) = crate::read_options::refusal(self.line, key, value) {
+            if let Some(o) = crate::read_options::refusal(self.release, key, value) {
                 return Err(Error::Unsupported {
                     path: self
                         .path
@@ -434,53 +434,52 @@ mod tests {
     #[test]
     fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
         use crate::read_options::Refused;
-        // The list itself: each option with the lines whose released reader applies it.
-        let listed: Vec<(&str, &[PaimonLine])> = UNSUPPORTED_READ_OPTIONS
+        // The list itself: each option with the first and last release whose released reader applies it
+        // (`shared/docs/paimon-1.x-lines.md` §2: the release that brought each option).
+        use PaimonRelease::*;
+        let listed: Vec<(&str, PaimonRelease, PaimonRelease)> = UNSUPPORTED_READ_OPTIONS
             .iter()
-            .map(|o| (o.pattern, o.lines))
+            .map(|o| (o.pattern, o.releases.first, o.releases.last))
             .collect();
-        let both = &[PaimonLine::V1_0, PaimonLine::V2_0][..];
-        let v1 = &[PaimonLine::V1_0][..];
-        let v2 = &[PaimonLine::V2_0][..];
         assert_eq!(
             listed,
             [
-                ("fields.*.default-value", v1),
-                ("scan.file-creation-time-millis", both),
-                ("scan.snapshot-id", both),
-                ("scan.tag-name", both),
-                ("scan.watermark", both),
-                ("scan.timestamp-millis", both),
-                ("scan.timestamp", both),
-                ("scan.version", both),
-                ("scan.mode", both),
-                ("incremental-between", both),
-                ("incremental-between-timestamp", both),
-                ("incremental-to-auto-tag", v2),
-                ("scan.creation-time-millis", v2),
-                ("scan.bounded.watermark", both),
-                ("streaming.read.snapshot.delay", both),
-                ("consumer-id", both),
-                ("scan.fallback-branch", both),
-                ("scan.primary-branch", v2),
-                ("chain-table.enabled", v2),
-                ("scan.bucket", v2),
-                ("batch-scan-mode", v2),
-                ("sort-engine", both),
-                ("aggregation.remove-record-on-delete", v2),
-                ("key-value.sequence_number.enabled", v2),
-                ("scan.ignore-corrupt-files", v2),
-                ("scan.ignore-lost-files", v2),
+                ("fields.*.default-value", V1_0_0, V1_2_0),
+                ("scan.file-creation-time-millis", V1_0_0, V2_0_0),
+                ("scan.snapshot-id", V1_0_0, V2_0_0),
+                ("scan.tag-name", V1_0_0, V2_0_0),
+                ("scan.watermark", V1_0_0, V2_0_0),
+                ("scan.timestamp-millis", V1_0_0, V2_0_0),
+                ("scan.timestamp", V1_0_0, V2_0_0),
+                ("scan.version", V1_0_0, V2_0_0),
+                ("scan.mode", V1_0_0, V2_0_0),
+                ("incremental-between", V1_0_0, V2_0_0),
+                ("incremental-between-timestamp", V1_0_0, V2_0_0),
+                ("incremental-to-auto-tag", V1_1_1, V2_0_0),
+                ("scan.creation-time-millis", V1_2_0, V2_0_0),
+                ("scan.bounded.watermark", V1_0_0, V2_0_0),
+                ("streaming.read.snapshot.delay", V1_0_0, V2_0_0),
+                ("consumer-id", V1_0_0, V2_0_0),
+                ("scan.fallback-branch", V1_0_0, V2_0_0),
+                ("scan.primary-branch", V1_4_2, V2_0_0),
+                ("chain-table.enabled", V1_4_2, V2_0_0),
+                ("scan.bucket", V2_0_0, V2_0_0),
+                ("batch-scan-mode", V1_3_1, V2_0_0),
+                ("sort-engine", V1_0_0, V2_0_0),
+                ("aggregation.remove-record-on-delete", V1_1_1, V2_0_0),
+                ("key-value.sequence_number.enabled", V1_4_2, V2_0_0),
+                ("scan.ignore-corrupt-files", V1_4_2, V2_0_0),
+                ("scan.ignore-lost-files", V1_4_2, V2_0_0),
             ]
         );
-        // Every entry: refused on its lines (with a value it refuses), read on the others, and read with a
+        // Every entry: refused on its releases (with a value it refuses), read on the others, and read with a
         // value whose behaviour this reader has.
         for o in UNSUPPORTED_READ_OPTIONS {
             let key = o.pattern.replace('*', "d");
-            for line in PaimonLine::ALL {
+            for line in PaimonRelease::ALL {
                 assert_eq!(
                     o.refuses(line, &key, "7"),
-                    o.lines.contains(&line),
+                    (o.releases.first..=o.releases.last).contains(&line),
                     "{key} on {line:?}"
                 );
                 if let Refused::Unless(values) = o.refused {
@@ -493,35 +492,37 @@ mod tests {
                     }
                 }
             }
+            // The read-time default values are refused exactly where the release applies them.
+            if o.pattern == "fields.*.default-value" {
+                for line in PaimonRelease::ALL {
+                    assert_eq!(
+                        o.refuses(line, &key, "7"),
+                        line.rules().read_time_default_values,
+                        "{line}"
+                    );
+                }
+            }
         }
-        assert!(
-            crate::read_options::refusal(PaimonLine::V1_0, "scan.mode", "latest-full").is_none()
-        );
-        assert!(
-            crate::read_options::refusal(PaimonLine::V1_0, "scan.mode", "compacted-full").is_some()
-        );
-        assert!(
-            crate::read_options::refusal(PaimonLine::V2_0, "sort-engine", "loser-tree").is_none()
-        );
-        assert!(
-            crate::read_options::refusal(PaimonLine::V2_0, "sort-engine", "min-heap").is_some()
-        );
+        assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "latest-full").is_none());
+        assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "compacted-full").is_some());
+        assert!(crate::read_options::refusal(V2_0_0, "sort-engine", "loser-tree").is_none());
+        assert!(crate::read_options::refusal(V2_0_0, "sort-engine", "min-heap").is_some());
         for (options, line, refused) in [
-            (r#""fields.v.default-value":"7""#, PaimonLine::V1_0, true),
+            (r#""fields.v.default-value":"7""#, V1_0_0, true),
             // 2.0 has no such option: its reader ignores it, and so does this one.
-            (r#""fields.v.default-value":"7""#, PaimonLine::V2_0, false),
+            (r#""fields.v.default-value":"7""#, V2_0_0, false),
             (
                 r#""scan.file-creation-time-millis":"1700000000000""#,
-                PaimonLine::V1_0,
+                V1_0_0,
                 true,
             ),
             (
                 r#""scan.file-creation-time-millis":"1700000000000""#,
-                PaimonLine::V2_0,
+                V2_0_0,
                 true,
             ),
             // Not the pattern: no column name between `fields.` and `.default-value`.
-            (r#""fields..default-value":"7""#, PaimonLine::V1_0, false),
+            (r#""fields..default-value":"7""#, V1_0_0, false),
         ] {
             let dir = tempfile::tempdir().unwrap();
             write_schema(dir.path(), 0, options);

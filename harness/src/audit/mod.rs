@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result, Side};
 use crate::inspect::{inspect, Timeline};
-use crate::reader::{release_line, NativeTableReader, StockTableReader};
+use crate::reader::{this_release, NativeTableReader, StockTableReader};
 
 pub(crate) use completeness::{attribute, completeness};
 pub use fold::{compare_changelog_with_table, render_values, SplitRows};
@@ -414,16 +414,18 @@ pub fn run(path: &Path, reader: &str) -> Result<AuditReport> {
 /// Runs the audit of the table at `path` with `readers`.
 ///
 /// With [`AuditReaders::Both`], the completeness part runs on each reader and the report says whether
-/// they agree. The native side plans as the line of the process's release ([`release_line`]).
-/// Errors: an unreadable table (exit 2); a release whose line the native reader does not implement.
+/// they agree. The native side plans as the process's release ([`this_release`]).
+/// Errors: an unreadable table (exit 2); a release the native reader does not implement.
 pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
-    let line = release_line()?;
+    let release = this_release()?;
     let timeline = timeline(path)?;
-    let table = std::sync::Arc::new(Table::open_as(&timeline.table, line)?);
+    let table = std::sync::Arc::new(Table::open_as(&timeline.table, release)?);
     let mut results = Vec::new();
     for side in readers.sides() {
         let mut c = match side {
-            Side::Native => completeness(&NativeTableReader::for_line(line), &table, &timeline)?,
+            Side::Native => {
+                completeness(&NativeTableReader::for_release(release), &table, &timeline)?
+            }
             Side::Stock => completeness(&StockTableReader::new()?, &table, &timeline)?,
             Side::External(name) => {
                 return Err(Error::Usage(format!(

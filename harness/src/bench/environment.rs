@@ -95,12 +95,12 @@ pub(super) fn measure_rss_child(table: &Path) -> Value {
 /// and the batch plan of the latest snapshot, every split read natively on one thread. Returns the JSON
 /// report (`rows`, `seconds`, `vm_hwm_bytes` from `/proc/self/status`).
 ///
-/// Planned as the line of the process's release ([`crate::reader::release_line`]).
+/// Planned as the line of the process's release ([`crate::reader::this_release`]).
 ///
 /// Errors: the native reader's.
 pub fn native_replay_rss(table: &Path) -> Result<Value> {
     let t = Instant::now();
-    let native = Arc::new(Table::open_as(table, crate::reader::release_line()?)?);
+    let native = Arc::new(Table::open_as(table, crate::reader::this_release()?)?);
     let end = native.latest_snapshot_id()?.unwrap_or(0);
     let mut rows = 0u64;
     let mut splits = 0usize;

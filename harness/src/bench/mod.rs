@@ -208,7 +208,7 @@ pub struct KindSplits {
 pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
     let started = chrono::Utc::now().to_rfc3339();
     let load_before = loadavg();
-    let native = Arc::new(Table::open_as(table, crate::reader::release_line()?)?);
+    let native = Arc::new(Table::open_as(table, crate::reader::this_release()?)?);
     let end = native.latest_snapshot_id()?.ok_or_else(|| Error::Table {
         path: table.to_path_buf(),
         reason: "the table has no snapshot".into(),

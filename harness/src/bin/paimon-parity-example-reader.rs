@@ -27,7 +27,7 @@ use harness::external::{
     META_STATUS, PROTOCOL,
 };
 use native_reader::scan::ScanMode;
-use native_reader::{PaimonLine, Split, Table};
+use native_reader::{PaimonRelease, Split, Table};
 
 const READER: &str = concat!("paimon-parity-example-reader ", env!("CARGO_PKG_VERSION"));
 
@@ -92,7 +92,8 @@ fn main() {
     if request.protocol != PROTOCOL {
         die(&format!("unknown protocol `{}`", request.protocol));
     }
-    let line = PaimonLine::parse(&request.paimon_version).unwrap_or_else(|e| die(&e.to_string()));
+    let line =
+        PaimonRelease::parse(&request.paimon_version).unwrap_or_else(|e| die(&e.to_string()));
     let table = Table::open_as(Path::new(&request.table_path), line).map(Arc::new);
     match request.action {
         Action::Plan => plan(&request, table),

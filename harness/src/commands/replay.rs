@@ -9,7 +9,7 @@ use crate::cli::ModeArg;
 use crate::cli::ReplayArgs;
 use crate::error::{Error, Result};
 use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
-use crate::reader::{release_line, NativeTableReader, StockTableReader, TableReader};
+use crate::reader::{this_release, NativeTableReader, StockTableReader, TableReader};
 use crate::replay::{replay, resolve_table, ReplayMode, ReplayOptions};
 use crate::report::{
     check_html_target, check_json_target, replay_page, table_name, text_output, timelines,
@@ -24,7 +24,7 @@ use crate::report::{
 /// `--reader-command`.
 fn readers(
     args: &ReplayArgs,
-    line: native_reader::PaimonLine,
+    line: native_reader::PaimonRelease,
 ) -> Result<Vec<Box<dyn TableReader>>> {
     let mut declared: Vec<ReaderSpec> = args
         .reader_commands
@@ -42,7 +42,7 @@ fn readers(
     for name in &args.readers {
         let name = name.trim();
         if name == "native" {
-            out.push(Box::new(NativeTableReader::for_line(line)));
+            out.push(Box::new(NativeTableReader::for_release(line)));
             continue;
         }
         let spec = declared.iter().find(|d| d.name == name).ok_or_else(|| {
@@ -178,7 +178,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     }
     crate::replay::stop_on_interrupt();
     // The same release picks the stock class path and the native line.
-    let line = release_line()?;
+    let line = this_release()?;
     let readers = readers(&args, line)?;
     let ReplayArgs {
         tables,

@@ -94,7 +94,8 @@ pub struct JsonReport<'a> {
     /// The released Paimon version of the stock reader (`--paimon-version`, else
     /// `PAIMON_PARITY_PAIMON_VERSION`, else 1.0.0).
     pub paimon_version: String,
-    /// The release line the native reader planned as (`1.0.x` or `2.0.x`); `None` for a version it does not
+    /// The release whose rules the native reader planned as (`1.0.0` … `2.0.0`, `native_reader::line`; before
+    /// the rules were keyed by release this was a minor line, `1.0.x`); `None` for a version it does not
     /// implement.
     pub paimon_line: Option<String>,
     /// The JDK of the JVM this command started (`java.vm.vendor java.runtime.version`); `None` when it
@@ -140,7 +141,7 @@ impl<'a> JsonReport<'a> {
         outcome: Result<i32, &Error>,
     ) -> Self {
         let paimon_version = jvm_bridge::jvm::paimon_version();
-        let paimon_line = native_reader::PaimonLine::parse(&paimon_version)
+        let paimon_line = native_reader::PaimonRelease::parse(&paimon_version)
             .ok()
             .map(|l| l.to_string());
         let (status, exit_code, error) = match outcome {

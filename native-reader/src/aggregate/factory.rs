@@ -16,7 +16,7 @@ use super::nested_update::NestedUpdateAgg;
 use super::numeric::{MaxMin, Product, Sum};
 use super::sketch::SketchAgg;
 use super::{AggField, FieldAggregator, IgnoreRetract};
-use crate::line::NestedUpdateNullAccumulator;
+use crate::line::PaimonRelease;
 
 /// What a constructor gets: the table (for the field's options), the field and its [`AggField`].
 pub(crate) struct FactoryInput<'a> {
@@ -273,22 +273,33 @@ fn nested_update(i: FactoryInput<'_>) -> Result<Box<dyn FieldAggregator>> {
             })?);
         }
     }
-    let rules = i.table.line().rules();
-    if rules.nested_update_null_accumulator == NestedUpdateNullAccumulator::NonNullRows {
-        // Options of 2.0's FieldNestedUpdateAgg this reader does not merge by: refused, naming them.
-        for (suffix, default) in [
-            ("nested-sequence-field", None),
-            ("count-limit", None),
-            ("nested-key-null-strategy", Some("merge")),
-        ] {
-            let key = format!("fields.{}.{suffix}", f.name);
-            if let Some(v) = option(i.table, &key) {
-                if Some(v.trim().to_ascii_lowercase().as_str()) != default {
-                    return Err(crate::Error::Unsupported {
-                        path: i.table.path().join("schema"),
-                        reason: format!("{key}={v} (nested_update of column `{}`)", f.name),
-                    });
-                }
+    let rules = i.table.release().rules();
+    // Options of FieldNestedUpdateAgg this reader does not merge by, from the release that brought them
+    // (`count-limit` 1.3.0, apache/paimon#6309; the others 2.0.0): refused, naming them, unless at their
+    // default. A release before them ignores them, and so does this reader.
+    let release = i.table.release();
+    for (suffix, default, first) in [
+        ("nested-sequence-field", None, PaimonRelease::V2_0_0),
+        ("count-limit", None, PaimonRelease::V1_3_1),
+        (
+            "nested-key-null-strategy",
+            Some("merge"),
+            PaimonRelease::V2_0_0,
+        ),
+    ] {
+        if release < first {
+            continue;
+        }
+        let key = format!("fields.{}.{suffix}", f.name);
+        if let Some(v) = option(i.table, &key) {
+            if Some(v.trim().to_ascii_lowercase().as_str()) != default {
+                return Err(crate::Error::Unsupported {
+                    path: i.table.path().join("schema"),
+                    reason: format!(
+                        "{key}={v} (nested_update of column `{}`, read as Paimon {release})",
+                        f.name
+                    ),
+                });
             }
         }
     }

@@ -205,7 +205,7 @@ pub(crate) fn read_file_with(
     Ok(FileBatches {
         schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
         targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),
-        rules: table.line().rules(),
+        rules: table.release().rules(),
         path,
         raw,
         value_kind,

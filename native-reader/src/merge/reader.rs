@@ -320,10 +320,7 @@ fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
     let needs = options.changelog_producer == crate::options::ChangelogProducer::Lookup
         || options.deletion_vectors_enabled
         || force;
-    Ok(needs.then_some(match table.line() {
-        crate::line::PaimonLine::V1_0 => LookupPick::Latest,
-        _ => LookupPick::LowestLevel,
-    }))
+    Ok(needs.then_some(table.release().rules().lookup_pick))
 }
 
 /// The fast path of [`merge_section`]: while the tree rests on a winner whose key is below every other

@@ -13,6 +13,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 
 use crate::decode::{read_file, FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
+pub(crate) use crate::line::LookupPick;
 use crate::read::ahead::{Ahead, AheadPool};
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc};
@@ -36,18 +37,11 @@ pub(crate) struct RunContext {
     pub(crate) ahead: Option<AheadPool>,
 }
 
-/// Which record above level 0 `LookupMergeFunction` keeps of one key's records (it merges the records of
-/// level 0 and that one only). The released reader wraps the merge function in it when
-/// `CoreOptions#needLookup` (`changelog-producer=lookup`, `deletion-vectors.enabled`, `force-lookup`; the
-/// first-row engine is never wrapped), for every merge read (`PrimaryKeyFileStoreTable#store`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LookupPick {
-    /// 1.0 `LookupMergeFunction#getResult`: the latest one in merge order (walking the records backwards).
-    Latest,
-    /// 2.0 `LookupMergeFunction#pickHighLevel`: the one at the lowest level, the first of equal levels.
-    LowestLevel,
-}
-
+/// `LookupMergeFunction`'s pick ([`LookupPick`], a rule of the release: up to 1.1.x the last record above
+/// level 0 in merge order, from 1.2.0 the one on the lowest level). The released reader wraps the merge
+/// function in it when `CoreOptions#needLookup` (`changelog-producer=lookup`, `deletion-vectors.enabled`,
+/// `force-lookup`; the first-row engine is never wrapped), for every merge read
+/// (`PrimaryKeyFileStoreTable#store`).
 impl LookupPick {
     /// The position in `levels` (the levels of one key's records, in merge order) of the record above
     /// level 0 that is kept, `None` when every record is at level 0.

@@ -139,11 +139,22 @@ fn read_kind_follows_key_value_table_read() {
 
 /// A table with `fields` (JSON DataFields), primary key `pk` and `options`, in a temporary directory.
 fn table(dir: &Path, fields: Value, pk: &[&str], options: Value) -> Arc<Table> {
+    table_as(dir, fields, pk, options, crate::PaimonRelease::default())
+}
+
+/// [`table`] read as `release`.
+fn table_as(
+    dir: &Path,
+    fields: Value,
+    pk: &[&str],
+    options: Value,
+    release: crate::PaimonRelease,
+) -> Arc<Table> {
     std::fs::create_dir_all(dir.join("schema")).unwrap();
     let schema = json!({"version": 3, "id": 0, "fields": fields, "highestFieldId": 10,
         "partitionKeys": [], "primaryKeys": pk, "options": options});
     std::fs::write(dir.join("schema/schema-0"), schema.to_string()).unwrap();
-    Arc::new(Table::open(dir).unwrap())
+    Arc::new(Table::open_as(dir, release).unwrap())
 }
 
 fn kv_fields(extra: &[(&str, &str)]) -> Value {
@@ -405,6 +416,68 @@ fn partial_update_sequence_groups() {
         vec![(1, UB, json!([1, 1, 1, 4, 1, 1, 6]))],
     ];
     assert_eq!(merge(&t, runs).unwrap(), ["+I 1 1 1 5   6"]);
+}
+
+#[test]
+fn partial_update_aggregates_sequence_fields_in_1_0_0_only() {
+    // `fields.default-aggregate-function=sum` with one sequence group: 1.0.0's
+    // PartialUpdateMergeFunction.Factory gives every non-key field the default aggregator, the group's
+    // sequence field `g` included, so `g` is summed (`row.setField(i, aggregator.agg(accumulator, field))`
+    // after the sequence fields were set); from 1.0.1 (apache/paimon#4897) sequence fields get none and `g`
+    // is the newer record's. `a` is summed by every release.
+    use crate::PaimonRelease::*;
+    let runs = || {
+        vec![
+            vec![(0, I, json!([1, 10, 1]))],
+            vec![(1, I, json!([1, 5, 2]))],
+        ]
+    };
+    for (release, want) in [
+        (V1_0_0, "+I 1 15 3"),
+        (V1_0_1, "+I 1 15 2"),
+        (V1_2_0, "+I 1 15 2"),
+        (V2_0_0, "+I 1 15 2"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = table_as(
+            dir.path(),
+            kv_fields(&[("a", "INT"), ("g", "INT")]),
+            &["k"],
+            json!({"merge-engine": "partial-update", "fields.g.sequence-group": "a",
+                   "fields.default-aggregate-function": "sum"}),
+            release,
+        );
+        assert_eq!(merge(&t, runs()).unwrap(), [want], "{release}");
+    }
+}
+
+#[test]
+fn aggregation_sequence_fields_by_release() {
+    // `sequence.field=s` under `fields.default-aggregate-function=sum`: 1.0.0's AggregateMergeFunction gives
+    // `s` the default (sum: 1 + 2), 1.0.1 `last_non_null_value` (#4977), 1.1.1 and later `last_value`
+    // (#5065): 2 either way here. `v` is summed by every release.
+    use crate::PaimonRelease::*;
+    for (release, want) in [
+        (V1_0_0, "+I 1 3 15"),
+        (V1_0_1, "+I 1 2 15"),
+        (V1_1_1, "+I 1 2 15"),
+        (V2_0_0, "+I 1 2 15"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = table_as(
+            dir.path(),
+            kv_fields(&[("s", "INT"), ("v", "INT")]),
+            &["k"],
+            json!({"merge-engine": "aggregation", "sequence.field": "s",
+                   "fields.default-aggregate-function": "sum"}),
+            release,
+        );
+        let runs = vec![
+            vec![(0, I, json!([1, 1, 10]))],
+            vec![(1, I, json!([1, 2, 5]))],
+        ];
+        assert_eq!(merge(&t, runs).unwrap(), [want], "{release}");
+    }
 }
 
 #[test]

@@ -1,22 +1,23 @@
-//! Split planning of Paimon 1.0.x and 2.0.x: streaming (`DataTableStreamScan`) and batch (`DataTableBatchScan`,
-//! 2.0 `AbstractBatchTableScan`) scans.
+//! Split planning of Paimon 1.0.0 to 2.0.0: streaming (`DataTableStreamScan`) and batch (`DataTableBatchScan`,
+//! from 1.2 `AbstractBatchTableScan`) scans.
 //!
-//! The rules below are 1.0's. The line a table was opened as ([`Table::open_as`], [`crate::line`]) decides
-//! every rule that differs; each such decision reads the line's [`LineRules`], and the 2.0 values are:
-//! * follow-up of `input`/`lookup`/`full-compaction`: every snapshot with a `changelogManifestList`, any
-//!   commit kind (`ChangelogFollowUpScanner`), [`LineRules::changelog_follow_up`];
-//! * full first plan: levels > 0 only for changelog-producer `lookup`; follow-ups always from the next
-//!   snapshot ([`LineRules::first_plan_lookup_filter`], [`LineRules::dv_first_plan_rereads_start`]);
-//! * streaming splits (follow-ups and changes plans) carry no deletion files
+//! The rules below are 1.0.0's. The release a table was opened as ([`Table::open_as`], [`crate::line`])
+//! decides every rule that differs; each such decision reads the release's [`LineRules`], and the later
+//! values are:
+//! * follow-up of `input`/`lookup`/`full-compaction` (from 1.1.0): every snapshot with a
+//!   `changelogManifestList`, any commit kind (`ChangelogFollowUpScanner`), [`LineRules::changelog_follow_up`];
+//! * full first plan (from 1.3.0): levels > 0 only for changelog-producer `lookup`; follow-ups always from the
+//!   next snapshot ([`LineRules::first_plan_lookup_filter`], [`LineRules::dv_first_plan_rereads_start`]);
+//! * streaming splits (follow-ups and changes plans, from 1.1.0) carry no deletion files
 //!   ([`LineRules::streaming_deletion_files`]); the changes plan drops no common files
 //!   ([`LineRules::changes_drop_common_files`]);
-//! * batch scans keep level 0 of DV tables with `deletion-vectors.merge-on-read=true`
-//!   ([`LineRules::batch_skip_level0`]);
-//! * tables with `bucket=-2` (postpone bucket): batch scans, and streaming scans with changelog-producer ≠
-//!   `none`, skip entries of buckets < 0; on 1.0 planning them is [`Error::Unsupported`]
-//!   ([`LineRules::postpone_bucket`]);
+//! * batch scans keep level 0 of DV tables with `deletion-vectors.merge-on-read=true` (2.0.0,
+//!   [`LineRules::batch_skip_level0`]);
+//! * tables with `bucket=-2` (postpone bucket): 1.1.x skips entries of buckets < 0 in every read scan; from
+//!   1.2.0 batch scans, and streaming scans with changelog-producer ≠ `none`, skip them; on 1.0.x planning
+//!   them is [`Error::Unsupported`] ([`LineRules::postpone_bucket`]);
 //! * append tables with `streaming-read-append-overwrite=true` stream the added files of OVERWRITE snapshots
-//!   ([`LineRules::append_overwrite_streaming`]).
+//!   (from 1.2.0, [`LineRules::append_overwrite_streaming`]).
 //!
 //! **Streaming, `scan.mode=from-snapshot`** ([`plan_stream`]):
 //! * Starting scanner (`ContinuousFromSnapshotStartingScanner`): the first plan is empty; the next snapshot
@@ -70,7 +71,7 @@ mod starting;
 mod tests;
 
 use crate::error::{Error, Result};
-use crate::line::LineRules;
+use crate::line::{LineRules, PostponeBucket};
 use crate::split::Split;
 use crate::table::{Table, POSTPONE_BUCKET};
 
@@ -85,7 +86,7 @@ pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
 
 /// The rules of the line `table` was opened as.
 pub(crate) fn rules(table: &Table) -> &'static LineRules {
-    table.line().rules()
+    table.release().rules()
 }
 
 /// Rejects what the table's line cannot plan: `bucket=-2` (postpone bucket) on a line without it
@@ -93,27 +94,38 @@ pub(crate) fn rules(table: &Table) -> &'static LineRules {
 ///
 /// Errors: [`Error::Unsupported`] naming the table and the option.
 pub(crate) fn check_line(table: &Table) -> Result<()> {
-    if table.options().bucket == POSTPONE_BUCKET && !rules(table).postpone_bucket {
+    if table.options().bucket == POSTPONE_BUCKET
+        && rules(table).postpone_bucket == PostponeBucket::Rejected
+    {
         return Err(Error::Unsupported {
             path: table.path().to_path_buf(),
             reason: format!(
                 "bucket={POSTPONE_BUCKET} (postpone bucket, since Paimon 1.1) read as Paimon {}, whose \
                  schema validation rejects bucket numbers below 1 other than -1",
-                table.line()
+                table.release()
             ),
         });
     }
     Ok(())
 }
 
-/// Whether a scan of `table` skips entries of buckets < 0 (`SnapshotReader#onlyReadRealBuckets`, 2.0): the
-/// table has `bucket=-2` on a line with the postpone bucket, and the scan is a batch scan or (`streaming`) a
-/// streaming scan with changelog-producer ≠ `none` (`AbstractBatchTableScan`, `DataTableStreamScan` ctors).
+/// Whether a scan of `table` skips entries of buckets < 0: the table has `bucket=-2`, and the release
+/// skips them for this scan ([`PostponeBucket`]: 1.1.x every read scan, `KeyValueFileStore` with
+/// `scanType == FOR_READ`; from 1.2.0 a batch scan, or (`streaming`) a streaming scan with changelog-producer
+/// ≠ `none`, `SnapshotReader#onlyReadRealBuckets` from the `AbstractBatchTableScan` and
+/// `DataTableStreamScan` constructors).
 pub(crate) fn real_buckets_only(table: &Table, streaming: bool) -> bool {
     let options = table.options();
-    rules(table).postpone_bucket
-        && options.bucket == POSTPONE_BUCKET
-        && (!streaming || options.changelog_producer != crate::options::ChangelogProducer::None)
+    if options.bucket != POSTPONE_BUCKET {
+        return false;
+    }
+    match rules(table).postpone_bucket {
+        PostponeBucket::Rejected => false,
+        PostponeBucket::EveryReadSkips => true,
+        PostponeBucket::BatchAndChangelogStreamsSkip => {
+            !streaming || options.changelog_producer != crate::options::ChangelogProducer::None
+        }
+    }
 }
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes

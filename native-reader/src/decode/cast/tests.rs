@@ -13,7 +13,7 @@ use super::temporal::{days_from_civil, format_date, format_time, truncate, MILLI
 use super::{cast, check_castable};
 use crate::binary_row::{decimal_to_plain_string, java_double_to_string, java_float_to_string};
 use crate::java::big_decimal::parse_big_decimal;
-use crate::line::{V1_0_RULES, V2_0_RULES};
+use crate::line::{V1_0_0_RULES as V1_0_RULES, V2_0_0_RULES as V2_0_RULES};
 use crate::schema::{parse_atomic, DataType, TypeKind};
 use crate::types::field_arrow_type;
 use crate::value::Datum;

@@ -1,10 +1,11 @@
 //! `aggregation` (`AggregateMergeFunction`): every field through its aggregate function
 //! (`fields.<f>.aggregate-function`, `fields.default-aggregate-function`, else `last_non_null_value`;
-//! `primary-key` for primary-key columns; on 2.0 `last_value` for `sequence.field` columns,
-//! [`crate::line::LineRules::sequence_fields_last_value`]); `-U`/`-D` records retract.
+//! `primary-key` for primary-key columns; for `sequence.field` columns the function of the release,
+//! [`crate::line::LineRules::sequence_field_aggregation`]); `-U`/`-D` records retract.
 
 use crate::aggregate::{self, FieldAggregator};
 use crate::error::Result;
+use crate::line::SequenceFieldAggregation;
 use crate::merge::loser_tree::tree_bug;
 use crate::merge::output::{Cell, Ctx, Rec};
 use crate::row_kind::RowKind;
@@ -23,22 +24,23 @@ impl Aggregation {
     /// The aggregators of `table`'s fields. Errors: those of [`aggregate::create`].
     pub(crate) fn new(table: &Table) -> Result<Aggregation> {
         let schema = table.schema();
-        let sequence_fields: Vec<&str> = if table.line().rules().sequence_fields_last_value {
-            table
-                .options()
-                .sequence_field
-                .as_deref()
-                .map(|s| s.split(',').map(str::trim).collect())
-                .unwrap_or_default()
-        } else {
-            Vec::new()
+        // The function of the `sequence.field` columns (`AggregateMergeFunction#getAggFuncName`).
+        let sequence_function = match table.release().rules().sequence_field_aggregation {
+            SequenceFieldAggregation::Default => None,
+            SequenceFieldAggregation::LastNonNullValue => Some("last_non_null_value"),
+            SequenceFieldAggregation::LastValue => Some("last_value"),
         };
+        let sequence_fields: Vec<&str> = table
+            .options()
+            .sequence_field
+            .as_deref()
+            .map(|s| s.split(',').map(str::trim).collect())
+            .unwrap_or_default();
         let mut aggregators = Vec::with_capacity(schema.fields.len());
         for (i, f) in schema.fields.iter().enumerate() {
-            let func = if sequence_fields.contains(&f.name.as_str()) {
-                "last_value"
-            } else {
-                aggregate::field_function(table, f).unwrap_or("last_non_null_value")
+            let func = match sequence_function {
+                Some(func) if sequence_fields.contains(&f.name.as_str()) => func,
+                _ => aggregate::field_function(table, f).unwrap_or("last_non_null_value"),
             };
             let is_pk = schema.primary_keys.contains(&f.name);
             aggregators.push(aggregate::create(table, f, i, func, is_pk)?);

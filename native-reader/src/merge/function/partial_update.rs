@@ -74,8 +74,17 @@ impl PartialUpdate {
                 by_sequence_name.push((name.to_string(), i));
             }
         }
+        // From 1.0.1 the sequence fields of the groups are never aggregated (apache/paimon#4897).
+        let aggregates_sequence_fields = table
+            .release()
+            .rules()
+            .partial_update_aggregates_sequence_fields;
         let mut aggregators = Vec::with_capacity(fields.len());
         for (i, f) in fields.iter().enumerate() {
+            if !aggregates_sequence_fields && by_sequence_name.iter().any(|(_, j)| *j == i) {
+                aggregators.push(None);
+                continue;
+            }
             aggregators.push(match aggregate::field_function(table, f) {
                 Some(func) => Some(aggregate::create(table, f, i, func, is_pk(f))?),
                 None => None,

@@ -3,11 +3,11 @@
 //! from the released 1.0.0 reader's plans in `case.json` and the tables' own snapshot files.
 
 use super::*;
-use crate::line::PaimonLine;
+use crate::line::PaimonRelease;
 
-const LINES: [PaimonLine; 2] = PaimonLine::ALL;
+const LINES: [PaimonRelease; 7] = PaimonRelease::ALL;
 
-fn open(dir: &Path, line: PaimonLine) -> Table {
+fn open(dir: &Path, line: PaimonRelease) -> Table {
     Table::open_as(dir, line).unwrap()
 }
 
@@ -70,7 +70,7 @@ fn follow_up_scanner_by_line() {
             r#""changelogManifestList":"list-delta""#,
             r#""changelogManifestList":null"#,
         );
-        for (line, want) in [(PaimonLine::V1_0, &v1), (PaimonLine::V2_0, &v2)] {
+        for (line, want) in [(PaimonRelease::V1_0_0, &v1), (PaimonRelease::V2_0_0, &v2)] {
             let splits = open(&dir, line).plan_stream(1, 4).unwrap();
             assert_eq!(&snapshot_ids(&splits), want, "{producer} on {line}");
         }
@@ -79,7 +79,7 @@ fn follow_up_scanner_by_line() {
     let dir = dir.path().join("input");
     assert_eq!(
         Table::open(&dir).unwrap().plan_stream(1, 4).unwrap(),
-        open(&dir, PaimonLine::V1_0).plan_stream(1, 4).unwrap()
+        open(&dir, PaimonRelease::V1_0_0).plan_stream(1, 4).unwrap()
     );
 }
 
@@ -94,10 +94,10 @@ fn streaming_splits_carry_deletion_files_in_1_0_only() {
         r#""bucket":"2","changelog-producer":"lookup","deletion-vectors.enabled":"true""#,
         &[e(0, Some("a"), 0, "f-dv"), e(0, Some("a"), 0, "f-a0")],
     );
-    let v1 = open(dir.path(), PaimonLine::V1_0)
+    let v1 = open(dir.path(), PaimonRelease::V1_0_0)
         .plan_stream(1, 4)
         .unwrap();
-    let v2 = open(dir.path(), PaimonLine::V2_0)
+    let v2 = open(dir.path(), PaimonRelease::V2_0_0)
         .plan_stream(1, 4)
         .unwrap();
     assert_eq!(snapshot_ids(&v1), vec![2, 4]);
@@ -139,7 +139,7 @@ fn full_first_plan_by_line() {
     );
     assert_eq!(
         split_files(
-            &open(dir.path(), PaimonLine::V1_0)
+            &open(dir.path(), PaimonRelease::V1_0_0)
                 .plan_latest_full(3)
                 .unwrap()
         ),
@@ -150,7 +150,7 @@ fn full_first_plan_by_line() {
     );
     assert_eq!(
         split_files(
-            &open(dir.path(), PaimonLine::V2_0)
+            &open(dir.path(), PaimonRelease::V2_0_0)
                 .plan_latest_full(3)
                 .unwrap()
         ),
@@ -166,7 +166,7 @@ fn full_first_plan_by_line() {
         all_mode_table(dir.path(), options);
         assert_eq!(
             split_files(
-                &open(dir.path(), PaimonLine::V1_0)
+                &open(dir.path(), PaimonRelease::V1_0_0)
                     .plan_stream_full(1, 3)
                     .unwrap()
             ),
@@ -175,7 +175,7 @@ fn full_first_plan_by_line() {
         );
         assert_eq!(
             split_files(
-                &open(dir.path(), PaimonLine::V2_0)
+                &open(dir.path(), PaimonRelease::V2_0_0)
                     .plan_stream_full(1, 3)
                     .unwrap()
             ),
@@ -228,7 +228,7 @@ fn batch_level_0_by_line() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         all_mode_table(dir.path(), &format!(r#""bucket":"1",{options}"#));
-        for (line, want) in [(PaimonLine::V1_0, v1), (PaimonLine::V2_0, v2)] {
+        for (line, want) in [(PaimonRelease::V1_0_0, v1), (PaimonRelease::V2_0_0, v2)] {
             let splits = open(dir.path(), line).plan_batch(None).unwrap();
             assert_eq!(&split_files(&splits), want, "{options} on {line}");
         }
@@ -240,10 +240,14 @@ fn batch_level_0_by_line() {
         r#""bucket":"1","deletion-vectors.enabled":"true","deletion-vectors.merge-on-read":"yes""#,
     );
     assert_eq!(
-        split_files(&open(dir.path(), PaimonLine::V1_0).plan_batch(None).unwrap()),
+        split_files(
+            &open(dir.path(), PaimonRelease::V1_0_0)
+                .plan_batch(None)
+                .unwrap()
+        ),
         skipped
     );
-    let err = open(dir.path(), PaimonLine::V2_0)
+    let err = open(dir.path(), PaimonRelease::V2_0_0)
         .plan_batch(None)
         .unwrap_err();
     assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
@@ -283,7 +287,7 @@ fn postpone_bucket_by_line() {
     };
     // 1.0 has no postpone bucket: every plan is Unsupported, naming the option.
     let dir = table(r#""changelog-producer":"none""#);
-    let v1 = open(dir.path(), PaimonLine::V1_0);
+    let v1 = open(dir.path(), PaimonRelease::V1_0_0);
     for err in [
         v1.plan_batch(None).unwrap_err(),
         v1.plan_stream(1, 3).unwrap_err(),
@@ -293,7 +297,7 @@ fn postpone_bucket_by_line() {
         assert!(err.to_string().contains("bucket=-2"), "{err}");
     }
     // 2.0 batch (AbstractBatchTableScan → onlyReadRealBuckets): bucket < 0 skipped.
-    let v2 = open(dir.path(), PaimonLine::V2_0);
+    let v2 = open(dir.path(), PaimonRelease::V2_0_0);
     assert_eq!(
         keys(&v2.plan_batch(None).unwrap()),
         vec![(3, 0, vec!["f1", "g"])]
@@ -314,11 +318,35 @@ fn postpone_bucket_by_line() {
         keys(&v2.plan_latest_full(3).unwrap()),
         vec![(3, 0, vec!["f1", "g"]), (3, -2, vec!["h"])]
     );
+    // 1.1.1 (KeyValueFileStore#newScan: `POSTPONE_BUCKET && scanType == FOR_READ`): every read scan skips
+    // bucket < 0, the streaming ones with changelog-producer none too.
+    let v11 = open(dir.path(), PaimonRelease::V1_1_1);
+    assert_eq!(
+        keys(&v11.plan_batch(None).unwrap()),
+        vec![(3, 0, vec!["f1", "g"])]
+    );
+    assert_eq!(
+        keys(&v11.plan_stream(1, 3).unwrap()),
+        vec![(1, 0, vec!["f0", "f1"])]
+    );
+    assert_eq!(
+        keys(&v11.plan_latest_full(3).unwrap()),
+        vec![(3, 0, vec!["f1", "g"])]
+    );
+    // 1.2.0 streams them as 2.0 does (DataTableStreamScan, apache/paimon#5783).
+    assert_eq!(
+        keys(
+            &open(dir.path(), PaimonRelease::V1_2_0)
+                .plan_stream(1, 3)
+                .unwrap()
+        ),
+        vec![(1, 0, vec!["f0", "f1"]), (3, -2, vec!["h"])]
+    );
     // 2.0 streaming with another producer: skipped in the first plan too.
     let dir = table(r#""changelog-producer":"input""#);
     assert_eq!(
         keys(
-            &open(dir.path(), PaimonLine::V2_0)
+            &open(dir.path(), PaimonRelease::V2_0_0)
                 .plan_latest_full(3)
                 .unwrap()
         ),
@@ -352,7 +380,7 @@ fn overwrite_changes_plan_by_line() {
         |s: &Split| -> Vec<String> { s.before_files.iter().map(|f| f.file_name.clone()).collect() };
     // 1.0 SnapshotReaderImpl#toChangesPlan: before.removeIf(data::remove) drops f-same from both sides;
     // deletion files from snapshot 3's (before) and 4's (after) index manifests.
-    let v1 = open(dir.path(), PaimonLine::V1_0)
+    let v1 = open(dir.path(), PaimonRelease::V1_0_0)
         .plan_stream(4, 4)
         .unwrap();
     assert_eq!(v1.len(), 1);
@@ -364,7 +392,7 @@ fn overwrite_changes_plan_by_line() {
     assert_eq!(v1[0].deletion_files, vec![None]);
     // 2.0 toIncrementalPlan: deduplicate compares ManifestEntry (kind included), so nothing is dropped;
     // streaming, so no deletion files.
-    let v2 = open(dir.path(), PaimonLine::V2_0)
+    let v2 = open(dir.path(), PaimonRelease::V2_0_0)
         .plan_stream(4, 4)
         .unwrap();
     assert_eq!(v2.len(), 1);
@@ -418,7 +446,7 @@ fn append_overwrite_streaming_by_line() {
             r#""deltaManifestList":"list-empty""#,
             r#""deltaManifestList":"list-delta""#,
         );
-        for (line, want) in [(PaimonLine::V1_0, &v1), (PaimonLine::V2_0, &v2)] {
+        for (line, want) in [(PaimonRelease::V1_0_0, &v1), (PaimonRelease::V2_0_0, &v2)] {
             let splits = open(dir.path(), line).plan_stream(1, 3).unwrap();
             assert_eq!(&snapshot_ids(&splits), want, "{options} on {line}");
             assert!(splits
@@ -477,7 +505,7 @@ fn corpora_stream_the_same_splits_under_both_lines() {
         "c11-streaming-read-overwrite",
     ] {
         let (table, expected) = corpus_stream(name);
-        let t1 = open(&table, PaimonLine::V1_0);
+        let t1 = open(&table, PaimonRelease::V1_0_0);
         let latest = t1.latest_snapshot_id().unwrap().unwrap();
         let producer = t1.options().changelog_producer;
         for id in 1..=latest {
@@ -505,7 +533,7 @@ fn corpora_stream_the_same_splits_under_both_lines() {
                 })
                 .collect();
             assert_eq!(got, expected, "{name} on {line}");
-            let dv = t1.options().deletion_vectors_enabled && line == PaimonLine::V1_0;
+            let dv = t1.options().deletion_vectors_enabled && line.rules().streaming_deletion_files;
             for s in &splits {
                 assert_eq!(
                     s.deletion_files.len(),
