@@ -36,24 +36,36 @@ pub const POSTPONE_BUCKET: i32 = -2;
 /// Option key of [`Table::index_file_in_data_file_dir`].
 pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
 
-/// Table options of Paimon 2.0 that change what the files mean in ways this reader does not reproduce; with
-/// the value that turns each on. A table setting one is refused on read ([`Table::check_readable`]).
-pub const UNSUPPORTED_OPTIONS: &[(&str, &str)] = &[
-    // `_ROW_ID`/`_SEQUENCE_NUMBER` system columns from `firstRowId` (`RowTrackingCommitUtils`).
-    ("row-tracking.enabled", "true"),
-    // Column-split files merged by row-id range (`DataEvolutionSplitRead`).
-    ("data-evolution.enabled", "true"),
-    // PK files sorted by the clustering columns, not by the key.
-    ("pk-clustering-override", "true"),
-    // APPEND files carry the snapshot id as every record's sequence number (`KeyValueFileReaderFactory`).
-    ("sequence.snapshot-ordering", "true"),
+/// Table options of later releases that change what the files mean in ways this reader does not reproduce:
+/// the key, the value that turns it on, and the first supported release whose reader knows it. A table
+/// setting one is refused on read by that release and later ones ([`Table::check_readable`]); an earlier
+/// release knows nothing of the option and reads the files as plain ones, and so does this reader when told
+/// to be that release.
+pub const UNSUPPORTED_OPTIONS: &[(&str, &str, PaimonRelease)] = &[
+    // `_ROW_ID`/`_SEQUENCE_NUMBER` system columns from `firstRowId` (`RowTrackingCommitUtils`, 1.3.0).
+    ("row-tracking.enabled", "true", PaimonRelease::V1_3_1),
+    // Column-split files merged by row-id range (`DataEvolutionSplitRead`, 1.3.0).
+    ("data-evolution.enabled", "true", PaimonRelease::V1_3_1),
+    // PK files sorted by the clustering columns, not by the key (1.4.1).
+    ("pk-clustering-override", "true", PaimonRelease::V1_4_2),
+    // APPEND files carry the snapshot id as every record's sequence number (`KeyValueFileReaderFactory`,
+    // 2.0.0).
+    ("sequence.snapshot-ordering", "true", PaimonRelease::V2_0_0),
 ];
 
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
-/// Why `file` of a manifest cannot be read by this reader, if it is a row-tracking / data-evolution file
-/// (2.0 `DataFileMeta._FIRST_ROW_ID` or `_WRITE_COLS` set): the reason naming the file and the column.
-pub fn row_tracking_file(file: &crate::manifest::DataFileMeta) -> Option<String> {
+/// Why `file` of a manifest cannot be read by this reader as `release`, if it is a row-tracking /
+/// data-evolution file (`DataFileMeta._FIRST_ROW_ID` or `_WRITE_COLS` set, from 1.3.0) and `release` knows
+/// them: the reason naming the file and the column. `None` for releases before 1.3.0, whose readers know
+/// neither column and read such a file as a plain one.
+pub fn row_tracking_file(
+    file: &crate::manifest::DataFileMeta,
+    release: PaimonRelease,
+) -> Option<String> {
+    if release < PaimonRelease::V1_3_1 {
+        return None;
+    }
     if let Some(id) = file.first_row_id {
         return Some(format!(
             "data file {} has _FIRST_ROW_ID {id} (row tracking, `row-tracking.enabled`), which this reader does not support",
@@ -248,18 +260,22 @@ impl Table {
         self.path.join("index").join(name)
     }
 
-    /// The option `index-file-in-data-file-dir` (2.0 `CoreOptions.INDEX_FILE_IN_DATA_FILE_DIR`, default
-    /// false): index files are written into the bucket directory instead of `<table>/index/`.
+    /// The option `index-file-in-data-file-dir` (`CoreOptions.INDEX_FILE_IN_DATA_FILE_DIR`, from 1.3.0,
+    /// default false): index files are written into the bucket directory instead of `<table>/index/`.
+    /// Always false when the table is read as a release before 1.3.0, which does not know the option.
     pub fn index_file_in_data_file_dir(&self) -> bool {
-        self.schema
-            .option(INDEX_FILE_IN_DATA_FILE_DIR)
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        self.release >= PaimonRelease::V1_3_1
+            && self
+                .schema
+                .option(INDEX_FILE_IN_DATA_FILE_DIR)
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     }
 
     /// Where the index file `file_name` of (`partition`, `bucket`) is, as `FileStorePathFactory#indexFileFactory`
     /// resolves an `IndexFileMeta`: its `_EXTERNAL_PATH` when set (`external_path`, a `file:` URI or plain
-    /// path), else the bucket directory when [`Table::index_file_in_data_file_dir`], else
-    /// [`Table::index_path`]. `manifest` is the index manifest the entry came from (for errors).
+    /// path; from 1.3.0, apache/paimon#6132: a release before it does not read the column), else the bucket
+    /// directory when [`Table::index_file_in_data_file_dir`], else [`Table::index_path`]. `manifest` is the
+    /// index manifest the entry came from (for errors).
     ///
     /// Errors: [`Error::Unsupported`] naming the index manifest for an external path on a non-local file
     /// system; [`Error::BinaryRow`]/[`Error::Unsupported`] naming it when the partition cannot be rendered
@@ -272,7 +288,7 @@ impl Table {
         external_path: Option<&str>,
         manifest: &Path,
     ) -> Result<PathBuf> {
-        if let Some(external) = external_path {
+        if let Some(external) = external_path.filter(|_| self.release >= PaimonRelease::V1_3_1) {
             return crate::split::local_path(external).map_err(|reason| Error::Unsupported {
                 path: manifest.to_path_buf(),
                 reason: format!("index file {file_name}: {reason}"),
@@ -319,9 +335,10 @@ impl Table {
         s
     }
 
-    /// Refuses what this reader cannot read the way Paimon 2.0 does, before any data file is decoded:
-    /// an option of [`UNSUPPORTED_OPTIONS`] turned on, a `fields.<f>.map.storage-layout=shared-shredding`
-    /// column, or a BLOB column in the latest schema (paimon-arrow 2.0 cannot export BLOB either).
+    /// Refuses what this reader cannot read the way the table's release does, before any data file is
+    /// decoded: an option of [`UNSUPPORTED_OPTIONS`] the release knows turned on, on 2.0.0 a
+    /// `fields.<f>.map.storage-layout=shared-shredding` column, or a BLOB column in the latest schema
+    /// (paimon-arrow cannot export BLOB; releases before 1.4.1 cannot parse the type).
     ///
     /// Errors: [`Error::Unsupported`] naming the latest schema file and the option or column.
     pub fn check_readable(&self) -> Result<()> {
@@ -335,7 +352,10 @@ impl Table {
                 reason,
             })
         };
-        for (key, on) in UNSUPPORTED_OPTIONS {
+        for (key, on, first) in UNSUPPORTED_OPTIONS {
+            if self.release < *first {
+                continue;
+            }
             if let Some(v) = self.schema.option(key) {
                 if v.trim().eq_ignore_ascii_case(on) {
                     return refuse(format!("table option `{key}={v}` is not supported"));
@@ -343,7 +363,9 @@ impl Table {
             }
         }
         for (key, value) in &self.schema.options {
-            if key.starts_with("fields.")
+            // The MAP storage layout is 2.0.0's (earlier releases write and read maps one way).
+            if self.release >= PaimonRelease::V2_0_0
+                && key.starts_with("fields.")
                 && key.ends_with(".map.storage-layout")
                 && value.trim().eq_ignore_ascii_case("shared-shredding")
             {
@@ -592,35 +614,59 @@ mod tests {
     }
 
     #[test]
-    fn check_readable_names_the_2_0_option_or_column() {
-        for (options, needle) in [
-            (r#""row-tracking.enabled":"true""#, "row-tracking.enabled"),
+    fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
+        use PaimonRelease::*;
+        // Each option with the first supported release that knows it and the one before, which ignores it
+        // (`shared/docs/paimon-1.x-lines.md` §1).
+        for (options, needle, first, before) in [
+            (
+                r#""row-tracking.enabled":"true""#,
+                "row-tracking.enabled",
+                V1_3_1,
+                V1_2_0,
+            ),
             (
                 r#""data-evolution.enabled":"TRUE""#,
                 "data-evolution.enabled",
+                V1_3_1,
+                V1_2_0,
             ),
             (
                 r#""pk-clustering-override":"true""#,
                 "pk-clustering-override",
+                V1_4_2,
+                V1_3_1,
             ),
             (
                 r#""sequence.snapshot-ordering":"true""#,
                 "sequence.snapshot-ordering",
+                V2_0_0,
+                V1_4_2,
             ),
             (
                 r#""fields.m.map.storage-layout":"shared-shredding""#,
                 "fields.m.map.storage-layout",
+                V2_0_0,
+                V1_4_2,
             ),
         ] {
             let dir = tempfile::tempdir().unwrap();
             write_schema(dir.path(), 0, options);
-            let err = Table::open(dir.path())
-                .unwrap()
-                .check_readable()
-                .unwrap_err();
-            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
-            let text = err.to_string();
-            assert!(text.contains(needle) && text.contains("schema-0"), "{text}");
+            for release in [first, V2_0_0] {
+                let err = Table::open_as(dir.path(), release)
+                    .unwrap()
+                    .check_readable()
+                    .unwrap_err();
+                assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+                let text = err.to_string();
+                assert!(text.contains(needle) && text.contains("schema-0"), "{text}");
+            }
+            for release in [before, V1_0_0] {
+                Table::open_as(dir.path(), release)
+                    .unwrap()
+                    .check_readable()
+                    .unwrap();
+            }
         }
         for options in [
             r#""row-tracking.enabled":"false""#,
@@ -669,20 +715,26 @@ mod tests {
             first_row_id: None,
             write_cols: None,
         };
-        assert_eq!(row_tracking_file(&f), None);
+        use PaimonRelease::*;
+        assert_eq!(row_tracking_file(&f, V2_0_0), None);
         f.first_row_id = Some(0);
-        let reason = row_tracking_file(&f).unwrap();
+        let reason = row_tracking_file(&f, V1_3_1).unwrap();
         assert!(reason.contains("data-9.parquet") && reason.contains("_FIRST_ROW_ID"));
+        // Releases before 1.3.0 know no row ids: their reader reads the file as a plain one.
+        assert_eq!(row_tracking_file(&f, V1_2_0), None);
         f.first_row_id = None;
         f.write_cols = Some(vec!["a".into()]);
-        assert!(row_tracking_file(&f).unwrap().contains("_WRITE_COLS"));
+        assert!(row_tracking_file(&f, V2_0_0)
+            .unwrap()
+            .contains("_WRITE_COLS"));
+        assert_eq!(row_tracking_file(&f, V1_0_0), None);
     }
 
     #[test]
     fn index_files_resolve_external_then_bucket_dir_then_index_dir() {
         let dir = tempfile::tempdir().unwrap();
         write_schema(dir.path(), 0, r#""bucket":"2""#);
-        let t = Table::open(dir.path()).unwrap();
+        let t = Table::open_as(dir.path(), PaimonRelease::V1_3_1).unwrap();
         let root = t.root_string();
         // BinaryRow of one STRING partition value "a": arity 1, null bits, inline string (0x80 | len 1).
         let mut partition = 1i32.to_be_bytes().to_vec();
@@ -717,10 +769,28 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, Error::Unsupported { .. }), "{err}");
         assert!(err.to_string().contains("index-manifest-0"), "{err}");
+        // 1.2.0 reads no `_EXTERNAL_PATH` of index files (apache/paimon#6132 is 1.3.0's): `<table>/index/`.
+        assert_eq!(
+            Table::open_as(dir.path(), PaimonRelease::V1_2_0)
+                .unwrap()
+                .index_file_path(
+                    &partition,
+                    1,
+                    "index-u-0",
+                    Some("file:/elsewhere/index-u-0"),
+                    manifest
+                )
+                .unwrap(),
+            PathBuf::from(format!("{root}/index/index-u-0"))
+        );
 
         let dir = tempfile::tempdir().unwrap();
         write_schema(dir.path(), 0, r#""index-file-in-data-file-dir":"true""#);
-        let t = Table::open(dir.path()).unwrap();
+        // A release before 1.3.0 does not know the option.
+        assert!(!Table::open_as(dir.path(), PaimonRelease::V1_2_0)
+            .unwrap()
+            .index_file_in_data_file_dir());
+        let t = Table::open_as(dir.path(), PaimonRelease::V2_0_0).unwrap();
         let root = t.root_string();
         assert!(t.index_file_in_data_file_dir());
         assert_eq!(

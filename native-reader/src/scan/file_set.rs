@@ -56,7 +56,7 @@ impl<'t> Grouper<'t> {
     ) -> Result<()> {
         // Row tracking / data evolution (2.0 `_FIRST_ROW_ID`, `_WRITE_COLS`): files hold row ids or only some
         // columns and are merged by row-id range, which this reader does not do.
-        if let Some(reason) = crate::table::row_tracking_file(&file) {
+        if let Some(reason) = crate::table::row_tracking_file(&file, self.table.release()) {
             return Err(Error::Unsupported {
                 path: path.to_path_buf(),
                 reason,
