@@ -1,69 +1,43 @@
 package org.paimonparity.bridge;
 
-import org.apache.paimon.arrow.ArrowUtils;
-import org.apache.paimon.types.DataField;
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.Split;
-import org.apache.paimon.types.RowType;
-import org.apache.paimon.utils.SnapshotManager;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
 
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
-import org.apache.paimon.io.DataOutputViewStreamWrapper;
+import java.util.List;
 
 /**
- * The Paimon 1.0 API calls whose signatures differ between released lines; everything else of the
- * bridge is line-independent. Its twin for 2.0 lives in {@code src/main/java-paimon-2.0}.
+ * The API calls of the Paimon 1.0-1.2 generation (1.0.0, 1.0.1, 1.1.1, 1.2.0) whose signatures
+ * differ between generations; everything else of the bridge is in the shared sources. Its twins:
+ * {@code src/main/java-paimon-1.3} (1.3.x) and {@code src/main/java-paimon-1.4} (1.4.x-2.0.x).
  */
 final class Compat {
 
     private Compat() {}
 
-    /** {@code new SnapshotManager(FileIO, Path).latestSnapshotId()}, or -1 when there is none. */
-    static long latestSnapshotId(String tableDir) {
-        Long id = new SnapshotManager(LocalFileIO.create(), new Path(tableDir)).latestSnapshotId();
-        return id == null ? -1L : id;
+    /** A {@code DataSplit}'s before files: {@code beforeFiles()} (an overwrite's deleted files). */
+    static List<DataFileMeta> beforeFiles(DataSplit split) {
+        return split.beforeFiles();
     }
 
-    /** {@code ArrowUtils.createVectorSchemaRoot(RowType, BufferAllocator, caseSensitive = true)}. */
-    static VectorSchemaRoot createVectorSchemaRoot(RowType type, BufferAllocator allocator) {
-        return ArrowUtils.createVectorSchemaRoot(type, allocator, true);
+    /** A {@code DataSplit}'s before deletion files, or {@code null} when it has none. */
+    static List<DeletionFile> beforeDeletionFiles(DataSplit split) {
+        return split.beforeDeletionFiles().orElse(null);
     }
 
-    /**
-     * A planned split as the bridge describes it. In 1.0 every split is a {@code DataSplit}; an
-     * overwrite changes plan carries its deleted files as {@code beforeFiles()}.
-     */
-    static SplitView describe(Split split, FileStoreTable table) {
-        if (!(split instanceof DataSplit)) {
-            throw new IllegalStateException("unexpected split class " + split.getClass().getName());
-        }
-        DataSplit d = (DataSplit) split;
-        return new SplitView(
-                "DataSplit",
-                d.snapshotId(),
-                d.partition(),
-                d.bucket(),
-                d.bucketPath(),
-                d.dataFiles(),
-                d.beforeFiles(),
-                d.deletionFiles().orElse(null),
-                d.beforeDeletionFiles().orElse(null),
-                d.isStreaming(),
-                d.rawConvertible());
+    /** A planned split that is not a {@code DataSplit}: none in this generation, so {@code null}. */
+    static SplitView describeOther(Split split, FileStoreTable table) {
+        return null;
     }
 
     /** {@code TableWriteImpl.withExecutionMode(false)}: a batch write (an overwrite). */
@@ -73,30 +47,24 @@ final class Compat {
 
     /**
      * A JSON value of a type the 1.0 line does not have, for {@code CorpusWriter.toInternal}: none
-     * (every 1.0 type is handled there), so {@code null}.
+     * (every type the corpora write in this generation is handled there), so {@code null}.
      */
     static Object toInternalOfLineType(DataField field, JsonNode v) {
         return null;
     }
 
     /**
-     * The split in the form other readers decode (the external-reader protocol's {@code java_split}):
-     * 1.0 has no split frame, so a {@code DataSplit} is its raw {@code DataSplit#serialize} body
-     * (version 5); {@code null} for any other split.
+     * The Arrow field of a type {@link RowArrowExport} does not handle itself: none in this
+     * generation (1.1-1.2's VARIANT is refused, as their paimon-arrow refuses it), so {@code null}.
      */
-    static Map<String, Object> wireSplit(Split split) throws IOException {
-        if (!(split instanceof DataSplit)) {
-            return null;
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ((DataSplit) split).serialize(new DataOutputViewStreamWrapper(bytes));
-        Map<String, Object> wire = new LinkedHashMap<>();
-        wire.put("format", "data-split");
-        wire.put("data_split_version", DATA_SPLIT_VERSION);
-        wire.put("base64", Base64.getEncoder().encodeToString(bytes.toByteArray()));
-        return wire;
+    static Field lineTypeField(
+            RowArrowExport export, String name, int id, int baseId, DataType type, int depth) {
+        return null;
     }
 
-    /** {@code DataSplit.VERSION} of 1.0.0 (private there). */
-    private static final int DATA_SPLIT_VERSION = 5;
+    /** The writer of such a type: none, so {@code null}. */
+    static RowArrowExport.Writer lineTypeWriter(
+            RowArrowExport export, DataType type, FieldVector vector, boolean nullable) {
+        return null;
+    }
 }

@@ -1,6 +1,7 @@
 package org.paimonparity.bridge;
 
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.sink.CommitCallback;
@@ -8,8 +9,11 @@ import org.apache.paimon.table.sink.CommitCallback;
 import java.util.List;
 
 /**
- * The commit-callback fault of {@link Faults}, for the Paimon 1.0 {@code CommitCallback} signature
- * ({@code call(List<ManifestEntry>, Snapshot)}). Named in the writer's {@code commit.callbacks}
+ * The commit-callback fault of {@link Faults}, for the {@code CommitCallback} of the 1.0-1.2
+ * generation: {@code call(List<ManifestEntry>, Snapshot)} is the abstract method in 1.0 and 1.1,
+ * {@code call(List<ManifestEntry>, List<IndexManifestEntry>, Snapshot)} in 1.2. Both are
+ * implemented (neither marked {@code @Override}), so that this one source compiles against each
+ * release and the release calls the one it declares. Named in the writer's {@code commit.callbacks}
  * option; does nothing unless armed.
  */
 public final class FailAfterAppendCallback implements CommitCallback {
@@ -29,9 +33,17 @@ public final class FailAfterAppendCallback implements CommitCallback {
         this.tableDir = tableDir;
     }
 
-    @Override
+    /** The callback of 1.0 and 1.1. */
     public void call(List<ManifestEntry> committedEntries, Snapshot snapshot) {
         Faults.afterSnapshot(tableDir, snapshot.commitKind().name(), snapshot.id());
+    }
+
+    /** The callback of 1.2. */
+    public void call(
+            List<ManifestEntry> committedEntries,
+            List<IndexManifestEntry> indexFiles,
+            Snapshot snapshot) {
+        call(committedEntries, snapshot);
     }
 
     @Override

@@ -661,7 +661,7 @@ public final class CorpusWriter {
                 }
             default:
                 {
-                    // Types of later lines (2.0: VARIANT, VECTOR), by the line's Compat.
+                    // Types of later lines (1.4+: VARIANT, VECTOR), by the line's Compat.
                     Object value = Compat.toInternalOfLineType(field, v);
                     if (value != null) {
                         return value;

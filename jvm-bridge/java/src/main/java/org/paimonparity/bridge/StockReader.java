@@ -1,10 +1,9 @@
 package org.paimonparity.bridge;
 
-import org.apache.paimon.arrow.ArrowUtils;
-import org.apache.paimon.arrow.writer.ArrowFieldWriter;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.JoinedRow;
+import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
@@ -23,6 +22,7 @@ import org.apache.paimon.types.TinyIntType;
 import org.apache.paimon.utils.InstantiationUtil;
 import org.apache.paimon.utils.JsonSerdeUtil;
 import org.apache.paimon.utils.SerializationUtils;
+import org.apache.paimon.utils.SnapshotManager;
 
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
@@ -33,6 +33,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
+import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -48,7 +49,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thin on purpose: it opens tables read-only with {@code FileStoreTableFactory}, plans with the
  * released {@code StreamTableScan} and {@code TableScan} with the dynamic options the Rust side
  * computed (which options a scan mode sets, and when a streaming plan loop ends, are decided in Rust), reads with the released {@code TableRead}, and exports rows
- * with paimon-arrow through the Arrow C Data Interface. Nothing is ever written into a table.
+ * through the Arrow C Data Interface, turned into Arrow by the release's paimon-arrow where the build
+ * has it, else by the bridge's {@link RowArrowExport} (which gives the same schema and values; {@link
+ * RowExport#select}). Nothing is ever written into a table.
  */
 public final class StockReader {
 
@@ -60,7 +63,7 @@ public final class StockReader {
 
     /**
      * Field id of the RowKind column in the export RowType: the id of Paimon's own TINYINT row-kind
-     * system field {@code _VALUE_KIND} (outside any table's id range). paimon-arrow writes it as the
+     * system field {@code _VALUE_KIND} (outside any table's id range). The export writes it as the
      * field's {@code PARQUET:field_id} metadata.
      */
     private static final int ROW_KIND_FIELD_ID = SpecialFields.VALUE_KIND.id();
@@ -93,7 +96,49 @@ public final class StockReader {
 
     /** {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none. */
     public static long latestSnapshotId(String tableDir) {
-        return Compat.latestSnapshotId(tableDir);
+        Long id = snapshotManager(LocalFileIO.create(), new Path(tableDir)).latestSnapshotId();
+        return id == null ? -1L : id;
+    }
+
+    /**
+     * A {@code SnapshotManager} of the table at {@code path} (main branch, no cache), for a directory
+     * that may hold no schema yet: {@code new SnapshotManager(FileIO, Path)} in 1.0, the only
+     * constructor from 1.1 on {@code (FileIO, Path, String branch, SnapshotLoader, Cache)} with
+     * {@code null} branch (= main), loader and cache. Picked reflectively so that one source compiles
+     * against every release.
+     */
+    private static SnapshotManager snapshotManager(FileIO fileIO, Path path) {
+        Constructor<?> five = null;
+        for (Constructor<?> c : SnapshotManager.class.getConstructors()) {
+            Class<?>[] p = c.getParameterTypes();
+            try {
+                if (p.length == 2 && p[0] == FileIO.class && p[1] == Path.class) {
+                    return (SnapshotManager) c.newInstance(fileIO, path);
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("new SnapshotManager(FileIO, Path) failed", e);
+            }
+            if (p.length == 5 && p[0] == FileIO.class && p[1] == Path.class && p[2] == String.class) {
+                five = c;
+            }
+        }
+        if (five == null) {
+            throw new IllegalStateException(
+                    "SnapshotManager has neither a (FileIO, Path) nor a (FileIO, Path, String, SnapshotLoader, Cache) constructor");
+        }
+        try {
+            return (SnapshotManager) five.newInstance(fileIO, path, null, null, null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("new SnapshotManager(FileIO, Path, null, null, null) failed", e);
+        }
+    }
+
+    /**
+     * The row exporter this process uses: {@code "paimon-arrow"} (the release's own) or {@code
+     * "bridge"} ({@link RowArrowExport}); see {@link RowExport#select}.
+     */
+    public static String arrowExport() {
+        return RowExport.select().name();
     }
 
     /**
@@ -117,7 +162,7 @@ public final class StockReader {
      * splits described.
      *
      * @return JSON array of {@code {"split": <native_reader::Split>, "payload": <base64 of the
-     *     Java-serialized Split (DataSplit, or IncrementalSplit in 2.0)>}}; {@code bucket_path} is
+     *     Java-serialized Split (DataSplit, or IncrementalSplit from 1.4)>}}; {@code bucket_path} is
      *     {@code DataSplit.bucketPath()} as is.
      */
     public static String planBatch(String tableDir, String optionsJson) throws Exception {
@@ -197,7 +242,7 @@ public final class StockReader {
 
     /**
      * {@code InternalRow.createFieldGetter} for each field of the table's logical partition type
-     * (the same call in every line; {@code RowType.fieldGetters()} is gone in 2.0).
+     * (the same call in every line; {@code RowType.fieldGetters()} is gone from 1.2).
      */
     private static InternalRow.FieldGetter[] partitionGetters(FileStoreTable table) {
         List<DataField> fields = table.schema().logicalPartitionType().getFields();
@@ -211,14 +256,14 @@ public final class StockReader {
     private static Map<String, Object> planned(
             Split split, FileStoreTable table, InternalRow.FieldGetter[] partitionGetters)
             throws Exception {
-        SplitView view = Compat.describe(split, table);
+        SplitView view = SplitView.of(split, table);
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("split", splitJson(view, partitionGetters));
         entry.put("split_type", view.kind);
         entry.put(
                 "payload",
                 Base64.getEncoder().encodeToString(InstantiationUtil.serializeObject(split)));
-        entry.put("java_split", Compat.wireSplit(split));
+        entry.put("java_split", SplitWire.of(split));
         return entry;
     }
 
@@ -320,7 +365,7 @@ public final class StockReader {
         RecordReader<InternalRow> reader =
                 table.newReadBuilder().newRead().createReader((Split) decoded);
         long handle = NEXT_HANDLE.getAndIncrement();
-        READS.put(handle, new OpenRead(reader, exportType));
+        READS.put(handle, new OpenRead(reader, exportType, RowExport.select()));
         return handle;
     }
 
@@ -390,24 +435,26 @@ public final class StockReader {
     private static final class OpenRead {
         private final RecordReader<InternalRow> reader;
         private final RowType exportType;
+        private final RowExport export;
         private final GenericRow kindRow = new GenericRow(1);
         private final JoinedRow joined = new JoinedRow();
         private RecordReader.RecordIterator<InternalRow> batch;
         private boolean exhausted;
 
-        OpenRead(RecordReader<InternalRow> reader, RowType exportType) {
+        OpenRead(RecordReader<InternalRow> reader, RowType exportType, RowExport export) {
             this.reader = reader;
             this.exportType = exportType;
+            this.export = export;
         }
 
         int next(long arrayAddr, long schemaAddr) throws Exception {
             if (exhausted) {
                 return -1;
             }
-            VectorSchemaRoot root = Compat.createVectorSchemaRoot(exportType, ALLOCATOR);
+            VectorSchemaRoot root = export.createRoot(exportType, ALLOCATOR);
             try {
                 root.allocateNew();
-                ArrowFieldWriter[] writers = ArrowUtils.createArrowFieldWriters(root, exportType);
+                RowExport.Rows writer = export.writer(root, exportType);
                 int rows = 0;
                 while (rows < BATCH_ROWS) {
                     if (batch == null) {
@@ -425,9 +472,7 @@ public final class StockReader {
                     }
                     kindRow.setField(0, row.getRowKind().toByteValue());
                     joined.replace(kindRow, row);
-                    for (int i = 0; i < writers.length; i++) {
-                        writers[i].write(rows, joined, i);
-                    }
+                    writer.write(rows, joined);
                     rows++;
                 }
                 if (rows == 0) {
