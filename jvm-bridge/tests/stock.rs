@@ -87,7 +87,11 @@ fn stream_plan_and_rows_of_an_input_changelog_table() {
     writer.close().unwrap();
 
     let reader = StockReader::new().unwrap();
-    assert_eq!(reader.paimon_version().unwrap(), "1.0.0");
+    // The release this process loads (PAIMON_PARITY_PAIMON_VERSION, default 1.0.0).
+    assert_eq!(
+        reader.paimon_version().unwrap(),
+        jvm_bridge::jvm::paimon_version()
+    );
     let latest = reader.latest_snapshot_id(&dir).unwrap();
     assert_eq!(latest, Some(2));
     let splits = reader.plan_stream(&dir, 1, 2).unwrap();
