@@ -1,20 +1,24 @@
 //! `paimon-parity audit` finds the lost changelog of the C00 fault corpora, and raises no false alarm on
-//! control corpora, `none`/`input` tables and the external corpora.
+//! control corpora, `none`/`input` tables and the external corpora. The OVERWRITE write half, the
+//! compaction schedule and the files never committed have their own files (`audit_pairs.rs`,
+//! `audit_uncommitted.rs`).
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
-use harness::audit::{run, PairStatus};
+use harness::audit::{run, PairStatus, UncommittedClass, UncommittedKind};
 
 fn audit(table: &Path, reader: &str) -> harness::audit::AuditReport {
     run(table, reader).unwrap_or_else(|e| panic!("{}: {e}", table.display()))
 }
 
-/// Corpora written with a fault at the APPEND/COMPACT boundary (their names say so).
+/// Corpora whose audit is not `complete` by design: written with a fault at the APPEND/COMPACT boundary
+/// (their names say so), or with an INSERT OVERWRITE, whose changes Paimon never writes to the changelog
+/// (c21, `audit_pairs.rs`).
 fn is_fault(dir: &Path) -> bool {
     let name = common::corpus_name(dir);
-    name.contains("fault") || name.starts_with("two-writers")
+    name.contains("fault") || name.starts_with("two-writers") || name.contains("insert-overwrite")
         // Released 1.0.0 breaks the equal-sequence tie by file name in compaction, so here the compacted
         // table keeps (1,8) while the changelog ends with (1,9) (corpora/README.md, C03).
         || name == "c03-two-writers-equal-sequence-reversed"
@@ -27,6 +31,10 @@ fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
         .filter(|d| common::corpus_name(d).starts_with("c00") && is_fault(d))
         .collect();
     assert!(!faults.is_empty(), "no C00 fault corpus committed");
+    let controls: Vec<PathBuf> = common::line_corpora(&common::line_version())
+        .into_iter()
+        .filter(|d| common::corpus_name(d).starts_with("c00") && !is_fault(d))
+        .collect();
     for dir in faults {
         let report = audit(&dir.join("table"), "both");
         let name = dir.display();
@@ -76,7 +84,81 @@ fn c00_fault_corpora_lose_exactly_key_1_with_value_20() {
             "{name}\n{text}"
         );
         assert!(text.contains("[both readers agree]"), "{name}\n{text}");
+
+        // Part 3: the lost COMPACT half left its changelog file in the bucket, holding exactly the changelog
+        // its control twin (same steps, no fault) committed for commit 2.
+        let control = twin_control(&dir, &controls);
+        let lost_changelog = changelog_of_last_compact(&control);
+        assert_eq!(lost_changelog.len(), 2, "{}", control.display());
+        let u = &report.uncommitted;
+        assert_eq!(u.skipped, None, "{name}");
+        let found: Vec<_> = u.findings().collect();
+        assert_eq!(found.len(), 1, "{name}: {:?}", u.files);
+        let f = found[0];
+        assert_eq!(f.kind, UncommittedKind::Changelog, "{name}");
+        assert_eq!(f.class, UncommittedClass::ChangelogTheStreamLacks, "{name}");
+        assert_eq!(sorted(f.lacking.clone()), sorted(lost_changelog), "{name}");
+        assert_eq!(f.lacking_rows, f.rows, "{name}");
+        assert_eq!(f.likely_identifier, Some(2), "{name}");
+        // The compacted data file of that COMPACT holds (1, 20), which the table has: not a finding.
+        assert!(
+            u.files
+                .iter()
+                .filter(|x| !x.class.is_finding())
+                .all(|x| x.kind == UncommittedKind::Data
+                    && x.class == UncommittedClass::NothingLacking
+                    && x.lacking_rows == 0),
+            "{name}: {:?}",
+            u.files
+        );
+        // The pair names what the table shows of the cause, and the report points at the sweep.
+        let cause = incomplete[0].cause.as_deref().unwrap_or_default();
+        assert!(cause.contains(&f.file), "{name}: {cause}");
+        assert!(!cause.contains("CommitRollback"), "{name}: {cause}");
+        assert_eq!(report.sweep.as_deref(), Some(harness::audit::SWEEP_HINT));
+        assert!(text.contains("next: paimon-parity sweep"), "{name}\n{text}");
+        assert!(
+            text.contains("CHANGELOG THE STREAM LACKS"),
+            "{name}\n{text}"
+        );
     }
+}
+
+/// The control corpus with the same changelog producer as the fault corpus `dir` (c00-<producer>-control).
+fn twin_control(dir: &Path, controls: &[PathBuf]) -> PathBuf {
+    let scenario: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("scenario.json")).unwrap()).unwrap();
+    let producer = scenario["table"]["options"]["changelog-producer"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let want = format!("c00-{producer}-control");
+    controls
+        .iter()
+        .find(|c| common::corpus_name(c) == want)
+        .unwrap_or_else(|| panic!("no {want} for {}", dir.display()))
+        .clone()
+}
+
+/// The rows the released reader's stream returned for the latest snapshot of a corpus (its `case.json`,
+/// `expected.stream_from_snapshot_1.per_split`), rendered `+U (1, 20)`.
+fn changelog_of_last_compact(corpus: &Path) -> Vec<String> {
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("case.json")).unwrap()).unwrap();
+    let last = case["snapshots"].as_array().unwrap().len() as u64;
+    case["expected"]["stream_from_snapshot_1"]["per_split"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["snapshot_id"].as_u64() == Some(last))
+        .flat_map(|s| s["values"].as_array().unwrap().iter())
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
 }
 
 fn json_object(text: &str) -> serde_json::Map<String, serde_json::Value> {
@@ -141,7 +223,24 @@ fn expired_history_says_which_range_was_checked() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("table");
     common::copy_tree(&common::corpus("lookup-partitioned").join("table"), &table);
-    // Expire snapshots 1..=6 the way snapshot expiration leaves the directory: files gone, EARLIEST moved.
+    // Expire snapshots 1..=6 the way snapshot expiration leaves the directory: their changelog files gone
+    // (`ExpireSnapshotsImpl` deletes them with the snapshot when the changelog lifecycle is not decoupled),
+    // the snapshot files gone, EARLIEST moved.
+    let t = native_reader::Table::open(&table).unwrap();
+    for id in 1..=6 {
+        let snapshot = t.snapshot(id).unwrap();
+        if let Some(list) = &snapshot.changelog_manifest_list {
+            for meta in native_reader::manifest::read_manifest_list(&t.manifest_path(list)).unwrap()
+            {
+                let path = t.manifest_path(&meta.file_name);
+                for e in native_reader::manifest::read_manifest_file(&path).unwrap() {
+                    let partition = t.partition_computer().render(&e.partition, &path).unwrap();
+                    let bucket = t.bucket_path(&partition.path, e.bucket);
+                    std::fs::remove_file(Path::new(&bucket).join(&e.file.file_name)).unwrap();
+                }
+            }
+        }
+    }
     for id in 1..=6 {
         std::fs::remove_file(table.join(format!("snapshot/snapshot-{id}"))).unwrap();
     }
@@ -161,6 +260,13 @@ fn expired_history_says_which_range_was_checked() {
         .pairs
         .iter()
         .all(|p| p.status != PairStatus::Incomplete));
+    // Nothing the expiry left in the bucket directories holds rows the table or its changelog lacks.
+    assert_eq!(
+        report.uncommitted.findings().count(),
+        0,
+        "{:?}",
+        report.uncommitted.files
+    );
 }
 
 #[test]

@@ -1,20 +1,18 @@
 //! Part 2 of the audit, changelog completeness (data): one reader's changelog against its batch read of
-//! the latest snapshot, and which APPEND snapshot wrote each missing value.
+//! the latest snapshot.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
-use native_reader::manifest::{FileKind, ManifestEntry};
 use native_reader::options::MergeEngine;
 use native_reader::partition::RenderedPartition;
 use native_reader::scan::ScanMode;
-use native_reader::snapshot::CommitKind;
 use native_reader::table::ChangelogProducer;
 use native_reader::{DataFileDesc, Split, Table};
 
-use super::fold::{missing_keys, primary_key_columns, render_values, Folder};
-use super::{Completeness, KeyPlace, MissingKey};
+use super::fold::{missing_keys, primary_key_columns, Folder};
+use super::{Completeness, KeyPlace};
 use crate::error::Result;
-use crate::inspect::{manifest_list_entries, Timeline};
+use crate::inspect::Timeline;
 use crate::reader::TableReader;
 
 /// Part 2 with one reader: replays the changelog (from snapshot 1, or as `from-snapshot-full` from the
@@ -22,7 +20,7 @@ use crate::reader::TableReader;
 /// folding both per primary key batch by batch (memory: one entry per key, one batch per side).
 ///
 /// Errors: the table has no primary key (nothing to fold), or the reader fails.
-pub(crate) fn completeness(
+pub(super) fn completeness(
     reader: &dyn TableReader,
     table: &std::sync::Arc<Table>,
     timeline: &Timeline,
@@ -37,6 +35,7 @@ pub(crate) fn completeness(
         skipped: Some(reason.to_string()),
         pending_level0_keys: 0,
         pending_postpone_keys: 0,
+        pending_compaction_keys: 0,
     };
     let key_columns = primary_key_columns(table)?;
     if key_columns.is_empty() {
@@ -112,6 +111,7 @@ pub(crate) fn completeness(
         skipped: None,
         pending_level0_keys,
         pending_postpone_keys,
+        pending_compaction_keys: 0,
     })
 }
 
@@ -140,86 +140,11 @@ fn level0_keys(
     Ok(out)
 }
 
-/// Fills `written_by_*` of each missing key: the newest APPEND snapshot whose added level-0 files in the
-/// key's (partition, bucket) hold a row equal to the table's value. Reads only those files, natively.
-pub(crate) fn attribute(
-    table: &std::sync::Arc<Table>,
-    timeline: &Timeline,
-    missing: &mut [MissingKey],
-) -> Result<()> {
-    let wanted: HashSet<(Vec<Option<String>>, i32)> = missing
-        .iter()
-        .filter(|m| m.table_value != "<deleted>")
-        .map(|m| (m.partition.clone(), m.bucket))
-        .collect();
-    if wanted.is_empty() {
-        return Ok(());
-    }
-    let mut appends: Vec<_> = timeline
-        .snapshots()
-        .into_iter()
-        .filter(|s| s.commit_kind == CommitKind::Append)
-        .collect();
-    appends.reverse();
-    for s in appends {
-        let snapshot = table.snapshot(s.id)?;
-        let delta = manifest_list_entries(table, &snapshot.delta_manifest_list)?;
-        let mut by_bucket: BTreeMap<(Vec<u8>, i32), Vec<&ManifestEntry>> = BTreeMap::new();
-        for e in delta
-            .iter()
-            .filter(|e| e.kind == FileKind::Add && e.file.level == 0)
-        {
-            by_bucket
-                .entry((e.partition.clone(), e.bucket))
-                .or_default()
-                .push(e);
-        }
-        for ((partition_bytes, bucket), entries) in by_bucket {
-            let source = table.manifest_path(&snapshot.delta_manifest_list);
-            let rendered = table
-                .partition_computer()
-                .render(&partition_bytes, &source)?;
-            if !wanted.contains(&(rendered.values.clone(), bucket)) {
-                continue;
-            }
-            let files = entries
-                .iter()
-                .map(|e| native_reader::scan::data_file_desc(&e.file));
-            let reader = raw_files_reader(table, s.id, &rendered, bucket, files.collect())?;
-            let mut rows: HashSet<String> = HashSet::new();
-            for b in reader {
-                let b = b?;
-                for r in 0..b.num_rows() {
-                    rows.insert(render_values(&b, r));
-                }
-            }
-            for m in missing.iter_mut() {
-                if m.written_by_snapshot.is_none()
-                    && m.partition == rendered.values
-                    && m.bucket == bucket
-                    && rows.contains(&m.table_value)
-                {
-                    m.written_by_snapshot = Some(s.id);
-                    m.written_by_user = Some(s.commit_user.clone());
-                    m.written_by_identifier = Some(s.commit_identifier);
-                }
-            }
-        }
-        if missing
-            .iter()
-            .all(|m| m.written_by_snapshot.is_some() || m.table_value == "<deleted>")
-        {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// A reader of `data_files` of one bucket as they are stored (one raw streaming split at `snapshot_id`, no
 /// merge, no deletion vectors): the rows each file holds, with their stored RowKind.
 ///
 /// Errors: the native reader's, naming the file.
-fn raw_files_reader(
+pub(super) fn raw_files_reader(
     table: &std::sync::Arc<Table>,
     snapshot_id: i64,
     partition: &RenderedPartition,

@@ -27,6 +27,8 @@ struct KeyState {
     value: Option<(Vec<u8>, String, JsonRow)>,
     /// The last row folded for the key: its RowKind, values and snapshot, e.g. `-D (10, 10) at snapshot 6`.
     last_event: String,
+    /// The snapshot of that last row.
+    last_snapshot: i64,
     /// Whether that last row was a retraction (`-U`/`-D`).
     last_retracts: bool,
 }
@@ -69,22 +71,7 @@ impl Folder {
 
     /// The primary key of row `r`, each column with its name: `id=1` or `(id=1, name="a")`.
     pub(super) fn render_key(&self, batch: &RecordBatch, r: usize) -> String {
-        let schema = batch.schema();
-        let parts: Vec<String> = self
-            .key_columns
-            .iter()
-            .map(|i| {
-                format!(
-                    "{}={}",
-                    schema.field(*i).name(),
-                    render_value(batch.column(*i).as_ref(), r)
-                )
-            })
-            .collect();
-        match parts.as_slice() {
-            [one] => one.clone(),
-            _ => format!("({})", parts.join(", ")),
-        }
+        render_key(batch, &self.key_columns, r)
     }
 
     /// Applies a batch: `+I`/`+U` set, `-U`/`-D` clear (when `changelog`), or every row sets (a table read).
@@ -132,6 +119,7 @@ impl Folder {
                     key_values: json_row(batch, self.key_columns.iter().copied(), r),
                     value: None,
                     last_event: String::new(),
+                    last_snapshot: split.snapshot_id,
                     last_retracts: false,
                 });
             entry.partition = split.partition.clone();
@@ -142,6 +130,7 @@ impl Folder {
                 crate::diff::row_kind_symbol(Some(kinds.value(r))),
                 split.snapshot_id
             );
+            entry.last_snapshot = split.snapshot_id;
             entry.last_retracts = !set;
             entry.value = if set {
                 let typed = json_row(batch, 1..batch.num_columns(), r);
@@ -151,6 +140,26 @@ impl Folder {
             };
         }
         Ok(())
+    }
+}
+
+/// The primary key of row `r` of `batch`, whose key columns are at `key_columns`, each column with its
+/// name: `id=1` or `(id=1, name="a")`.
+pub(super) fn render_key(batch: &RecordBatch, key_columns: &[usize], r: usize) -> String {
+    let schema = batch.schema();
+    let parts: Vec<String> = key_columns
+        .iter()
+        .map(|i| {
+            format!(
+                "{}={}",
+                schema.field(*i).name(),
+                render_value(batch.column(*i).as_ref(), r)
+            )
+        })
+        .collect();
+    match parts.as_slice() {
+        [one] => one.clone(),
+        _ => format!("({})", parts.join(", ")),
     }
 }
 
@@ -233,6 +242,7 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                     KeyClass::FinalValueNeverDelivered
                 },
                 stream_last_event: in_stream.map(|s| s.last_event.clone()),
+                stream_last_snapshot: in_stream.map(|s| s.last_snapshot),
                 stream_value: seen.map_or("<none>".into(), |(_, r, _)| r.clone()),
                 table_value: trendered.clone(),
                 stream_row: seen.map(|(_, _, row)| row.clone()),
@@ -240,6 +250,10 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                 written_by_snapshot: None,
                 written_by_user: None,
                 written_by_identifier: None,
+                written_by_kind: None,
+                lost_with_user: None,
+                lost_with_identifier: None,
+                overwritten_by_snapshot: None,
             });
         }
     }
@@ -254,6 +268,7 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                     key_values: s.key_values.clone(),
                     class: KeyClass::PresentInStreamAbsentFromTable,
                     stream_last_event: Some(s.last_event.clone()),
+                    stream_last_snapshot: Some(s.last_snapshot),
                     stream_value: rendered.clone(),
                     table_value: "<deleted>".into(),
                     stream_row: Some(row.clone()),
@@ -261,6 +276,10 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                     written_by_snapshot: None,
                     written_by_user: None,
                     written_by_identifier: None,
+                    written_by_kind: None,
+                    lost_with_user: None,
+                    lost_with_identifier: None,
+                    overwritten_by_snapshot: None,
                 });
             }
         }

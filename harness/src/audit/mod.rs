@@ -1,25 +1,33 @@
 //! `paimon-parity audit`: finds the commits whose changelog was lost, and proves it from the data.
 //!
-//! A commit of a `lookup` or `full-compaction` table writes an APPEND snapshot (new level-0 files) and then a
-//! COMPACT snapshot with the same (commit user, commit identifier) that carries the changelog
-//! (`FileStoreCommitImpl.commit`). When the process dies between the two, the released recovery
-//! (`StreamTableCommit.filterAndCommit` → `FileStoreCommitImpl.filterCommitted`) drops the COMPACT half
-//! because the identifier already has a snapshot, and streaming readers never see that changelog.
+//! A commit of a `lookup` or `full-compaction` table writes a write snapshot (APPEND, or OVERWRITE: see
+//! [`crate::inspect::pairs`]) with new level-0 files and then a COMPACT snapshot with the same (commit user,
+//! commit identifier) that carries the changelog (`FileStoreCommitImpl.commit`). When the process dies
+//! between the two, the released recovery (`StreamTableCommit.filterAndCommit` →
+//! `FileStoreCommitImpl.filterCommitted`) drops the COMPACT half because the identifier already has a
+//! snapshot, and streaming readers never see that changelog.
 //!
-//! The audit has two parts:
-//! 1. **Commit pairs** (metadata only): for every (user, identifier), which halves exist; an APPEND whose
-//!    level-0 files never reach a changelog (no COMPACT of the same identifier, and no later compaction that
-//!    rewrote those files with changelog) is flagged.
+//! The audit has three parts:
+//! 1. **Commit pairs** (metadata only, [`crate::inspect::pairs`]): for every (user, identifier), which halves
+//!    exist; a commit that was due to compact (`full-compaction.delta-commits`, `lookup`) and whose level-0
+//!    files never reach a changelog (no COMPACT of the same identifier, and no later compaction that
+//!    rewrote them with changelog) is flagged, and the commits whose files waited for it are named.
 //! 2. **Changelog completeness** (data): the changelog replayed from the earliest snapshot is folded per
 //!    primary key (`+I`/`+U` set the value, `-U`/`-D` clear it) and compared with the batch read of the
 //!    latest snapshot. Every key whose table value never reached the changelog is reported with its
-//!    partition, bucket, the value the stream last saw, the value in the table, and the APPEND snapshot and
-//!    (user, identifier) that wrote the table's value.
+//!    partition, bucket, the value the stream last saw, the value in the table, the write snapshot and
+//!    (user, identifier) that wrote the table's value (or the key's delete), and the commit whose lost
+//!    COMPACT should have delivered it.
+//! 3. **Files written but never committed** ([`uncommitted`]): data and changelog files in the bucket
+//!    directories that no snapshot references, with the rows they hold that the table (or its changelog)
+//!    lacks, read natively one file at a time.
 
+mod attribution;
 mod completeness;
 mod fold;
-mod pairs;
 mod text;
+pub mod uncommitted;
+mod users;
 
 use std::path::{Path, PathBuf};
 
@@ -27,53 +35,22 @@ use native_reader::Table;
 use serde::Serialize;
 
 use crate::error::{Error, Result, Side};
-use crate::inspect::{inspect, Timeline};
+use crate::inspect::{inspect, CompactionSchedule, Timeline};
 use crate::reader::{this_release, NativeTableReader, StockTableReader};
+use native_reader::snapshot::CommitKind;
 
-pub(crate) use completeness::{attribute, completeness};
+pub use crate::inspect::{commit_pairs, CommitPair, PairStatus};
+use attribution::{attribute, blame};
+use completeness::completeness;
 pub use fold::{compare_changelog_with_table, render_values, SplitRows};
-pub(crate) use pairs::commit_pairs;
-use pairs::user_summaries;
-pub use text::{named_partition, write_text};
+pub use text::{named_partition, write_text, SWEEP_HINT};
+pub use uncommitted::{Uncommitted, UncommittedClass, UncommittedFile, UncommittedKind};
+use users::user_summaries;
 
 /// Part 1 of the audit (commit pairs, metadata only) of `timeline`: one [`CommitPair`] per (commit user,
-/// commit identifier), in timeline order.
+/// commit identifier), in timeline order ([`crate::inspect::commit_pairs`]).
 pub fn commit_pairs_of(timeline: &Timeline) -> Vec<CommitPair> {
     commit_pairs(timeline)
-}
-
-/// What happened to one (commit user, commit identifier).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PairStatus {
-    /// APPEND and COMPACT halves both exist (or the APPEND added no level-0 file).
-    Complete,
-    /// No COMPACT of the identifier, but a later compaction rewrote the APPEND's level-0 files with changelog.
-    CompactedLater,
-    /// The table's changelog producer does not use COMPACT snapshots (`none`, `input`): nothing to pair.
-    NotApplicable,
-    /// Level-0 files of the APPEND never reached a changelog: the changelog of this commit is lost (or, if
-    /// the files are still at level 0, pending until some later compaction rewrites them).
-    Incomplete,
-}
-
-/// The halves of one (commit user, commit identifier).
-#[derive(Clone, Debug, Serialize)]
-pub struct CommitPair {
-    /// Commit user.
-    pub commit_user: String,
-    /// Commit identifier.
-    pub commit_identifier: i64,
-    /// APPEND snapshot ids of this identifier.
-    pub append_snapshots: Vec<i64>,
-    /// COMPACT snapshot ids of this identifier.
-    pub compact_snapshots: Vec<i64>,
-    /// Level-0 files the APPEND snapshots added.
-    pub level0_files: usize,
-    /// Verdict.
-    pub status: PairStatus,
-    /// Why, in words (which snapshot rewrote the files, or where the files are now).
-    pub detail: String,
 }
 
 /// How the changelog of one key disagrees with the table.
@@ -120,6 +97,8 @@ pub struct MissingKey {
     /// The stream's last event for the key: RowKind, values, snapshot (`-D (10, 10) at snapshot 6`);
     /// `None` when the stream never showed the key.
     pub stream_last_event: Option<String>,
+    /// The snapshot of that last event.
+    pub stream_last_snapshot: Option<i64>,
     /// The last value the changelog showed for this key, rendered as `(1, 10)` (`<none>` when it never
     /// showed one, or it was retracted).
     pub stream_value: String,
@@ -130,12 +109,27 @@ pub struct MissingKey {
     pub stream_row: Option<serde_json::Map<String, serde_json::Value>>,
     /// The table's row by column name, typed; `None` where `table_value` is `<deleted>`.
     pub table_row: Option<serde_json::Map<String, serde_json::Value>>,
-    /// The APPEND snapshot whose level-0 files first held the table's value, if found.
+    /// The newest write snapshot (APPEND or OVERWRITE) whose level-0 files hold the table's value, or, for
+    /// a key the table no longer has, the key's delete (`-D`/`-U`), if found.
     pub written_by_snapshot: Option<i64>,
     /// Its commit user.
     pub written_by_user: Option<String>,
     /// Its commit identifier.
     pub written_by_identifier: Option<i64>,
+    /// Its commit kind (`APPEND` or `OVERWRITE`).
+    pub written_by_kind: Option<CommitKind>,
+    /// The commit whose COMPACT half never became durable and would have delivered this key's change: the
+    /// writing commit when its pair is [`PairStatus::Incomplete`], or the commit whose full compaction its
+    /// level-0 files waited for ([`PairStatus::DeferredToLost`]).
+    pub lost_with_user: Option<String>,
+    /// See `lost_with_user`.
+    pub lost_with_identifier: Option<i64>,
+    /// An INSERT OVERWRITE (an OVERWRITE snapshot with identifier `Long.MAX_VALUE`) that explains the key:
+    /// it wrote the table's value, or it replaced the files of the key's bucket after the stream's last
+    /// event. Paimon writes no changelog for an INSERT OVERWRITE
+    /// (`FileStoreCommitImpl.overwritePartition`), and streaming reads skip OVERWRITE snapshots unless
+    /// `streaming-read-overwrite` is set.
+    pub overwritten_by_snapshot: Option<i64>,
 }
 
 /// Per commit user.
@@ -147,6 +141,8 @@ pub struct UserSummary {
     pub last_append: Option<i64>,
     /// Its last COMPACT snapshot.
     pub last_compact: Option<i64>,
+    /// Its last write snapshot (APPEND or OVERWRITE).
+    pub last_write: Option<i64>,
     /// Identifiers whose pair is incomplete.
     pub incomplete_identifiers: Vec<i64>,
 }
@@ -176,6 +172,10 @@ pub struct Completeness {
     /// Keys left out because the stream saw them in the postpone bucket (`bucket = -2`, Paimon 2.0), which
     /// batch reads skip until a job moves its records into real buckets; not lost, not yet in the table.
     pub pending_postpone_keys: usize,
+    /// Keys left out because their table value was written by a [`PairStatus::Deferred`] commit whose
+    /// level-0 files wait for a full compaction due at a later identifier (`full-compaction.delta-commits`):
+    /// not lost, the changelog comes with that compaction.
+    pub pending_compaction_keys: usize,
 }
 
 impl Completeness {
@@ -189,6 +189,13 @@ impl Completeness {
                 "{} keys left out: they sit in level-0 files that batch reads of this table do not see until \
                  compaction",
                 self.pending_level0_keys
+            ));
+        }
+        if self.pending_compaction_keys > 0 {
+            notes.push(format!(
+                "{} keys left out: their values sit in level-0 files that wait for the next full compaction \
+                 (full-compaction.delta-commits), which writes their changelog",
+                self.pending_compaction_keys
             ));
         }
         if self.pending_postpone_keys > 0 {
@@ -246,10 +253,19 @@ pub struct AuditReport {
     /// Every key any reader reports, once, in (partition, bucket, key) order, with which readers report it
     /// and whether they agree.
     pub findings: Vec<KeyFinding>,
-    /// `complete`; `changelog-lost` (a commit is incomplete: an APPEND whose COMPACT half never became
-    /// durable, so its changelog was never written); or `changelog-diverges` (no commit is incomplete, yet
-    /// the changelog disagrees with the table: sequence-number ties between writers, concurrent writers on
-    /// one bucket, a re-insert that produced no changelog). Both findings exit 1.
+    /// When the table's writers compact (from its options: `full-compaction.delta-commits`, `lookup`), which
+    /// decides whether a commit without COMPACT half lost it or compacts later.
+    pub compaction: CompactionSchedule,
+    /// Part 3: files in the bucket directories that no snapshot references.
+    pub uncommitted: Uncommitted,
+    /// With an incomplete pair: where to look next, `paimon-parity sweep` ([`SWEEP_HINT`]); `None` otherwise.
+    pub sweep: Option<String>,
+    /// `complete`; `changelog-lost` (a commit is incomplete: its write half is durable and its COMPACT half,
+    /// which writes the changelog, never became durable); `rows-never-committed` (no commit is incomplete,
+    /// but files no snapshot references hold rows the table, or changelog the stream, lacks: a committable
+    /// was dropped); or `changelog-diverges` (none of those, yet the changelog disagrees with the table:
+    /// sequence-number ties between writers, concurrent writers on one bucket, a re-insert that produced no
+    /// changelog, an INSERT OVERWRITE). Every finding exits 1.
     pub verdict: &'static str,
 }
 
@@ -265,21 +281,28 @@ impl AuditReport {
 
     /// Incomplete pairs.
     pub fn incomplete_pairs(&self) -> Vec<&CommitPair> {
-        self.pairs
-            .iter()
-            .filter(|p| p.status == PairStatus::Incomplete)
-            .collect()
+        self.pairs_with(PairStatus::Incomplete)
+    }
+
+    /// The pairs with `status`, in timeline order.
+    pub fn pairs_with(&self, status: PairStatus) -> Vec<&CommitPair> {
+        self.pairs.iter().filter(|p| p.status == status).collect()
     }
 }
 
 /// (partition values, bucket, rendered primary key) of one key.
 pub(super) type KeyPlace = (Vec<Option<String>>, i32, String);
 
-/// Runs part 1 and assembles the report around the given completeness results.
-pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> AuditReport {
-    let pairs = commit_pairs(&timeline);
+/// Assembles the report around the results of the three parts.
+fn assemble(
+    timeline: Timeline,
+    pairs: Vec<CommitPair>,
+    completeness: Vec<Completeness>,
+    uncommitted: Uncommitted,
+) -> AuditReport {
     let users = user_summaries(&timeline, &pairs);
     let incomplete = pairs.iter().any(|p| p.status == PairStatus::Incomplete);
+    let never_committed = uncommitted.files.iter().any(|f| f.class.is_finding());
     let diverges = completeness.iter().any(|c| !c.missing.is_empty());
     let findings = findings(&completeness);
     let readers_agree = match completeness.as_slice() {
@@ -299,8 +322,13 @@ pub(crate) fn assemble(timeline: Timeline, completeness: Vec<Completeness>) -> A
         pairs,
         users,
         completeness,
+        compaction: timeline.compaction.clone(),
+        uncommitted,
+        sweep: incomplete.then(|| SWEEP_HINT.to_owned()),
         verdict: if incomplete {
             "changelog-lost"
+        } else if never_committed {
+            "rows-never-committed"
         } else if diverges {
             "changelog-diverges"
         } else {
@@ -420,6 +448,7 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
     let release = this_release()?;
     let timeline = timeline(path)?;
     let table = std::sync::Arc::new(Table::open_as(&timeline.table, release)?);
+    let mut pairs = commit_pairs(&timeline);
     let mut results = Vec::new();
     for side in readers.sides() {
         let mut c = match side {
@@ -434,9 +463,11 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
             }
         };
         attribute(&table, &timeline, &mut c.missing)?;
+        blame(&pairs, &mut c);
         results.push(c);
     }
-    Ok(assemble(timeline, results))
+    let uncommitted = uncommitted::find(&table, &timeline, &mut pairs);
+    Ok(assemble(timeline, pairs, results, uncommitted))
 }
 
 #[cfg(test)]
@@ -454,6 +485,7 @@ mod tests {
             skipped: None,
             pending_level0_keys: 0,
             pending_postpone_keys: 0,
+            pending_compaction_keys: 0,
         }
     }
 
@@ -465,6 +497,7 @@ mod tests {
             key_values: serde_json::Map::from_iter([("k".to_owned(), k.into())]),
             class: KeyClass::FinalValueNeverDelivered,
             stream_last_event: Some(format!("+I ({k}, 1) at snapshot 1")),
+            stream_last_snapshot: Some(1),
             stream_value: format!("({k}, 1)"),
             table_value: table_value.into(),
             stream_row: None,
@@ -472,6 +505,10 @@ mod tests {
             written_by_snapshot: None,
             written_by_user: None,
             written_by_identifier: None,
+            written_by_kind: None,
+            lost_with_user: None,
+            lost_with_identifier: None,
+            overwritten_by_snapshot: None,
         }
     }
 

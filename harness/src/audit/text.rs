@@ -1,6 +1,13 @@
-//! The audit for people: commit pairs that are not complete, per-user summary, missing keys, verdict.
+//! The audit for people: commit pairs that are not complete, per-user summary, missing keys, files written
+//! but never committed, verdict.
 
-use super::{AuditReport, PairStatus};
+use super::{AuditReport, PairStatus, UncommittedClass};
+use crate::inspect::identifier_words;
+
+/// Where to look next when a table shows an incomplete pair: the crash-point sweep (a command being built).
+pub const SWEEP_HINT: &str = "paimon-parity sweep (a command being built) crashes and fails a commit of a \
+    scenario at every step between its two snapshots and classifies what each recovery leaves (changelog \
+    lost, merged, duplicated, data lost): it shows which of those points lose a COMPACT half on your release";
 
 /// `partition dt=2024-01-01, ` with the partition columns' names (nothing for an unpartitioned table).
 fn show_partition(names: &[String], p: &[Option<String>]) -> String {
@@ -45,21 +52,54 @@ pub fn write_text(
         r.table.display(),
         r.changelog_producer
     )?;
+    if r.compaction != crate::inspect::CompactionSchedule::NoCompactionChangelog {
+        writeln!(out, "compaction: {}", r.compaction.words())?;
+    }
     let count = |s: PairStatus| r.pairs.iter().filter(|p| p.status == s).count();
     writeln!(
         out,
-        "commit pairs: {} (user, identifier): {} complete, {} compacted later, {} incomplete, {} not applicable",
+        "commit pairs: {} (user, identifier): {} complete, {} compacted later, {} deferred, {} deferred to a \
+         lost compaction, {} incomplete, {} not applicable",
         r.pairs.len(),
         count(PairStatus::Complete),
         count(PairStatus::CompactedLater),
+        count(PairStatus::Deferred),
+        count(PairStatus::DeferredToLost),
         count(PairStatus::Incomplete),
         count(PairStatus::NotApplicable)
     )?;
     for p in r.incomplete_pairs() {
         writeln!(
             out,
-            "  INCOMPLETE user {} identifier {}: APPEND snapshot {:?}, COMPACT snapshot {:?}: {}",
-            p.commit_user, p.commit_identifier, p.append_snapshots, p.compact_snapshots, p.detail
+            "  INCOMPLETE user {} identifier {}: {}, COMPACT snapshot {:?}: {}",
+            p.commit_user,
+            identifier_words(p.commit_identifier),
+            p.write_words(),
+            p.compact_snapshots,
+            p.detail
+        )?;
+        if let Some(cause) = &p.cause {
+            writeln!(out, "    why: {cause}")?;
+        }
+    }
+    for p in r.pairs_with(PairStatus::DeferredToLost) {
+        writeln!(
+            out,
+            "  DEFERRED TO A LOST COMPACTION user {} identifier {}: {}: {}",
+            p.commit_user,
+            identifier_words(p.commit_identifier),
+            p.write_words(),
+            p.detail
+        )?;
+    }
+    for p in r.pairs_with(PairStatus::Deferred) {
+        writeln!(
+            out,
+            "  deferred user {} identifier {}: {}: {}",
+            p.commit_user,
+            identifier_words(p.commit_identifier),
+            p.write_words(),
+            p.detail
         )?;
     }
     for u in &r.users {
@@ -117,16 +157,47 @@ pub fn write_text(
     }
     for f in r.findings.iter().take(max_keys) {
         let m = &f.key;
-        let by = match (
+        let kind = match m.written_by_kind {
+            Some(native_reader::snapshot::CommitKind::Overwrite) => "OVERWRITE",
+            _ => "APPEND",
+        };
+        let what = if m.table_row.is_none() {
+            "its delete was written by"
+        } else {
+            "written by"
+        };
+        let mut by = match (
             &m.written_by_snapshot,
             &m.written_by_user,
             &m.written_by_identifier,
         ) {
-            (Some(s), Some(u), Some(i)) => {
-                format!("; written by APPEND snapshot {s} (user {u}, identifier {i})")
-            }
+            (Some(s), Some(u), Some(i)) => format!(
+                "; {what} {kind} snapshot {s} (user {u}, identifier {})",
+                identifier_words(*i)
+            ),
             _ => String::new(),
         };
+        match (&m.lost_with_user, m.lost_with_identifier) {
+            (Some(_), Some(i)) if Some(i) == m.written_by_identifier => {
+                by.push_str(", whose COMPACT half was lost");
+            }
+            (Some(u), Some(i)) => by.push_str(&format!(
+                ", whose level-0 files waited for the full compaction of user {u}, identifier {}, which was lost",
+                identifier_words(i)
+            )),
+            _ => {}
+        }
+        if let Some(s) = m.overwritten_by_snapshot {
+            if m.written_by_kind != Some(native_reader::snapshot::CommitKind::Overwrite) {
+                by.push_str(&format!(
+                    "; the OVERWRITE snapshot {s} replaced the files of its bucket after the stream's last event"
+                ));
+            }
+            by.push_str(
+                " (Paimon writes no changelog for an INSERT OVERWRITE, and streaming reads skip OVERWRITE \
+                 snapshots unless streaming-read-overwrite=true)",
+            );
+        }
         let last = m
             .stream_last_event
             .clone()
@@ -155,6 +226,76 @@ pub fn write_text(
     if r.findings.len() > max_keys {
         writeln!(out, "  ... {} more", r.findings.len() - max_keys)?;
     }
+    let u = &r.uncommitted;
+    let findings = u.findings().count();
+    if let Some(why) = &u.skipped {
+        writeln!(out, "files written but never committed: not checked: {why}")?;
+    } else {
+        writeln!(
+        out,
+        "files written but never committed: {} in {} bucket director{} ({} committed files), {findings} holding \
+         rows the table or its changelog lacks",
+        u.files.len(),
+        u.buckets,
+        if u.buckets == 1 { "y" } else { "ies" },
+        u.committed_files
+    )?;
+    }
+    for f in u
+        .files
+        .iter()
+        .filter(|f| f.class.is_finding())
+        .take(max_keys)
+    {
+        writeln!(
+            out,
+            "  {}bucket {}, {}: {}: {}",
+            show_partition(&r.partition_keys, &f.partition),
+            f.bucket,
+            f.file,
+            f.class.words(),
+            f.detail
+        )?;
+        if !f.lacking.is_empty() {
+            writeln!(
+                out,
+                "    {}{}",
+                f.lacking.join(", "),
+                if f.lacking_rows > f.lacking.len() {
+                    format!(" ... {} more", f.lacking_rows - f.lacking.len())
+                } else {
+                    String::new()
+                }
+            )?;
+        }
+    }
+    for (class, why) in [
+        (
+            UncommittedClass::NothingLacking,
+            "hold nothing the table lacks (left by aborted writes)",
+        ),
+        (
+            UncommittedClass::OverwriteChangelog,
+            "hold the changelog of an INSERT OVERWRITE, which Paimon never commits",
+        ),
+        (
+            UncommittedClass::BeforeRetainedHistory,
+            "are no newer than the earliest retained snapshot (left from the expired history)",
+        ),
+        (UncommittedClass::Unreadable, "cannot be read or compared"),
+    ] {
+        let n = u.files.iter().filter(|f| f.class == class).count();
+        if n > 0 {
+            writeln!(out, "  {n} more {why}: not findings")?;
+        }
+    }
+    if u.committed_files_missing > 0 {
+        writeln!(
+            out,
+            "  {} committed files were not on disk and could not be compared",
+            u.committed_files_missing
+        )?;
+    }
     if let Some(agree) = r.readers_agree {
         writeln!(
             out,
@@ -172,15 +313,26 @@ pub fn write_text(
         match r.verdict {
             "complete" => "COMPLETE: every commit's changelog is durable",
             "changelog-lost" =>
-                "CHANGELOG LOST: a commit's APPEND became durable but its COMPACT half, which writes the \
-                 changelog, never did, so a streaming job reading this table never saw the listed values. \
+                "CHANGELOG LOST: a commit's write snapshot became durable but its COMPACT half, which writes \
+                 the changelog, never did, so a streaming job reading this table never saw the listed values. \
                  A batch read of the table has them; the incomplete pair above names the commit (user, \
-                 identifier) whose changelog was lost",
+                 identifier) whose changelog was lost, and each key names the commit it is blamed on",
+            "rows-never-committed" =>
+                "ROWS NEVER COMMITTED: no commit of the retained history is incomplete, but files in the \
+                 bucket directories that no snapshot references hold rows the table lacks, or changelog the \
+                 stream never delivered: a commit wrote them and never landed (a recovery dropped its \
+                 committable, or the process stopped before committing). Those files, listed above, are the \
+                 only trace of them in the table",
             _ =>
                 "CHANGELOG DIVERGES: no commit is incomplete, yet the changelog disagrees with the table for \
                  the listed keys. Typical causes: two writers gave the same sequence number to one key, \
-                 concurrent writers on one bucket, or a re-insert that produced no changelog. Compare the \
-                 commit users and sequence numbers of the listed keys' files (paimon-parity inspect)",
+                 concurrent writers on one bucket, a re-insert that produced no changelog, or an INSERT \
+                 OVERWRITE (no changelog, and skipped by streaming reads without streaming-read-overwrite). \
+                 Compare the commit users and sequence numbers of the listed keys' files (paimon-parity inspect)",
         }
-    )
+    )?;
+    if let Some(sweep) = &r.sweep {
+        writeln!(out, "next: {sweep}")?;
+    }
+    Ok(())
 }

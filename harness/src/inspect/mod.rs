@@ -6,9 +6,15 @@
 //! (`FileStoreCommitImpl.commit` writes up to two snapshots with the same identifier) sit together.
 //!
 //! Only metadata is read (snapshot JSON, manifest lists, manifests): never a data file, never a write.
+//!
+//! The pairing of the halves (the audit's part 1, [`pairs`]) is metadata only too, so it lives here: the
+//! audit reads the timeline and its pairs, never the other way round.
+
+pub mod pairs;
+pub mod schedule;
+mod text;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use native_reader::manifest::{read_manifest_file, read_manifest_list, FileKind, ManifestEntry};
@@ -17,6 +23,9 @@ use native_reader::Table;
 use serde::Serialize;
 
 use crate::error::Result;
+pub use pairs::{commit_pairs, is_write_half, CommitPair, FileAt, PairStatus};
+pub use schedule::{CompactionSchedule, Due};
+pub use text::write_text;
 
 /// Files of one (partition, bucket, level) added or deleted by a snapshot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -44,7 +53,8 @@ pub struct SnapshotInfo {
     pub commit_kind: CommitKind,
     /// Commit user.
     pub commit_user: String,
-    /// Commit identifier (`i64::MAX` for batch commits).
+    /// Commit identifier (`i64::MAX` for batch commits and for the end-of-input commit of a bounded streaming
+    /// job, see [`identifier_words`]).
     pub commit_identifier: i64,
     /// Commit time, epoch milliseconds.
     pub time_millis: i64,
@@ -94,8 +104,9 @@ pub struct CommitGroup {
 /// The pairing verdict of one (commit user, commit identifier), as `inspect` shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairView {
-    /// `complete`, `compacted-later`, `not-applicable` or `incomplete` (`crate::audit::PairStatus`).
-    pub status: crate::audit::PairStatus,
+    /// `complete`, `compacted-later`, `not-applicable`, `incomplete`, `deferred` or `deferred-to-lost`
+    /// ([`PairStatus`]).
+    pub status: PairStatus,
     /// Why, in words.
     pub detail: String,
 }
@@ -160,6 +171,12 @@ pub struct Timeline {
     pub primary_keys: Vec<String>,
     /// Every column of the latest schema, in order.
     pub columns: Vec<String>,
+    /// When the table's writers compact level-0 files into a changelog (`full-compaction.delta-commits`,
+    /// `lookup`, see [`CompactionSchedule`]).
+    pub compaction: CompactionSchedule,
+    /// `num-levels` (default `num-sorted-run.compaction-trigger` + 1): a `full-compaction` table writes
+    /// changelog when a compaction's output reaches level `num_levels - 1`.
+    pub num_levels: i32,
     /// Earliest retained snapshot, if any.
     pub earliest_snapshot: Option<i64>,
     /// Latest snapshot, if any.
@@ -300,11 +317,17 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
             .iter()
             .map(|f| f.name.clone())
             .collect(),
+        compaction: CompactionSchedule::of(
+            table.options().changelog_producer.as_str(),
+            &table.schema().options,
+        ),
+        // An unparsable value is the reader's error to raise; here it falls back to Paimon's default.
+        num_levels: table.options().num_levels.get().unwrap_or(6),
         earliest_snapshot: earliest,
         latest_snapshot: latest,
         commits,
     };
-    let pairs = crate::audit::commit_pairs_of(&timeline);
+    let pairs = commit_pairs(&timeline);
     for c in &mut timeline.commits {
         c.pair = pairs
             .iter()
@@ -317,96 +340,13 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
     Ok(timeline)
 }
 
-fn show_partition(p: &[Option<String>]) -> String {
-    if p.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<&str> = p.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect();
-    format!("[{}] ", parts.join(", "))
-}
-
-fn show_groups(groups: &[FileGroup]) -> String {
-    let parts: Vec<String> = groups
-        .iter()
-        .map(|g| {
-            format!(
-                "{}bucket {} level {}: {} file{} {} rows",
-                show_partition(&g.partition),
-                g.bucket,
-                g.level,
-                g.files,
-                if g.files == 1 { "" } else { "s" },
-                g.rows
-            )
-        })
-        .collect();
-    parts.join("; ")
-}
-
-fn show_identifier(id: i64) -> String {
+/// A commit identifier in words: the number, or for `i64::MAX` (`BatchWriteBuilder.COMMIT_IDENTIFIER`) `MAX
+/// (a batch commit, or the end-of-input commit of a bounded streaming job)`: both use it (Flink commits
+/// the end of a bounded input as checkpoint `Long.MAX_VALUE`).
+pub fn identifier_words(id: i64) -> String {
     if id == i64::MAX {
-        "MAX (batch)".into()
+        "MAX (a batch commit, or the end-of-input commit of a bounded streaming job)".into()
     } else {
         id.to_string()
     }
-}
-
-/// Writes the timeline for people.
-pub fn write_text(out: &mut dyn Write, t: &Timeline) -> std::io::Result<()> {
-    let range = match (t.earliest_snapshot, t.latest_snapshot) {
-        (Some(a), Some(b)) => format!("snapshots {a}..{b}"),
-        _ => "no snapshot".into(),
-    };
-    writeln!(
-        out,
-        "{} (changelog-producer {}, merge-engine {}), {range}",
-        t.table.display(),
-        t.changelog_producer,
-        t.merge_engine
-    )?;
-    for c in &t.commits {
-        let kinds: Vec<String> = c
-            .snapshots
-            .iter()
-            .map(|s| format!("{:?}", s.commit_kind).to_uppercase())
-            .collect();
-        let mark = match &c.pair {
-            Some(p) if p.status == crate::audit::PairStatus::Incomplete => {
-                format!("   <- INCOMPLETE: {}", p.detail)
-            }
-            _ => String::new(),
-        };
-        writeln!(
-            out,
-            "commit user {}, identifier {}: {}{mark}",
-            c.commit_user,
-            show_identifier(c.commit_identifier),
-            kinds.join(" + ")
-        )?;
-        for s in &c.snapshots {
-            writeln!(
-                out,
-                "  snapshot {:<4} {:<8} {}  schema {}  records total {} delta {}  changelog {} file{} {} rows",
-                s.id,
-                format!("{:?}", s.commit_kind).to_uppercase(),
-                s.time,
-                s.schema_id,
-                s.total_record_count.map_or("-".into(), |v| v.to_string()),
-                s.delta_record_count.map_or("-".into(), |v| v.to_string()),
-                s.changelog_files(),
-                if s.changelog_files() == 1 { "" } else { "s" },
-                s.changelog_rows()
-            )?;
-            if !s.added.is_empty() {
-                writeln!(out, "      added   {}", show_groups(&s.added))?;
-            }
-            if !s.deleted.is_empty() {
-                writeln!(out, "      deleted {}", show_groups(&s.deleted))?;
-            }
-            if !s.changelog.is_empty() {
-                writeln!(out, "      changelog {}", show_groups(&s.changelog))?;
-            }
-        }
-    }
-    Ok(())
 }

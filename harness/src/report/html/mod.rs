@@ -123,7 +123,7 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
     );
     let class = match report.verdict {
         "complete" => "ok",
-        "changelog-lost" => "bad",
+        "changelog-lost" | "rows-never-committed" => "bad",
         _ => "warn",
     };
     put!(
@@ -137,38 +137,63 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
     put!(
         body,
         "<section><h2>Commit pairs</h2><p>{} (commit user, identifier): {} complete, {} compacted later, \
-         <strong>{} incomplete</strong>, {} not applicable.</p>",
+         {} deferred, <strong>{} deferred to a lost compaction</strong>, <strong>{} incomplete</strong>, {} not \
+         applicable. Compaction: {}.</p>",
         report.pairs.len(),
         count(PairStatus::Complete),
         count(PairStatus::CompactedLater),
+        count(PairStatus::Deferred),
+        count(PairStatus::DeferredToLost),
         count(PairStatus::Incomplete),
-        count(PairStatus::NotApplicable)
+        count(PairStatus::NotApplicable),
+        esc(&report.compaction.words())
     );
-    let incomplete = report.incomplete_pairs();
-    if incomplete.is_empty() {
-        body.push_str("<p>No incomplete pair.</p>");
+    let listed: Vec<&CommitPair> = report
+        .pairs
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.status,
+                PairStatus::Incomplete | PairStatus::DeferredToLost | PairStatus::Deferred
+            )
+        })
+        .collect();
+    if listed.is_empty() {
+        body.push_str("<p>No incomplete or deferred pair.</p>");
     } else {
         body.push_str(
-            "<table class=\"incomplete-pairs\"><caption>Incomplete pairs</caption><thead><tr>\
-             <th>status</th><th>commit user</th><th>identifier</th><th>APPEND snapshots</th>\
+            "<table class=\"incomplete-pairs\"><caption>Incomplete and deferred pairs</caption><thead><tr>\
+             <th>status</th><th>commit user</th><th>identifier</th><th>write snapshots</th>\
              <th>COMPACT snapshots</th><th>level-0 files</th><th>detail</th></tr></thead><tbody>",
         );
-        for p in incomplete.iter().take(MAX_TABLE_ROWS) {
+        for p in listed.iter().take(MAX_TABLE_ROWS) {
+            let detail = match &p.cause {
+                Some(cause) => format!("{} Why: {cause}", p.detail),
+                None => p.detail.clone(),
+            };
             put!(
                 body,
-                "<tr class=\"row-incomplete\"><td>{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td>\
+                "<tr{}><td>{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td>\
                  <td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
-                status_badge(PairStatus::Incomplete),
+                if p.status == PairStatus::Deferred {
+                    ""
+                } else {
+                    " class=\"row-incomplete\""
+                },
+                status_badge(p.status),
                 esc(&p.commit_user),
                 esc(&identifier(p.commit_identifier)),
-                esc(&ids(&p.append_snapshots)),
+                esc(&p.write_words()),
                 esc(&ids(&p.compact_snapshots)),
                 p.level0_files,
-                esc(&shorten(&p.detail, MAX_TEXT))
+                esc(&shorten(&detail, MAX_TEXT))
             );
         }
         body.push_str("</tbody></table>");
-        more_rows(&mut body, incomplete.len(), "incomplete pairs");
+        more_rows(&mut body, listed.len(), "incomplete and deferred pairs");
+    }
+    if let Some(sweep) = &report.sweep {
+        put!(body, "<p class=\"note\">Next: {}.</p>", esc(sweep));
     }
     body.push_str("</section>");
 
@@ -266,19 +291,37 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
         );
         for f in report.findings.iter().take(MAX_TABLE_ROWS) {
             let m = &f.key;
-            let by = match (
+            let kind = match m.written_by_kind {
+                Some(CommitKind::Overwrite) => "OVERWRITE",
+                _ => "APPEND",
+            };
+            let mut by = match (
                 m.written_by_snapshot,
                 &m.written_by_user,
                 m.written_by_identifier,
             ) {
                 (Some(s), Some(u), Some(i)) => format!(
-                    "APPEND snapshot {s} (user {}, identifier {})",
+                    "{kind} snapshot {s} (user {}, identifier {})",
                     esc(u),
                     esc(&identifier(i))
                 ),
-                (Some(s), _, _) => format!("APPEND snapshot {s}"),
+                (Some(s), _, _) => format!("{kind} snapshot {s}"),
                 _ => "<span class=\"muted\">unknown</span>".to_owned(),
             };
+            if let (Some(u), Some(i)) = (&m.lost_with_user, m.lost_with_identifier) {
+                put!(
+                    by,
+                    "; lost with the COMPACT half of user {}, identifier {}",
+                    esc(u),
+                    esc(&identifier(i))
+                );
+            }
+            if let Some(s) = m.overwritten_by_snapshot {
+                put!(
+                    by,
+                    "; explained by the OVERWRITE snapshot {s} (no changelog)"
+                );
+            }
             let readers = match (checked > 1, f.readers_agree, &f.disagreement) {
                 (false, _, _) => String::new(),
                 (true, Some(true), _) => "<td>both agree</td>".to_owned(),
@@ -306,6 +349,7 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
         more_rows(&mut body, report.findings.len(), "missing keys");
         body.push_str("</section>");
     }
+    uncommitted_section(&mut body, report);
     if let Some(agree) = report.readers_agree {
         put!(
             body,
@@ -597,11 +641,63 @@ fn opt(v: Option<i64>) -> String {
 }
 
 fn identifier(id: i64) -> String {
-    if id == i64::MAX {
-        "MAX (batch)".into()
-    } else {
-        id.to_string()
+    crate::inspect::identifier_words(id)
+}
+
+/// The audit's part 3: the files written but never committed, findings first (class, partition, bucket,
+/// file, records, the first records the table lacks, detail; at most [`MAX_TABLE_ROWS`]).
+fn uncommitted_section(body: &mut String, report: &AuditReport) {
+    let u = &report.uncommitted;
+    body.push_str("<section><h2>Files written but never committed</h2>");
+    if let Some(why) = &u.skipped {
+        put!(body, "<p>Not checked: {}</p></section>", esc(why));
+        return;
     }
+    let findings = u.findings().count();
+    put!(
+        body,
+        "<p>{} file{} in {} bucket director{} that no snapshot, tag, long-lived changelog or branch references \
+         ({} committed files); <strong>{findings}</strong> hold rows the table or its changelog lacks.</p>",
+        u.files.len(),
+        plural(u.files.len()),
+        u.buckets,
+        if u.buckets == 1 { "y" } else { "ies" },
+        u.committed_files
+    );
+    if u.files.is_empty() {
+        body.push_str("</section>");
+        return;
+    }
+    let mut files: Vec<&crate::audit::UncommittedFile> = u.files.iter().collect();
+    files.sort_by_key(|f| !f.class.is_finding());
+    body.push_str(
+        "<table class=\"uncommitted\"><caption>Uncommitted files</caption><thead><tr><th>class</th>\
+         <th>partition</th><th>bucket</th><th>file</th><th>records</th><th>lacking</th><th>first lacking \
+         records</th><th>detail</th></tr></thead><tbody>",
+    );
+    for f in files.iter().take(MAX_TABLE_ROWS) {
+        put!(
+            body,
+            "<tr{}><td>{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td>{}</td></tr>",
+            if f.class.is_finding() {
+                " class=\"row-incomplete\""
+            } else {
+                ""
+            },
+            esc(f.class.words()),
+            esc(&crate::audit::named_partition(&report.partition_keys, &f.partition)),
+            f.bucket,
+            esc(&f.file),
+            f.rows,
+            f.lacking_rows,
+            esc(&shorten(&f.lacking.join(", "), MAX_TEXT)),
+            esc(&shorten(&f.detail, MAX_TEXT))
+        );
+    }
+    body.push_str("</tbody></table>");
+    more_rows(body, files.len(), "uncommitted files");
+    body.push_str("</section>");
 }
 
 fn ids(v: &[i64]) -> String {

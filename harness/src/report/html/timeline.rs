@@ -22,12 +22,7 @@ pub(super) fn kind_class(k: CommitKind) -> &'static str {
 }
 
 pub(super) fn status_word(s: PairStatus) -> &'static str {
-    match s {
-        PairStatus::Complete => "complete",
-        PairStatus::CompactedLater => "compacted later",
-        PairStatus::NotApplicable => "not applicable",
-        PairStatus::Incomplete => "incomplete",
-    }
+    s.words()
 }
 
 pub(super) fn status_badge(s: PairStatus) -> String {
@@ -36,6 +31,8 @@ pub(super) fn status_badge(s: PairStatus) -> String {
         PairStatus::CompactedLater => "b-info",
         PairStatus::NotApplicable => "b-none",
         PairStatus::Incomplete => "b-bad",
+        PairStatus::Deferred => "b-info",
+        PairStatus::DeferredToLost => "b-bad",
     };
     format!("<span class=\"badge {class}\">{}</span>", status_word(s))
 }
@@ -43,7 +40,7 @@ pub(super) fn status_badge(s: PairStatus) -> String {
 /// The pairing verdict of every (commit user, identifier) of `t`: the one `inspect` recorded from the whole
 /// timeline when there is one (a filtered timeline keeps it), else part 1 of the audit on `t`.
 pub(super) fn pair_statuses(t: &Timeline) -> HashMap<(String, i64), (PairStatus, String)> {
-    let mut out: HashMap<(String, i64), (PairStatus, String)> = crate::audit::commit_pairs_of(t)
+    let mut out: HashMap<(String, i64), (PairStatus, String)> = crate::inspect::commit_pairs(t)
         .into_iter()
         .map(|p: CommitPair| ((p.commit_user, p.commit_identifier), (p.status, p.detail)))
         .collect();
