@@ -48,7 +48,7 @@ pub fn written_by(dir: &Path) -> String {
 /// line's table is committed; else the scenario generated now by the released writer of `version`
 /// (`paimon-parity corpus generate --paimon-version <version>`, in its own process) into
 /// `$CARGO_TARGET_TMPDIR/corpora-paimon-<version>/<name>`, reused while its recorded scenario is unchanged.
-/// Scenarios that name another `paimon_version` are left out.
+/// Scenarios that name another `paimon_version`, or a `min_paimon_version` after `version`, are left out.
 pub fn line_corpora(version: &str) -> Vec<PathBuf> {
     static GENERATED: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one_at_a_time = GENERATED.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,6 +59,14 @@ pub fn line_corpora(version: &str) -> Vec<PathBuf> {
         if pinned["paimon_version"]
             .as_str()
             .is_some_and(|v| v != version)
+        {
+            continue;
+        }
+        let release =
+            |v: &str| native_reader::PaimonRelease::parse(v).expect("a supported release");
+        if pinned["min_paimon_version"]
+            .as_str()
+            .is_some_and(|first| release(version) < release(first))
         {
             continue;
         }
@@ -128,8 +136,8 @@ pub fn corpus_name(dir: &Path) -> String {
     }
 }
 
-/// Every corpus directory with a `scenario.json`, sorted: those of [`corpora`], and scenarios of a later line
-/// only (pinned by `paimon_version`), whose table lives in `paimon-<V>/` alone.
+/// Every corpus directory with a `scenario.json`, sorted: those of [`corpora`], and scenarios of later releases
+/// only (pinned by `paimon_version` or `min_paimon_version`), whose table lives in `paimon-<V>/` alone.
 pub fn scenario_dirs() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(repo_root().join("corpora"))
         .expect("corpora/ exists")

@@ -65,6 +65,22 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     }
     let stock = StockTableReader::new()?;
     let version = stock.bridge().paimon_version()?;
+    if let Some(first) = &scenario.min_paimon_version {
+        let order = |v: &str| native_reader::PaimonRelease::parse(v).map_err(Error::from);
+        if order(&version)? < order(first)? {
+            return Err(Error::Scenario(format!(
+                "scenario `{}` needs Paimon {first} or later, but this process runs Paimon {version} \
+                 (use --paimon-version with one of {})",
+                scenario.name,
+                native_reader::PaimonRelease::ALL
+                    .iter()
+                    .filter(|r| r.name() >= first.as_str())
+                    .map(|r| r.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
     if let Some(wanted) = &scenario.paimon_version {
         if *wanted != version {
             return Err(Error::Scenario(format!(

@@ -19,6 +19,10 @@ pub struct Scenario {
     /// The Paimon release that must write this corpus (e.g. `1.0.0`); any when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paimon_version: Option<String>,
+    /// The first release that can write this corpus (e.g. `1.2.0` for 64-bit deletion vectors): this release
+    /// or any later supported one (`native_reader::PaimonRelease` order); any when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_paimon_version: Option<String>,
     /// The table.
     pub table: TableSpec,
     /// Dynamic table options per commit user, for that user's writer only (`table.copy(options)`), e.g.
