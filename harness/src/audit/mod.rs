@@ -270,7 +270,8 @@ pub struct AuditReport {
 }
 
 impl AuditReport {
-    /// Exit status: 0 complete, 1 changelog lost.
+    /// Exit status: 0 complete, 1 for any finding (changelog lost, rows never committed, changelog
+    /// diverges).
     pub fn exit_code(&self) -> i32 {
         if self.verdict == "complete" {
             0

@@ -394,8 +394,8 @@ fn try_find(
         if !left.is_empty() {
             p.cause = Some(format!(
                 "its COMPACT half was written but never committed: {} in the bucket director{} (see the \
-                 uncommitted files); the process stopped or failed between the two snapshots and the \
-                 recovery (filterAndCommit) dropped the COMPACT half",
+                 uncommitted files): the COMPACT failed (an error, or a conflict with another writer) or \
+                 the process stopped after the write snapshot, and the recovery (filterAndCommit) dropped it",
                 left.join(", "),
                 if left.len() == 1 { "y holds it" } else { "ies hold them" }
             ));

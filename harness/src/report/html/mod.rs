@@ -102,11 +102,12 @@ pub fn replay_page(
     page(&title, &body)
 }
 
-/// The audit page: the verdict and its sentence, the commit pairs counted and the incomplete ones listed
-/// (user, identifier, APPEND and COMPACT snapshots, detail), the snapshot timeline of `timeline` with the
-/// incomplete pairs marked, the per-user summary, and per reader the changelog-completeness check with the
-/// missing keys (partition, bucket, key, class, the stream's last event, the table's value, the APPEND
-/// snapshot and commit that wrote it; at most [`MAX_TABLE_ROWS`]).
+/// The audit page: the verdict and its sentence, the commit pairs counted and the incomplete and deferred
+/// ones listed (user, identifier, write and COMPACT snapshots, detail and cause) with the pointer to the
+/// sweep, the snapshot timeline of `timeline` with the incomplete pairs marked, the per-user summary, per
+/// reader the changelog-completeness check with the missing keys (partition, bucket, key, class, the
+/// stream's last event, the table's value, the write snapshot that wrote it and the commit it is blamed on),
+/// and the files written but never committed (at most [`MAX_TABLE_ROWS`] rows per table).
 pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
     let name = table_name(&report.table);
     let title = format!("paimon-parity audit: {name}");
