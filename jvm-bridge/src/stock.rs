@@ -3,7 +3,9 @@
 //! Mirrors `org.paimonparity.bridge.StockReader` (Java), which calls the released Paimon 1.0 classes
 //! `FileStoreTableFactory`, `StreamTableScan` (`DataTableStreamScan`), `TableScan` (`DataTableBatchScan`),
 //! `DataSplit` and `TableRead`, and exports
-//! rows with paimon-arrow (`ArrowUtils`, `ArrowFieldWriter`) through the Arrow C Data Interface.
+//! rows through the Arrow C Data Interface: with the release's own paimon-arrow (`ArrowUtils`,
+//! `ArrowFieldWriter`) where it is served (1.0.0, 2.0.0), else with the bridge's `RowArrowExport`, which gives
+//! the schema and values that release's paimon-arrow gives (README, "Rows to Arrow without paimon-arrow").
 
 use std::path::Path;
 
@@ -197,7 +199,7 @@ impl StockReader {
     /// where `dataSplit` is deserialized from `split.payload`.
     ///
     /// The batches have `_row_kind` (Int8 NOT NULL: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) followed by the table's
-    /// columns in schema order, typed by paimon-arrow; at most [`BATCH_ROWS`] rows each, never empty. Every field
+    /// columns in schema order, typed as the release's paimon-arrow types them; at most [`BATCH_ROWS`] rows each, never empty. Every field
     /// carries paimon-arrow's `PARQUET:field_id` metadata: the table's field ids, and for `_row_kind` 2147483645
     /// (the id of Paimon's TINYINT row-kind system field `_VALUE_KIND`). TIMESTAMP WITH LOCAL TIME ZONE columns
     /// carry the zone `UTC` (the JVM runs with `-Duser.timezone=UTC`). Streaming
