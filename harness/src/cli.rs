@@ -104,6 +104,10 @@ table, 3 nothing compared.")]
         /// The table directory.
         table: PathBuf,
     },
+    /// Internal to `--reader stock@V` and `upgrade-matrix`: the released reader of Paimon `V` as an external
+    /// reader of `paimon-parity-reader/1` (one request on stdin; `describe`; `record` fills its cache).
+    #[command(hide = true)]
+    StockReader(StockReaderArgs),
     /// Print a shell completion script for `paimon-parity` to stdout.
     #[command(after_help = "Examples:
   paimon-parity completions bash > ~/.local/share/bash-completion/completions/paimon-parity
@@ -141,6 +145,36 @@ pub enum CorpusCommand {
     },
     /// List the committed scenarios (`corpora/*/scenario.json`).
     List,
+}
+
+// The arguments of the hidden `stock-reader` (no doc comment here: clap takes the about text from the variant).
+#[derive(clap::Args, Debug)]
+pub struct StockReaderArgs {
+    /// The released Paimon whose reader answers (its build in `jvm-bridge/java/target/paimon-<V>`).
+    #[arg(long, value_name = "VERSION")]
+    pub paimon_version: String,
+    /// Without an action: answer the one request on stdin.
+    #[command(subcommand)]
+    pub action: Option<StockReaderAction>,
+}
+
+/// What the hidden `stock-reader` does besides answering a request.
+#[derive(Subcommand, Debug)]
+pub enum StockReaderAction {
+    /// Print what this reader serves (`paimon-parity-reader/1` `describe`).
+    Describe,
+    /// Plan and read every scan of `--mode` on every table, in one JVM, into the cache.
+    Record {
+        /// The table directories.
+        #[arg(required = true, num_args = 1..)]
+        tables: Vec<PathBuf>,
+        /// The scans, as `replay --mode` takes them.
+        #[arg(long, value_delimiter = ',', default_value = "all")]
+        mode: Vec<ModeArg>,
+        /// The cache directory (default: `PAIMON_PARITY_STOCK_READER_CACHE`).
+        #[arg(long, value_name = "DIR")]
+        cache: Option<PathBuf>,
+    },
 }
 
 /// A `--mode` value of `replay`: one scan, or `all` of them.

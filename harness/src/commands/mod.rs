@@ -5,6 +5,7 @@ mod bench;
 mod corpus;
 mod inspect;
 mod replay;
+mod stock_reader;
 
 use std::path::PathBuf;
 
@@ -58,6 +59,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Bench(args) => bench::run(args),
         Command::BenchRss { table } => bench::rss(&table),
         Command::Corpus { command } => corpus::run(command),
+        Command::StockReader(args) => stock_reader::run(args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut out = std::io::stdout().lock();

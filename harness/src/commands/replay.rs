@@ -8,7 +8,7 @@ use super::stdout_err;
 use crate::cli::ModeArg;
 use crate::cli::ReplayArgs;
 use crate::error::{Error, Result};
-use crate::external::{shipped_readers, ExternalReader, ReaderSpec};
+use crate::external::{shipped_readers, stock_at, ExternalReader, ReaderSpec};
 use crate::reader::{this_release, NativeTableReader, StockTableReader, TableReader};
 use crate::replay::{replay, resolve_table, ReplayMode, ReplayOptions};
 use crate::report::{
@@ -31,10 +31,9 @@ fn readers(
         .iter()
         .map(|f| ReaderSpec::parse_flag(f))
         .collect::<Result<_>>()?;
-    let needs_shipped = args
-        .readers
-        .iter()
-        .any(|r| r != "native" && !declared.iter().any(|d| &d.name == r));
+    let needs_shipped = args.readers.iter().any(|r| {
+        r != "native" && stock_at::release_of(r).is_none() && !declared.iter().any(|d| &d.name == r)
+    });
     if needs_shipped {
         declared.extend(shipped_readers()?);
     }
@@ -45,8 +44,21 @@ fn readers(
             out.push(Box::new(NativeTableReader::for_release(line)));
             continue;
         }
+        // `stock@V`: the released reader of release V, always planning by itself (release V reads only the
+        // splits it planned).
+        if let (Some(version), false) = (
+            stock_at::release_of(name),
+            declared.iter().any(|d| d.name == name),
+        ) {
+            out.push(Box::new(
+                ExternalReader::new(stock_at::spec(version)?)
+                    .with_timeout(Duration::from_secs(args.reader_timeout.max(1)))
+                    .plans_by_itself(true),
+            ));
+            continue;
+        }
         let spec = declared.iter().find(|d| d.name == name).ok_or_else(|| {
-            let mut known: Vec<&str> = vec!["native"];
+            let mut known: Vec<&str> = vec!["native", "stock@<release>"];
             known.extend(declared.iter().map(|d| d.name.as_str()));
             Error::Usage(format!(
                 "unknown reader `{name}`; known: {} (or declare one with --reader-command NAME=COMMAND)",

@@ -12,6 +12,7 @@
 
 mod protocol;
 mod session;
+pub mod stock_at;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
