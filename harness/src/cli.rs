@@ -104,6 +104,20 @@ table, 3 nothing compared.")]
         /// The table directory.
         table: PathBuf,
     },
+    /// For every pair A <= B of released Paimon versions, replay the corpora written by release A with
+    /// release B, through the native reader and through release A's own reader (`stock@A`), in every scan
+    /// mode, and say per pair, corpus and mode: identical, native-differs (a native gap), or upgrade-finding
+    /// (release B reads A's table differently from A). Exit 0 when the native reader returns what every
+    /// release returns (upgrade findings are listed; `--fail-on-findings` makes them exit 1), 1 when it does
+    /// not or a cell could not be compared, 2 when the matrix cannot run, 130 on Ctrl-C.
+    #[command(after_help = "Examples:
+  paimon-parity upgrade-matrix --releases 1.0.0,2.0.0
+  paimon-parity upgrade-matrix c07-deletion-vectors format-parquet --mode stream,batch --json matrix.json
+  paimon-parity upgrade-matrix --work /tmp/matrix --html matrix.html --junit matrix.xml
+
+The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE/upgrade-matrix, else
+~/.cache/paimon-parity/upgrade-matrix) and reused while their scenario is unchanged.")]
+    UpgradeMatrix(UpgradeMatrixArgs),
     /// Internal to `--reader stock@V` and `upgrade-matrix`: the released reader of Paimon `V` as an external
     /// reader of `paimon-parity-reader/1` (one request on stdin; `describe`; `record` fills its cache).
     #[command(hide = true)]
@@ -145,6 +159,39 @@ pub enum CorpusCommand {
     },
     /// List the committed scenarios (`corpora/*/scenario.json`).
     List,
+}
+
+// The arguments of `upgrade-matrix` (no doc comment here: clap takes the about text from the variant).
+// Serialized as the JSON report's `options`.
+#[derive(clap::Args, Debug, serde::Serialize)]
+pub struct UpgradeMatrixArgs {
+    /// The scenarios (corpus names, `corpora/<name>` directories or scenario files); default: every
+    /// `corpora/*/scenario.json`.
+    pub scenarios: Vec<String>,
+    /// The releases, comma-separated, or `all`: every release whose Java side is built
+    /// (`jvm-bridge/java/target/paimon-<V>`).
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub releases: Vec<String>,
+    /// The work directory: the corpora each release wrote, release A's cached reading, the replays' JSON
+    /// reports and logs (default `$PAIMON_PARITY_CACHE/upgrade-matrix`).
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// The scans, as `replay --mode` takes them.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub mode: Vec<ModeArg>,
+    /// Also write the matrix as JSON to FILE (`-`: to stdout, the text then goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Also write a self-contained HTML page of the matrix to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Also write the cells as JUnit XML to FILE (one test case per pair, corpus and mode).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Exit 1 when release B reads a table of release A differently from A (by default such upgrade findings
+    /// are listed and exit 0: they are findings about Paimon, not about the native reader).
+    #[arg(long)]
+    pub fail_on_findings: bool,
 }
 
 // The arguments of the hidden `stock-reader` (no doc comment here: clap takes the about text from the variant).

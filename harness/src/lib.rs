@@ -15,5 +15,6 @@ pub mod inspect;
 pub mod reader;
 pub mod replay;
 pub mod report;
+pub mod upgrade;
 
 pub use error::{Error, Result};

@@ -9,7 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub(crate) use html::esc;
-pub use html::{audit_page, check_html_target, inspect_page, replay_page, timelines, write_html};
+pub use html::{
+    audit_page, check_html_target, inspect_page, replay_page, timelines, upgrade_page, write_html,
+};
 pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION};
 pub use junit::{junit_xml, write_junit, JunitRun};
 pub(crate) use matrix::table_name;

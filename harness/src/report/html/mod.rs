@@ -45,9 +45,11 @@ macro_rules! put {
 
 mod runs;
 mod timeline;
+mod upgrade;
 
 use runs::*;
 use timeline::*;
+pub use upgrade::upgrade_page;
 
 /// The replay page: a matrix of the runs (table x mode x reader: splits, split verdicts, rows per side,
 /// verdict, first difference or problem, each linking to its run), then per run its summary, the first

@@ -1,0 +1,266 @@
+//! The tables each release wrote: a scenario's committed table when that release wrote it, else the scenario
+//! written once by that release's released writer into the work directory (`paimon-parity corpus generate
+//! --paimon-version A`, one child process each), reused while the scenario is unchanged.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Serialize;
+
+use crate::corpus::load_scenario;
+use crate::error::{Error, Result};
+
+/// Where the table a release wrote comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// Committed in the repository: `corpora/<name>/table` (its `case.json` names the release) or
+    /// `corpora/<name>/paimon-<A>/table` (its `scenario.json` equal to the scenario's).
+    Committed,
+    /// Written by this run into the work directory.
+    Generated,
+    /// Written into the work directory by an earlier run, from the same scenario.
+    Reused,
+    /// The release's writer failed on the scenario (this run or an earlier one, from the same scenario).
+    NotWritten,
+    /// The scenario names the releases that write it (`paimon_version`: that one alone;
+    /// `min_paimon_version`: that one and later ones), and this release is not one of them.
+    Pinned,
+}
+
+/// The table release `release` wrote for one scenario, or why there is none.
+#[derive(Clone, Debug, Serialize)]
+pub struct CorpusSource {
+    /// The scenario's name (its directory under `corpora/`).
+    pub corpus: String,
+    /// The writing release.
+    pub release: String,
+    /// Where the table comes from.
+    pub origin: Origin,
+    /// The table directory; `None` unless the release wrote it.
+    pub table: Option<PathBuf>,
+    /// Why there is no table: the writer's error (last lines of its output), or the release the scenario
+    /// is pinned to.
+    pub detail: Option<String>,
+}
+
+impl CorpusSource {
+    /// Whether the release wrote this corpus (committed, generated or reused).
+    pub fn written(&self) -> bool {
+        self.table.is_some()
+    }
+}
+
+/// A scenario of the matrix: its name, its file, its text and the release it is pinned to.
+#[derive(Clone, Debug)]
+pub struct ScenarioFile {
+    /// The scenario's `name`.
+    pub name: String,
+    /// The `scenario.json` file.
+    pub file: PathBuf,
+    /// Its bytes (to compare with the copies beside committed and generated tables).
+    pub bytes: Vec<u8>,
+    /// `paimon_version`, when the scenario names the one release that writes it.
+    pub pinned: Option<String>,
+    /// `min_paimon_version`, when the scenario names the first release that can write it.
+    pub min_release: Option<String>,
+}
+
+impl ScenarioFile {
+    /// Reads a scenario file.
+    ///
+    /// Errors: [`Error::Io`], [`Error::Scenario`] (as `crate::corpus::load_scenario`).
+    pub fn read(file: &Path) -> Result<Self> {
+        let scenario = load_scenario(file)?;
+        let bytes = std::fs::read(file).map_err(|e| Error::Io {
+            path: file.to_path_buf(),
+            source: e,
+        })?;
+        Ok(ScenarioFile {
+            name: scenario.name,
+            file: file.to_path_buf(),
+            bytes,
+            pinned: scenario.paimon_version,
+            min_release: scenario.min_paimon_version,
+        })
+    }
+
+    /// Why `release` does not write this scenario (`paimon_version` names another release,
+    /// `min_paimon_version` a later one); `None` when it does.
+    pub fn not_written_by(&self, release: &str) -> Option<String> {
+        if let Some(pinned) = self.pinned.as_deref().filter(|p| *p != release) {
+            return Some(format!("the scenario is written by Paimon {pinned} only"));
+        }
+        let order = |v: &str| native_reader::PaimonRelease::parse(v).ok();
+        match (self.min_release.as_deref(), order(release)) {
+            (Some(first), Some(this)) if order(first).is_some_and(|f| this < f) => Some(format!(
+                "the scenario is written by Paimon {first} and later releases only"
+            )),
+            _ => None,
+        }
+    }
+
+    /// The directory of the scenario's committed corpus (the one holding `scenario.json`).
+    fn dir(&self) -> &Path {
+        self.file.parent().unwrap_or(Path::new("."))
+    }
+
+    /// The committed table `release` wrote, if any: `<dir>/table` when `<dir>/case.json` records
+    /// `paimon_version` = `release`, else `<dir>/paimon-<release>/table` when its `scenario.json` is this
+    /// scenario's (a copy written from an older scenario is not this scenario's table).
+    pub fn committed_table(&self, release: &str) -> Option<PathBuf> {
+        let dir = self.dir();
+        if dir.join("table").is_dir() && written_by(dir).as_deref() == Some(release) {
+            return Some(dir.join("table"));
+        }
+        let line = dir.join(format!("paimon-{release}"));
+        let same = std::fs::read(line.join("scenario.json")).ok().as_deref()
+            == Some(self.bytes.as_slice());
+        (same && line.join("table").is_dir()).then(|| line.join("table"))
+    }
+}
+
+/// The `paimon_version` a corpus directory's `case.json` records.
+fn written_by(dir: &Path) -> Option<String> {
+    let bytes = std::fs::read(dir.join("case.json")).ok()?;
+    let case: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    case["paimon_version"].as_str().map(str::to_owned)
+}
+
+/// The file beside a generated corpus recording that the release's writer failed on its scenario.
+const FAILED_FILE: &str = "generate-failed.txt";
+
+/// The table `release` wrote for `scenario`: committed, reused from `work/corpora/<release>/<name>`, or
+/// generated there now by `exe corpus generate <scenario> --out <dir> --paimon-version <release>` (a child
+/// process: one release per JVM). A failed generation is recorded beside it (`generate-failed.txt`, with the
+/// scenario) and not retried while the scenario is unchanged.
+///
+/// Errors: [`Error::Io`] when the work directory cannot be written or the child cannot be started.
+pub fn table_of(
+    exe: &Path,
+    work: &Path,
+    scenario: &ScenarioFile,
+    release: &str,
+) -> Result<CorpusSource> {
+    let source = |origin, table: Option<PathBuf>, detail: Option<String>| CorpusSource {
+        corpus: scenario.name.clone(),
+        release: release.to_owned(),
+        origin,
+        table,
+        detail,
+    };
+    if let Some(why) = scenario.not_written_by(release) {
+        return Ok(source(Origin::Pinned, None, Some(why)));
+    }
+    if let Some(table) = scenario.committed_table(release) {
+        return Ok(source(Origin::Committed, Some(table), None));
+    }
+    let dir = work.join("corpora").join(release).join(&scenario.name);
+    let same_scenario =
+        std::fs::read(dir.join("scenario.json")).ok().as_deref() == Some(scenario.bytes.as_slice());
+    if same_scenario && dir.join("case.json").is_file() && dir.join("table").is_dir() {
+        return Ok(source(Origin::Reused, Some(dir.join("table")), None));
+    }
+    if same_scenario {
+        if let Ok(why) = std::fs::read_to_string(dir.join(FAILED_FILE)) {
+            return Ok(source(
+                Origin::NotWritten,
+                None,
+                Some(why.trim().to_owned()),
+            ));
+        }
+    }
+    let io = |path: &Path, e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    }
+    let parent = dir.parent().unwrap_or(work);
+    std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+    let output = Command::new(exe)
+        .args(["corpus", "generate"])
+        .arg(&scenario.file)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--paimon-version", release])
+        .env_remove(jvm_bridge::jvm::PAIMON_VERSION_ENV)
+        .output()
+        .map_err(|e| io(exe, e))?;
+    if output.status.success() && dir.join("case.json").is_file() {
+        return Ok(source(Origin::Generated, Some(dir.join("table")), None));
+    }
+    let why = format!(
+        "`paimon-parity corpus generate --paimon-version {release}` failed ({}): {}",
+        output.status,
+        last_lines(&String::from_utf8_lossy(&output.stderr), 3)
+    );
+    // Keep the failure (and the scenario it was for), not the half-written table.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    std::fs::write(dir.join("scenario.json"), &scenario.bytes)
+        .map_err(|e| io(&dir.join("scenario.json"), e))?;
+    std::fs::write(dir.join(FAILED_FILE), format!("{why}\n"))
+        .map_err(|e| io(&dir.join(FAILED_FILE), e))?;
+    Ok(source(Origin::NotWritten, None, Some(why)))
+}
+
+/// The last `n` non-empty lines of `text`, joined with ` | `.
+pub(super) fn last_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join(" | ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_tables_by_release() {
+        let dir = crate::corpus::corpora_dir();
+        let with_line =
+            ScenarioFile::read(&dir.join("c07-deletion-vectors/scenario.json")).unwrap();
+        assert_eq!(
+            with_line.committed_table("1.0.0"),
+            Some(dir.join("c07-deletion-vectors/table"))
+        );
+        assert_eq!(
+            with_line.committed_table("2.0.0"),
+            Some(dir.join("c07-deletion-vectors/paimon-2.0.0/table"))
+        );
+        assert_eq!(with_line.committed_table("1.2.0"), None);
+        let pinned = ScenarioFile::read(&dir.join("c16-postpone-bucket/scenario.json")).unwrap();
+        assert_eq!(pinned.pinned.as_deref(), Some("2.0.0"));
+        assert_eq!(pinned.committed_table("1.0.0"), None);
+        assert!(pinned.not_written_by("1.0.0").is_some());
+        assert!(pinned.not_written_by("2.0.0").is_none());
+        let from =
+            ScenarioFile::read(&dir.join("c14-deletion-vectors-bitmap64/scenario.json")).unwrap();
+        assert_eq!(from.min_release.as_deref(), Some("1.2.0"));
+        assert!(from.not_written_by("1.1.1").is_some());
+        assert!(from.not_written_by("1.2.0").is_none());
+        assert!(from.not_written_by("2.0.0").is_none());
+    }
+
+    #[test]
+    fn a_pinned_scenario_is_not_written_by_another_release() {
+        let dir = crate::corpus::corpora_dir();
+        let pinned = ScenarioFile::read(&dir.join("c16-postpone-bucket/scenario.json")).unwrap();
+        let s = table_of(
+            Path::new("/nonexistent"),
+            Path::new("/nonexistent"),
+            &pinned,
+            "1.0.0",
+        )
+        .unwrap();
+        assert_eq!(s.origin, Origin::Pinned);
+        assert!(!s.written());
+    }
+
+    #[test]
+    fn last_lines_of_output() {
+        assert_eq!(last_lines("a\n\nb\nc\n", 2), "b | c");
+        assert_eq!(last_lines("", 2), "");
+    }
+}

@@ -1,0 +1,79 @@
+//! `upgrade-matrix --junit FILE`: one `<testsuite>` per pair (`written by A, read by B`), one `<testcase>` per
+//! corpus and scan. A native difference, an unsupported cell or an error is a `<failure>`; an upgrade finding
+//! passes with the finding in `<system-out>` (a finding about Paimon), or fails with `--fail-on-findings`.
+
+use std::fmt::Write as _;
+
+use super::{CellClass, UpgradeMatrix};
+
+/// The matrix as JUnit XML.
+pub fn junit_xml(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"paimon-parity upgrade-matrix\">\n");
+    for p in &m.pairs {
+        let cells: Vec<_> = m
+            .cells
+            .iter()
+            .filter(|c| c.written_by == p.written_by && c.read_by == p.read_by)
+            .collect();
+        let fails = |c: &super::Cell| {
+            c.class.fails() || (fail_on_findings && c.class == CellClass::UpgradeFinding)
+        };
+        let failures = cells.iter().filter(|c| fails(c)).count();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"written by {} read by {}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" \
+             time=\"{:.3}\">",
+            xml(&p.written_by),
+            xml(&p.read_by),
+            cells.len(),
+            p.wall_time_ms as f64 / 1000.0
+        );
+        for c in &cells {
+            let _ = write!(
+                out,
+                "    <testcase classname=\"upgrade.{}-to-{}\" name=\"{} {}\"",
+                xml(&c.written_by),
+                xml(&c.read_by),
+                xml(&c.corpus),
+                c.mode.name()
+            );
+            let detail = xml(c.detail.as_deref().unwrap_or_default());
+            if fails(c) {
+                let _ = writeln!(
+                    out,
+                    ">\n      <failure message=\"{}\">{detail}</failure>\n    </testcase>",
+                    c.class.word()
+                );
+            } else if c.class == CellClass::UpgradeFinding {
+                let _ = writeln!(
+                    out,
+                    ">\n      <system-out>upgrade finding: {detail}</system-out>\n    </testcase>"
+                );
+            } else {
+                out.push_str("/>\n");
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// `text` escaped for XML content and attribute values (control characters other than tab and newline
+/// dropped: XML 1.0 cannot hold them).
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

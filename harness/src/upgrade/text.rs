@@ -1,0 +1,224 @@
+//! The matrix for people: a table of releases (rows: written by A, columns: read by B), then every upgrade
+//! finding with the rules it can come from, every native difference and every cell that could not be
+//! compared, and a closing verdict.
+
+use std::io::Write;
+
+use super::{Cell, CellClass, Origin, PairResult, UpgradeMatrix};
+
+/// The words of one cell of the release table: `identical/total`, then what else its cells are.
+pub fn pair_cell(p: &PairResult) -> String {
+    if p.cells == 0 {
+        return "no corpora".into();
+    }
+    let mut out = format!("{}/{}", p.identical, p.cells);
+    for (n, one, many) in [
+        (p.nothing_compared, "nothing compared", "nothing compared"),
+        (p.upgrade_findings, "finding", "findings"),
+        (p.native_differs, "native difference", "native differences"),
+        (p.unsupported, "unsupported", "unsupported"),
+        (p.errors, "error", "errors"),
+    ] {
+        if n > 0 {
+            out.push_str(&format!(", {n} {}", if n == 1 { one } else { many }));
+        }
+    }
+    out
+}
+
+/// One line naming a cell: `written by A, read by B: corpus (mode)`.
+pub fn cell_name(c: &Cell) -> String {
+    format!(
+        "{} -> {} {} ({})",
+        c.written_by,
+        c.read_by,
+        c.corpus,
+        c.mode.name()
+    )
+}
+
+/// The rules of a finding in words: `rule (A value -> B value), ...`, or that none applies.
+pub fn rules_words(c: &Cell) -> String {
+    if c.candidate_rules.is_empty() {
+        return "no rule of native-reader/src/line.rs that differs between the releases applies to \
+                this table and scan"
+            .into();
+    }
+    c.candidate_rules
+        .iter()
+        .map(|r| format!("{} ({} -> {})", r.rule, r.written_by_value, r.read_by_value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether the native reader follows both releases on the finding's corpus and scan, in words.
+pub fn follows_words(c: &Cell) -> &'static str {
+    match c.native_follows_both {
+        Some(true) => {
+            "the native reader returns each release's reading as that release (A x A identical)"
+        }
+        Some(false) => {
+            "the native reader does not return A's own reading as A (see the A x A cell)"
+        }
+        None => "A x A not run",
+    }
+}
+
+/// Writes the matrix: the release table, the corpora not written, every upgrade finding, native difference
+/// and problem, and the verdict line.
+pub fn write_matrix_text(
+    out: &mut dyn Write,
+    m: &UpgradeMatrix,
+    fail_on_findings: bool,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "upgrade matrix: releases {}; {} scenarios; modes {}",
+        m.releases.join(", "),
+        m.scenarios.len(),
+        m.modes
+            .iter()
+            .map(|x| x.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )?;
+    writeln!(
+        out,
+        "rows: written by A; columns: read by B (native reader and release A's own reader against release \
+         B); cell: identical/cells, then findings (B reads A's table differently from A), native \
+         differences, unsupported, errors"
+    )?;
+    writeln!(out)?;
+    write!(out, "| written by \\ read by |")?;
+    for b in &m.releases {
+        write!(out, " {b} |")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "|---|{}", "---|".repeat(m.releases.len()))?;
+    for a in &m.releases {
+        write!(out, "| {a} |")?;
+        for b in &m.releases {
+            let cell = m
+                .pairs
+                .iter()
+                .find(|p| &p.written_by == a && &p.read_by == b)
+                .map(pair_cell)
+                .unwrap_or_default();
+            write!(out, " {cell} |")?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out)?;
+    let not_written: Vec<_> = m
+        .corpora
+        .iter()
+        .filter(|c| c.origin == Origin::NotWritten)
+        .collect();
+    if !not_written.is_empty() {
+        writeln!(
+            out,
+            "not written ({}: the release's writer fails on the scenario; not in the matrix):",
+            not_written.len()
+        )?;
+        for c in not_written {
+            writeln!(
+                out,
+                "  {} by {}: {}",
+                c.corpus,
+                c.release,
+                c.detail.as_deref().unwrap_or_default()
+            )?;
+        }
+        writeln!(out)?;
+    }
+    for p in m.pairs.iter().filter(|p| p.error.is_some()) {
+        writeln!(
+            out,
+            "replay of {} -> {} failed: {}",
+            p.written_by,
+            p.read_by,
+            p.error.as_deref().unwrap_or_default()
+        )?;
+    }
+    let findings: Vec<&Cell> = m.cells_of(CellClass::UpgradeFinding).collect();
+    writeln!(
+        out,
+        "upgrade findings ({}): release B reads A's table differently from release A, the native reader \
+         agreeing with B",
+        findings.len()
+    )?;
+    for c in &findings {
+        writeln!(
+            out,
+            "  {}: {}",
+            cell_name(c),
+            c.detail.as_deref().unwrap_or_default()
+        )?;
+        writeln!(out, "    rules: {}; {}", rules_words(c), follows_words(c))?;
+    }
+    for (class, title) in [
+        (
+            CellClass::NativeDiffers,
+            "native differences (the native reader does not return what release B returns)",
+        ),
+        (
+            CellClass::Unsupported,
+            "unsupported (the native reader refuses something the table needs, by name)",
+        ),
+        (CellClass::Error, "errors (a run could not compare)"),
+    ] {
+        let list: Vec<&Cell> = m.cells_of(class).collect();
+        if list.is_empty() {
+            continue;
+        }
+        writeln!(out, "{title}: {}", list.len())?;
+        for c in list {
+            writeln!(
+                out,
+                "  {}: {}",
+                cell_name(c),
+                c.detail.as_deref().unwrap_or_default()
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", verdict_line(m, fail_on_findings))
+}
+
+/// The closing line: the native verdict over every cell, the findings and how they count, the time.
+pub fn verdict_line(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
+    let count = |class| m.cells_of(class).count();
+    let failing =
+        count(CellClass::NativeDiffers) + count(CellClass::Unsupported) + count(CellClass::Error);
+    let findings = count(CellClass::UpgradeFinding);
+    let head = if m.interrupted {
+        "INTERRUPTED".to_owned()
+    } else if failing > 0 {
+        format!(
+            "NATIVE DIFFERS: {} native differences, {} unsupported, {} errors",
+            count(CellClass::NativeDiffers),
+            count(CellClass::Unsupported),
+            count(CellClass::Error)
+        )
+    } else {
+        "NATIVE IDENTICAL".to_owned()
+    };
+    let finding_words = if findings == 0 {
+        "no upgrade finding".to_owned()
+    } else if fail_on_findings {
+        format!("{findings} upgrade findings (--fail-on-findings: they fail the matrix)")
+    } else {
+        format!(
+            "{findings} upgrade findings (findings about Paimon, not about the native reader: listed, exit 0 \
+             unless --fail-on-findings)"
+        )
+    };
+    format!(
+        "{head}: {} pairs, {} cells ({} identical, {} nothing compared), {finding_words}, {:.1} s",
+        m.pairs.len(),
+        m.cells.len(),
+        count(CellClass::Identical),
+        count(CellClass::NothingCompared),
+        m.wall_time_ms as f64 / 1000.0
+    )
+}
