@@ -171,7 +171,7 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
         );
         for p in listed.iter().take(MAX_TABLE_ROWS) {
             let detail = match &p.cause {
-                Some(cause) => format!("{} Why: {cause}", p.detail),
+                Some(cause) => format!("{}. Why: {cause}", p.detail),
                 None => p.detail.clone(),
             };
             put!(
