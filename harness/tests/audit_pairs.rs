@@ -22,6 +22,19 @@ fn line_corpus(name: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no corpus {name}"))
 }
 
+/// Sets the modification time of every file under `dir` to `at`, as a copy made then would.
+fn touch_tree(dir: &Path, at: std::time::SystemTime) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            touch_tree(&path, at);
+        } else {
+            let file = std::fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(at).unwrap();
+        }
+    }
+}
+
 fn pair(r: &AuditReport, identifier: i64) -> &harness::audit::CommitPair {
     r.pairs
         .iter()
@@ -183,6 +196,17 @@ fn an_insert_overwrite_is_a_complete_pair_that_explains_its_keys() {
         ),
         "{text}"
     );
+
+    // A copy of the table (as a `git clone` or `cp` makes it) gives every file the copy's modification
+    // time: the overwrite's changelog file is still recognised, from its sequence numbers alone.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("table");
+    common::copy_tree(&table, &copy);
+    let copied_at = std::time::SystemTime::now() + std::time::Duration::from_secs(86_400);
+    touch_tree(&copy, copied_at);
+    let r = audit(&copy, "native");
+    assert_eq!(r.verdict, "changelog-diverges", "{:?}", r.uncommitted.files);
+    assert_eq!(r.uncommitted.findings().count(), 0);
 }
 
 /// Issue 25: with `full-compaction.delta-commits=3` commits 4 and 5 compact nothing and wait for the full

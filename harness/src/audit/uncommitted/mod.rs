@@ -170,13 +170,15 @@ fn likely_pair<'a>(
 
 /// The commit with an OVERWRITE write half and identifier `Long.MAX_VALUE` (an INSERT OVERWRITE) that
 /// wrote the uncommitted changelog file `c` of `range`: its level-0 files in the same bucket directory
-/// overlap the file's sequence numbers, and the file was written before its OVERWRITE snapshot.
+/// overlap the file's sequence numbers, and the file was written before its OVERWRITE snapshot (checked only
+/// when `mtimes`: the files' modification times are the writer's, [`writer_mtimes`]).
 fn overwrite_pair<'a>(
     pairs: &'a [CommitPair],
     timeline: &Timeline,
     committed: &[listing::Committed],
     range: [i64; 2],
     c: &listing::Candidate,
+    mtimes: bool,
 ) -> Option<&'a CommitPair> {
     let times: std::collections::HashMap<i64, i64> = timeline
         .snapshots()
@@ -189,6 +191,7 @@ fn overwrite_pair<'a>(
             && p.status != PairStatus::Incomplete
             && p.overwrite_snapshots.iter().any(|s| {
                 c.modified_millis
+                    .filter(|_| mtimes)
                     .zip(times.get(s))
                     .is_none_or(|(m, t)| m <= *t)
             })
@@ -201,6 +204,31 @@ fn overwrite_pair<'a>(
                     })
             })
     })
+}
+
+/// True when the table's file modification times are still the writer's: the latest snapshot's file was
+/// last modified within a minute after the `timeMillis` it records (Paimon takes the time just before it
+/// writes the file). A copy (`cp`, a `git clone`, an unpacked archive) gives every file the copy's time,
+/// and then no file's modification time is evidence of when it was written.
+fn writer_mtimes(table: &Table, timeline: &Timeline) -> bool {
+    const SLACK_MILLIS: i64 = 60_000;
+    let Some(latest) = timeline.latest_snapshot else {
+        return false;
+    };
+    let Some(recorded) = timeline
+        .snapshots()
+        .into_iter()
+        .find(|s| s.id == latest)
+        .map(|s| s.time_millis)
+    else {
+        return false;
+    };
+    std::fs::metadata(table.snapshot_manager().snapshot_path(latest))
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_millis()).ok())
+        .is_some_and(|m| (recorded - SLACK_MILLIS..=recorded + SLACK_MILLIS).contains(&m))
 }
 
 /// Part 3: the files in the bucket directories of `table` that no metadata references, each read and
@@ -228,6 +256,9 @@ fn try_find(
     let referenced =
         listing::referenced(table, timeline.earliest_snapshot, timeline.latest_snapshot)?;
     let (buckets, candidates) = listing::candidates(table, &referenced)?;
+    // In a copied or cloned table the files' modification times are the copy's, not the writer's, and say
+    // nothing about when a file was written relative to a snapshot.
+    let mtimes = writer_mtimes(table, timeline);
     let mut out = Uncommitted {
         buckets,
         committed_files: referenced.by_bucket.values().map(Vec::len).sum(),
@@ -330,7 +361,7 @@ fn try_find(
         let overwrite = file
             .sequence_numbers
             .filter(|_| c.changelog && file.likely_identifier.is_none() && !lacking.is_empty())
-            .and_then(|range| overwrite_pair(pairs, timeline, committed, range, &c));
+            .and_then(|range| overwrite_pair(pairs, timeline, committed, range, &c, mtimes));
         if let Some(p) = overwrite {
             file.class = UncommittedClass::OverwriteChangelog;
             file.detail = format!(
