@@ -118,6 +118,16 @@ table, 3 nothing compared.")]
 The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE/upgrade-matrix, else
 ~/.cache/paimon-parity/upgrade-matrix) and reused while their scenario is unchanged.")]
     UpgradeMatrix(UpgradeMatrixArgs),
+    /// Fail one commit of a scenario at every file operation (crash, fail, fail-after), recover as a restarted
+    /// Flink job does (`filterAndCommit` of the same committables, twice), and class each point by what it did
+    /// to data, changelog and idempotence, with expected values from the scenario's own writes. Exit 0 when
+    /// every point is in a success class (OK, ABSORBED, SPURIOUS-FAILURE, DEFERRED-FAILURE), 1 when any point
+    /// loses data or changelog, is not idempotent, or the readers differ, 2 when the sweep cannot run.
+    #[command(after_help = "Examples:
+  paimon-parity sweep corpora/c00-full-compaction-control
+  paimon-parity sweep c00-lookup-fault --paimon-version 2.0.0 --fault crash --json sweep.json
+  paimon-parity sweep my-scenario.json --commit 2 --ops 20-30 --keep /tmp/points --html sweep.html")]
+    Sweep(SweepArgs),
     /// Internal to `--reader stock@V` and `upgrade-matrix`: the released reader of Paimon `V` as an external
     /// reader of `paimon-parity-reader/1` (one request on stdin; `describe`; `record` fills its cache).
     #[command(hide = true)]
@@ -192,6 +202,62 @@ pub struct UpgradeMatrixArgs {
     /// are listed and exit 0: they are findings about Paimon, not about the native reader).
     #[arg(long)]
     pub fail_on_findings: bool,
+}
+
+// The arguments of `sweep` (no doc comment here: clap takes the about text from the variant). Serialized as
+// the JSON report's `options`.
+#[derive(clap::Args, Debug, serde::Serialize)]
+pub struct SweepArgs {
+    /// The scenario: a corpus name, a `corpora/<name>` directory or a scenario file.
+    pub scenario: String,
+    /// The released Paimon that writes and reads every point (its build in `jvm-bridge/java/target/paimon-<V>`);
+    /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
+    #[arg(long)]
+    pub paimon_version: Option<String>,
+    /// The fault modes, comma-separated: `crash` (the operation and every later one of the writer and
+    /// committer fail), `fail` (the operation throws once before it takes effect), `fail-after` (it takes
+    /// effect, then throws once).
+    #[arg(long, value_delimiter = ',', default_value = "crash,fail,fail-after")]
+    pub fault: Vec<SweepFault>,
+    /// The identifier of the commit to sweep (default: the scenario's last commit).
+    #[arg(long, value_name = "IDENTIFIER")]
+    pub commit: Option<i64>,
+    /// How many times the restarted job recovers the swept commit; the second and later must commit nothing.
+    #[arg(long, default_value_t = 2, value_name = "K")]
+    pub recovery_attempts: usize,
+    /// Only these operations, e.g. `1-10,24,60` (default: every one the counting run recorded).
+    #[arg(long, value_name = "LIST")]
+    pub ops: Option<String>,
+    /// Keep the table of the first point of each window in DIR (for `inspect`, `audit`, `replay`).
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// Points run at the same time, each in its own table, in one JVM (default: the cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Skip the native reader's replay of each end state.
+    #[arg(long)]
+    pub no_parity: bool,
+    /// Also write the sweep as JSON to FILE (`-`: to stdout, the text then goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Also write the points as JUnit XML to FILE (a test case per point).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write a self-contained HTML page to FILE: a strip per fault mode, an operation per cell.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// A `--fault` value of `sweep`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SweepFault {
+    /// The operation and every later one of the writer and committer fail: the process is gone.
+    Crash,
+    /// The operation throws once, before it takes effect.
+    Fail,
+    /// The operation takes effect, then throws once.
+    FailAfter,
 }
 
 // The arguments of the hidden `stock-reader` (no doc comment here: clap takes the about text from the variant).

@@ -15,6 +15,7 @@ pub mod inspect;
 pub mod reader;
 pub mod replay;
 pub mod report;
+pub mod sweep;
 pub mod upgrade;
 
 pub use error::{Error, Result};

@@ -107,6 +107,103 @@ pub fn disarm_faults(table_dir: &Path) -> Result<Vec<String>> {
         .collect())
 }
 
+/// A fault of the crash-point sweep at one numbered file operation (`org.paimonparity.bridge.CrashPoints`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultMode {
+    /// No fault: the operations are only counted and recorded.
+    None,
+    /// The operation and every later one of the same `FileIO` instance (its writer and committer) throw, and
+    /// its open output streams fail without closing: the process is gone.
+    Crash,
+    /// The operation throws once, before it takes effect.
+    Fail,
+    /// The operation takes effect, then throws once.
+    FailAfter,
+}
+
+impl FaultMode {
+    /// The name the JSON, the command line and the Java side use (`crash`, `fail`, `fail-after`, `none`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultMode::None => "none",
+            FaultMode::Crash => "crash",
+            FaultMode::Fail => "fail",
+            FaultMode::FailAfter => "fail-after",
+        }
+    }
+}
+
+/// One primitive file operation recorded in a crash window.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
+pub struct FileOp {
+    /// The `FileIO` method (`newInputStream`, `newOutputStream`, `getFileStatus`, `listStatus`, `exists`,
+    /// `delete`, `mkdirs`, `rename`), or `close` for an output stream.
+    pub op: String,
+    /// The path relative to the table directory (for `rename`, the target).
+    pub path: String,
+    /// The Java thread that made the call (`MANIFEST-READ-THREAD-POOL-…` for the parallel manifest reads).
+    pub thread: String,
+}
+
+/// What a crash window recorded ([`close_crash_window`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+pub struct CrashWindow {
+    /// Every operation on a path under the table while the window was open, in the order they started (index
+    /// `i` is operation `i + 1`).
+    pub ops: Vec<FileOp>,
+    /// The operation at which the fault fired (from 1); 0 when it did not fire.
+    pub fired_at: usize,
+    /// The method of that operation.
+    #[serde(default)]
+    pub fired_op: Option<String>,
+}
+
+/// Opens the crash window of the table at `table_dir`: from now on every primitive file operation on a path
+/// under it is numbered from 1 and recorded (on every thread), and a fault of `mode` fires at operation `at`
+/// (see [`FaultMode`]). Only writers opened by [`CorpusWriter`] (their `FaultyFileIO`) take part.
+///
+/// Errors: [`Error::Java`], [`Error::Protocol`] (non-UTF-8 path).
+pub fn open_crash_window(table_dir: &Path, mode: FaultMode, at: usize) -> Result<()> {
+    let dir = path_arg(table_dir)?;
+    let at = i32::try_from(at).unwrap_or(i32::MAX);
+    with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let mode = env.new_string(mode.name())?;
+        env.call_static_method(
+            CLASS,
+            "openCrashWindow",
+            "(Ljava/lang/String;Ljava/lang/String;I)V",
+            &[JValue::Object(&dir), JValue::Object(&mode), JValue::Int(at)],
+        )?;
+        Ok(())
+    })
+}
+
+/// Closes the crash window of the table at `table_dir` and returns what it recorded (empty when none was
+/// open).
+///
+/// Errors: [`Error::Java`], [`Error::Jni`], [`Error::Protocol`] (bad JSON, non-UTF-8 path).
+pub fn close_crash_window(table_dir: &Path) -> Result<CrashWindow> {
+    let dir = path_arg(table_dir)?;
+    let json = with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let out = env
+            .call_static_method(
+                CLASS,
+                "closeCrashWindow",
+                "(Ljava/lang/String;)Ljava/lang/String;",
+                &[JValue::Object(&dir)],
+            )?
+            .l()?;
+        java_string(env, out)
+    })?;
+    serde_json::from_str(&json)
+        .map_err(|e| Error::protocol_source(format!("bad crash window JSON `{json}`"), e))
+}
+
 /// Changes the schema of the table at `table_dir` (`SchemaManager.commitChanges`), see the module docs for
 /// `changes_json`. Writers opened before keep the old schema: reopen them.
 ///
@@ -386,6 +483,27 @@ impl CorpusWriter {
         with_env(|env| {
             Ok(env
                 .call_static_method(CLASS, "recover", "(J)I", &[JValue::Long(handle)])?
+                .i()?)
+        })
+    }
+
+    /// What a job restarted from the checkpoint holding the committables of `identifier` does, whether or not
+    /// their commit returned: the write and the commit are closed (errors ignored), new ones are built with the
+    /// same commit user from a freshly loaded table, and `filterAndCommit` gets `identifier` with the messages
+    /// [`prepare`](Self::prepare) returned for it. May be called again (a second restart from the same
+    /// checkpoint). Returns how many identifiers Paimon committed (0 or 1).
+    ///
+    /// Errors: [`crate::Error::Java`] (also when `identifier` was never prepared).
+    pub fn recover_identifier(&self, identifier: i64) -> Result<i32> {
+        let handle = self.handle;
+        with_env(|env| {
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "recoverIdentifier",
+                    "(JJ)I",
+                    &[JValue::Long(handle), JValue::Long(identifier)],
+                )?
                 .i()?)
         })
     }

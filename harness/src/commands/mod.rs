@@ -6,6 +6,7 @@ mod corpus;
 mod inspect;
 mod replay;
 mod stock_reader;
+mod sweep;
 mod upgrade_matrix;
 
 use std::path::PathBuf;
@@ -62,6 +63,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Corpus { command } => corpus::run(command),
         Command::StockReader(args) => stock_reader::run(args),
         Command::UpgradeMatrix(args) => upgrade_matrix::run(args),
+        Command::Sweep(args) => sweep::run(args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut out = std::io::stdout().lock();

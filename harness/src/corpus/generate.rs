@@ -196,7 +196,12 @@ pub(super) struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(table: &'a Path, tmp: &'a Path, spec: &TableSpec, stock: &'a StockTableReader) -> Self {
+    pub(super) fn new(
+        table: &'a Path,
+        tmp: &'a Path,
+        spec: &TableSpec,
+        stock: &'a StockTableReader,
+    ) -> Self {
         Self {
             table,
             tmp,
@@ -256,7 +261,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    fn step(&mut self, index: usize, step: &Step) -> Result<()> {
+    pub(super) fn step(&mut self, index: usize, step: &Step) -> Result<()> {
         match step {
             Step::Write { user, rows } => {
                 let rows = serde_json::to_string(rows).map_err(|e| Error::ScenarioSource {
@@ -351,6 +356,28 @@ impl<'a> Run<'a> {
                 Ok(())
             }
             Step::Random(burst) => self.random(burst),
+        }
+    }
+
+    /// Records `identifier` as `user`'s latest; fails when it is not above the previous one.
+    pub(super) fn note_identifier(&mut self, user: &str, identifier: i64) -> Result<()> {
+        if let Some(last) = self.last_identifier.get(user) {
+            if identifier <= *last {
+                return Err(Error::Scenario(format!(
+                    "identifier {identifier} of user `{user}` is not above its previous one ({last})"
+                )));
+            }
+        }
+        self.last_identifier.insert(user.to_owned(), identifier);
+        Ok(())
+    }
+
+    /// After `user`'s job restarted and recovered: its writer restored from the latest snapshot, the other
+    /// users' writers must reopen before they compact.
+    pub(super) fn mark_stale_after_recovery(&mut self, user: &str) {
+        self.mark_others_stale(user);
+        if let Some(w) = self.writers.get_mut(user) {
+            w.stale = false;
         }
     }
 
@@ -518,7 +545,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn close(&mut self) -> Result<()> {
+    pub(super) fn close(&mut self) -> Result<()> {
         let mut first = None;
         for (_, w) in std::mem::take(&mut self.writers) {
             if let Err(e) = w.writer.close() {
@@ -541,7 +568,7 @@ fn type_text(v: &Value) -> String {
 
 /// `e` in words; for a Java exception also the frame that threw it (released Paimon exceptions often have no
 /// message).
-fn explain(e: &Error) -> String {
+pub(super) fn explain(e: &Error) -> String {
     match e {
         Error::Stock(jvm_bridge::Error::Java { stack, .. }) => {
             let at = stack

@@ -11,6 +11,7 @@
 //! given message, a prepared commit must carry compaction changelog, a recovery must commit N identifiers,
 //! an armed fault must fire) make generation fail when a scenario stops reproducing its situation.
 
+mod crash;
 mod generate;
 mod list;
 mod load;
@@ -20,11 +21,13 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
+pub use crash::{run_with_crash_point, CrashPoint, CrashRun, Recovery};
 pub use generate::{generate, generate_scenario, BatchRead, CommitRecord};
 pub use list::{corpora_dir, scenario_files};
 pub use load::{load_scenario, resolve_scenario};
 pub use scenario::{
-    Fault, FieldSpec, RandomBurst, RandomCompact, RowSpec, Scenario, SchemaChange, Step, TableSpec,
+    step_name, Fault, FieldSpec, RandomBurst, RandomCompact, RowSpec, Scenario, SchemaChange, Step,
+    TableSpec,
 };
 pub use summary::{
     batch_summary, first_json_difference, snapshot_summaries, stock_summary, BatchSummary,

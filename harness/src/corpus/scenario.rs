@@ -237,7 +237,8 @@ fn default_rows_per_commit() -> [u32; 2] {
     [8, 24]
 }
 
-pub(super) fn step_name(step: &Step) -> &'static str {
+/// The `step` name of a step as the scenario JSON spells it (`commit`, `arm-fault`).
+pub fn step_name(step: &Step) -> &'static str {
     match step {
         Step::Write { .. } => "write",
         Step::Compact { .. } => "compact",

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 pub(crate) use html::esc;
 pub use html::{
-    audit_page, check_html_target, inspect_page, replay_page, timelines, upgrade_page, write_html,
+    audit_page, check_html_target, inspect_page, replay_page, sweep_page, timelines, upgrade_page,
+    write_html,
 };
 pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION};
 pub use junit::{junit_xml, write_junit, JunitRun};

@@ -44,10 +44,12 @@ macro_rules! put {
 }
 
 mod runs;
+mod sweep;
 mod timeline;
 mod upgrade;
 
 use runs::*;
+pub use sweep::sweep_page;
 use timeline::*;
 pub use upgrade::upgrade_page;
 

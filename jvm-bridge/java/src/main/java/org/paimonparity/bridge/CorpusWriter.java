@@ -245,6 +245,7 @@ public final class CorpusWriter {
             }
             List<CommitMessage> messages = w.write.prepareCommit(waitCompaction, identifier);
             w.pending.put(identifier, messages);
+            w.kept.put(identifier, messages);
             w.touched.clear();
             return summary(messages);
         }
@@ -280,6 +281,39 @@ public final class CorpusWriter {
             w.reopen();
             return w.commit.filterAndCommit(pending);
         }
+    }
+
+    /**
+     * What a job restarted from the checkpoint that holds the committables of {@code identifier}
+     * does, whether or not their commit returned: closes the write and the commit (errors ignored:
+     * after a crash they are gone), builds new ones with the same commit user from a freshly loaded
+     * table, and calls {@code filterAndCommit} with that identifier and the messages {@link
+     * #prepare} returned for it. Can be called again (a second restart from the same checkpoint).
+     * Returns how many identifiers Paimon committed.
+     */
+    public static int recoverIdentifier(long handle, long identifier) throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            List<CommitMessage> messages = w.kept.get(identifier);
+            if (messages == null) {
+                throw new IllegalStateException("identifier " + identifier + " was never prepared");
+            }
+            w.pending.remove(identifier);
+            w.reopen();
+            Map<Long, List<CommitMessage>> committables = new LinkedHashMap<>();
+            committables.put(identifier, messages);
+            return w.commit.filterAndCommit(committables);
+        }
+    }
+
+    /** {@link CrashPoints#open}: numbers the table's file operations from now on, with one fault. */
+    public static void openCrashWindow(String tableDir, String mode, int at) {
+        CrashPoints.open(tableDir, mode, at);
+    }
+
+    /** {@link CrashPoints#close}: the operations of the table's window, as JSON. */
+    public static String closeCrashWindow(String tableDir) {
+        return CrashPoints.close(tableDir);
     }
 
     /**
@@ -756,6 +790,8 @@ public final class CorpusWriter {
         final Map<String, String> options;
         final Set<Touched> touched = new LinkedHashSet<>();
         final Map<Long, List<CommitMessage>> pending = new TreeMap<>();
+        /** The messages of every identifier prepared, for {@link #recoverIdentifier}. */
+        final Map<Long, List<CommitMessage>> kept = new TreeMap<>();
         FileStoreTable table;
         StreamTableWrite write;
         StreamTableCommit commit;

@@ -1,0 +1,208 @@
+//! One run of a scenario with a fault at one numbered file operation of one commit: what the crash-point
+//! sweep (`crate::sweep`) classes. The released writer does everything; this module only drives it and
+//! records what happened.
+
+use std::path::Path;
+
+use jvm_bridge::corpus::{close_crash_window, open_crash_window, CrashWindow, FaultMode};
+use serde::Serialize;
+
+use super::generate::{explain, Run};
+use super::summary::{snapshot_summaries, SnapshotSummary};
+use super::{Scenario, Step};
+use crate::error::{Error, Result};
+use crate::reader::StockTableReader;
+
+/// Where and how [`run_with_crash_point`] faults a scenario.
+#[derive(Clone, Copy, Debug)]
+pub struct CrashPoint {
+    /// The index in the scenario's steps of the swept `commit` step.
+    pub step: usize,
+    /// The fault.
+    pub mode: FaultMode,
+    /// The operation of the swept commit it fires at, from 1 (ignored for [`FaultMode::None`]).
+    pub at: usize,
+    /// How many times the restarted job recovers the swept commit (`filterAndCommit` of its committables).
+    pub recoveries: usize,
+}
+
+/// What one recovery did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Recovery {
+    /// How many identifiers `filterAndCommit` committed; `None` when it threw.
+    pub committed: Option<i32>,
+    /// Its exception, when it threw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The snapshots it added (`APPEND`, `COMPACT`, …, by id).
+    pub added: Vec<SnapshotSummary>,
+}
+
+/// What happened in one run ([`run_with_crash_point`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct CrashRun {
+    /// The swept commit's file operations, and where the fault fired.
+    pub window: CrashWindow,
+    /// The swept commit's exception, when `commit` threw.
+    pub commit_error: Option<String>,
+    /// The snapshots present right after the swept commit returned or threw (before any recovery).
+    pub durable: Vec<SnapshotSummary>,
+    /// The snapshots present before the swept commit.
+    pub before: Vec<SnapshotSummary>,
+    /// Whether the job restarted right after the swept commit (it threw, or the fault crashed the process):
+    /// the recoveries then came before the later steps.
+    pub restarted: bool,
+    /// Each recovery, in order. The job restarts when the commit threw or crashed; when it returned, the steps
+    /// after it run first on the same committer, then the restarts (which must commit nothing).
+    pub recoveries: Vec<Recovery>,
+    /// A step after the swept commit that failed: its index and exception. With the injected fault's marker in
+    /// it, a failure the swept commit left for the next commit (`DEFERRED-FAILURE`).
+    pub later_error: Option<(usize, String)>,
+}
+
+/// Runs `scenario` into `table` (created here; it must not exist), with a fault of `point.mode` at operation
+/// `point.at` of the swept commit, then recovers as a restarted Flink job does ([`CrashRun`]).
+///
+/// The steps before the swept commit must succeed (their own faults and expected errors are the caller's
+/// to remove); a failure there is an error, as is a scenario whose step `point.step` is not a `commit`.
+pub fn run_with_crash_point(
+    scenario: &Scenario,
+    table: &Path,
+    io_tmp: &Path,
+    stock: &StockTableReader,
+    point: &CrashPoint,
+) -> Result<CrashRun> {
+    let Some(Step::Commit {
+        user,
+        identifier,
+        wait_compaction,
+        ..
+    }) = scenario.steps.get(point.step)
+    else {
+        return Err(Error::Scenario(format!(
+            "step {} of scenario `{}` is not a commit",
+            point.step, scenario.name
+        )));
+    };
+    if table.exists() {
+        return Err(Error::Scenario(format!(
+            "{} already exists",
+            table.display()
+        )));
+    }
+    std::fs::create_dir_all(io_tmp).map_err(|e| Error::Io {
+        path: io_tmp.to_path_buf(),
+        source: e,
+    })?;
+    let schema = serde_json::to_string(&scenario.table).map_err(|e| Error::ScenarioSource {
+        context: String::new(),
+        source: e.into(),
+    })?;
+    jvm_bridge::CorpusWriter::create_table(table, &schema)?;
+    let mut run = Run::new(table, io_tmp, &scenario.table, stock);
+    run.writer_options = scenario.writer_options.clone();
+    let outcome = crash_steps(
+        &mut run,
+        scenario,
+        point,
+        user,
+        *identifier,
+        *wait_compaction,
+    );
+    // Whatever happened, the window must not stay open.
+    let _ = close_crash_window(table);
+    let closed = run.close();
+    let out = outcome?;
+    if let Err(e) = closed {
+        // Closing after a crash can fail (the old writer's FileIO is gone); that is the crash, not an error.
+        let _ = e;
+    }
+    Ok(out)
+}
+
+fn crash_steps(
+    run: &mut Run<'_>,
+    scenario: &Scenario,
+    point: &CrashPoint,
+    user: &str,
+    identifier: i64,
+    wait_compaction: bool,
+) -> Result<CrashRun> {
+    for (i, step) in scenario.steps[..point.step].iter().enumerate() {
+        run.step(i, step).map_err(|e| {
+            Error::Scenario(format!(
+                "step {i} ({}) before the swept commit: {}",
+                super::scenario::step_name(step),
+                explain(&e)
+            ))
+        })?;
+    }
+    run.note_identifier(user, identifier)?;
+    let before = snapshot_summaries(run.table)?;
+    let table = run.table;
+    let writer = &run.writer(user)?.writer;
+    writer.prepare(identifier, wait_compaction)?;
+    open_crash_window(table, point.mode, point.at)?;
+    let committed = writer.commit_prepared(identifier);
+    let window = close_crash_window(table)?;
+    let commit_error = committed.err().map(|e| explain(&Error::from(e)));
+    let durable = snapshot_summaries(run.table).unwrap_or_default();
+    let restart = commit_error.is_some() || (point.mode == FaultMode::Crash && window.fired_at > 0);
+    let mut out = CrashRun {
+        window,
+        commit_error,
+        durable,
+        before,
+        restarted: restart,
+        recoveries: Vec::new(),
+        later_error: None,
+    };
+    let later = &scenario.steps[point.step + 1..];
+    if restart {
+        recover(run, user, identifier, point.recoveries, &mut out)?;
+        run.mark_stale_after_recovery(user);
+        out.later_error = later_steps(run, point.step + 1, later);
+    } else {
+        out.later_error = later_steps(run, point.step + 1, later);
+        recover(run, user, identifier, point.recoveries, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn recover(
+    run: &mut Run<'_>,
+    user: &str,
+    identifier: i64,
+    times: usize,
+    out: &mut CrashRun,
+) -> Result<()> {
+    for _ in 0..times {
+        let before = snapshot_summaries(run.table).unwrap_or_default();
+        let result = run.writer(user)?.writer.recover_identifier(identifier);
+        let after = snapshot_summaries(run.table).unwrap_or_default();
+        let added = after
+            .into_iter()
+            .filter(|s| !before.iter().any(|b| b.id == s.id))
+            .collect();
+        let (committed, error) = match result {
+            Ok(n) => (Some(n), None),
+            Err(e) => (None, Some(explain(&Error::from(e)))),
+        };
+        out.recoveries.push(Recovery {
+            committed,
+            error,
+            added,
+        });
+    }
+    Ok(())
+}
+
+/// Runs `steps` (which start at index `first` of the scenario); the first that fails stops them.
+fn later_steps(run: &mut Run<'_>, first: usize, steps: &[Step]) -> Option<(usize, String)> {
+    for (i, step) in steps.iter().enumerate() {
+        if let Err(e) = run.step(first + i, step) {
+            return Some((first + i, explain(&e)));
+        }
+    }
+    None
+}

@@ -1,0 +1,454 @@
+//! What the sweep checks in each end state, with expected values from the scenario's writes
+//! ([`super::oracle`]), and the class each point gets.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use arrow_array::{Array, Int8Array, RecordBatch};
+use native_reader::scan::ScanMode;
+use serde::Serialize;
+
+use super::oracle::{tuple, Expected, Key, DELETED};
+use crate::corpus::{CrashRun, SnapshotSummary};
+use crate::diff::render_value;
+use crate::error::Result;
+use crate::reader::{StockTableReader, TableReader};
+
+/// The class of one crash point, worst first in [`PointClass::ALL`]. The first four are success classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING-KEBAB-CASE")]
+pub enum PointClass {
+    /// A read of the end state throws, or the snapshot chain is invalid (ids not contiguous, a snapshot file
+    /// that cannot be read, LATEST past the last snapshot).
+    Corrupt,
+    /// A recovery (`filterAndCommit` after the restart) threw.
+    RecoveryThrew,
+    /// The batch read of the latest snapshot lacks a row the writes made, holds an older value, or holds a
+    /// key the writes deleted.
+    DataLost,
+    /// The batch read holds a key twice.
+    DuplicateRows,
+    /// A recovery after the first committed again, or added a snapshot; or one (user, identifier) has two
+    /// snapshots of one kind.
+    NotIdempotent,
+    /// The streaming changelog from snapshot 1 never delivers a key's final value.
+    ChangelogLost,
+    /// The changelog delivers values the writes never made, or repeats one.
+    ChangelogDuplicated,
+    /// The changelog delivers each key's final value, but misses an intermediate one (a later compaction
+    /// merged it into the next change).
+    ChangelogMerged,
+    /// The native reader does not return what the released reader returns on the end state.
+    ParityDiffers,
+    /// The fault was never reached: the run made fewer operations than the counting run (no evidence).
+    NotReached,
+    /// The commit returned, and a later commit threw the fault's error (a maintenance error kept for it).
+    DeferredFailure,
+    /// The commit threw, but everything was already durable: recovery had nothing to commit.
+    SpuriousFailure,
+    /// The fault fired and the commit still returned normally (a retry or a swallowed error absorbed it).
+    Absorbed,
+    /// The commit failed or crashed, and the restarted job's recovery committed it: nothing lost.
+    Ok,
+}
+
+impl PointClass {
+    /// Every class, worst first.
+    pub const ALL: [PointClass; 14] = [
+        PointClass::Corrupt,
+        PointClass::RecoveryThrew,
+        PointClass::DataLost,
+        PointClass::DuplicateRows,
+        PointClass::NotIdempotent,
+        PointClass::ChangelogLost,
+        PointClass::ChangelogDuplicated,
+        PointClass::ChangelogMerged,
+        PointClass::ParityDiffers,
+        PointClass::NotReached,
+        PointClass::DeferredFailure,
+        PointClass::SpuriousFailure,
+        PointClass::Absorbed,
+        PointClass::Ok,
+    ];
+
+    /// The class as the report spells it (`CHANGELOG-LOST`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PointClass::Corrupt => "CORRUPT",
+            PointClass::RecoveryThrew => "RECOVERY-THREW",
+            PointClass::DataLost => "DATA-LOST",
+            PointClass::DuplicateRows => "DUPLICATE-ROWS",
+            PointClass::NotIdempotent => "NOT-IDEMPOTENT",
+            PointClass::ChangelogLost => "CHANGELOG-LOST",
+            PointClass::ChangelogDuplicated => "CHANGELOG-DUPLICATED",
+            PointClass::ChangelogMerged => "CHANGELOG-MERGED",
+            PointClass::ParityDiffers => "PARITY-DIFFERS",
+            PointClass::NotReached => "NOT-REACHED",
+            PointClass::DeferredFailure => "DEFERRED-FAILURE",
+            PointClass::SpuriousFailure => "SPURIOUS-FAILURE",
+            PointClass::Absorbed => "ABSORBED",
+            PointClass::Ok => "OK",
+        }
+    }
+
+    /// A success class: the commit protocol kept data and changelog whole.
+    pub fn is_success(self) -> bool {
+        matches!(
+            self,
+            PointClass::Ok
+                | PointClass::Absorbed
+                | PointClass::SpuriousFailure
+                | PointClass::DeferredFailure
+        )
+    }
+
+    /// Makes the sweep exit 1: data or changelog lost or wrong, not idempotent, readers differ, or no
+    /// evidence.
+    pub fn fails(self) -> bool {
+        !self.is_success()
+    }
+}
+
+/// One snapshot, as the point's evidence names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SnapshotRef {
+    /// Snapshot id.
+    pub id: i64,
+    /// Commit kind.
+    pub kind: String,
+    /// Commit user.
+    pub user: String,
+    /// Commit identifier.
+    pub identifier: i64,
+}
+
+impl From<&SnapshotSummary> for SnapshotRef {
+    fn from(s: &SnapshotSummary) -> Self {
+        SnapshotRef {
+            id: s.id,
+            kind: s.commit_kind.clone(),
+            user: s.commit_user.clone(),
+            identifier: s.commit_identifier,
+        }
+    }
+}
+
+/// What the end state of one point shows.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Evidence {
+    /// The batch read of the latest snapshot by the released reader, sorted (`(1, 20)`); empty when it threw.
+    pub batch: Vec<String>,
+    /// Per key whose changelog is not what the writes make: the values the released reader's streaming read
+    /// from snapshot 1 takes it through (`<deleted>` for a removal).
+    pub changelog: BTreeMap<Key, Vec<String>>,
+    /// The snapshots of the end state.
+    pub snapshots: Vec<SnapshotRef>,
+    /// The native reader against the released one on the end state: `identical`, or the replay verdicts and
+    /// first difference.
+    pub parity: Option<String>,
+    /// The audit's verdict on the end state (`complete`, `changelog-lost`, …).
+    pub audit: Option<String>,
+    /// Whether the audit found a lost changelog exactly where the checks did.
+    pub audit_agrees: Option<bool>,
+    /// Orphan files the fault left for information: `.tmp` files in `snapshot/`, and files in `manifest/` no
+    /// snapshot references are not counted here.
+    pub tmp_files: usize,
+}
+
+/// Every finding of one point: the classes that apply, each with its detail.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    /// (class, detail), in the order found.
+    pub found: Vec<(PointClass, String)>,
+}
+
+impl Findings {
+    fn add(&mut self, class: PointClass, detail: String) {
+        self.found.push((class, detail));
+    }
+}
+
+/// The rows of `batch` as rendered column values, with their RowKind byte.
+fn rows_of(batch: &RecordBatch) -> Vec<(i8, Vec<String>)> {
+    let kinds = batch
+        .columns()
+        .first()
+        .and_then(|c| c.as_any().downcast_ref::<Int8Array>());
+    (0..batch.num_rows())
+        .map(|r| {
+            let kind = kinds.filter(|k| k.is_valid(r)).map_or(0, |k| k.value(r));
+            let values = batch
+                .columns()
+                .iter()
+                .skip(1)
+                .map(|c| render_value(c.as_ref(), r))
+                .collect();
+            (kind, values)
+        })
+        .collect()
+}
+
+fn read_all(
+    stock: &StockTableReader,
+    table: &Path,
+    mode: ScanMode,
+    end: i64,
+) -> Result<Vec<(i8, Vec<String>)>> {
+    let mut out = Vec::new();
+    for split in stock.plan(table, mode, end)? {
+        for batch in stock.read_split(table, &split)? {
+            out.extend(rows_of(&batch?));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks the end state of `table` after `run` against `expected`: batch and streaming reads by the released
+/// reader, the snapshot chain, idempotence, and the success classes. Parity and audit are the caller's.
+pub fn check(
+    stock: &StockTableReader,
+    table: &Path,
+    run: &CrashRun,
+    expected: &Expected,
+    evidence: &mut Evidence,
+) -> Findings {
+    let mut f = Findings::default();
+    let snapshots = match crate::corpus::snapshot_summaries(table) {
+        Ok(s) => s,
+        Err(e) => {
+            f.add(PointClass::Corrupt, format!("the snapshot files: {e}"));
+            return f;
+        }
+    };
+    evidence.snapshots = snapshots.iter().map(SnapshotRef::from).collect();
+    chain(table, &snapshots, &mut f);
+    recoveries(run, &mut f);
+    if let Some((step, e)) = &run.later_error {
+        if !e.contains(jvm_bridge::corpus::INJECTED) {
+            f.add(
+                PointClass::RecoveryThrew,
+                format!("step {step} after the swept commit threw: {e}"),
+            );
+        }
+    }
+    let Some(end) = snapshots.last().map(|s| s.id) else {
+        f.add(PointClass::Corrupt, "the table has no snapshot".into());
+        return f;
+    };
+    match read_all(stock, table, ScanMode::Batch { snapshot: None }, end) {
+        Ok(rows) => batch(&rows, expected, evidence, &mut f),
+        Err(e) => f.add(PointClass::Corrupt, format!("the batch read threw: {e}")),
+    }
+    match read_all(stock, table, ScanMode::Stream { from_snapshot: 1 }, end) {
+        Ok(rows) => stream(&rows, expected, evidence, &mut f),
+        Err(e) => f.add(
+            PointClass::Corrupt,
+            format!("the streaming read from snapshot 1 threw: {e}"),
+        ),
+    }
+    f
+}
+
+fn chain(table: &Path, snapshots: &[SnapshotSummary], f: &mut Findings) {
+    for w in snapshots.windows(2) {
+        if w[1].id != w[0].id + 1 {
+            f.add(
+                PointClass::Corrupt,
+                format!("snapshot ids jump from {} to {}", w[0].id, w[1].id),
+            );
+        }
+    }
+    let mut seen: BTreeMap<(&str, i64, &str), i64> = BTreeMap::new();
+    for s in snapshots {
+        let kind = if s.commit_kind == "OVERWRITE" {
+            "APPEND"
+        } else {
+            s.commit_kind.as_str()
+        };
+        if let Some(first) = seen.insert((&s.commit_user, s.commit_identifier, kind), s.id) {
+            f.add(
+                PointClass::NotIdempotent,
+                format!(
+                    "user `{}` identifier {} has two {kind} snapshots ({first} and {})",
+                    s.commit_user, s.commit_identifier, s.id
+                ),
+            );
+        }
+    }
+    let last = snapshots.last().map_or(0, |s| s.id);
+    if let Ok(text) = std::fs::read_to_string(table.join("snapshot/LATEST")) {
+        if let Ok(hint) = text.trim().parse::<i64>() {
+            if hint > last {
+                f.add(
+                    PointClass::Corrupt,
+                    format!("snapshot/LATEST says {hint}, past the last snapshot {last}"),
+                );
+            }
+        }
+    }
+}
+
+fn recoveries(run: &CrashRun, f: &mut Findings) {
+    for (i, r) in run.recoveries.iter().enumerate() {
+        if let Some(e) = &r.error {
+            f.add(
+                PointClass::RecoveryThrew,
+                format!("recovery {} threw: {e}", i + 1),
+            );
+        }
+    }
+    // Every restart after the first (and the first, when the commit had returned) recovers a commit that
+    // already landed: it must commit nothing.
+    let returned = !run.restarted;
+    for (i, r) in run.recoveries.iter().enumerate() {
+        let must_be_empty = i > 0 || returned;
+        if must_be_empty && (r.committed.unwrap_or(0) > 0 || !r.added.is_empty()) {
+            f.add(
+                PointClass::NotIdempotent,
+                format!(
+                    "recovery {} committed again ({} identifier(s), snapshots {:?})",
+                    i + 1,
+                    r.committed.unwrap_or(0),
+                    r.added.iter().map(|s| s.id).collect::<Vec<_>>()
+                ),
+            );
+        }
+    }
+}
+
+fn key_of(values: &[String], expected: &Expected) -> Key {
+    tuple(expected.key_columns.iter().map(|i| values[*i].as_str()))
+}
+
+fn batch(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f: &mut Findings) {
+    let mut got: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    for (_, values) in rows {
+        got.entry(key_of(values, expected))
+            .or_default()
+            .push(tuple(values.iter().map(String::as_str)));
+    }
+    ev.batch = got.values().flatten().cloned().collect();
+    for (key, values) in &got {
+        if values.len() > 1 {
+            f.add(
+                PointClass::DuplicateRows,
+                format!(
+                    "key {key} is read {} times: {}",
+                    values.len(),
+                    values.join(", ")
+                ),
+            );
+        }
+        match expected.rows.get(key) {
+            None => f.add(
+                PointClass::DataLost,
+                format!("key {key} is read as {}, the writes deleted it", values[0]),
+            ),
+            Some(want) if !values.contains(want) => f.add(
+                PointClass::DataLost,
+                format!(
+                    "key {key} is read as {}, the writes made it {want}",
+                    values[0]
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (key, want) in &expected.rows {
+        if !got.contains_key(key) {
+            f.add(
+                PointClass::DataLost,
+                format!("key {key} is missing from the batch read, the writes made it {want}"),
+            );
+        }
+    }
+}
+
+/// Whether `short` is `long` with some elements left out.
+fn is_subsequence(short: &[String], long: &[String]) -> bool {
+    let mut it = long.iter();
+    short.iter().all(|s| it.any(|l| l == s))
+}
+
+fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f: &mut Findings) {
+    let mut got: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    for (kind, values) in rows {
+        let state = match kind {
+            0 | 2 => tuple(values.iter().map(String::as_str)),
+            3 => DELETED.to_owned(),
+            // -U: the retraction before a +U; the key's next state comes with it.
+            _ => continue,
+        };
+        let seq = got.entry(key_of(values, expected)).or_default();
+        if seq.last() != Some(&state) {
+            seq.push(state);
+        }
+    }
+    let none = Vec::new();
+    let keys: std::collections::BTreeSet<&Key> =
+        got.keys().chain(expected.changes.keys()).collect();
+    for key in keys {
+        let have = got.get(key).unwrap_or(&none);
+        let want = expected.changes.get(key).unwrap_or(&none);
+        if have == want {
+            continue;
+        }
+        ev.changelog.insert(key.clone(), have.clone());
+        let last = |s: &[String]| s.last().cloned().unwrap_or_else(|| DELETED.to_owned());
+        let (have_last, want_last) = (last(have), last(want));
+        if have_last != want_last {
+            f.add(
+                PointClass::ChangelogLost,
+                format!(
+                    "key {key}: the changelog ends at {have_last}, the writes end at {want_last} (changes {})",
+                    if have.is_empty() { "none".to_owned() } else { have.join(" -> ") }
+                ),
+            );
+        } else if is_subsequence(have, want) {
+            f.add(
+                PointClass::ChangelogMerged,
+                format!(
+                    "key {key}: the changelog goes {}, the writes went {}",
+                    have.join(" -> "),
+                    want.join(" -> ")
+                ),
+            );
+        } else {
+            f.add(
+                PointClass::ChangelogDuplicated,
+                format!(
+                    "key {key}: the changelog goes {}, the writes went {}",
+                    have.join(" -> "),
+                    want.join(" -> ")
+                ),
+            );
+        }
+    }
+}
+
+/// The class of a point from its findings and how its commit ended (the success classes when nothing was
+/// found).
+pub fn classify(run: &CrashRun, findings: &Findings) -> PointClass {
+    if let Some(worst) = findings.found.iter().map(|(c, _)| *c).min() {
+        return worst;
+    }
+    if run.window.fired_at == 0 {
+        return PointClass::NotReached;
+    }
+    let injected = |t: &str| t.contains(jvm_bridge::corpus::INJECTED);
+    if run.later_error.as_ref().is_some_and(|(_, e)| injected(e)) {
+        return PointClass::DeferredFailure;
+    }
+    match &run.commit_error {
+        None => PointClass::Absorbed,
+        Some(_)
+            if run
+                .recoveries
+                .first()
+                .is_some_and(|r| r.committed == Some(0)) =>
+        {
+            PointClass::SpuriousFailure
+        }
+        Some(_) => PointClass::Ok,
+    }
+}

@@ -1,0 +1,84 @@
+//! The sweep as JUnit XML: a test suite per fault mode, a test case per point, failing when the point's class
+//! is not a success class.
+
+use std::fmt::Write;
+
+use super::SweepReport;
+
+/// `text` escaped for XML content and attributes (control characters other than tab and newline dropped).
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The JUnit XML of `r`.
+pub fn junit_xml(r: &SweepReport) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let failures = r.points.iter().filter(|p| p.class.fails()).count();
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"paimon-parity sweep\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">",
+        r.points.len()
+    );
+    let mut modes: Vec<_> = r.points.iter().map(|p| p.mode).collect();
+    modes.dedup();
+    for mode in modes {
+        let points: Vec<_> = r.points.iter().filter(|p| p.mode == mode).collect();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{} commit {} {} (Paimon {})\" tests=\"{}\" failures=\"{}\">",
+            xml(&r.scenario),
+            r.swept.identifier,
+            mode.name(),
+            xml(&r.paimon_version),
+            points.len(),
+            points.iter().filter(|p| p.class.fails()).count()
+        );
+        for p in points {
+            let _ = write!(
+                out,
+                "    <testcase classname=\"{}.{}\" name=\"op {:03} {} {}\" time=\"{:.3}\"",
+                xml(&r.scenario),
+                mode.name(),
+                p.op_index,
+                xml(&p.op),
+                xml(&p.path),
+                p.millis as f64 / 1000.0
+            );
+            if p.class.fails() {
+                let detail: Vec<String> = p
+                    .findings
+                    .iter()
+                    .map(|f| format!("{}: {}", f.class.name(), f.detail))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
+                    xml(p.class.name()),
+                    xml(&detail.join("\n"))
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "><system-out>{}</system-out></testcase>",
+                    xml(p.class.name())
+                );
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}

@@ -1,0 +1,600 @@
+//! `paimon-parity sweep`: fails the commit protocol of one commit of a scenario at every file operation, in each
+//! fault mode, recovers as a restarted Flink job does, and classes what each point does to data, changelog and
+//! idempotence (issue 25; design facts in `docs/commit-crash-points.md` of the shared docs).
+//!
+//! 1. A counting run records the swept commit's file operations in order ([`jvm_bridge::corpus::CrashWindow`]).
+//! 2. For each operation N and fault mode, the scenario runs into a fresh table with the fault at N
+//!    ([`crate::corpus::run_with_crash_point`]); the job restarts and recovers (`filterAndCommit` of the same
+//!    committables) as many times as asked.
+//! 3. Each end state is checked against the scenario's own writes ([`oracle`]), replayed by the native reader
+//!    against the released one, and audited; the point gets a [`PointClass`].
+//!
+//! Operation order: the writer's operations come in program order; the COMPACT half's conflict check reads
+//! manifests on Paimon's manifest-read pool, whose reads start in no fixed order. Points are matched by index;
+//! every point records the operation the fault actually fired on, and a point whose fired operation differs
+//! from the counting run's names both (they are reads of the same group, which leave the disk as it was).
+
+mod check;
+pub mod junit;
+mod oracle;
+mod plan;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub use check::{Evidence, PointClass, SnapshotRef};
+pub use jvm_bridge::corpus::FaultMode;
+pub use oracle::Expected;
+pub use plan::SweptCommit;
+use serde::Serialize;
+
+use crate::corpus::{run_with_crash_point, CrashPoint, CrashRun, Scenario};
+use crate::error::{Error, Result};
+use crate::reader::{NativeTableReader, StockTableReader};
+use crate::replay::{ReplayMode, ReplayOptions};
+
+/// What to sweep.
+#[derive(Clone, Debug)]
+pub struct SweepOptions {
+    /// The scenario file.
+    pub scenario_file: PathBuf,
+    /// The fault modes, in order.
+    pub modes: Vec<FaultMode>,
+    /// The identifier of the commit to sweep; the scenario's last commit when `None`.
+    pub commit: Option<i64>,
+    /// How many times the restarted job recovers (2: the second checks idempotence).
+    pub recoveries: usize,
+    /// Only these operations (from 1); every one when `None`.
+    pub ops: Option<Vec<usize>>,
+    /// Keep the table of the first point of each window here.
+    pub keep: Option<PathBuf>,
+    /// Where the points' tables are written (removed afterwards, unless kept).
+    pub work: PathBuf,
+    /// Points run at the same time (one JVM; each point its own table).
+    pub threads: usize,
+    /// Replay each end state with the native reader against the released one.
+    pub parity: bool,
+    /// A progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One operation of the swept commit, from the counting run.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpView {
+    /// Index, from 1.
+    pub index: usize,
+    /// The `FileIO` method, or `close` of an output stream.
+    pub op: String,
+    /// Path relative to the table (a rename's target), UUIDs shown as `<uuid>`.
+    pub path: String,
+    /// Made on Paimon's manifest-read pool (no fixed order within its group).
+    pub pool: bool,
+    /// The snapshot this operation publishes (`APPEND snapshot 3`), for the rename onto `snapshot-N`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publishes: Option<String>,
+}
+
+/// What one recovery did, in a point.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecoveryView {
+    /// Identifiers committed; `None` when it threw.
+    pub committed: Option<i32>,
+    /// Its exception.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Snapshots it added.
+    pub added: Vec<SnapshotRef>,
+}
+
+/// One class found at a point, with its detail.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// The class.
+    pub class: PointClass,
+    /// What shows it.
+    pub detail: String,
+}
+
+/// One crash point: a fault mode at one operation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Point {
+    /// The fault mode.
+    pub mode: FaultMode,
+    /// The operation's index, from 1.
+    pub op_index: usize,
+    /// The operation's `FileIO` method (from the counting run).
+    pub op: String,
+    /// Its path relative to the table (a rename's target), UUIDs as `<uuid>`.
+    pub path: String,
+    /// The class: the worst finding, else the success class.
+    pub class: PointClass,
+    /// Every finding.
+    pub findings: Vec<Finding>,
+    /// The operation the fault fired on in this run, when it is not the counting run's (a read of the
+    /// manifest-read pool's group); `None` when it is the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fired_on: Option<String>,
+    /// The commit's exception, when it threw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit_error: Option<String>,
+    /// The snapshots the swept commit left durable before any recovery (kind and id).
+    pub durable: Vec<SnapshotRef>,
+    /// What each recovery committed.
+    pub recovered: Vec<RecoveryView>,
+    /// The end state's evidence.
+    pub evidence: Evidence,
+    /// Where the table is kept (`--keep`), when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<PathBuf>,
+    /// Wall time of the point, milliseconds.
+    pub millis: u64,
+}
+
+/// Consecutive operations of one fault mode with one class.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassWindow {
+    /// The fault mode.
+    pub mode: FaultMode,
+    /// First operation index.
+    pub first: usize,
+    /// Last operation index.
+    pub last: usize,
+    /// The class.
+    pub class: PointClass,
+    /// The first operation, in words (`rename snapshot/snapshot-3`).
+    pub first_op: String,
+    /// The last operation, in words.
+    pub last_op: String,
+    /// The first point's main finding, or how its commit ended.
+    pub detail: String,
+}
+
+/// The whole sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepReport {
+    /// The scenario's name.
+    pub scenario: String,
+    /// The scenario file.
+    pub scenario_file: PathBuf,
+    /// The released Paimon that wrote and read every point.
+    pub paimon_version: String,
+    /// The commit swept.
+    pub swept: SweptCommit,
+    /// What of the scenario was left out (its own fault), in words.
+    pub left_out: Vec<String>,
+    /// The end state the writes make.
+    pub expected: Expected,
+    /// The swept commit's operations, from the counting run.
+    pub ops: Vec<OpView>,
+    /// How points are matched to operations.
+    pub order: &'static str,
+    /// Every point, by mode then index.
+    pub points: Vec<Point>,
+    /// The points grouped into windows of one class, per mode in order.
+    pub windows: Vec<ClassWindow>,
+    /// Per mode, the number of points of each class.
+    pub totals: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Points whose audit did not find a lost changelog exactly where the checks did.
+    pub audit_disagrees: usize,
+    /// Wall time of the counting run, milliseconds.
+    pub count_millis: u64,
+    /// Wall time of the whole sweep, milliseconds.
+    pub total_millis: u64,
+    /// `clean` (every point in a success class) or `findings`.
+    pub verdict: &'static str,
+}
+
+impl SweepReport {
+    /// 0 when every point is in a success class, 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        i32::from(self.verdict != "clean")
+    }
+}
+
+/// How points are matched to operations ([`SweepReport::order`]).
+pub const ORDER: &str = "by index in the counting run's order; the reads of the manifest-read pool start in no \
+fixed order, so a point inside such a group faults whichever read comes at that index (each point records the \
+operation it fired on when it differs)";
+
+/// `path` with every UUID (8-4-4-4-12 hex digits) shown as `<uuid>`.
+pub fn mask_uuids(path: &str) -> String {
+    let b = path.as_bytes();
+    let groups = [8usize, 4, 4, 4, 12];
+    let mut out = String::with_capacity(path.len());
+    let mut i = 0;
+    'outer: while i < b.len() {
+        let mut j = i;
+        for (g, len) in groups.iter().enumerate() {
+            if j + len > b.len() || !b[j..j + len].iter().all(u8::is_ascii_hexdigit) {
+                out.push(b[i] as char);
+                i += 1;
+                continue 'outer;
+            }
+            j += len;
+            if g < 4 {
+                if b.get(j) != Some(&b'-') {
+                    out.push(b[i] as char);
+                    i += 1;
+                    continue 'outer;
+                }
+                j += 1;
+            }
+        }
+        out.push_str("<uuid>");
+        i = j;
+    }
+    out
+}
+
+/// Runs the sweep.
+///
+/// Errors (exit 2): the scenario cannot be read, is not modelled by the oracle, has no such commit, or its steps
+/// before the swept commit fail; the JVM cannot start; the work directory cannot be written.
+pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
+    let started = Instant::now();
+    let scenario = crate::corpus::load_scenario(&options.scenario_file)?;
+    let (scenario, swept, left_out) = plan::prepare(&scenario, options.commit)?;
+    let expected = oracle::expected(&scenario)?;
+    let stock = StockTableReader::new()?;
+    let version = stock.bridge().paimon_version()?;
+    std::fs::create_dir_all(&options.work).map_err(|e| Error::Io {
+        path: options.work.clone(),
+        source: e,
+    })?;
+    // 1. Count.
+    let count_dir = options.work.join("count");
+    let _ = std::fs::remove_dir_all(&count_dir);
+    let counted = run_with_crash_point(
+        &scenario,
+        &count_dir.join("table"),
+        &count_dir.join("io"),
+        &stock,
+        &CrashPoint {
+            step: swept.step,
+            mode: FaultMode::None,
+            at: 0,
+            recoveries: 0,
+        },
+    )?;
+    if let Some(e) = &counted.commit_error {
+        return Err(Error::Scenario(format!(
+            "the swept commit {} fails without a fault: {e}",
+            swept.identifier
+        )));
+    }
+    let ops = op_views(&counted);
+    let _ = std::fs::remove_dir_all(&count_dir);
+    let count_millis = started.elapsed().as_millis() as u64;
+
+    // 2. Every point.
+    let indices: Vec<usize> = match &options.ops {
+        Some(list) => list
+            .iter()
+            .copied()
+            .filter(|i| (1..=ops.len()).contains(i))
+            .collect(),
+        None => (1..=ops.len()).collect(),
+    };
+    let jobs: Vec<(FaultMode, usize)> = options
+        .modes
+        .iter()
+        .flat_map(|m| indices.iter().map(move |i| (*m, *i)))
+        .collect();
+    let bar = options.progress.then(|| {
+        let b = indicatif::ProgressBar::new(jobs.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "sweep {msg}: {bar:30} {pos}/{len} points, {elapsed} (eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_message(format!("{} commit {}", scenario.name, swept.identifier));
+        b
+    });
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Point>>>> =
+        Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let native = NativeTableReader::for_this_process()?;
+    let threads = options.threads.max(1).min(jobs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                if crate::replay::interrupted() {
+                    break;
+                }
+                let n = next.fetch_add(1, Ordering::SeqCst);
+                let Some((mode, at)) = jobs.get(n).copied() else {
+                    break;
+                };
+                let point = run_point(
+                    options, &scenario, &swept, &expected, &ops, &stock, &native, mode, at,
+                );
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                if let Ok(mut r) = results.lock() {
+                    r[n] = Some(point);
+                }
+            });
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let results = results.into_inner().unwrap_or_default();
+    let mut points = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Some(p) => points.push(p?),
+            None => {
+                return Err(Error::Usage(
+                    "the sweep was interrupted before every point ran".into(),
+                ))
+            }
+        }
+    }
+    let windows = windows_of(&points, &ops);
+    // Keep the table of each window's first point; remove the rest.
+    for p in &mut points {
+        let dir = point_dir(&options.work, p.mode, p.op_index);
+        let first = windows
+            .iter()
+            .any(|w| w.mode == p.mode && w.first == p.op_index);
+        if let (Some(keep), true) = (&options.keep, first) {
+            let to = keep.join(format!("{}-{:03}", p.mode.name(), p.op_index));
+            let _ = std::fs::remove_dir_all(&to);
+            if std::fs::create_dir_all(keep).is_ok()
+                && std::fs::rename(dir.join("table"), &to).is_ok()
+            {
+                p.kept = Some(to);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let mut totals: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for p in &points {
+        *totals
+            .entry(p.mode.name().to_owned())
+            .or_default()
+            .entry(p.class.name().to_owned())
+            .or_default() += 1;
+    }
+    let audit_disagrees = points
+        .iter()
+        .filter(|p| p.evidence.audit_agrees == Some(false))
+        .count();
+    let verdict = if points.iter().all(|p| p.class.is_success()) && audit_disagrees == 0 {
+        "clean"
+    } else {
+        "findings"
+    };
+    Ok(SweepReport {
+        scenario: scenario.name.clone(),
+        scenario_file: options.scenario_file.clone(),
+        paimon_version: version,
+        swept,
+        left_out,
+        expected,
+        ops,
+        order: ORDER,
+        points,
+        windows,
+        totals,
+        audit_disagrees,
+        count_millis,
+        total_millis: started.elapsed().as_millis() as u64,
+        verdict,
+    })
+}
+
+fn point_dir(work: &Path, mode: FaultMode, at: usize) -> PathBuf {
+    work.join(format!("{}-{at:03}", mode.name()))
+}
+
+fn op_views(counted: &CrashRun) -> Vec<OpView> {
+    counted
+        .window
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let publishes = (o.op == "rename")
+                .then(|| o.path.strip_prefix("snapshot/snapshot-"))
+                .flatten()
+                .and_then(|id| id.parse::<i64>().ok())
+                .map(|id| {
+                    let kind = counted
+                        .durable
+                        .iter()
+                        .find(|s| s.id == id)
+                        .map_or("the", |s| s.commit_kind.as_str());
+                    format!("{kind} snapshot {id}")
+                });
+            OpView {
+                index: i + 1,
+                op: o.op.clone(),
+                path: mask_uuids(&o.path),
+                pool: o.thread.to_ascii_uppercase().contains("MANIFEST"),
+                publishes,
+            }
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_point(
+    options: &SweepOptions,
+    scenario: &Scenario,
+    swept: &SweptCommit,
+    expected: &Expected,
+    ops: &[OpView],
+    stock: &StockTableReader,
+    native: &NativeTableReader,
+    mode: FaultMode,
+    at: usize,
+) -> Result<Point> {
+    let started = Instant::now();
+    let dir = point_dir(&options.work, mode, at);
+    let _ = std::fs::remove_dir_all(&dir);
+    let table = dir.join("table");
+    let run = run_with_crash_point(
+        scenario,
+        &table,
+        &dir.join("io"),
+        stock,
+        &CrashPoint {
+            step: swept.step,
+            mode,
+            at,
+            recoveries: options.recoveries,
+        },
+    )?;
+    let table = std::fs::canonicalize(&table).unwrap_or(table);
+    let mut evidence = Evidence::default();
+    let mut findings = check::check(stock, &table, &run, expected, &mut evidence);
+    if options.parity {
+        evidence.parity = Some(parity(&table, stock, native, &mut findings));
+    }
+    match crate::audit::audit(&table, crate::audit::AuditReaders::Native) {
+        Ok(a) => {
+            let lost = findings
+                .found
+                .iter()
+                .any(|(c, _)| *c == PointClass::ChangelogLost);
+            evidence.audit_agrees = Some(lost == (a.verdict == "changelog-lost"));
+            evidence.audit = Some(a.verdict.to_owned());
+        }
+        Err(e) => evidence.audit = Some(format!("error: {e}")),
+    }
+    evidence.tmp_files = std::fs::read_dir(table.join("snapshot"))
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+                .count()
+        })
+        .unwrap_or(0);
+    let class = check::classify(&run, &findings);
+    let counted = &ops[at - 1];
+    let fired_on = run
+        .window
+        .ops
+        .get(at.wrapping_sub(1))
+        .map(|o| format!("{} {}", o.op, mask_uuids(&o.path)))
+        .filter(|f| run.window.fired_at > 0 && *f != format!("{} {}", counted.op, counted.path));
+    let new_since = |s: &crate::corpus::SnapshotSummary| !run.before.iter().any(|b| b.id == s.id);
+    Ok(Point {
+        mode,
+        op_index: at,
+        op: counted.op.clone(),
+        path: counted.path.clone(),
+        class,
+        findings: findings
+            .found
+            .into_iter()
+            .map(|(class, detail)| Finding { class, detail })
+            .collect(),
+        fired_on,
+        commit_error: run.commit_error.clone(),
+        durable: run
+            .durable
+            .iter()
+            .filter(|s| new_since(s))
+            .map(SnapshotRef::from)
+            .collect(),
+        recovered: run
+            .recoveries
+            .iter()
+            .map(|r| RecoveryView {
+                committed: r.committed,
+                error: r.error.clone(),
+                added: r.added.iter().map(SnapshotRef::from).collect(),
+            })
+            .collect(),
+        evidence,
+        kept: None,
+        millis: started.elapsed().as_millis() as u64,
+    })
+}
+
+/// Replays the end state in stream and batch mode; `identical`, or what differs (a `PARITY-DIFFERS` finding).
+fn parity(
+    table: &Path,
+    stock: &StockTableReader,
+    native: &NativeTableReader,
+    findings: &mut check::Findings,
+) -> String {
+    let mut out = Vec::new();
+    for mode in [ReplayMode::Stream, ReplayMode::Batch] {
+        let options = ReplayOptions {
+            progress: false,
+            mode,
+            ..ReplayOptions::default()
+        };
+        match crate::replay::replay(table, stock, native, &options) {
+            Ok(r) if r.verdict == "identical" => {}
+            Ok(r) => out.push(format!(
+                "{}: {}{}",
+                mode.name(),
+                r.verdict,
+                r.first_difference
+                    .as_ref()
+                    .map(|d| format!(" ({})", d.detail))
+                    .unwrap_or_default()
+            )),
+            Err(e) => out.push(format!("{}: {e}", mode.name())),
+        }
+    }
+    if out.is_empty() {
+        "identical".to_owned()
+    } else {
+        let text = out.join("; ");
+        findings.found.push((
+            PointClass::ParityDiffers,
+            format!("native against released: {text}"),
+        ));
+        text
+    }
+}
+
+fn windows_of(points: &[Point], ops: &[OpView]) -> Vec<ClassWindow> {
+    let words = |i: usize| {
+        ops.get(i.wrapping_sub(1))
+            .map(|o| format!("{} {}", o.op, o.path))
+            .unwrap_or_default()
+    };
+    let mut out: Vec<ClassWindow> = Vec::new();
+    for p in points {
+        if let Some(w) = out.last_mut() {
+            if w.mode == p.mode && w.class == p.class && w.last + 1 == p.op_index {
+                w.last = p.op_index;
+                w.last_op = words(p.op_index);
+                continue;
+            }
+        }
+        let detail = p.findings.first().map_or_else(
+            || match (&p.commit_error, p.class) {
+                (_, PointClass::NotReached) => "the fault was not reached".to_owned(),
+                (Some(_), PointClass::SpuriousFailure) => {
+                    "the commit threw; everything was durable".to_owned()
+                }
+                (Some(_), _) => "the commit threw; the recovery committed it".to_owned(),
+                (None, _) => "the commit returned".to_owned(),
+            },
+            |f| f.detail.clone(),
+        );
+        out.push(ClassWindow {
+            mode: p.mode,
+            first: p.op_index,
+            last: p.op_index,
+            class: p.class,
+            first_op: words(p.op_index),
+            last_op: words(p.op_index),
+            detail,
+        });
+    }
+    out
+}

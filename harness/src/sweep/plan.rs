@@ -1,0 +1,100 @@
+//! Which commit of a scenario the sweep faults, and the scenario it runs: the scenario's own faults left out.
+
+use crate::corpus::{Scenario, Step};
+use crate::error::{Error, Result};
+
+/// The commit the sweep faults.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SweptCommit {
+    /// Its index in the (prepared) scenario's steps.
+    pub step: usize,
+    /// Its commit user.
+    pub user: String,
+    /// Its commit identifier.
+    pub identifier: i64,
+}
+
+/// `scenario` without its own faults, and the commit to sweep: the last `commit` step with `identifier` (of
+/// any user), or the scenario's last commit. Returns what was left out, in words.
+///
+/// The scenario's own fault is an `arm-fault` step, the `expect_error` of the next commit (which that fault
+/// fails) and the next `recover` step of that commit's user: all three are removed, since the sweep puts its
+/// own fault in their place and recovers by itself.
+///
+/// Errors: [`Error::Scenario`] when the scenario has no such commit.
+pub fn prepare(
+    scenario: &Scenario,
+    identifier: Option<i64>,
+) -> Result<(Scenario, SweptCommit, Vec<String>)> {
+    let mut out = scenario.clone();
+    let mut left_out = Vec::new();
+    let mut steps = Vec::with_capacity(out.steps.len());
+    let mut armed: Option<String> = None;
+    let mut recover_of: Option<String> = None;
+    for step in std::mem::take(&mut out.steps) {
+        match step {
+            Step::ArmFault { fault } => {
+                left_out.push(format!("the scenario's fault `{}`", fault.name()));
+                armed = Some(fault.name().to_owned());
+            }
+            Step::Commit {
+                user,
+                identifier,
+                wait_compaction,
+                expect_error,
+                expect_compact_changelog,
+            } => {
+                let expect_error = match (armed.take(), expect_error) {
+                    (Some(fault), Some(text)) => {
+                        left_out.push(format!(
+                            "the failure `{text}` it expects of commit {identifier} of user `{user}` ({fault})"
+                        ));
+                        recover_of = Some(user.clone());
+                        None
+                    }
+                    (_, e) => e,
+                };
+                steps.push(Step::Commit {
+                    user,
+                    identifier,
+                    wait_compaction,
+                    expect_error,
+                    expect_compact_changelog,
+                });
+            }
+            Step::Recover { user, .. } if recover_of.as_deref() == Some(user.as_str()) => {
+                left_out.push(format!("its recovery of user `{user}`"));
+                recover_of = None;
+            }
+            other => steps.push(other),
+        }
+    }
+    out.steps = steps;
+    let swept = out
+        .steps
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| match s {
+            Step::Commit {
+                user,
+                identifier: id,
+                ..
+            } if identifier.is_none_or(|want| want == *id) => Some(SweptCommit {
+                step: i,
+                user: user.clone(),
+                identifier: *id,
+            }),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            Error::Scenario(match identifier {
+                Some(id) => format!(
+                    "scenario `{}` has no commit with identifier {id}",
+                    scenario.name
+                ),
+                None => format!("scenario `{}` has no commit step", scenario.name),
+            })
+        })?;
+    Ok((out, swept, left_out))
+}

@@ -1,0 +1,143 @@
+//! The sweep as text: per fault mode the windows of one class with the operations that bound them, the totals,
+//! the time, the verdict.
+
+use std::io::Write;
+
+use super::{PointClass, SweepReport};
+
+/// Writes `r` as text.
+///
+/// Errors: the writer's.
+pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "paimon-parity sweep {} (Paimon {}): commit {} of user {}, {} file operations",
+        r.scenario,
+        r.paimon_version,
+        r.swept.identifier,
+        r.swept.user,
+        r.ops.len()
+    )?;
+    for o in r.ops.iter().filter(|o| o.publishes.is_some()) {
+        writeln!(
+            out,
+            "  op {}: {} {} publishes the {}",
+            o.index,
+            o.op,
+            o.path,
+            o.publishes.as_deref().unwrap_or_default()
+        )?;
+    }
+    let pool = r.ops.iter().filter(|o| o.pool).count();
+    if pool > 0 {
+        writeln!(
+            out,
+            "  {pool} operations ran on the manifest-read pool; points are matched {}",
+            r.order
+        )?;
+    }
+    for l in &r.left_out {
+        writeln!(out, "  left out of the sweep: {l}")?;
+    }
+    let expected: Vec<String> = r.expected.rows.values().cloned().collect();
+    writeln!(
+        out,
+        "  expected (from the scenario's writes): batch {}; changelog {}",
+        if expected.is_empty() {
+            "empty".to_owned()
+        } else {
+            expected.join(", ")
+        },
+        r.expected
+            .changes
+            .iter()
+            .map(|(k, v)| format!("key {k}: {}", v.join(" -> ")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    )?;
+    let mut modes: Vec<_> = r.points.iter().map(|p| p.mode).collect();
+    modes.dedup();
+    for mode in modes {
+        let n = r.points.iter().filter(|p| p.mode == mode).count();
+        writeln!(out, "\n{} ({n} points):", mode.name())?;
+        for w in r.windows.iter().filter(|w| w.mode == mode) {
+            let ops = if w.first == w.last {
+                format!("op {} ({})", w.first, w.first_op)
+            } else {
+                format!(
+                    "ops {}-{} ({} .. {})",
+                    w.first, w.last, w.first_op, w.last_op
+                )
+            };
+            writeln!(out, "  {ops}: {}, {}", w.class.name(), w.detail)?;
+        }
+        if let Some(t) = r.totals.get(mode.name()) {
+            let mut parts: Vec<(PointClass, usize)> = PointClass::ALL
+                .iter()
+                .filter_map(|c| t.get(c.name()).map(|n| (*c, *n)))
+                .collect();
+            parts.sort_by_key(|(c, _)| *c);
+            writeln!(
+                out,
+                "  totals: {}",
+                parts
+                    .iter()
+                    .map(|(c, n)| format!("{} {n}", c.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )?;
+        }
+    }
+    for p in r.points.iter().filter(|p| p.kept.is_some()) {
+        if let Some(k) = &p.kept {
+            writeln!(
+                out,
+                "kept: {} op {} ({}): {}",
+                p.mode.name(),
+                p.op_index,
+                p.class.name(),
+                k.display()
+            )?;
+        }
+    }
+    if r.audit_disagrees > 0 {
+        writeln!(
+            out,
+            "audit: at {} point(s) the audit did not find a lost changelog exactly where the checks did",
+            r.audit_disagrees
+        )?;
+    }
+    let points = r.points.len().max(1);
+    writeln!(
+        out,
+        "\ntime: counting run {:.1} s; {} points in {:.1} s ({:.2} s per point on {threads} thread(s))",
+        r.count_millis as f64 / 1000.0,
+        r.points.len(),
+        r.total_millis as f64 / 1000.0,
+        r.points.iter().map(|p| p.millis).sum::<u64>() as f64 / 1000.0 / points as f64,
+    )?;
+    let failing: Vec<String> = PointClass::ALL
+        .iter()
+        .filter(|c| c.fails())
+        .filter_map(|c| {
+            let n = r.points.iter().filter(|p| p.class == *c).count();
+            (n > 0).then(|| format!("{n} {}", c.name()))
+        })
+        .collect();
+    if r.verdict == "clean" {
+        writeln!(
+            out,
+            "verdict: CLEAN: every point kept data and changelog whole, and every recovery was idempotent"
+        )
+    } else {
+        writeln!(
+            out,
+            "verdict: FINDINGS: {}",
+            if failing.is_empty() {
+                "the audit disagreed with the checks".to_owned()
+            } else {
+                failing.join(", ")
+            }
+        )
+    }
+}
