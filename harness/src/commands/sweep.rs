@@ -120,3 +120,17 @@ fn parse_ops(list: &str) -> Result<Vec<usize>> {
     out.dedup();
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_ops;
+
+    #[test]
+    fn ops_lists_take_indices_and_ranges() {
+        assert_eq!(parse_ops("1-3,24, 2,60").unwrap(), [1, 2, 3, 24, 60]);
+        for bad in ["0", "5-3", "a", "1-b"] {
+            let e = parse_ops(bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("`{bad}`")), "{e}");
+        }
+    }
+}

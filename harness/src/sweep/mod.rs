@@ -598,3 +598,22 @@ fn windows_of(points: &[Point], ops: &[OpView]) -> Vec<ClassWindow> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuids_are_masked_and_nothing_else() {
+        assert_eq!(
+            mask_uuids("manifest/manifest-list-4130449f-97f3-4e5f-bfcc-96805931abbb-12"),
+            "manifest/manifest-list-<uuid>-12"
+        );
+        assert_eq!(
+            mask_uuids("snapshot/.snapshot-3.0b1e8a52-0c2f-4f56-9a43-7d0e1b2c3d4e.tmp"),
+            "snapshot/.snapshot-3.<uuid>.tmp"
+        );
+        assert_eq!(mask_uuids("snapshot/snapshot-3"), "snapshot/snapshot-3");
+        assert_eq!(mask_uuids("deadbeef-1234"), "deadbeef-1234");
+    }
+}

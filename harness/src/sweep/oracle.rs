@@ -165,3 +165,52 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
         .retain(|_, seq| !(seq.len() == 1 && seq[0] == DELETED));
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(name: &str) -> Scenario {
+        let path = crate::corpus::corpora_dir()
+            .join(name)
+            .join("scenario.json");
+        crate::corpus::load_scenario(&path).unwrap()
+    }
+
+    /// C00: commit 1 writes +I (1, 10), commit 2 writes +I (1, 20).
+    #[test]
+    fn c00_ends_at_1_20_after_1_10() {
+        let e = expected(&scenario("c00-full-compaction-control")).unwrap();
+        assert_eq!(e.rows.len(), 1);
+        assert_eq!(e.rows["(1)"], "(1, 20)");
+        assert_eq!(e.changes["(1)"], ["(1, 10)", "(1, 20)"]);
+        assert_eq!(e.key_columns, [0]);
+    }
+
+    #[test]
+    fn deletes_and_strings_follow_the_writes() {
+        let mut s = scenario("c00-full-compaction-control");
+        s.table.fields[1].data_type = Value::String("STRING".into());
+        s.steps = serde_json::from_value(serde_json::json!([
+            {"step": "write", "rows": [{"kind": "+I", "values": [1, "a"]}, {"kind": "+I", "values": [2, "b"]}]},
+            {"step": "commit", "identifier": 1},
+            {"step": "write", "rows": [{"kind": "-D", "values": [1, "a"]}, {"kind": "+U", "values": [2, "c"]},
+                                       {"kind": "-D", "values": [3, "x"]}]},
+            {"step": "commit", "identifier": 2}
+        ]))
+        .unwrap();
+        let e = expected(&s).unwrap();
+        assert_eq!(e.rows.keys().collect::<Vec<_>>(), ["(2)"]);
+        assert_eq!(e.rows["(2)"], "(2, \"c\")");
+        assert_eq!(e.changes["(1)"], ["(1, \"a\")", DELETED]);
+        assert_eq!(e.changes["(2)"], ["(2, \"b\")", "(2, \"c\")"]);
+        // Key 3 was deleted before it existed: no change.
+        assert!(!e.changes.contains_key("(3)"));
+    }
+
+    #[test]
+    fn other_merge_engines_are_refused_by_name() {
+        let e = expected(&scenario("c09-partial-update")).unwrap_err();
+        assert!(e.to_string().contains("merge-engine=partial-update"), "{e}");
+    }
+}

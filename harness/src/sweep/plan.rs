@@ -98,3 +98,45 @@ pub fn prepare(
         })?;
     Ok((out, swept, left_out))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(name: &str) -> Scenario {
+        let path = crate::corpus::corpora_dir()
+            .join(name)
+            .join("scenario.json");
+        crate::corpus::load_scenario(&path).unwrap()
+    }
+
+    /// The C00 fault scenario's own fault (arm, expected failure, recovery) is left out and said so.
+    #[test]
+    fn a_scenarios_own_fault_is_left_out() {
+        let (s, swept, left_out) = prepare(&scenario("c00-lookup-fault"), None).unwrap();
+        assert_eq!(swept.identifier, 2);
+        assert_eq!(left_out.len(), 3, "{left_out:?}");
+        assert!(left_out[0].contains("manifest-read-after-snapshot"));
+        assert!(!s
+            .steps
+            .iter()
+            .any(|st| matches!(st, Step::ArmFault { .. } | Step::Recover { .. })));
+        assert!(matches!(
+            &s.steps[swept.step],
+            Step::Commit {
+                expect_error: None,
+                identifier: 2,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn the_commit_is_chosen_by_identifier() {
+        let (_, swept, left_out) = prepare(&scenario("c00-lookup-control"), Some(1)).unwrap();
+        assert_eq!((swept.identifier, swept.step), (1, 2));
+        assert!(left_out.is_empty());
+        let e = prepare(&scenario("c00-lookup-control"), Some(7)).unwrap_err();
+        assert!(e.to_string().contains("no commit with identifier 7"), "{e}");
+    }
+}

@@ -1,0 +1,92 @@
+//! The crash-point sweep (issue 25) on the C00 scenario, with the release under test: the class of the
+//! operation right before and right after each snapshot publication, found by operation and path in the
+//! counting run (never by a hard-coded index). Expected values come from the scenario's writes: commit 1
+//! writes (1, 10), commit 2 writes (1, 20).
+
+mod common;
+
+use harness::sweep::{sweep, FaultMode, PointClass, SweepOptions, SweepReport};
+
+fn options(modes: Vec<FaultMode>, ops: Vec<usize>, work: &std::path::Path) -> SweepOptions {
+    SweepOptions {
+        scenario_file: common::repo_root()
+            .join("corpora/c00-full-compaction-control/scenario.json"),
+        modes,
+        commit: None,
+        recoveries: 2,
+        ops: Some(ops),
+        keep: None,
+        work: work.to_path_buf(),
+        threads: 2,
+        parity: true,
+        progress: false,
+    }
+}
+
+fn class_at(r: &SweepReport, mode: FaultMode, at: usize) -> PointClass {
+    r.points
+        .iter()
+        .find(|p| p.mode == mode && p.op_index == at)
+        .unwrap_or_else(|| panic!("no point {} {at}", mode.name()))
+        .class
+}
+
+#[test]
+fn a_crash_between_the_two_publications_loses_the_changelog_and_nowhere_else() {
+    let dir = tempfile::tempdir().unwrap();
+    // The counting run alone: the swept commit's operations.
+    let counted = sweep(&options(vec![FaultMode::Crash], vec![], dir.path())).unwrap();
+    assert_eq!((counted.swept.identifier, counted.points.len()), (2, 0));
+    let publication = |kind: &str| {
+        counted
+            .ops
+            .iter()
+            .find(|o| {
+                o.op == "rename"
+                    && o.path.starts_with("snapshot/snapshot-")
+                    && o.publishes.as_deref().is_some_and(|p| p.starts_with(kind))
+            })
+            .unwrap_or_else(|| panic!("no {kind} publication in {:?}", counted.ops))
+            .index
+    };
+    let (append, compact) = (publication("APPEND"), publication("COMPACT"));
+    assert!(append < compact);
+    // The operation before each publication closes the snapshot's temporary file.
+    for p in [append, compact] {
+        let before = &counted.ops[p - 2];
+        assert_eq!(before.op, "close", "{before:?}");
+        assert!(before.path.ends_with(".tmp"), "{before:?}");
+    }
+
+    let ops = vec![
+        append - 1,
+        append,
+        append + 1,
+        compact - 1,
+        compact,
+        compact + 1,
+    ];
+    let r = sweep(&options(vec![FaultMode::Crash], ops, dir.path())).unwrap();
+    let crash = |at| class_at(&r, FaultMode::Crash, at);
+    // Before the APPEND snapshot is durable nothing of commit 2 is visible: the recovery commits it whole.
+    assert_eq!(crash(append - 1), PointClass::Ok);
+    assert_eq!(crash(append), PointClass::Ok);
+    // Between the publications: the recovery drops the COMPACT half (filterCommitted compares identifiers).
+    for at in [append + 1, compact - 1, compact] {
+        assert_eq!(crash(at), PointClass::ChangelogLost, "op {at}");
+        let p = r.points.iter().find(|p| p.op_index == at).unwrap();
+        assert_eq!(p.evidence.batch, ["(1, 20)"]);
+        assert_eq!(p.evidence.changelog["(1)"], ["(1, 10)"]);
+        assert_eq!(p.durable.len(), 1, "{:?}", p.durable);
+        assert_eq!(p.durable[0].kind, "APPEND");
+        assert_eq!(p.recovered[0].committed, Some(0));
+        assert_eq!(p.evidence.audit.as_deref(), Some("changelog-lost"));
+        assert_eq!(p.evidence.parity.as_deref(), Some("identical"));
+    }
+    // After the COMPACT snapshot is durable everything is: a success class.
+    assert!(crash(compact + 1).is_success(), "{:?}", crash(compact + 1));
+    assert_eq!(r.verdict, "findings");
+    assert_eq!(r.exit_code(), 1);
+    // OK up to the APPEND publication, then LOST (two runs of indices), then the success after.
+    assert_eq!(r.windows.len(), 4, "{:?}", r.windows);
+}
