@@ -8,11 +8,26 @@ mod common;
 use harness::sweep::{sweep, FaultMode, PointClass, SweepOptions, SweepReport};
 
 fn options(modes: Vec<FaultMode>, ops: Vec<usize>, work: &std::path::Path) -> SweepOptions {
-    SweepOptions {
-        scenario_file: common::repo_root()
-            .join("corpora/c00-full-compaction-control/scenario.json"),
+    options_of(
+        "corpora/c00-full-compaction-control/scenario.json",
+        None,
         modes,
-        commit: None,
+        ops,
+        work,
+    )
+}
+
+fn options_of(
+    scenario: &str,
+    commit: Option<i64>,
+    modes: Vec<FaultMode>,
+    ops: Vec<usize>,
+    work: &std::path::Path,
+) -> SweepOptions {
+    SweepOptions {
+        scenario_file: common::repo_root().join(scenario),
+        modes,
+        commit,
         recoveries: 2,
         ops: Some(ops),
         keep: None,
@@ -89,4 +104,48 @@ fn a_crash_between_the_two_publications_loses_the_changelog_and_nowhere_else() {
     assert_eq!(r.exit_code(), 1);
     // OK up to the APPEND publication, then LOST (two runs of indices), then the success after.
     assert_eq!(r.windows.len(), 4, "{:?}", r.windows);
+}
+
+/// With a follow-up commit 3 (+I (1, 30), full compaction), a crash after commit 2's APPEND snapshot is durable
+/// loses only the intermediate change: commit 3's full compaction diffs against the top level, which still
+/// holds (1, 10), so the stream goes (1, 10) -> (1, 30) and the final table is right.
+#[test]
+fn a_follow_up_full_compaction_merges_the_lost_change_into_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = "corpora/sweep/c00-full-compaction-follow-up.json";
+    let counted = sweep(&options_of(
+        scenario,
+        Some(2),
+        vec![FaultMode::Crash],
+        vec![],
+        dir.path(),
+    ))
+    .unwrap();
+    let append = counted
+        .ops
+        .iter()
+        .find(|o| {
+            o.publishes
+                .as_deref()
+                .is_some_and(|p| p.starts_with("APPEND"))
+        })
+        .unwrap()
+        .index;
+    let r = sweep(&options_of(
+        scenario,
+        Some(2),
+        vec![FaultMode::Crash],
+        vec![append + 1],
+        dir.path(),
+    ))
+    .unwrap();
+    let p = &r.points[0];
+    assert_eq!(p.class, PointClass::ChangelogMerged, "{:?}", p.findings);
+    assert_eq!(p.evidence.batch, ["(1, 30)"]);
+    assert_eq!(p.evidence.changelog["(1)"], ["(1, 10)", "(1, 30)"]);
+    assert_eq!(r.expected.changes["(1)"], ["(1, 10)", "(1, 20)", "(1, 30)"]);
+    // The audit sees no incomplete pair (commit 3 compacted commit 2's files) but the changelog file the lost
+    // COMPACT wrote, which holds +U (1, 20).
+    assert_eq!(p.evidence.audit.as_deref(), Some("rows-never-committed"));
+    assert_eq!(p.evidence.audit_agrees, Some(true));
 }

@@ -148,7 +148,8 @@ pub struct Evidence {
     pub parity: Option<String>,
     /// The audit's verdict on the end state (`complete`, `changelog-lost`, …).
     pub audit: Option<String>,
-    /// Whether the audit found a lost changelog exactly where the checks did.
+    /// Whether the audit found what the checks did: `changelog-lost` where the changelog is lost, a finding
+    /// where it is merged, `complete` where the checks pass.
     pub audit_agrees: Option<bool>,
     /// Orphan files the fault left for information: `.tmp` files in `snapshot/`, and files in `manifest/` no
     /// snapshot references are not counted here.
