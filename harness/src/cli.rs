@@ -225,6 +225,15 @@ pub struct SweepArgs {
     /// How many times the restarted job recovers the swept commit; the second and later must commit nothing.
     #[arg(long, default_value_t = 2, value_name = "K")]
     pub recovery_attempts: usize,
+    /// Also sweep the first recovery's own operations in these modes (comma-separated, as `--fault`), once
+    /// for each distinct durable state the commit's faults leave (nothing, APPEND, APPEND + COMPACT), after
+    /// the first commit fault that left it; the later recoveries run clean.
+    #[arg(long, value_delimiter = ',', value_name = "MODES")]
+    pub recovery_fault: Vec<SweepFault>,
+    /// Only these operations of the first recovery in the recovery sweep, e.g. `40-45,70-72` (default: every
+    /// one its counting run recorded).
+    #[arg(long, value_name = "LIST")]
+    pub recovery_ops: Option<String>,
     /// Only these operations, e.g. `1-10,24,60` (default: every one the counting run recorded).
     #[arg(long, value_name = "LIST")]
     pub ops: Option<String>,

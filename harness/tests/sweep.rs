@@ -29,6 +29,8 @@ fn options_of(
         modes,
         commit,
         recoveries: 2,
+        recovery_faults: vec![],
+        recovery_ops: None,
         ops: Some(ops),
         keep: None,
         work: work.to_path_buf(),
@@ -148,4 +150,68 @@ fn a_follow_up_full_compaction_merges_the_lost_change_into_the_next() {
     // COMPACT wrote, which holds +U (1, 20).
     assert_eq!(p.evidence.audit.as_deref(), Some("rows-never-committed"));
     assert_eq!(p.evidence.audit_agrees, Some(true));
+}
+
+/// A crash inside the recovery: after a crash at the APPEND publication nothing of commit 2 is durable, and
+/// the restarted job's `filterAndCommit` commits it whole (APPEND then COMPACT). A crash of that recovery
+/// between its own two publications leaves the APPEND durable, and the next restart drops the COMPACT half:
+/// the changelog is lost there too. After the recovery's COMPACT publication nothing is lost.
+#[test]
+fn a_crash_inside_the_recovery_between_its_publications_loses_the_changelog() {
+    let dir = tempfile::tempdir().unwrap();
+    let counted = sweep(&options(vec![FaultMode::Crash], vec![], dir.path())).unwrap();
+    let append = counted
+        .ops
+        .iter()
+        .find(|o| {
+            o.publishes
+                .as_deref()
+                .is_some_and(|p| p.starts_with("APPEND"))
+        })
+        .unwrap()
+        .index;
+    let mut o = options(vec![FaultMode::Crash], vec![append], dir.path());
+    o.recovery_faults = vec![FaultMode::Crash];
+    o.recovery_ops = Some(vec![]);
+    let r = sweep(&o).unwrap();
+    assert_eq!(r.points[0].class, PointClass::Ok);
+    assert_eq!(r.recovery.len(), 1, "{:?}", r.recovery);
+    assert_eq!(r.recovery[0].state, "nothing");
+    let publication = |kind: &str| {
+        r.recovery[0]
+            .ops
+            .iter()
+            .find(|o| {
+                o.op == "rename" && o.publishes.as_deref().is_some_and(|p| p.starts_with(kind))
+            })
+            .unwrap_or_else(|| panic!("no {kind} publication in {:?}", r.recovery[0].ops))
+            .index
+    };
+    let (rec_append, rec_compact) = (publication("APPEND"), publication("COMPACT"));
+    o.recovery_ops = Some(vec![rec_append, rec_append + 1, rec_compact + 1]);
+    let r = sweep(&o).unwrap();
+    let class = |at| {
+        r.recovery[0]
+            .points
+            .iter()
+            .find(|p| p.op_index == at)
+            .unwrap()
+            .class
+    };
+    assert_eq!(class(rec_append), PointClass::Ok);
+    assert_eq!(class(rec_append + 1), PointClass::ChangelogLost);
+    assert!(
+        class(rec_compact + 1).is_success(),
+        "{:?}",
+        class(rec_compact + 1)
+    );
+    let lost = r.recovery[0]
+        .points
+        .iter()
+        .find(|p| p.op_index == rec_append + 1)
+        .unwrap();
+    assert_eq!(lost.evidence.batch, ["(1, 20)"]);
+    assert_eq!(lost.evidence.changelog["(1)"], ["(1, 10)"]);
+    // The second recovery ran clean and committed nothing: the identifier already had a snapshot.
+    assert_eq!(lost.recovered[1].committed, Some(0));
 }

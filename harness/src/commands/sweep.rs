@@ -73,23 +73,31 @@ fn options(args: &SweepArgs, threads: usize) -> Result<SweepOptions> {
     let scenario_file =
         crate::corpus::resolve_scenario(&args.scenario).map_err(|e| Error::Usage(e.to_string()))?;
     let ops = args.ops.as_deref().map(parse_ops).transpose()?;
-    let mut modes = Vec::new();
-    for f in &args.fault {
-        let m = match f {
-            SweepFault::Crash => FaultMode::Crash,
-            SweepFault::Fail => FaultMode::Fail,
-            SweepFault::FailAfter => FaultMode::FailAfter,
-        };
-        if !modes.contains(&m) {
-            modes.push(m);
+    let recovery_ops = args.recovery_ops.as_deref().map(parse_ops).transpose()?;
+    let modes_of = |faults: &[SweepFault]| {
+        let mut modes = Vec::new();
+        for f in faults {
+            let m = match f {
+                SweepFault::Crash => FaultMode::Crash,
+                SweepFault::Fail => FaultMode::Fail,
+                SweepFault::FailAfter => FaultMode::FailAfter,
+            };
+            if !modes.contains(&m) {
+                modes.push(m);
+            }
         }
-    }
+        modes
+    };
+    let modes = modes_of(&args.fault);
+    let recovery_faults = modes_of(&args.recovery_fault);
     let work = std::env::temp_dir().join(format!("paimon-parity-sweep-{}", std::process::id()));
     Ok(SweepOptions {
         scenario_file,
         modes,
         commit: args.commit,
         recoveries: args.recovery_attempts,
+        recovery_faults,
+        recovery_ops,
         ops,
         keep: args.keep.clone(),
         work,

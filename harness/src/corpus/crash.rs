@@ -24,6 +24,9 @@ pub struct CrashPoint {
     pub at: usize,
     /// How many times the restarted job recovers the swept commit (`filterAndCommit` of its committables).
     pub recoveries: usize,
+    /// A fault inside the first recovery: its mode and the recovery's operation it fires at (from 1).
+    /// [`FaultMode::None`] counts the first recovery's operations without a fault; `None` records nothing.
+    pub recovery_fault: Option<(FaultMode, usize)>,
 }
 
 /// What one recovery did.
@@ -55,6 +58,9 @@ pub struct CrashRun {
     /// Each recovery, in order. The job restarts when the commit threw or crashed; when it returned, the steps
     /// after it run first on the same committer, then the restarts (which must commit nothing).
     pub recoveries: Vec<Recovery>,
+    /// The first recovery's file operations and where its fault fired, when [`CrashPoint::recovery_fault`]
+    /// was set.
+    pub recovery_window: Option<CrashWindow>,
     /// A step after the swept commit that failed: its index and exception. With the injected fault's marker in
     /// it, a failure the swept commit left for the next commit (`DEFERRED-FAILURE`).
     pub later_error: Option<(usize, String)>,
@@ -155,16 +161,17 @@ fn crash_steps(
         before,
         restarted: restart,
         recoveries: Vec::new(),
+        recovery_window: None,
         later_error: None,
     };
     let later = &scenario.steps[point.step + 1..];
     if restart {
-        recover(run, user, identifier, point.recoveries, &mut out)?;
+        recover(run, user, identifier, point, &mut out)?;
         run.mark_stale_after_recovery(user);
         out.later_error = later_steps(run, point.step + 1, later);
     } else {
         out.later_error = later_steps(run, point.step + 1, later);
-        recover(run, user, identifier, point.recoveries, &mut out)?;
+        recover(run, user, identifier, point, &mut out)?;
     }
     Ok(out)
 }
@@ -173,12 +180,19 @@ fn recover(
     run: &mut Run<'_>,
     user: &str,
     identifier: i64,
-    times: usize,
+    point: &CrashPoint,
     out: &mut CrashRun,
 ) -> Result<()> {
-    for _ in 0..times {
+    for attempt in 0..point.recoveries {
         let before = snapshot_summaries(run.table).unwrap_or_default();
+        let fault = point.recovery_fault.filter(|_| attempt == 0);
+        if let Some((mode, at)) = fault {
+            open_crash_window(run.table, mode, at)?;
+        }
         let result = run.writer(user)?.writer.recover_identifier(identifier);
+        if fault.is_some() {
+            out.recovery_window = Some(close_crash_window(run.table)?);
+        }
         let after = snapshot_summaries(run.table).unwrap_or_default();
         let added = after
             .into_iter()

@@ -291,19 +291,22 @@ fn chain(table: &Path, snapshots: &[SnapshotSummary], f: &mut Findings) {
 
 fn recoveries(run: &CrashRun, f: &mut Findings) {
     for (i, r) in run.recoveries.iter().enumerate() {
-        if let Some(e) = &r.error {
-            f.add(
+        match &r.error {
+            // The recovery's own injected fault (a recovery sweep): expected to throw.
+            Some(e) if e.contains(jvm_bridge::corpus::INJECTED) => {}
+            Some(e) => f.add(
                 PointClass::RecoveryThrew,
                 format!("recovery {} threw: {e}", i + 1),
-            );
+            ),
+            None => {}
         }
     }
-    // Every restart after the first (and the first, when the commit had returned) recovers a commit that
-    // already landed: it must commit nothing.
-    let returned = !run.restarted;
+    // Once the commit has landed (it returned, or a recovery committed it), a later recovery of the same
+    // committables must commit nothing.
+    let mut landed = !run.restarted;
     for (i, r) in run.recoveries.iter().enumerate() {
-        let must_be_empty = i > 0 || returned;
-        if must_be_empty && (r.committed.unwrap_or(0) > 0 || !r.added.is_empty()) {
+        let committed = r.committed.unwrap_or(0) > 0 || !r.added.is_empty();
+        if landed && committed {
             f.add(
                 PointClass::NotIdempotent,
                 format!(
@@ -314,6 +317,7 @@ fn recoveries(run: &CrashRun, f: &mut Findings) {
                 ),
             );
         }
+        landed |= r.committed.unwrap_or(0) > 0;
     }
 }
 
@@ -429,11 +433,13 @@ fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f:
 
 /// The class of a point from its findings and how its commit ended (the success classes when nothing was
 /// found).
-pub fn classify(run: &CrashRun, findings: &Findings) -> PointClass {
+///
+/// `fired`: whether the point's fault fired (the commit's, or in a recovery sweep the recovery's).
+pub fn classify(run: &CrashRun, findings: &Findings, fired: bool) -> PointClass {
     if let Some(worst) = findings.found.iter().map(|(c, _)| *c).min() {
         return worst;
     }
-    if run.window.fired_at == 0 {
+    if !fired {
         return PointClass::NotReached;
     }
     let injected = |t: &str| t.contains(jvm_bridge::corpus::INJECTED);

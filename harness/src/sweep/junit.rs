@@ -1,4 +1,4 @@
-//! The sweep as JUnit XML: a test suite per fault mode, a test case per point, failing when the point's class
+//! The sweep as JUnit XML: a test suite per fault mode (and per recovery sweep), a test case per point, failing when the point's class
 //! is not a success class.
 
 use std::fmt::Write;
@@ -26,22 +26,42 @@ fn xml(text: &str) -> String {
 /// The JUnit XML of `r`.
 pub fn junit_xml(r: &SweepReport) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let failures = r.points.iter().filter(|p| p.class.fails()).count();
+    let every = || {
+        r.points
+            .iter()
+            .chain(r.recovery.iter().flat_map(|s| s.points.iter()))
+    };
+    let failures = every().filter(|p| p.class.fails()).count();
     let _ = writeln!(
         out,
         "<testsuites name=\"paimon-parity sweep\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">",
-        r.points.len()
+        every().count()
     );
+    let mut suites: Vec<(String, Vec<&super::Point>)> = Vec::new();
     let mut modes: Vec<_> = r.points.iter().map(|p| p.mode).collect();
     modes.dedup();
     for mode in modes {
-        let points: Vec<_> = r.points.iter().filter(|p| p.mode == mode).collect();
+        suites.push((
+            format!(
+                "{} commit {} {}",
+                r.scenario,
+                r.swept.identifier,
+                mode.name()
+            ),
+            r.points.iter().filter(|p| p.mode == mode).collect(),
+        ));
+    }
+    for rs in &r.recovery {
+        suites.push((
+            format!("{} recovery after {}", r.scenario, rs.commit_fault),
+            rs.points.iter().collect(),
+        ));
+    }
+    for (name, points) in suites {
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{} commit {} {} (Paimon {})\" tests=\"{}\" failures=\"{}\">",
-            xml(&r.scenario),
-            r.swept.identifier,
-            mode.name(),
+            "  <testsuite name=\"{} (Paimon {})\" tests=\"{}\" failures=\"{}\">",
+            xml(&name),
             xml(&r.paimon_version),
             points.len(),
             points.iter().filter(|p| p.class.fails()).count()
@@ -51,7 +71,7 @@ pub fn junit_xml(r: &SweepReport) -> String {
                 out,
                 "    <testcase classname=\"{}.{}\" name=\"op {:03} {} {}\" time=\"{:.3}\"",
                 xml(&r.scenario),
-                mode.name(),
+                p.mode.name(),
                 p.op_index,
                 xml(&p.op),
                 xml(&p.path),

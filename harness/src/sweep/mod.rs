@@ -48,6 +48,11 @@ pub struct SweepOptions {
     pub commit: Option<i64>,
     /// How many times the restarted job recovers (2: the second checks idempotence).
     pub recoveries: usize,
+    /// Fault modes of the recovery sweep (`--recovery-fault`): for each distinct durable state the commit's
+    /// faults leave, the first recovery's own operations are swept in these modes; none when empty.
+    pub recovery_faults: Vec<FaultMode>,
+    /// Only these operations of the first recovery (from 1); every one when `None`.
+    pub recovery_ops: Option<Vec<usize>>,
     /// Only these operations (from 1); every one when `None`.
     pub ops: Option<Vec<usize>>,
     /// Keep the table of the first point of each window here.
@@ -127,9 +132,16 @@ pub struct Point {
     pub recovered: Vec<RecoveryView>,
     /// The end state's evidence.
     pub evidence: Evidence,
+    /// In a recovery sweep: the commit fault this point's recovery ran after, and the durable state it left
+    /// (`crash at op 25: APPEND durable`); `None` for a point of the commit sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
     /// Where the table is kept (`--keep`), when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kept: Option<PathBuf>,
+    /// The point's directory under the sweep's work directory (removed after the sweep).
+    #[serde(skip)]
+    pub work_dir: PathBuf,
     /// Wall time of the point, milliseconds.
     pub millis: u64,
 }
@@ -151,6 +163,22 @@ pub struct ClassWindow {
     pub last_op: String,
     /// The first point's main finding, or how its commit ended.
     pub detail: String,
+}
+
+/// The sweep of the first recovery's operations after one commit fault (one per distinct durable state).
+#[derive(Clone, Debug, Serialize)]
+pub struct RecoverySweep {
+    /// The durable state the commit fault left: the swept commit's snapshots before recovery (`nothing`,
+    /// `APPEND`, `APPEND + COMPACT`).
+    pub state: String,
+    /// The commit fault (`crash at op 25`), the first point of the commit sweep that left this state.
+    pub commit_fault: String,
+    /// The first recovery's operations, from its counting run.
+    pub ops: Vec<OpView>,
+    /// Every point: `mode`, `op_index`, `op` and `path` are the recovery's.
+    pub points: Vec<Point>,
+    /// The points grouped into windows of one class.
+    pub windows: Vec<ClassWindow>,
 }
 
 /// The whole sweep.
@@ -178,6 +206,8 @@ pub struct SweepReport {
     pub windows: Vec<ClassWindow>,
     /// Per mode, the number of points of each class.
     pub totals: BTreeMap<String, BTreeMap<String, usize>>,
+    /// The recovery sweeps (`--recovery-fault`), one per distinct durable state.
+    pub recovery: Vec<RecoverySweep>,
     /// Points whose audit did not find a lost changelog exactly where the checks did.
     pub audit_disagrees: usize,
     /// Wall time of the counting run, milliseconds.
@@ -258,6 +288,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             mode: FaultMode::None,
             at: 0,
             recoveries: 0,
+            recovery_fault: None,
         },
     )?;
     if let Some(e) = &counted.commit_error {
@@ -270,7 +301,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
     let _ = std::fs::remove_dir_all(&count_dir);
     let count_millis = started.elapsed().as_millis() as u64;
 
-    // 2. Every point.
+    // 2. Every point of the commit.
     let indices: Vec<usize> = match &options.ops {
         Some(list) => list
             .iter()
@@ -279,12 +310,204 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             .collect(),
         None => (1..=ops.len()).collect(),
     };
-    let jobs: Vec<(FaultMode, usize)> = options
+    let jobs: Vec<Job> = options
         .modes
         .iter()
-        .flat_map(|m| indices.iter().map(move |i| (*m, *i)))
+        .flat_map(|m| {
+            indices.iter().map(move |i| Job {
+                commit: (*m, *i),
+                recovery: None,
+            })
+        })
         .collect();
-    let bar = options.progress.then(|| {
+    let ctx = Ctx {
+        options,
+        scenario: &scenario,
+        swept: &swept,
+        expected: &expected,
+        stock: &stock,
+        native: &NativeTableReader::for_this_process()?,
+    };
+    let label = format!("{} commit {}", scenario.name, swept.identifier);
+    let mut points = run_jobs(&ctx, &jobs, &ops, &[], &label)?;
+    let windows = windows_of(&points, &ops);
+    keep_firsts(options, &mut points, &windows, "");
+
+    // 3. The recovery sweep: for each distinct durable state, the first recovery's own operations.
+    let mut recovery = Vec::new();
+    if !options.recovery_faults.is_empty() {
+        let mut states: Vec<(String, &Point)> = Vec::new();
+        for p in &points {
+            let state = durable_state(p);
+            if p.class != PointClass::NotReached && !states.iter().any(|(s, _)| *s == state) {
+                states.push((state, p));
+            }
+        }
+        for (n, (state, p)) in states.into_iter().enumerate() {
+            let commit = (p.mode, p.op_index);
+            let commit_fault = format!(
+                "{} at op {} ({} {})",
+                p.mode.name(),
+                p.op_index,
+                p.op,
+                p.path
+            );
+            let dir = options.work.join(format!("recovery-count-{n}"));
+            let _ = std::fs::remove_dir_all(&dir);
+            let counted = run_with_crash_point(
+                &scenario,
+                &dir.join("table"),
+                &dir.join("io"),
+                &stock,
+                &CrashPoint {
+                    step: swept.step,
+                    mode: commit.0,
+                    at: commit.1,
+                    recoveries: 1,
+                    recovery_fault: Some((FaultMode::None, 0)),
+                },
+            )?;
+            let after = crate::corpus::snapshot_summaries(&dir.join("table")).unwrap_or_default();
+            let _ = std::fs::remove_dir_all(&dir);
+            let rec_ops = counted
+                .recovery_window
+                .as_ref()
+                .map(|w| views_of(w, &after))
+                .unwrap_or_default();
+            let rec_indices: Vec<usize> = (1..=rec_ops.len())
+                .filter(|i| options.recovery_ops.as_ref().is_none_or(|l| l.contains(i)))
+                .collect();
+            let jobs: Vec<Job> = options
+                .recovery_faults
+                .iter()
+                .flat_map(|m| {
+                    rec_indices.iter().map(move |i| Job {
+                        commit,
+                        recovery: Some((*m, *i)),
+                    })
+                })
+                .collect();
+            let label = format!("{} recovery after {commit_fault}", scenario.name);
+            let mut rec_points = run_jobs(&ctx, &jobs, &ops, &rec_ops, &label)?;
+            for rp in &mut rec_points {
+                rp.after = Some(format!("{commit_fault}: {state} durable"));
+            }
+            let windows = windows_of(&rec_points, &rec_ops);
+            keep_firsts(
+                options,
+                &mut rec_points,
+                &windows,
+                &format!("recovery-{}-{:03}-", commit.0.name(), commit.1),
+            );
+            recovery.push(RecoverySweep {
+                state,
+                commit_fault,
+                ops: rec_ops,
+                points: rec_points,
+                windows,
+            });
+        }
+    }
+
+    let mut totals: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for p in &points {
+        *totals
+            .entry(p.mode.name().to_owned())
+            .or_default()
+            .entry(p.class.name().to_owned())
+            .or_default() += 1;
+    }
+    let every = || {
+        points
+            .iter()
+            .chain(recovery.iter().flat_map(|r| r.points.iter()))
+    };
+    let audit_disagrees = every()
+        .filter(|p| p.evidence.audit_agrees == Some(false))
+        .count();
+    let verdict = if every().all(|p| p.class.is_success()) && audit_disagrees == 0 {
+        "clean"
+    } else {
+        "findings"
+    };
+    Ok(SweepReport {
+        scenario: scenario.name.clone(),
+        scenario_file: options.scenario_file.clone(),
+        paimon_version: version,
+        swept,
+        left_out,
+        expected,
+        ops,
+        order: ORDER,
+        points,
+        windows,
+        totals,
+        recovery,
+        audit_disagrees,
+        count_millis,
+        total_millis: started.elapsed().as_millis() as u64,
+        verdict,
+    })
+}
+
+/// The swept commit's snapshots a point left durable before any recovery, in words.
+fn durable_state(p: &Point) -> String {
+    if p.durable.is_empty() {
+        "nothing".to_owned()
+    } else {
+        p.durable
+            .iter()
+            .map(|s| s.kind.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+/// What every point of one sweep shares.
+struct Ctx<'a> {
+    options: &'a SweepOptions,
+    scenario: &'a Scenario,
+    swept: &'a SweptCommit,
+    expected: &'a Expected,
+    stock: &'a StockTableReader,
+    native: &'a NativeTableReader,
+}
+
+/// One point to run: the commit fault, and a fault in the first recovery.
+#[derive(Clone, Copy)]
+struct Job {
+    commit: (FaultMode, usize),
+    recovery: Option<(FaultMode, usize)>,
+}
+
+impl Job {
+    /// The point's own fault: the recovery's in a recovery sweep, else the commit's.
+    fn own(&self) -> (FaultMode, usize) {
+        self.recovery.unwrap_or(self.commit)
+    }
+
+    fn dir(&self, work: &Path) -> PathBuf {
+        match self.recovery {
+            None => work.join(format!("{}-{:03}", self.commit.0.name(), self.commit.1)),
+            Some((m, i)) => work.join(format!(
+                "recovery-{}-{:03}-{}-{i:03}",
+                self.commit.0.name(),
+                self.commit.1,
+                m.name()
+            )),
+        }
+    }
+}
+
+/// Runs `jobs`, `options.threads` at a time, in one JVM; the points in the order of `jobs`.
+fn run_jobs(
+    ctx: &Ctx<'_>,
+    jobs: &[Job],
+    ops: &[OpView],
+    rec_ops: &[OpView],
+    label: &str,
+) -> Result<Vec<Point>> {
+    let bar = ctx.options.progress.then(|| {
         let b = indicatif::ProgressBar::new(jobs.len() as u64);
         b.set_style(
             indicatif::ProgressStyle::with_template(
@@ -292,14 +515,13 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
-        b.set_message(format!("{} commit {}", scenario.name, swept.identifier));
+        b.set_message(label.to_owned());
         b
     });
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Point>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
-    let native = NativeTableReader::for_this_process()?;
-    let threads = options.threads.max(1).min(jobs.len().max(1));
+    let threads = ctx.options.threads.max(1).min(jobs.len().max(1));
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| loop {
@@ -307,12 +529,10 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
                     break;
                 }
                 let n = next.fetch_add(1, Ordering::SeqCst);
-                let Some((mode, at)) = jobs.get(n).copied() else {
+                let Some(job) = jobs.get(n).copied() else {
                     break;
                 };
-                let point = run_point(
-                    options, &scenario, &swept, &expected, &ops, &stock, &native, mode, at,
-                );
+                let point = run_point(ctx, ops, rec_ops, job);
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
@@ -337,15 +557,23 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             }
         }
     }
-    let windows = windows_of(&points, &ops);
-    // Keep the table of each window's first point; remove the rest.
-    for p in &mut points {
-        let dir = point_dir(&options.work, p.mode, p.op_index);
+    Ok(points)
+}
+
+/// Keeps the table of each window's first point under `--keep` (as `<prefix><mode>-<op>`); removes the rest.
+fn keep_firsts(
+    options: &SweepOptions,
+    points: &mut [Point],
+    windows: &[ClassWindow],
+    prefix: &str,
+) {
+    for p in points.iter_mut() {
+        let dir = options.work.join(&p.work_dir);
         let first = windows
             .iter()
             .any(|w| w.mode == p.mode && w.first == p.op_index);
         if let (Some(keep), true) = (&options.keep, first) {
-            let to = keep.join(format!("{}-{:03}", p.mode.name(), p.op_index));
+            let to = keep.join(format!("{prefix}{}-{:03}", p.mode.name(), p.op_index));
             let _ = std::fs::remove_dir_all(&to);
             if std::fs::create_dir_all(keep).is_ok()
                 && std::fs::rename(dir.join("table"), &to).is_ok()
@@ -355,49 +583,18 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
-    let mut totals: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
-    for p in &points {
-        *totals
-            .entry(p.mode.name().to_owned())
-            .or_default()
-            .entry(p.class.name().to_owned())
-            .or_default() += 1;
-    }
-    let audit_disagrees = points
-        .iter()
-        .filter(|p| p.evidence.audit_agrees == Some(false))
-        .count();
-    let verdict = if points.iter().all(|p| p.class.is_success()) && audit_disagrees == 0 {
-        "clean"
-    } else {
-        "findings"
-    };
-    Ok(SweepReport {
-        scenario: scenario.name.clone(),
-        scenario_file: options.scenario_file.clone(),
-        paimon_version: version,
-        swept,
-        left_out,
-        expected,
-        ops,
-        order: ORDER,
-        points,
-        windows,
-        totals,
-        audit_disagrees,
-        count_millis,
-        total_millis: started.elapsed().as_millis() as u64,
-        verdict,
-    })
-}
-
-fn point_dir(work: &Path, mode: FaultMode, at: usize) -> PathBuf {
-    work.join(format!("{}-{at:03}", mode.name()))
 }
 
 fn op_views(counted: &CrashRun) -> Vec<OpView> {
-    counted
-        .window
+    views_of(&counted.window, &counted.durable)
+}
+
+/// The operations of `window`, the publications named from `durable` (the snapshots after it).
+fn views_of(
+    window: &jvm_bridge::corpus::CrashWindow,
+    durable: &[crate::corpus::SnapshotSummary],
+) -> Vec<OpView> {
+    window
         .ops
         .iter()
         .enumerate()
@@ -407,8 +604,7 @@ fn op_views(counted: &CrashRun) -> Vec<OpView> {
                 .flatten()
                 .and_then(|id| id.parse::<i64>().ok())
                 .map(|id| {
-                    let kind = counted
-                        .durable
+                    let kind = durable
                         .iter()
                         .find(|s| s.id == id)
                         .map_or("the", |s| s.commit_kind.as_str());
@@ -425,39 +621,30 @@ fn op_views(counted: &CrashRun) -> Vec<OpView> {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_point(
-    options: &SweepOptions,
-    scenario: &Scenario,
-    swept: &SweptCommit,
-    expected: &Expected,
-    ops: &[OpView],
-    stock: &StockTableReader,
-    native: &NativeTableReader,
-    mode: FaultMode,
-    at: usize,
-) -> Result<Point> {
+fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Result<Point> {
     let started = Instant::now();
-    let dir = point_dir(&options.work, mode, at);
+    let options = ctx.options;
+    let dir = job.dir(&options.work);
     let _ = std::fs::remove_dir_all(&dir);
     let table = dir.join("table");
     let run = run_with_crash_point(
-        scenario,
+        ctx.scenario,
         &table,
         &dir.join("io"),
-        stock,
+        ctx.stock,
         &CrashPoint {
-            step: swept.step,
-            mode,
-            at,
-            recoveries: options.recoveries,
+            step: ctx.swept.step,
+            mode: job.commit.0,
+            at: job.commit.1,
+            recoveries: options.recoveries.max(usize::from(job.recovery.is_some())),
+            recovery_fault: job.recovery,
         },
     )?;
     let table = std::fs::canonicalize(&table).unwrap_or(table);
     let mut evidence = Evidence::default();
-    let mut findings = check::check(stock, &table, &run, expected, &mut evidence);
+    let mut findings = check::check(ctx.stock, &table, &run, ctx.expected, &mut evidence);
     if options.parity {
-        evidence.parity = Some(parity(&table, stock, native, &mut findings));
+        evidence.parity = Some(parity(&table, ctx.stock, ctx.native, &mut findings));
     }
     match crate::audit::audit(&table, crate::audit::AuditReaders::Native) {
         Ok(a) => {
@@ -483,20 +670,26 @@ fn run_point(
                 .count()
         })
         .unwrap_or(0);
-    let class = check::classify(&run, &findings);
-    let counted = &ops[at - 1];
-    let fired_on = run
-        .window
-        .ops
-        .get(at.wrapping_sub(1))
-        .map(|o| format!("{} {}", o.op, mask_uuids(&o.path)))
-        .filter(|f| run.window.fired_at > 0 && *f != format!("{} {}", counted.op, counted.path));
+    let (own_window, own_ops) = match job.recovery {
+        None => (Some(&run.window), ops),
+        Some(_) => (run.recovery_window.as_ref(), rec_ops),
+    };
+    let fired = own_window.is_some_and(|w| w.fired_at > 0);
+    let class = check::classify(&run, &findings, fired);
+    let (mode, at) = job.own();
+    let counted = own_ops.get(at.wrapping_sub(1));
+    let words = |op: &str, path: &str| format!("{op} {path}");
+    let fired_on = own_window
+        .filter(|w| w.fired_at > 0)
+        .and_then(|w| w.ops.get(at.wrapping_sub(1)))
+        .map(|o| words(&o.op, &mask_uuids(&o.path)))
+        .filter(|f| counted.is_none_or(|c| *f != words(&c.op, &c.path)));
     let new_since = |s: &crate::corpus::SnapshotSummary| !run.before.iter().any(|b| b.id == s.id);
     Ok(Point {
         mode,
         op_index: at,
-        op: counted.op.clone(),
-        path: counted.path.clone(),
+        op: counted.map(|c| c.op.clone()).unwrap_or_default(),
+        path: counted.map(|c| c.path.clone()).unwrap_or_default(),
         class,
         findings: findings
             .found
@@ -521,7 +714,12 @@ fn run_point(
             })
             .collect(),
         evidence,
+        after: None,
         kept: None,
+        work_dir: dir
+            .strip_prefix(&options.work)
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
         millis: started.elapsed().as_millis() as u64,
     })
 }
@@ -584,6 +782,12 @@ fn windows_of(points: &[Point], ops: &[OpView]) -> Vec<ClassWindow> {
         let detail = p.findings.first().map_or_else(
             || match (&p.commit_error, p.class) {
                 (_, PointClass::NotReached) => "the fault was not reached".to_owned(),
+                _ if p.after.is_some() => match p.recovered.first() {
+                    Some(r) if r.error.is_some() => {
+                        "the recovery threw; the next one completed the commit".to_owned()
+                    }
+                    _ => "the recovery returned; the commit is whole".to_owned(),
+                },
                 (Some(_), PointClass::SpuriousFailure) => {
                     "the commit threw; everything was durable".to_owned()
                 }

@@ -88,7 +88,48 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
             )?;
         }
     }
-    for p in r.points.iter().filter(|p| p.kept.is_some()) {
+    for rs in &r.recovery {
+        writeln!(
+            out,
+            "\nrecovery after {} ({} durable): {} operations in the first recovery",
+            rs.commit_fault,
+            rs.state,
+            rs.ops.len()
+        )?;
+        for o in rs.ops.iter().filter(|o| o.publishes.is_some()) {
+            writeln!(
+                out,
+                "  op {}: {} {} publishes the {}",
+                o.index,
+                o.op,
+                o.path,
+                o.publishes.as_deref().unwrap_or_default()
+            )?;
+        }
+        for w in &rs.windows {
+            let ops = if w.first == w.last {
+                format!("op {} ({})", w.first, w.first_op)
+            } else {
+                format!(
+                    "ops {}-{} ({} .. {})",
+                    w.first, w.last, w.first_op, w.last_op
+                )
+            };
+            writeln!(
+                out,
+                "  {} {ops}: {}, {}",
+                w.mode.name(),
+                w.class.name(),
+                w.detail
+            )?;
+        }
+    }
+    let every = || {
+        r.points
+            .iter()
+            .chain(r.recovery.iter().flat_map(|s| s.points.iter()))
+    };
+    for p in every().filter(|p| p.kept.is_some()) {
         if let Some(k) = &p.kept {
             writeln!(
                 out,
@@ -107,20 +148,20 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
             r.audit_disagrees
         )?;
     }
-    let points = r.points.len().max(1);
+    let points = every().count();
     writeln!(
         out,
         "\ntime: counting run {:.1} s; {} points in {:.1} s ({:.2} s per point on {threads} thread(s))",
         r.count_millis as f64 / 1000.0,
-        r.points.len(),
+        points,
         r.total_millis as f64 / 1000.0,
-        r.points.iter().map(|p| p.millis).sum::<u64>() as f64 / 1000.0 / points as f64,
+        every().map(|p| p.millis).sum::<u64>() as f64 / 1000.0 / points.max(1) as f64,
     )?;
     let failing: Vec<String> = PointClass::ALL
         .iter()
         .filter(|c| c.fails())
         .filter_map(|c| {
-            let n = r.points.iter().filter(|p| p.class == *c).count();
+            let n = every().filter(|p| p.class == *c).count();
             (n > 0).then(|| format!("{n} {}", c.name()))
         })
         .collect();

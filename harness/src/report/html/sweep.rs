@@ -78,18 +78,41 @@ pub fn sweep_page(r: &SweepReport) -> String {
         }
     }
     body.push_str("<li><span class=\"sw\" style=\"border:2px solid #000\"></span>publishes a snapshot</li></ul>");
-    let mut modes: Vec<_> = r.points.iter().map(|p| p.mode).collect();
+    strips(&mut body, &r.points, &r.ops, &r.windows, "");
+    for rs in &r.recovery {
+        put!(
+            body,
+            "<section><h2>Recovery after {} ({} durable)</h2><p class=\"note\">The first recovery's {} \
+             operations, each failed in turn; the later recoveries run clean.</p></section>",
+            esc(&rs.commit_fault),
+            esc(&rs.state),
+            rs.ops.len()
+        );
+        strips(&mut body, &rs.points, &rs.ops, &rs.windows, "recovery, ");
+    }
+    page(&title, &body)
+}
+
+/// A strip per fault mode of `points` (a cell per operation of `ops`) and its windows of one class.
+fn strips(
+    body: &mut String,
+    points: &[crate::sweep::Point],
+    ops: &[crate::sweep::OpView],
+    windows: &[crate::sweep::ClassWindow],
+    heading: &str,
+) {
+    let mut modes: Vec<_> = points.iter().map(|p| p.mode).collect();
     modes.dedup();
     for mode in modes {
         put!(
             body,
-            "<section><h2>{}</h2><ul class=\"cells\">",
+            "<section><h2>{}{}</h2><ul class=\"cells\">",
+            esc(heading),
             esc(mode.name())
         );
-        for p in r.points.iter().filter(|p| p.mode == mode) {
-            let publishes = r
-                .ops
-                .get(p.op_index - 1)
+        for p in points.iter().filter(|p| p.mode == mode) {
+            let publishes = ops
+                .get(p.op_index.wrapping_sub(1))
                 .and_then(|o| o.publishes.as_deref());
             let tip = format!(
                 "op {}: {} {}{} — {}{}",
@@ -118,11 +141,15 @@ pub fn sweep_page(r: &SweepReport) -> String {
                 esc(&tip)
             );
         }
-        body.push_str("</ul><table><thead><tr><th>ops</th><th>from</th><th>to</th><th>class</th><th>what shows it</th></tr></thead><tbody>");
-        for w in r.windows.iter().filter(|w| w.mode == mode) {
+        body.push_str(
+            "</ul><table><thead><tr><th>ops</th><th>from</th><th>to</th><th>class</th>\
+             <th>what shows it</th></tr></thead><tbody>",
+        );
+        for w in windows.iter().filter(|w| w.mode == mode) {
             put!(
                 body,
-                "<tr><td class=\"num\">{}</td><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td class=\"num\">{}</td><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td>{}</td>\
+                 <td>{}</td></tr>",
                 if w.first == w.last {
                     w.first.to_string()
                 } else {
@@ -136,5 +163,4 @@ pub fn sweep_page(r: &SweepReport) -> String {
         }
         body.push_str("</tbody></table></section>");
     }
-    page(&title, &body)
 }
