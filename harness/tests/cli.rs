@@ -297,7 +297,9 @@ fn an_unknown_reader_is_a_usage_error_naming_the_known_ones() {
     let (code, _, stderr) = paimon_parity(&["replay", table.to_str().unwrap(), "--reader", "nope"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("unknown reader `nope`; known: native, example, paimon-rust, pypaimon"),
+        stderr.contains(
+            "unknown reader `nope`; known: native, stock@<release>, example, paimon-rust, pypaimon"
+        ),
         "{stderr}"
     );
 }
