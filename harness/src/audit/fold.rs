@@ -7,7 +7,7 @@ use arrow::row::{RowConverter, SortField};
 use arrow_array::{Array, Int8Array, RecordBatch};
 use native_reader::{RowKind, Split, Table};
 
-use super::{KeyClass, MissingKey};
+use super::{KeyClass, KeyPlace, MissingKey};
 use crate::diff::{json_row, render_value};
 
 /// A JSON object keyed by column name (typed values, [`crate::diff::json_value`]).
@@ -31,6 +31,16 @@ struct KeyState {
     last_snapshot: i64,
     /// Whether that last row was a retraction (`-U`/`-D`).
     last_retracts: bool,
+}
+
+/// One key as a fold left it ([`Folder::views`]).
+pub(super) struct KeyView<'a> {
+    /// Its current value, rendered `(1, 20)`, and by column name; `None` when retracted.
+    pub value: Option<(&'a str, &'a JsonRow)>,
+    /// Its last event, `-D (10, 10) at snapshot 6`.
+    pub last_event: &'a str,
+    /// The snapshot of that event.
+    pub last_snapshot: i64,
 }
 
 /// Folds rows per primary key.
@@ -67,6 +77,24 @@ impl Folder {
             key_columns,
             state: HashMap::new(),
         })
+    }
+
+    /// Every key of the fold by (partition, bucket, rendered key), with its current value (rendering and
+    /// typed row; `None` when it was retracted), its last event and that event's snapshot.
+    pub(super) fn views(&self) -> HashMap<KeyPlace, KeyView<'_>> {
+        self.state
+            .values()
+            .map(|s| {
+                (
+                    (s.partition.clone(), s.bucket, s.key.clone()),
+                    KeyView {
+                        value: s.value.as_ref().map(|(_, r, row)| (r.as_str(), row)),
+                        last_event: &s.last_event,
+                        last_snapshot: s.last_snapshot,
+                    },
+                )
+            })
+            .collect()
     }
 
     /// The primary key of row `r`, each column with its name: `id=1` or `(id=1, name="a")`.
@@ -254,6 +282,7 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                 lost_with_user: None,
                 lost_with_identifier: None,
                 overwritten_by_snapshot: None,
+                durable: None,
             });
         }
     }
@@ -280,6 +309,7 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
                     lost_with_user: None,
                     lost_with_identifier: None,
                     overwritten_by_snapshot: None,
+                    durable: None,
                 });
             }
         }

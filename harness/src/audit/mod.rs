@@ -24,6 +24,7 @@
 
 mod attribution;
 mod completeness;
+mod durable;
 mod fold;
 mod text;
 pub mod uncommitted;
@@ -64,6 +65,12 @@ pub enum KeyClass {
     /// The changelog still shows a value, yet the table no longer has the key (its delete never reached the
     /// changelog).
     PresentInStreamAbsentFromTable,
+    /// Written and durable, but returned by no reader: the key's newest durable record (highest sequence
+    /// number among the committed files of its bucket, level 0 included) sits in the level-0 files of a
+    /// commit whose COMPACT half was lost, and differs from both what the changelog delivered and what the
+    /// batch read returns. Batch reads of a deletion-vector table skip level 0 (`DataTableBatchScan`), so
+    /// neither reader returns it until a compaction rewrites those files, which may never come.
+    DurableButUnread,
 }
 
 impl KeyClass {
@@ -76,6 +83,10 @@ impl KeyClass {
             }
             KeyClass::PresentInStreamAbsentFromTable => {
                 "present in the stream but absent from the table"
+            }
+            KeyClass::DurableButUnread => {
+                "written and durable in level-0 files of the incomplete commit, returned by no reader until \
+                 a compaction rewrites them"
             }
         }
     }
@@ -103,7 +114,8 @@ pub struct MissingKey {
     /// showed one, or it was retracted).
     pub stream_value: String,
     /// The value in the latest snapshot, rendered the same way (`<deleted>` when the table no longer has
-    /// the key).
+    /// the key). For [`KeyClass::DurableButUnread`], what the batch read returns (`<none>` when it does not
+    /// return the key); the durable value is in `durable`.
     pub table_value: String,
     /// The stream's last value of the row by column name, typed; `None` where `stream_value` is `<none>`.
     pub stream_row: Option<serde_json::Map<String, serde_json::Value>>,
@@ -130,6 +142,28 @@ pub struct MissingKey {
     /// (`FileStoreCommitImpl.overwritePartition`), and streaming reads skip OVERWRITE snapshots unless
     /// `streaming-read-overwrite` is set.
     pub overwritten_by_snapshot: Option<i64>,
+    /// [`KeyClass::DurableButUnread`]: the key's newest durable record, which no reader returns; `None` for
+    /// the other classes.
+    pub durable: Option<DurableRecord>,
+}
+
+/// The newest durable record of a key: the record with the highest sequence number among the committed
+/// files of its bucket in the latest snapshot (level 0 included, deletion vectors applied).
+#[derive(Clone, Debug, Serialize)]
+pub struct DurableRecord {
+    /// Its RowKind and values, `+U (1, 20)` or `-D (3, 10)`.
+    pub record: String,
+    /// The value it leaves the key with, rendered as `(1, 20)`, or `<deleted>` for a retraction
+    /// (`-U`/`-D`).
+    pub value: String,
+    /// That value by column name, typed; `None` for a retraction.
+    pub row: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Its `_SEQUENCE_NUMBER`.
+    pub sequence_number: i64,
+    /// The data file that holds it.
+    pub file: String,
+    /// That file's LSM level.
+    pub level: i32,
 }
 
 /// Per commit user.
@@ -159,7 +193,8 @@ pub struct Completeness {
     /// True when the history was expired and the replay started with a full read of `from_snapshot`
     /// (`scan.mode=from-snapshot-full`) instead of the changelog from snapshot 1.
     pub started_from_full_snapshot: bool,
-    /// Distinct primary keys in the table or in the changelog.
+    /// Distinct primary keys in the table or in the changelog, and those only the durable level-0 files of a
+    /// lost compaction hold ([`KeyClass::DurableButUnread`]).
     pub keys: usize,
     /// Keys whose final value is missing from (or different in) the changelog.
     pub missing: Vec<MissingKey>,
@@ -453,10 +488,13 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
     let mut results = Vec::new();
     for side in readers.sides() {
         let mut c = match side {
-            Side::Native => {
-                completeness(&NativeTableReader::for_release(release), &table, &timeline)?
-            }
-            Side::Stock => completeness(&StockTableReader::new()?, &table, &timeline)?,
+            Side::Native => completeness(
+                &NativeTableReader::for_release(release),
+                &table,
+                &timeline,
+                &pairs,
+            )?,
+            Side::Stock => completeness(&StockTableReader::new()?, &table, &timeline, &pairs)?,
             Side::External(name) => {
                 return Err(Error::Usage(format!(
                     "audit reads with the released and the native reader only, not `{name}`"
@@ -510,6 +548,7 @@ mod tests {
             lost_with_user: None,
             lost_with_identifier: None,
             overwritten_by_snapshot: None,
+            durable: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The audit for people: commit pairs that are not complete, per-user summary, missing keys, files written
 //! but never committed, verdict.
 
-use super::{AuditReport, PairStatus, UncommittedClass};
+use super::{AuditReport, KeyClass, PairStatus, UncommittedClass};
 use crate::inspect::identifier_words;
 
 /// Where to look next when a table shows an incomplete pair: the crash-point sweep (a command being built).
@@ -161,10 +161,11 @@ pub fn write_text(
             Some(native_reader::snapshot::CommitKind::Overwrite) => "OVERWRITE",
             _ => "APPEND",
         };
-        let what = if m.table_row.is_none() {
-            "its delete was written by"
-        } else {
-            "written by"
+        let what = match &m.durable {
+            Some(d) if d.row.is_none() => "its delete was written by",
+            Some(_) => "written by",
+            None if m.table_row.is_none() => "its delete was written by",
+            None => "written by",
         };
         let mut by = match (
             &m.written_by_snapshot,
@@ -213,14 +214,21 @@ pub fn write_text(
             _ if checked > 1 => format!(" [found by {}]", f.found_by.join(", ")),
             _ => String::new(),
         };
+        let table = match &m.durable {
+            Some(d) => format!(
+                "the batch read has {}, and the newest durable record is {} (sequence number {}) in the \
+                 level-{} file {}",
+                m.table_value, d.record, d.sequence_number, d.level, d.file
+            ),
+            None => format!("the table has {}", m.table_value),
+        };
         writeln!(
             out,
-            "  {}bucket {}, key {}: {}: the stream's last event is {last}, the table has {}{by}{readers}",
+            "  {}bucket {}, key {}: {}: the stream's last event is {last}, {table}{by}{readers}",
             show_partition(&r.partition_keys, &m.partition),
             m.bucket,
             m.key,
             m.class.words(),
-            m.table_value
         )?;
     }
     if r.findings.len() > max_keys {
@@ -307,32 +315,56 @@ pub fn write_text(
             }
         )?;
     }
-    writeln!(
-        out,
-        "verdict: {}",
-        match r.verdict {
-            "complete" => "COMPLETE: every commit's changelog is durable",
-            "changelog-lost" =>
+    writeln!(out, "verdict: {}", verdict_words(r))?;
+    if let Some(sweep) = &r.sweep {
+        writeln!(out, "next: {sweep}")?;
+    }
+    Ok(())
+}
+
+/// Where the listed values of a `changelog-lost` report can be read: a batch read of the table, or (for
+/// [`KeyClass::DurableButUnread`] keys) only the level-0 files of the incomplete commit.
+fn where_values_are(r: &AuditReport) -> &'static str {
+    let unread = r
+        .findings
+        .iter()
+        .filter(|f| f.key.class == KeyClass::DurableButUnread)
+        .count();
+    if unread == 0 {
+        "A batch read of the table has them"
+    } else if unread == r.findings.len() {
+        "No reader returns them either: they are durable only in level-0 files of the incomplete commit, \
+         which batch reads of this table skip (deletion vectors), and stay unread until a compaction \
+         rewrites those files, which may never come"
+    } else {
+        "A batch read of the table has those of the other classes; those written and durable in level-0 \
+         files of the incomplete commit no reader returns: batch reads of this table skip level 0 \
+         (deletion vectors) until a compaction rewrites those files, which may never come"
+    }
+}
+
+/// The verdict sentence of `r`, as the `verdict:` line (and the HTML page) words it.
+fn verdict_words(r: &AuditReport) -> String {
+    match r.verdict {
+            "complete" => "COMPLETE: every commit's changelog is durable".to_owned(),
+            "changelog-lost" => format!(
                 "CHANGELOG LOST: a commit's write snapshot became durable but its COMPACT half, which writes \
                  the changelog, never did, so a streaming job reading this table never saw the listed values. \
-                 A batch read of the table has them; the incomplete pair above names the commit (user, \
-                 identifier) whose changelog was lost, and each key names the commit it is blamed on",
+                 {}; the incomplete pair above names the commit (user, identifier) whose changelog was lost, \
+                 and each key names the commit it is blamed on",
+                where_values_are(r)
+            ),
             "rows-never-committed" =>
                 "ROWS NEVER COMMITTED: no commit of the retained history is incomplete, but files in the \
                  bucket directories that no snapshot references hold rows the table lacks, or changelog the \
                  stream never delivered: a commit wrote them and never landed (a recovery dropped its \
                  committable, or the process stopped before committing). Those files, listed above, are the \
-                 only trace of them in the table",
+                 only trace of them in the table".to_owned(),
             _ =>
                 "CHANGELOG DIVERGES: no commit is incomplete, yet the changelog disagrees with the table for \
                  the listed keys. Typical causes: two writers gave the same sequence number to one key, \
                  concurrent writers on one bucket, a re-insert that produced no changelog, or an INSERT \
                  OVERWRITE (no changelog, and skipped by streaming reads without streaming-read-overwrite). \
-                 Compare the commit users and sequence numbers of the listed keys' files (paimon-parity inspect)",
-        }
-    )?;
-    if let Some(sweep) = &r.sweep {
-        writeln!(out, "next: {sweep}")?;
+                 Compare the commit users and sequence numbers of the listed keys' files (paimon-parity inspect)".to_owned(),
     }
-    Ok(())
 }

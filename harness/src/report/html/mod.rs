@@ -347,7 +347,13 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
                     .stream_last_event
                     .as_deref()
                     .unwrap_or("nothing (the key never appeared in it)")),
-                esc(&m.table_value)
+                esc(&match &m.durable {
+                    Some(d) => format!(
+                        "{}; durable only in level {}: {} ({})",
+                        m.table_value, d.level, d.record, d.file
+                    ),
+                    None => m.table_value.clone(),
+                })
             );
         }
         body.push_str("</tbody></table>");
