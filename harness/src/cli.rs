@@ -222,6 +222,10 @@ pub struct SweepArgs {
     /// The identifier of the commit to sweep (default: the scenario's last commit).
     #[arg(long, value_name = "IDENTIFIER")]
     pub commit: Option<i64>,
+    /// Sweep a commit of this writer (a step's `user`; default: any), e.g. one of two subtasks that commit
+    /// the same identifier.
+    #[arg(long, value_name = "NAME")]
+    pub writer: Option<String>,
     /// How many times the restarted job recovers the swept commit; the second and later must commit nothing.
     #[arg(long, default_value_t = 2, value_name = "K")]
     pub recovery_attempts: usize,

@@ -28,6 +28,7 @@ fn options_of(
         scenario_file: common::repo_root().join(scenario),
         modes,
         commit,
+        writer: None,
         recoveries: 2,
         recovery_faults: vec![],
         recovery_ops: None,
@@ -214,4 +215,39 @@ fn a_crash_inside_the_recovery_between_its_publications_loses_the_changelog() {
     assert_eq!(lost.evidence.changelog["(1)"], ["(1, 10)"]);
     // The second recovery ran clean and committed nothing: the identifier already had a snapshot.
     assert_eq!(lost.recovered[1].committed, Some(0));
+}
+
+/// apache/paimon#9236: two writer subtasks of one job commit under the END_INPUT identifier `Long.MAX_VALUE`;
+/// subtask 1's committable, handed to `filterAndCommit` after subtask 0's landed, is dropped. Its rows (keys 3
+/// and 4 of partition 1, from the scenario) never reach the table at any point, and the audit finds them only
+/// in the data file no snapshot references.
+#[test]
+fn end_input_committables_of_a_second_subtask_are_filtered_out_at_every_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = options_of(
+        "corpora/sweep/end-input-two-subtasks.json",
+        Some(i64::MAX),
+        vec![FaultMode::Crash],
+        vec![1],
+        dir.path(),
+    );
+    o.writer = Some("subtask-0".into());
+    let r = sweep(&o).unwrap();
+    assert_eq!(r.swept.user, "subtask-0");
+    let p = &r.points[0];
+    assert_eq!(p.class, PointClass::DataLost, "{:?}", p.findings);
+    assert_eq!(p.evidence.batch, ["(0, 1, 10)", "(0, 2, 10)"]);
+    let lost: Vec<&str> = p
+        .findings
+        .iter()
+        .filter(|f| f.class == PointClass::DataLost)
+        .map(|f| f.detail.as_str())
+        .collect();
+    assert_eq!(lost.len(), 2, "{lost:?}");
+    assert!(
+        lost[0].contains("key (1, 3)") && lost[1].contains("key (1, 4)"),
+        "{lost:?}"
+    );
+    assert_eq!(p.evidence.audit.as_deref(), Some("rows-never-committed"));
+    assert_eq!(p.evidence.audit_agrees, Some(true));
 }

@@ -95,6 +95,7 @@ fn options(args: &SweepArgs, threads: usize) -> Result<SweepOptions> {
         scenario_file,
         modes,
         commit: args.commit,
+        writer: args.writer.clone(),
         recoveries: args.recovery_attempts,
         recovery_faults,
         recovery_ops,

@@ -107,6 +107,7 @@ pub fn run_with_crash_point(
     jvm_bridge::CorpusWriter::create_table(table, &schema)?;
     let mut run = Run::new(table, io_tmp, &scenario.table, stock);
     run.writer_options = scenario.writer_options.clone();
+    run.commit_users = scenario.commit_users.clone();
     let outcome = crash_steps(
         &mut run,
         scenario,
@@ -144,7 +145,8 @@ fn crash_steps(
         })?;
     }
     run.note_identifier(user, identifier)?;
-    let before = snapshot_summaries(run.table)?;
+    // No snapshot directory yet when the swept commit is the first.
+    let before = snapshot_summaries(run.table).unwrap_or_default();
     let table = run.table;
     let writer = &run.writer(user)?.writer;
     writer.prepare(identifier, wait_compaction)?;

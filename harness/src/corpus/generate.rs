@@ -112,6 +112,7 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     let table = std::fs::canonicalize(&table).map_err(|e| io(&table, e))?;
     let mut run = Run::new(&table, &tmp, &scenario.table, &stock);
     run.writer_options = scenario.writer_options.clone();
+    run.commit_users = scenario.commit_users.clone();
     let outcome = run.steps(&scenario.steps);
     let fired = run.check_faults_fired();
     let closed = run.close();
@@ -190,6 +191,8 @@ pub(super) struct Run<'a> {
     pub(super) primary_keys: Vec<String>,
     pub(super) writers: BTreeMap<String, UserWriter>,
     pub(super) writer_options: BTreeMap<String, BTreeMap<String, String>>,
+    /// Writer name -> the commit user it commits as ([`Scenario::commit_users`]).
+    pub(super) commit_users: BTreeMap<String, String>,
     pub(super) last_identifier: HashMap<String, i64>,
     pub(super) log: Vec<CommitRecord>,
     pub(super) batch_reads: Vec<BatchRead>,
@@ -215,6 +218,7 @@ impl<'a> Run<'a> {
             primary_keys: spec.primary_keys.clone(),
             writers: BTreeMap::new(),
             writer_options: BTreeMap::new(),
+            commit_users: BTreeMap::new(),
             last_identifier: HashMap::new(),
             log: Vec::new(),
             batch_reads: Vec::new(),
@@ -224,8 +228,13 @@ impl<'a> Run<'a> {
     pub(super) fn writer(&mut self, user: &str) -> Result<&mut UserWriter> {
         if !self.writers.contains_key(user) {
             let options = self.writer_options.get(user).cloned().unwrap_or_default();
-            let writer =
-                jvm_bridge::CorpusWriter::open_with_options(self.table, user, self.tmp, &options)?;
+            let commit_user = self.commit_users.get(user).map_or(user, String::as_str);
+            let writer = jvm_bridge::CorpusWriter::open_with_options(
+                self.table,
+                commit_user,
+                self.tmp,
+                &options,
+            )?;
             self.writers.insert(
                 user.to_owned(),
                 UserWriter {
@@ -297,8 +306,17 @@ impl<'a> Run<'a> {
                 user,
                 identifier,
                 wait_compaction,
+                filter_and_commit: true,
+                expect_committed,
+                ..
+            } => self.filter_and_commit(user, *identifier, *wait_compaction, *expect_committed),
+            Step::Commit {
+                user,
+                identifier,
+                wait_compaction,
                 expect_error,
                 expect_compact_changelog,
+                ..
             } => self.commit(
                 user,
                 *identifier,
@@ -387,6 +405,39 @@ impl<'a> Run<'a> {
                 w.stale = true;
             }
         }
+    }
+
+    /// `prepareCommit` then `filterAndCommit` of that identifier alone, as a restarted committer does.
+    fn filter_and_commit(
+        &mut self,
+        user: &str,
+        identifier: i64,
+        wait_compaction: bool,
+        expect_committed: Option<i32>,
+    ) -> Result<()> {
+        self.note_identifier(user, identifier)?;
+        let w = self.writer(user)?;
+        let prepared = w.writer.prepare(identifier, wait_compaction)?;
+        let committed = w.writer.recover_identifier(identifier)?;
+        w.stale = false;
+        if let Some(expected) = expect_committed {
+            if expected != committed {
+                return Err(Error::Scenario(format!(
+                    "filterAndCommit of identifier {identifier} committed {committed}, the scenario expects \
+                     {expected}: it no longer reproduces its situation"
+                )));
+            }
+        }
+        self.log.push(CommitRecord {
+            user: user.to_owned(),
+            identifier,
+            outcome: format!("filterAndCommit: {committed} committed"),
+            prepared: Some(prepared),
+        });
+        if committed > 0 {
+            self.mark_others_stale(user);
+        }
+        Ok(())
     }
 
     pub(super) fn commit(

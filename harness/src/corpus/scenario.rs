@@ -29,6 +29,11 @@ pub struct Scenario {
     /// `{"writer-a": {"data-file.prefix": "data-1-"}}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub writer_options: BTreeMap<String, BTreeMap<String, String>>,
+    /// Writers that commit as another commit user: writer name (a step's `user`) -> the commit user it opens
+    /// its `StreamWriteBuilder` with, e.g. `{"subtask-1": "job"}` for two writer subtasks of one Flink job. A
+    /// writer not named here commits as its own name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub commit_users: BTreeMap<String, String>,
     /// The steps, in order.
     pub steps: Vec<Step>,
 }
@@ -123,6 +128,13 @@ pub enum Step {
         /// The prepared commit must (true) or must not (false) carry compaction changelog files.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         expect_compact_changelog: Option<bool>,
+        /// Commit through `filterAndCommit` instead of `commit`, as a restarted Flink committer does with the
+        /// committables it restored or receives for an identifier (`StreamTableCommit.filterAndCommit`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        filter_and_commit: bool,
+        /// With `filter_and_commit`: how many identifiers it must report committed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect_committed: Option<i32>,
     },
     /// Change the schema (`SchemaManager.commitChanges`): `{"op":"add-column","name":..,"type":..}`,
     /// `{"op":"rename-column","from":..,"to":..}`, `{"op":"drop-column","name":..}`,

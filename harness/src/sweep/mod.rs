@@ -46,6 +46,8 @@ pub struct SweepOptions {
     pub modes: Vec<FaultMode>,
     /// The identifier of the commit to sweep; the scenario's last commit when `None`.
     pub commit: Option<i64>,
+    /// Only a commit of this writer (a step's `user`); any when `None`.
+    pub writer: Option<String>,
     /// How many times the restarted job recovers (2: the second checks idempotence).
     pub recoveries: usize,
     /// Fault modes of the recovery sweep (`--recovery-fault`): for each distinct durable state the commit's
@@ -267,7 +269,8 @@ pub fn mask_uuids(path: &str) -> String {
 pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
     let started = Instant::now();
     let scenario = crate::corpus::load_scenario(&options.scenario_file)?;
-    let (scenario, swept, left_out) = plan::prepare(&scenario, options.commit)?;
+    let (scenario, swept, left_out) =
+        plan::prepare(&scenario, options.commit, options.writer.as_deref())?;
     let expected = oracle::expected(&scenario)?;
     let stock = StockTableReader::new()?;
     let version = stock.bridge().paimon_version()?;
@@ -652,7 +655,11 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
             // A lost changelog is the audit's `changelog-lost`; a merged one (a later compaction delivered the
             // final value) leaves the lost change in files no snapshot references, or in the stream's history:
             // any finding; a point the checks pass is `complete`.
-            evidence.audit_agrees = Some(if found(PointClass::ChangelogLost) {
+            // Rows lost by a dropped committable are only in files no snapshot references: the audit's
+            // `rows-never-committed`.
+            evidence.audit_agrees = Some(if found(PointClass::DataLost) {
+                a.verdict == "rows-never-committed" || a.verdict == "changelog-lost"
+            } else if found(PointClass::ChangelogLost) {
                 a.verdict == "changelog-lost"
             } else if found(PointClass::ChangelogMerged) {
                 a.verdict != "complete"

@@ -15,7 +15,7 @@ pub struct SweptCommit {
 }
 
 /// `scenario` without its own faults, and the commit to sweep: the last `commit` step with `identifier` (of
-/// any user), or the scenario's last commit. Returns what was left out, in words.
+/// `writer`, when given, else of any), or the scenario's last commit (of `writer`). Returns what was left out, in words.
 ///
 /// The scenario's own fault is an `arm-fault` step, the `expect_error` of the next commit (which that fault
 /// fails) and the next `recover` step of that commit's user: all three are removed, since the sweep puts its
@@ -25,6 +25,7 @@ pub struct SweptCommit {
 pub fn prepare(
     scenario: &Scenario,
     identifier: Option<i64>,
+    writer: Option<&str>,
 ) -> Result<(Scenario, SweptCommit, Vec<String>)> {
     let mut out = scenario.clone();
     let mut left_out = Vec::new();
@@ -43,6 +44,8 @@ pub fn prepare(
                 wait_compaction,
                 expect_error,
                 expect_compact_changelog,
+                filter_and_commit,
+                expect_committed,
             } => {
                 let expect_error = match (armed.take(), expect_error) {
                     (Some(fault), Some(text)) => {
@@ -60,6 +63,8 @@ pub fn prepare(
                     wait_compaction,
                     expect_error,
                     expect_compact_changelog,
+                    filter_and_commit,
+                    expect_committed,
                 });
             }
             Step::Recover { user, .. } if recover_of.as_deref() == Some(user.as_str()) => {
@@ -80,20 +85,27 @@ pub fn prepare(
                 user,
                 identifier: id,
                 ..
-            } if identifier.is_none_or(|want| want == *id) => Some(SweptCommit {
-                step: i,
-                user: user.clone(),
-                identifier: *id,
-            }),
+            } if identifier.is_none_or(|want| want == *id)
+                && writer.is_none_or(|w| w == user.as_str()) =>
+            {
+                Some(SweptCommit {
+                    step: i,
+                    user: user.clone(),
+                    identifier: *id,
+                })
+            }
             _ => None,
         })
         .ok_or_else(|| {
+            let of = writer
+                .map(|w| format!(" of writer `{w}`"))
+                .unwrap_or_default();
             Error::Scenario(match identifier {
                 Some(id) => format!(
-                    "scenario `{}` has no commit with identifier {id}",
+                    "scenario `{}` has no commit with identifier {id}{of}",
                     scenario.name
                 ),
-                None => format!("scenario `{}` has no commit step", scenario.name),
+                None => format!("scenario `{}` has no commit step{of}", scenario.name),
             })
         })?;
     Ok((out, swept, left_out))
@@ -113,7 +125,7 @@ mod tests {
     /// The C00 fault scenario's own fault (arm, expected failure, recovery) is left out and said so.
     #[test]
     fn a_scenarios_own_fault_is_left_out() {
-        let (s, swept, left_out) = prepare(&scenario("c00-lookup-fault"), None).unwrap();
+        let (s, swept, left_out) = prepare(&scenario("c00-lookup-fault"), None, None).unwrap();
         assert_eq!(swept.identifier, 2);
         assert_eq!(left_out.len(), 3, "{left_out:?}");
         assert!(left_out[0].contains("manifest-read-after-snapshot"));
@@ -133,10 +145,10 @@ mod tests {
 
     #[test]
     fn the_commit_is_chosen_by_identifier() {
-        let (_, swept, left_out) = prepare(&scenario("c00-lookup-control"), Some(1)).unwrap();
+        let (_, swept, left_out) = prepare(&scenario("c00-lookup-control"), Some(1), None).unwrap();
         assert_eq!((swept.identifier, swept.step), (1, 2));
         assert!(left_out.is_empty());
-        let e = prepare(&scenario("c00-lookup-control"), Some(7)).unwrap_err();
+        let e = prepare(&scenario("c00-lookup-control"), Some(7), None).unwrap_err();
         assert!(e.to_string().contains("no commit with identifier 7"), "{e}");
     }
 }
