@@ -322,7 +322,12 @@ fn recoveries(run: &CrashRun, f: &mut Findings) {
 }
 
 fn key_of(values: &[String], expected: &Expected) -> Key {
-    tuple(expected.key_columns.iter().map(|i| values[*i].as_str()))
+    tuple(
+        expected
+            .key_columns
+            .iter()
+            .map(|i| values.get(*i).map_or("<missing column>", String::as_str)),
+    )
 }
 
 fn batch(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f: &mut Findings) {

@@ -118,6 +118,14 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
             Step::Write { user, rows } => {
                 let b = buffered.entry(user.as_str()).or_default();
                 for r in rows {
+                    if r.values.len() != t.fields.len() {
+                        return Err(Error::Scenario(format!(
+                            "a row of user `{user}` has {} values, the table has {} columns: {:?}",
+                            r.values.len(),
+                            t.fields.len(),
+                            r.values
+                        )));
+                    }
                     b.push((r.kind, r.values.iter().map(render).collect()));
                 }
             }
