@@ -4,10 +4,11 @@
 use super::{AuditReport, KeyClass, PairStatus, UncommittedClass};
 use crate::inspect::identifier_words;
 
-/// Where to look next when a table shows an incomplete pair: the crash-point sweep (a command being built).
-pub const SWEEP_HINT: &str = "paimon-parity sweep (a command being built) crashes and fails a commit of a \
-    scenario at every step between its two snapshots and classifies what each recovery leaves (changelog \
-    lost, merged, duplicated, data lost): it shows which of those points lose a COMPACT half on your release";
+/// Where to look next when a table shows an incomplete pair: the crash-point sweep (`paimon-parity sweep`).
+pub const SWEEP_HINT: &str = "paimon-parity sweep SCENARIO --paimon-version V fails a commit of a scenario at \
+    every file operation (crash, fail, fail-after), recovers as a restarted job does, and classes what each \
+    point leaves (changelog lost, merged, duplicated, data lost): it shows which points of your release lose a \
+    COMPACT half (on C00 every crash between the APPEND and the COMPACT publication does)";
 
 /// `partition dt=2024-01-01, ` with the partition columns' names (nothing for an unpartitioned table).
 fn show_partition(names: &[String], p: &[Option<String>]) -> String {
