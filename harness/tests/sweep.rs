@@ -107,6 +107,14 @@ fn a_crash_between_the_two_publications_loses_the_changelog_and_nowhere_else() {
     assert_eq!(r.exit_code(), 1);
     // OK up to the APPEND publication, then LOST (two runs of indices), then the success after.
     assert_eq!(r.windows.len(), 4, "{:?}", r.windows);
+
+    // The page: a cell per point, the publications outlined, the lost window named; JUnit fails the 3 lost.
+    let page = harness::report::sweep_page(&r);
+    assert_eq!(page.matches("<li class=\"cell\"").count(), 6);
+    assert_eq!(page.matches("outline:2px solid #000").count(), 2);
+    assert!(page.contains("FINDINGS: 3 CHANGELOG-LOST"));
+    let xml = harness::sweep::junit::junit_xml(&r);
+    assert!(xml.contains("tests=\"6\" failures=\"3\""), "{xml}");
 }
 
 /// With a follow-up commit 3 (+I (1, 30), full compaction), a crash after commit 2's APPEND snapshot is durable

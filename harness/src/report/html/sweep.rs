@@ -83,10 +83,15 @@ pub fn sweep_page(r: &SweepReport) -> String {
         put!(
             body,
             "<section><h2>Recovery after {} ({} durable)</h2><p class=\"note\">The first recovery's {} \
-             operations, each failed in turn; the later recoveries run clean.</p></section>",
+             operations{}; the later recoveries run clean.</p></section>",
             esc(&rs.commit_fault),
             esc(&rs.state),
-            rs.ops.len()
+            rs.ops.len(),
+            if rs.points.is_empty() {
+                ": none of them selected by --recovery-ops"
+            } else {
+                ", each failed in turn"
+            }
         );
         strips(&mut body, &rs.points, &rs.ops, &rs.windows, "recovery, ");
     }
