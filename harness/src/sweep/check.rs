@@ -464,3 +464,83 @@ pub fn classify(run: &CrashRun, findings: &Findings, fired: bool) -> PointClass 
         Some(_) => PointClass::Ok,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// C00's writes: key 1 goes (1, 10) then (1, 20).
+    fn c00() -> Expected {
+        let mut e = Expected {
+            key_columns: vec![0],
+            ..Expected::default()
+        };
+        e.rows.insert("(1)".into(), "(1, 20)".into());
+        e.changes
+            .insert("(1)".into(), vec!["(1, 10)".into(), "(1, 20)".into()]);
+        e
+    }
+
+    fn row(kind: i8, k: i32, v: i32) -> (i8, Vec<String>) {
+        (kind, vec![k.to_string(), v.to_string()])
+    }
+
+    fn classes(f: &Findings) -> Vec<PointClass> {
+        f.found.iter().map(|(c, _)| *c).collect()
+    }
+
+    #[test]
+    fn a_stream_that_stops_before_the_final_value_lost_it() {
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        stream(&[row(0, 1, 10)], &c00(), &mut ev, &mut f);
+        assert_eq!(classes(&f), [PointClass::ChangelogLost]);
+        assert_eq!(ev.changelog["(1)"], ["(1, 10)"]);
+    }
+
+    #[test]
+    fn a_stream_missing_only_an_intermediate_value_merged_it() {
+        let mut e = c00();
+        e.rows.insert("(1)".into(), "(1, 30)".into());
+        e.changes.get_mut("(1)").unwrap().push("(1, 30)".into());
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        // +I (1, 10), -U (1, 10), +U (1, 30): (1, 20) never delivered.
+        stream(
+            &[row(0, 1, 10), row(1, 1, 10), row(2, 1, 30)],
+            &e,
+            &mut ev,
+            &mut f,
+        );
+        assert_eq!(classes(&f), [PointClass::ChangelogMerged]);
+    }
+
+    #[test]
+    fn a_stream_going_back_and_forth_duplicated_changes() {
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        let rows = [row(0, 1, 10), row(2, 1, 20), row(2, 1, 10), row(2, 1, 20)];
+        stream(&rows, &c00(), &mut ev, &mut f);
+        assert_eq!(classes(&f), [PointClass::ChangelogDuplicated]);
+        // The complete changelog, -U retractions included, is no finding.
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        stream(
+            &[row(0, 1, 10), row(1, 1, 10), row(2, 1, 20)],
+            &c00(),
+            &mut ev,
+            &mut f,
+        );
+        assert!(f.found.is_empty(), "{:?}", f.found);
+    }
+
+    #[test]
+    fn the_batch_read_must_hold_each_key_once_with_its_last_value() {
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        batch(&[row(0, 1, 20), row(0, 1, 20)], &c00(), &mut ev, &mut f);
+        assert_eq!(classes(&f), [PointClass::DuplicateRows]);
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        batch(&[row(0, 1, 10), row(0, 2, 5)], &c00(), &mut ev, &mut f);
+        assert_eq!(classes(&f), [PointClass::DataLost, PointClass::DataLost]);
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        batch(&[], &c00(), &mut ev, &mut f);
+        assert_eq!(classes(&f), [PointClass::DataLost]);
+        assert!(f.found[0].1.contains("missing"), "{:?}", f.found);
+    }
+}
