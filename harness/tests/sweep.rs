@@ -5,7 +5,7 @@
 
 mod common;
 
-use harness::sweep::{sweep, FaultMode, PointClass, SweepOptions, SweepReport};
+use harness::sweep::{sweep, FaultMode, OpView, PointClass, SweepOptions, SweepReport};
 
 fn options(modes: Vec<FaultMode>, ops: Vec<usize>, work: &std::path::Path) -> SweepOptions {
     options_of(
@@ -41,6 +41,19 @@ fn options_of(
     }
 }
 
+/// The index of the operation publishing the `kind` snapshot (`APPEND`, `COMPACT`): the rename onto
+/// `snapshot/snapshot-N`.
+fn publication(ops: &[OpView], kind: &str) -> usize {
+    ops.iter()
+        .find(|o| {
+            o.op == "rename"
+                && o.path.starts_with("snapshot/snapshot-")
+                && o.publishes.as_deref().is_some_and(|p| p.starts_with(kind))
+        })
+        .unwrap_or_else(|| panic!("no {kind} publication in {ops:?}"))
+        .index
+}
+
 fn class_at(r: &SweepReport, mode: FaultMode, at: usize) -> PointClass {
     r.points
         .iter()
@@ -55,19 +68,10 @@ fn a_crash_between_the_two_publications_loses_the_changelog_and_nowhere_else() {
     // The counting run alone: the swept commit's operations.
     let counted = sweep(&options(vec![FaultMode::Crash], vec![], dir.path())).unwrap();
     assert_eq!((counted.swept.identifier, counted.points.len()), (2, 0));
-    let publication = |kind: &str| {
-        counted
-            .ops
-            .iter()
-            .find(|o| {
-                o.op == "rename"
-                    && o.path.starts_with("snapshot/snapshot-")
-                    && o.publishes.as_deref().is_some_and(|p| p.starts_with(kind))
-            })
-            .unwrap_or_else(|| panic!("no {kind} publication in {:?}", counted.ops))
-            .index
-    };
-    let (append, compact) = (publication("APPEND"), publication("COMPACT"));
+    let (append, compact) = (
+        publication(&counted.ops, "APPEND"),
+        publication(&counted.ops, "COMPACT"),
+    );
     assert!(append < compact);
     // The operation before each publication closes the snapshot's temporary file.
     for p in [append, compact] {
@@ -113,7 +117,7 @@ fn a_crash_between_the_two_publications_loses_the_changelog_and_nowhere_else() {
     assert_eq!(page.matches("<li class=\"cell\"").count(), 6);
     assert_eq!(page.matches("outline:2px solid #000").count(), 2);
     assert!(page.contains("FINDINGS: 3 CHANGELOG-LOST"));
-    let xml = harness::sweep::junit::junit_xml(&r);
+    let xml = harness::report::sweep_junit_xml(&r);
     assert!(xml.contains("tests=\"6\" failures=\"3\""), "{xml}");
 }
 
@@ -132,16 +136,7 @@ fn a_follow_up_full_compaction_merges_the_lost_change_into_the_next() {
         dir.path(),
     ))
     .unwrap();
-    let append = counted
-        .ops
-        .iter()
-        .find(|o| {
-            o.publishes
-                .as_deref()
-                .is_some_and(|p| p.starts_with("APPEND"))
-        })
-        .unwrap()
-        .index;
+    let append = publication(&counted.ops, "APPEND");
     let r = sweep(&options_of(
         scenario,
         Some(2),
@@ -169,16 +164,7 @@ fn a_follow_up_full_compaction_merges_the_lost_change_into_the_next() {
 fn a_crash_inside_the_recovery_between_its_publications_loses_the_changelog() {
     let dir = tempfile::tempdir().unwrap();
     let counted = sweep(&options(vec![FaultMode::Crash], vec![], dir.path())).unwrap();
-    let append = counted
-        .ops
-        .iter()
-        .find(|o| {
-            o.publishes
-                .as_deref()
-                .is_some_and(|p| p.starts_with("APPEND"))
-        })
-        .unwrap()
-        .index;
+    let append = publication(&counted.ops, "APPEND");
     let mut o = options(vec![FaultMode::Crash], vec![append], dir.path());
     o.recovery_faults = vec![FaultMode::Crash];
     o.recovery_ops = Some(vec![]);
@@ -186,17 +172,10 @@ fn a_crash_inside_the_recovery_between_its_publications_loses_the_changelog() {
     assert_eq!(r.points[0].class, PointClass::Ok);
     assert_eq!(r.recovery.len(), 1, "{:?}", r.recovery);
     assert_eq!(r.recovery[0].state, "nothing");
-    let publication = |kind: &str| {
-        r.recovery[0]
-            .ops
-            .iter()
-            .find(|o| {
-                o.op == "rename" && o.publishes.as_deref().is_some_and(|p| p.starts_with(kind))
-            })
-            .unwrap_or_else(|| panic!("no {kind} publication in {:?}", r.recovery[0].ops))
-            .index
-    };
-    let (rec_append, rec_compact) = (publication("APPEND"), publication("COMPACT"));
+    let (rec_append, rec_compact) = (
+        publication(&r.recovery[0].ops, "APPEND"),
+        publication(&r.recovery[0].ops, "COMPACT"),
+    );
     o.recovery_ops = Some(vec![rec_append, rec_append + 1, rec_compact + 1]);
     let r = sweep(&o).unwrap();
     let class = |at| {

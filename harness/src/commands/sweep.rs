@@ -61,7 +61,7 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
         write_html(path, &sweep_page(&r))?;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, crate::sweep::junit::junit_xml(&r)).map_err(|e| Error::Io {
+        std::fs::write(path, crate::report::sweep_junit_xml(&r)).map_err(|e| Error::Io {
             path: path.clone(),
             source: e,
         })?;

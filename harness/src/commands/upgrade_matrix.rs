@@ -67,7 +67,7 @@ pub(super) fn run(args: UpgradeMatrixArgs) -> Result<i32> {
     if let Some(path) = &args.junit {
         std::fs::write(
             path,
-            crate::upgrade::junit::junit_xml(&m, args.fail_on_findings),
+            crate::report::upgrade_junit_xml(&m, args.fail_on_findings),
         )
         .map_err(|e| Error::Io {
             path: path.clone(),

@@ -75,8 +75,9 @@ impl JunitRun {
     }
 }
 
-/// `s` with XML's five special characters escaped (and other control characters dropped).
-fn xml(s: &str) -> String {
+/// `s` with XML's five special characters escaped (and other control characters dropped: XML 1.0 cannot
+/// hold them); shared by every JUnit report.
+pub(super) fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -4,6 +4,8 @@ mod html;
 mod json;
 mod junit;
 mod matrix;
+mod sweep_junit;
+mod upgrade_junit;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,6 +19,8 @@ pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSIO
 pub use junit::{junit_xml, write_junit, JunitRun};
 pub(crate) use matrix::table_name;
 pub use matrix::{write_matrix, write_run, MatrixRun};
+pub use sweep_junit::junit_xml as sweep_junit_xml;
+pub use upgrade_junit::junit_xml as upgrade_junit_xml;
 
 use crate::error::{Error, Result};
 use crate::replay::{ReplayReport, SplitVerdict};

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{PointClass, SweepReport};
+use super::{ClassWindow, OpView, PointClass, SweepReport};
 
 /// Writes `r` as text.
 ///
@@ -18,16 +18,7 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
         r.swept.user,
         r.ops.len()
     )?;
-    for o in r.ops.iter().filter(|o| o.publishes.is_some()) {
-        writeln!(
-            out,
-            "  op {}: {} {} publishes the {}",
-            o.index,
-            o.op,
-            o.path,
-            o.publishes.as_deref().unwrap_or_default()
-        )?;
-    }
+    write_publications(out, &r.ops)?;
     let pool = r.ops.iter().filter(|o| o.pool).count();
     if pool > 0 {
         writeln!(
@@ -61,15 +52,7 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
         let n = r.points.iter().filter(|p| p.mode == mode).count();
         writeln!(out, "\n{} ({n} points):", mode.name())?;
         for w in r.windows.iter().filter(|w| w.mode == mode) {
-            let ops = if w.first == w.last {
-                format!("op {} ({})", w.first, w.first_op)
-            } else {
-                format!(
-                    "ops {}-{} ({} .. {})",
-                    w.first, w.last, w.first_op, w.last_op
-                )
-            };
-            writeln!(out, "  {ops}: {}, {}", w.class.name(), w.detail)?;
+            writeln!(out, "  {}: {}, {}", bounds(w), w.class.name(), w.detail)?;
         }
         if let Some(t) = r.totals.get(mode.name()) {
             let mut parts: Vec<(PointClass, usize)> = PointClass::ALL
@@ -96,29 +79,13 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
             rs.state,
             rs.ops.len()
         )?;
-        for o in rs.ops.iter().filter(|o| o.publishes.is_some()) {
-            writeln!(
-                out,
-                "  op {}: {} {} publishes the {}",
-                o.index,
-                o.op,
-                o.path,
-                o.publishes.as_deref().unwrap_or_default()
-            )?;
-        }
+        write_publications(out, &rs.ops)?;
         for w in &rs.windows {
-            let ops = if w.first == w.last {
-                format!("op {} ({})", w.first, w.first_op)
-            } else {
-                format!(
-                    "ops {}-{} ({} .. {})",
-                    w.first, w.last, w.first_op, w.last_op
-                )
-            };
             writeln!(
                 out,
-                "  {} {ops}: {}, {}",
+                "  {} {}: {}, {}",
                 w.mode.name(),
+                bounds(w),
                 w.class.name(),
                 w.detail
             )?;
@@ -179,6 +146,33 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
             } else {
                 failing.join(", ")
             }
+        )
+    }
+}
+
+/// The operations that publish a snapshot, a line each.
+fn write_publications(out: &mut dyn Write, ops: &[OpView]) -> std::io::Result<()> {
+    for o in ops.iter().filter(|o| o.publishes.is_some()) {
+        writeln!(
+            out,
+            "  op {}: {} {} publishes the {}",
+            o.index,
+            o.op,
+            o.path,
+            o.publishes.as_deref().unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+/// A window's operations with the ones that bound it: `op 5 (exists x)` or `ops 5-9 (exists x .. rename y)`.
+fn bounds(w: &ClassWindow) -> String {
+    if w.first == w.last {
+        format!("op {} ({})", w.first, w.first_op)
+    } else {
+        format!(
+            "ops {}-{} ({} .. {})",
+            w.first, w.last, w.first_op, w.last_op
         )
     }
 }

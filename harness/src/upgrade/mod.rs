@@ -22,7 +22,6 @@
 
 pub mod classify;
 pub mod corpora;
-pub mod junit;
 pub mod rules;
 pub mod text;
 

@@ -3,25 +3,8 @@
 
 use std::fmt::Write;
 
-use super::SweepReport;
-
-/// `text` escaped for XML content and attributes (control characters other than tab and newline dropped).
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' => out.push(c),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+use super::junit::xml;
+use crate::sweep::{Point, SweepReport};
 
 /// The JUnit XML of `r`.
 pub fn junit_xml(r: &SweepReport) -> String {
@@ -37,7 +20,7 @@ pub fn junit_xml(r: &SweepReport) -> String {
         "<testsuites name=\"paimon-parity sweep\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">",
         every().count()
     );
-    let mut suites: Vec<(String, Vec<&super::Point>)> = Vec::new();
+    let mut suites: Vec<(String, Vec<&Point>)> = Vec::new();
     let mut modes: Vec<_> = r.points.iter().map(|p| p.mode).collect();
     modes.dedup();
     for mode in modes {

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::{CellClass, UpgradeMatrix};
+use super::junit::xml;
+use crate::upgrade::{Cell, CellClass, UpgradeMatrix};
 
 /// The matrix as JUnit XML.
 pub fn junit_xml(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
@@ -15,7 +16,7 @@ pub fn junit_xml(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
             .iter()
             .filter(|c| c.written_by == p.written_by && c.read_by == p.read_by)
             .collect();
-        let fails = |c: &super::Cell| {
+        let fails = |c: &Cell| {
             c.class.fails() || (fail_on_findings && c.class == CellClass::UpgradeFinding)
         };
         let failures = cells.iter().filter(|c| fails(c)).count();
@@ -56,24 +57,5 @@ pub fn junit_xml(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
-    out
-}
-
-/// `text` escaped for XML content and attribute values (control characters other than tab and newline
-/// dropped: XML 1.0 cannot hold them).
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' => out.push(c),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
     out
 }
