@@ -415,6 +415,15 @@ pub struct ReplayArgs {
     /// their plans against the released planner's; by default they read the released planner's splits.
     #[arg(long)]
     pub reader_plans: bool,
+    /// Splits read at once (default: the cores). The released reader reads them on as many JVM threads,
+    /// each with its own `TableRead`; an external reader is read in plan order on one thread while the
+    /// released reader's splits are read ahead. The report is the same at any number of threads.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+    /// MiB of decoded batches the splits read ahead may hold while they wait for their turn (a split being
+    /// read is bounded by the split itself).
+    #[arg(long, value_name = "MIB", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_budget: u64,
 }
 
 // The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).

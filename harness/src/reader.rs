@@ -30,8 +30,10 @@ pub struct PlannedSplit {
 /// Record batches of one split: `_row_kind` Int8 then the table's columns (see `native_reader::types`).
 pub type Batches<'a> = Box<dyn Iterator<Item = Result<RecordBatch>> + 'a>;
 
-/// A Paimon table reader as the harness sees it.
-pub trait TableReader {
+/// A Paimon table reader as the harness sees it. Readers are shared by the threads of a replay
+/// (`replay --threads`): a reader is read from several threads at once unless it says
+/// [`reads_in_order`](Self::reads_in_order).
+pub trait TableReader: Send + Sync {
     /// Which side this is, for messages.
     fn side(&self) -> Side;
 
@@ -70,6 +72,14 @@ pub trait TableReader {
     /// Whether the replay hands this reader the released planner's splits instead of asking it to plan
     /// (external readers in `read` mode); `false` by default.
     fn reads_released_plan(&self) -> bool {
+        false
+    }
+
+    /// Whether this reader must be asked for its splits one after another, in the order given to
+    /// [`begin_read`](Self::begin_read) (an external reader answers one request in that order); the replay
+    /// then reads it on its own thread and only the released reader's splits are read ahead. `false` by
+    /// default: splits are read from any thread, several at once.
+    fn reads_in_order(&self) -> bool {
         false
     }
 

@@ -203,8 +203,11 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         junit,
         verbose,
         quiet,
+        threads,
+        memory_budget,
         ..
     } = args;
+    let threads = threads.map_or_else(crate::replay::default_threads, |t| t as usize);
     let verbosity = if quiet {
         Verbosity::Quiet
     } else if verbose {
@@ -221,6 +224,8 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         unordered,
         mode,
         snapshot,
+        threads,
+        budget_bytes: (memory_budget as usize).saturating_mul(1 << 20),
     };
     if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.

@@ -4,8 +4,8 @@ use std::collections::{HashMap, VecDeque};
 
 use native_reader::{DataFileDesc, Split, SplitKey};
 
-/// A split as matched across the two readers.
-#[derive(Clone, Copy, Debug)]
+/// A split as matched across the two readers. Copied freely whatever `T` is (it holds references only).
+#[derive(Debug)]
 pub enum Paired<'a, T> {
     /// Both readers planned it (under the same key, or the same files under another key).
     Both(&'a T, &'a T),
@@ -14,6 +14,14 @@ pub enum Paired<'a, T> {
     /// Only the native reader planned this split.
     NativeOnly(&'a T),
 }
+
+impl<T> Clone for Paired<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Paired<'_, T> {}
 
 /// Pairs of splits matched by (snapshot, partition, bucket). A key planned several times on one side
 /// (bin-packed append splits) is matched by its occurrence: the n-th with the n-th.

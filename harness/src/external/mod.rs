@@ -475,6 +475,10 @@ impl TableReader for ExternalReader {
         !self.plans
     }
 
+    fn reads_in_order(&self) -> bool {
+        true
+    }
+
     fn reader_version(&self) -> Option<String> {
         self.reported_name()
     }

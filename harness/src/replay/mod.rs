@@ -6,6 +6,7 @@
 //!    **planning** difference and their rows are not compared.
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
+mod parallel;
 mod split;
 
 use std::path::{Path, PathBuf};
@@ -23,7 +24,8 @@ use crate::error::{
 };
 use crate::reader::{PlannedSplit, TableReader};
 
-use split::{compare_pair, first_difference_of, plan_failure};
+use parallel::{in_order, InFlight};
+use split::{compare_pair, first_difference_of, plan_failure, prefetch_stock, Ahead};
 
 /// Set by the first Ctrl-C ([`stop_on_interrupt`]): a replay stops after the split in hand and reports what
 /// it compared, marked interrupted.
@@ -63,7 +65,23 @@ pub struct ReplayOptions {
     /// Batch time travel (`--snapshot`, `scan.snapshot-id` of [`ReplayMode::Batch`]); the latest snapshot
     /// when `None`.
     pub snapshot: Option<i64>,
+    /// Splits read at once (`--threads`; 1 by default here, the cores from the command line): the released
+    /// reader reads them on as many JVM threads, each with its own `TableRead`; the report is the same at
+    /// any number. A reader that must be read in order ([`TableReader::reads_in_order`]: external readers)
+    /// is read on the replay's thread while the released reader's splits are read ahead.
+    pub threads: usize,
+    /// Bytes (Arrow buffers) the splits read ahead may hold while they wait for their turn
+    /// (`--memory-budget`, MiB on the command line; [`DEFAULT_BUDGET_BYTES`] by default).
+    pub budget_bytes: usize,
 }
+
+/// The default of `replay --threads`: the cores this process may use (1 when that cannot be told).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The default [`ReplayOptions::budget_bytes`]: 512 MiB.
+pub const DEFAULT_BUDGET_BYTES: usize = 512 << 20;
 
 /// The scans `paimon-parity replay --mode` replays (see `native_reader::scan::ScanMode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -115,6 +133,8 @@ impl Default for ReplayOptions {
             unordered: false,
             mode: ReplayMode::Stream,
             snapshot: None,
+            threads: 1,
+            budget_bytes: DEFAULT_BUDGET_BYTES,
         }
     }
 }
@@ -493,37 +513,63 @@ pub fn replay(
     let mut first_difference: Option<FirstDifference> = None;
     let mut snapshots_seen = std::collections::BTreeSet::new();
     let mut stopped = false;
-    for pair in pairs {
-        if interrupted() {
-            stopped = true;
-            break;
-        }
-        let report = compare_pair(&table, stock, native, pair, options.unordered);
-        bar.inc(1);
-        bar.set_message(format!("{}", report.key));
-        snapshots_seen.insert(report.key.snapshot_id);
-        totals.files += report.files;
-        if let Some(r) = &report.stock_rows {
-            totals.stock_rows.add(r);
-        }
-        if let Some(r) = &report.native_rows {
-            totals.native_rows.add(r);
-        }
-        match report.verdict {
-            SplitVerdict::Identical => totals.identical += 1,
-            SplitVerdict::DiffersPlanning => totals.differ_planning += 1,
-            SplitVerdict::DiffersDecoding => totals.differ_decoding += 1,
-            SplitVerdict::OnlyInStock => totals.only_in_stock += 1,
-            SplitVerdict::OnlyInNative => totals.only_in_native += 1,
-            SplitVerdict::Unreadable => totals.unreadable += 1,
-            SplitVerdict::ReaderError => totals.reader_errors += 1,
-            SplitVerdict::Unsupported => totals.unsupported += 1,
-        }
-        if first_difference.is_none() {
-            first_difference = first_difference_of(&report, &native.side().to_string());
-        }
-        splits.push(report);
-    }
+    // The released reader's splits are read ahead on the other threads; a reader that can be read from any
+    // thread is compared there too, one that must be read in order is compared here, in plan order.
+    let ordered = native.reads_in_order();
+    let limits = InFlight {
+        threads: options.threads,
+        budget_bytes: options.budget_bytes,
+    };
+    in_order(
+        pairs.len(),
+        limits,
+        |i| {
+            if ordered {
+                Ahead::Read(prefetch_stock(&table, stock, pairs[i]))
+            } else {
+                Ahead::Compared(compare_pair(&table, stock, native, pairs[i], options.unordered))
+            }
+        },
+        Ahead::bytes,
+        |i, work| {
+            if interrupted() {
+                stopped = true;
+                return false;
+            }
+            let report = match work {
+                Ahead::Compared(report) => report,
+                Ahead::Read(prefetched) => {
+                    let stock = prefetched.reader(stock);
+                    compare_pair(&table, &stock, native, pairs[i], options.unordered)
+                }
+            };
+            bar.inc(1);
+            bar.set_message(format!("{}", report.key));
+            snapshots_seen.insert(report.key.snapshot_id);
+            totals.files += report.files;
+            if let Some(r) = &report.stock_rows {
+                totals.stock_rows.add(r);
+            }
+            if let Some(r) = &report.native_rows {
+                totals.native_rows.add(r);
+            }
+            match report.verdict {
+                SplitVerdict::Identical => totals.identical += 1,
+                SplitVerdict::DiffersPlanning => totals.differ_planning += 1,
+                SplitVerdict::DiffersDecoding => totals.differ_decoding += 1,
+                SplitVerdict::OnlyInStock => totals.only_in_stock += 1,
+                SplitVerdict::OnlyInNative => totals.only_in_native += 1,
+                SplitVerdict::Unreadable => totals.unreadable += 1,
+                SplitVerdict::ReaderError => totals.reader_errors += 1,
+                SplitVerdict::Unsupported => totals.unsupported += 1,
+            }
+            if first_difference.is_none() {
+                first_difference = first_difference_of(&report, &native.side().to_string());
+            }
+            splits.push(report);
+            true
+        },
+    );
     bar.finish_and_clear();
     totals.splits = splits.len();
     totals.snapshots_with_splits = snapshots_seen.len();

@@ -2,11 +2,12 @@
 
 use std::path::Path;
 
+use arrow_array::RecordBatch;
 use native_reader::Split;
 
 use crate::diff::{compare_plans, diff_split, Paired, RowCounts};
 use crate::error::{Error, ExternalFailure, Result, Side};
-use crate::reader::{PlannedSplit, TableReader};
+use crate::reader::{Batches, PlannedSplit, TableReader};
 
 use super::{FirstDifference, SplitReport, SplitVerdict};
 
@@ -251,4 +252,101 @@ pub(super) fn compare_pair(
         }
     }
     report
+}
+
+/// What a reading thread hands back for one pair: the whole comparison (readers that can be read from any
+/// thread), or the released reader's batches read ahead for a comparison on the replay's thread.
+pub(super) enum Ahead {
+    /// The pair compared on the reading thread.
+    Compared(SplitReport),
+    /// The released reader's side, read ahead.
+    Read(Prefetched),
+}
+
+impl Ahead {
+    /// Bytes held while waiting for the replay's thread (Arrow buffers of the batches read ahead).
+    pub(super) fn bytes(&self) -> usize {
+        match self {
+            Ahead::Compared(_) => 0,
+            Ahead::Read(p) => p.bytes,
+        }
+    }
+}
+
+/// The released reader's batches of one split, read ahead of the comparison.
+pub(super) struct Prefetched {
+    /// The split they are of; `None` when nothing was read ahead (a planning difference, a native-only
+    /// split, or the released reader failed: the comparison reads, and reports, it again).
+    split: Option<Split>,
+    batches: Vec<RecordBatch>,
+    bytes: usize,
+}
+
+/// Reads the released reader's side of `pair` ahead of its comparison when the comparison will read it
+/// (a pair with the same files, or a split only the released reader planned).
+pub(super) fn prefetch_stock(
+    table: &Path,
+    stock: &dyn TableReader,
+    pair: Paired<'_, PlannedSplit>,
+) -> Prefetched {
+    let nothing = Prefetched {
+        split: None,
+        batches: Vec::new(),
+        bytes: 0,
+    };
+    let s = match pair {
+        Paired::Both(s, n) if compare_plans(&s.split, &n.split).is_none() => s,
+        Paired::StockOnly(s) => s,
+        _ => return nothing,
+    };
+    let read = stock
+        .read_split(table, s)
+        .and_then(|batches| batches.collect::<Result<Vec<RecordBatch>>>());
+    match read {
+        Ok(batches) => Prefetched {
+            split: Some(s.split.clone()),
+            bytes: batches.iter().map(RecordBatch::get_array_memory_size).sum(),
+            batches,
+        },
+        Err(_) => nothing,
+    }
+}
+
+impl Prefetched {
+    /// The released reader with this split's batches already in hand: reading the split again returns
+    /// them (once per read, as clones of the same buffers); any other split is read by `stock` itself.
+    pub(super) fn reader<'r>(self, stock: &'r dyn TableReader) -> PrefetchedReader<'r> {
+        PrefetchedReader {
+            inner: stock,
+            ahead: self,
+        }
+    }
+}
+
+/// See [`Prefetched::reader`].
+pub(super) struct PrefetchedReader<'r> {
+    inner: &'r dyn TableReader,
+    ahead: Prefetched,
+}
+
+impl TableReader for PrefetchedReader<'_> {
+    fn side(&self) -> Side {
+        self.inner.side()
+    }
+
+    fn plan_stream(
+        &self,
+        table: &Path,
+        from_snapshot: i64,
+        end_snapshot: i64,
+    ) -> Result<Vec<PlannedSplit>> {
+        self.inner.plan_stream(table, from_snapshot, end_snapshot)
+    }
+
+    fn read_split<'a>(&'a self, table: &Path, split: &'a PlannedSplit) -> Result<Batches<'a>> {
+        if self.ahead.split.as_ref() == Some(&split.split) {
+            return Ok(Box::new(self.ahead.batches.clone().into_iter().map(Ok)));
+        }
+        self.inner.read_split(table, split)
+    }
 }
