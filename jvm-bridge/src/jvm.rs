@@ -11,7 +11,10 @@
 //!   [`DEFAULT_PAIMON_VERSION`]. One process runs exactly one release: its JVM has one classpath;
 //! - `-Duser.timezone=UTC` (paimon-arrow stamps TIMESTAMP WITH LOCAL TIME ZONE with the JVM zone),
 //!   `--add-opens=java.base/java.nio=ALL-UNNAMED` (Arrow memory on JDK 17), `-Xrs` (signals stay with Rust),
-//!   `-Xmx` from `PAIMON_PARITY_XMX` (default `2g`).
+//!   `-Xmx` from `PAIMON_PARITY_XMX` (default `2g`), then the options of `PAIMON_PARITY_JVM_OPTIONS`;
+//! - the release's class-data-sharing archive when it fits the build ([`crate::class_data`]: the bridge's jar
+//!   and `lib/*.jar` as the class path, `-XX:SharedArchiveFile`), else a one-line note on stderr;
+//! - `-Xlog:disable -Xlog:all=warning:stderr`: the JVM's own warnings go to stderr, never to stdout.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -19,6 +22,7 @@ use std::sync::{Mutex, OnceLock};
 use jni::objects::{JObject, JObjectArray, JString, JThrowable, JValue};
 use jni::{InitArgsBuilder, JNIEnv, JNIVersion, JavaVM};
 
+use crate::class_data::{self, Choice};
 use crate::error::{Error, Result};
 
 /// Environment variable that replaces the default classpath (`:`-separated, as `java -cp` takes it).
@@ -28,6 +32,9 @@ pub const XMX_ENV: &str = "PAIMON_PARITY_XMX";
 /// Environment variable naming the Paimon release whose build the JVM loads (e.g. `1.0.0`), when
 /// [`select_paimon_version`] was not called.
 pub const PAIMON_VERSION_ENV: &str = "PAIMON_PARITY_PAIMON_VERSION";
+/// Environment variable with further JVM options, separated by white space (e.g.
+/// `-XX:TieredStopAtLevel=1 -Xlog:gc`), added after the bridge's own.
+pub const JVM_OPTIONS_ENV: &str = "PAIMON_PARITY_JVM_OPTIONS";
 /// The Paimon release used when none is selected.
 pub const DEFAULT_PAIMON_VERSION: &str = "1.0.0";
 
@@ -271,19 +278,48 @@ pub fn vm() -> Result<&'static JavaVM> {
     if let Some(msg) = failed.as_ref() {
         return Err(Error::JvmStart(msg.clone()));
     }
-    let cp = classpath()?;
+    let mut cp = classpath()?;
     if let Some(cp) = classpath_override() {
         check_classpath_override(&cp)?;
     }
     let release = classpath_override().is_none().then(paimon_version);
+    let mut archive = None;
+    if let Some(version) = &release {
+        match class_data::choose(&build_dir(version)) {
+            Choice::Use {
+                archive: file,
+                classpath,
+            } => {
+                cp = classpath;
+                archive = Some(file);
+            }
+            Choice::Ignored { archive, reason } => eprintln!(
+                "note: the class-data archive {} is not used: {reason}; `scripts/build-java \
+                 --paimon-version {version}` makes it again",
+                archive.display()
+            ),
+            Choice::None => {}
+        }
+    }
     let xmx = heap_setting()?;
-    let args = InitArgsBuilder::new()
+    let mut builder = InitArgsBuilder::new()
         .version(JNIVersion::V8)
         .option(format!("-Djava.class.path={cp}"))
+        // The JVM's own log (a class-data archive it cannot map, say) goes to stderr, never into a report
+        // written to stdout.
+        .option("-Xlog:disable")
+        .option("-Xlog:all=warning:stderr")
         .option("-Duser.timezone=UTC")
         .option("--add-opens=java.base/java.nio=ALL-UNNAMED")
         .option("-Xrs")
-        .option(format!("-Xmx{}", xmx.trim()))
+        .option(format!("-Xmx{}", xmx.trim()));
+    if let Some(file) = &archive {
+        builder = builder.option(format!("-XX:SharedArchiveFile={}", path_str(file)?));
+    }
+    for option in std::env::var(JVM_OPTIONS_ENV).unwrap_or_default().split_whitespace() {
+        builder = builder.option(option.to_owned());
+    }
+    let args = builder
         .ignore_unrecognized(false)
         .build()
         .map_err(|e| Error::JvmStart(format!("bad JVM option: {e}")))?;

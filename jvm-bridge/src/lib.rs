@@ -1,5 +1,6 @@
 //! `jvm-bridge`: the released Apache Paimon 1.0 Java SDK, driven from Rust in an embedded JVM.
 //!
+//! - [`class_data`]: the class-data-sharing archive of a release's build, used when it fits the class path.
 //! - [`jvm`]: starts the one JVM of the process, attaches threads, turns Java exceptions into [`Error::Java`].
 //! - [`stock`]: the released reader as the oracle: streaming and batch plans ([`StockReader::plan`],
 //!   [`StockReader::plan_stream`]) and split reads ([`StockReader::read_split`]) as Arrow batches
@@ -11,6 +12,7 @@
 //! The Java side (`java/`, package `org.paimonparity.bridge`) only calls released Paimon APIs and exports
 //! Arrow; build it with `mvn -B -q -f jvm-bridge/java/pom.xml package` before using this crate.
 
+pub mod class_data;
 pub mod corpus;
 pub mod error;
 pub mod jvm;
