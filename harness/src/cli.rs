@@ -141,6 +141,21 @@ The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE
         /// The shell: bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
+    /// Work with reports other commands wrote: `merge` the reports of the shards of a replay
+    /// (`replay --shard I/N`) into the report of the whole replay.
+    #[command(
+        after_help = "Example (four shards, e.g. the jobs of a CI matrix, then one merge):
+  paimon-parity replay TABLE --mode stream,batch --shard 1/4 --json shard-1.json   # ... up to 4/4
+  paimon-parity report merge shard-*.json --json replay.json --junit replay.xml --html replay.html
+
+Exit status: the merged replay's (0 identical, 1 different or incomplete, 2 unreadable, 3 nothing
+compared), or 2 when the reports cannot be merged (not shards of one replay: the message names the file)."
+    )]
+    Report {
+        /// What to do.
+        #[command(subcommand)]
+        command: ReportCommand,
+    },
     /// Write test corpora with the released Paimon writer.
     #[command(after_help = "Examples:
   paimon-parity corpus list
@@ -284,6 +299,29 @@ pub struct StockReaderArgs {
     pub action: Option<StockReaderAction>,
 }
 
+/// The subcommands of `paimon-parity report`.
+#[derive(Subcommand, Debug)]
+pub enum ReportCommand {
+    /// Merge the JSON reports of the N shards of one replay (`replay --shard I/N --json`, any order) into
+    /// the report the unsharded replay writes: every run's splits in plan order, its totals, first
+    /// difference and verdict; refuses reports of different tables, scans, readers or releases, and a
+    /// missing or repeated shard.
+    Merge {
+        /// The shards' JSON reports.
+        #[arg(required = true, num_args = 1..)]
+        reports: Vec<PathBuf>,
+        /// Write the merged report as JSON to FILE (`-` for stdout).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Write the merged report as JUnit XML to FILE.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Write the merged report as a self-contained HTML page to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
+}
+
 /// What the hidden `stock-reader` does besides answering a request.
 #[derive(Subcommand, Debug)]
 pub enum StockReaderAction {
@@ -424,6 +462,11 @@ pub struct ReplayArgs {
     /// read is bounded by the split itself).
     #[arg(long, value_name = "MIB", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_budget: u64,
+    /// Compare only shard I of N of the split pairs (`2/4`: positions 1, 5, 9, ... of the paired plan,
+    /// 0-based); both readers still plan the whole scan. `paimon-parity report merge` merges the N reports
+    /// into the one the whole replay writes.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::replay::Shard>,
 }
 
 // The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).

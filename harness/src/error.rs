@@ -55,6 +55,18 @@ pub enum Error {
         #[source]
         source: BoxError,
     },
+    /// A report file (`report merge`) cannot be read, or cannot be merged with the others: the file and
+    /// what is wrong, the JSON error kept as the source when there is one.
+    #[error("{path}: {reason}")]
+    Report {
+        /// The report file.
+        path: PathBuf,
+        /// What is wrong, e.g. `shard 2/4 is missing`.
+        reason: String,
+        /// The underlying error (reading, JSON), if any.
+        #[source]
+        source: Option<BoxError>,
+    },
     /// The native reader failed.
     #[error("native reader: {0}")]
     Native(#[source] Box<native_reader::Error>),

@@ -120,7 +120,13 @@ fn commands(tables: &[String], out: &Path) -> Vec<(Vec<String>, &'static [i32])>
         ),
         // The example external reader (it plans by itself, then reads its own splits).
         (
-            every(&["--reader", "example", "--reader-plans", "--mode", "stream,batch"]),
+            every(&[
+                "--reader",
+                "example",
+                "--reader-plans",
+                "--mode",
+                "stream,batch",
+            ]),
             &[0, 1],
         ),
     ];

@@ -5,6 +5,7 @@ mod bench;
 mod corpus;
 mod inspect;
 mod replay;
+mod report;
 mod stock_reader;
 mod sweep;
 mod upgrade_matrix;
@@ -64,6 +65,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::StockReader(args) => stock_reader::run(args),
         Command::UpgradeMatrix(args) => upgrade_matrix::run(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Report { command } => report::run(command),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut out = std::io::stdout().lock();

@@ -95,29 +95,40 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32> {
     }
     // The page shows runs; an error before the first run is on stderr and in the JSON report.
     if let (Some(path), false) = (&html, runs.is_empty()) {
-        let pairs: Vec<_> = runs
-            .iter()
-            .map(|r| (&r.summary, r.report.as_ref()))
-            .collect();
-        // Each table's timeline up to the last snapshot its runs replayed (writers may have committed since).
-        let mut shown = timelines(&tables);
-        for (table, timeline) in &mut shown {
-            let end = runs
-                .iter()
-                .filter(|r| &r.summary.table == table)
-                .filter_map(|r| r.report.as_ref().map(|rep| rep.end_snapshot))
-                .max();
-            if end.is_some() {
-                let filter = crate::inspect::InspectFilter {
-                    to: end,
-                    ..Default::default()
-                };
-                *timeline = filter.apply(timeline.clone());
-            }
-        }
-        write_html(path, &replay_page(&pairs, &shown))?;
+        write_replay_html(path, &runs, &tables)?;
     }
     outcome
+}
+
+/// Writes the HTML page of `runs`: each run, and each table's timeline up to the last snapshot its runs
+/// replayed (writers may have committed since); a table that cannot be read here has no timeline.
+///
+/// Errors: [`Error::Io`] naming `path`.
+pub(super) fn write_replay_html(
+    path: &std::path::Path,
+    runs: &[ReplayRun],
+    tables: &[std::path::PathBuf],
+) -> Result<()> {
+    let pairs: Vec<_> = runs
+        .iter()
+        .map(|r| (&r.summary, r.report.as_ref()))
+        .collect();
+    let mut shown = timelines(tables);
+    for (table, timeline) in &mut shown {
+        let end = runs
+            .iter()
+            .filter(|r| &r.summary.table == table)
+            .filter_map(|r| r.report.as_ref().map(|rep| rep.end_snapshot))
+            .max();
+        if end.is_some() {
+            let filter = crate::inspect::InspectFilter {
+                to: end,
+                ..Default::default()
+            };
+            *timeline = filter.apply(timeline.clone());
+        }
+    }
+    write_html(path, &replay_page(&pairs, &shown))
 }
 
 /// Refuses snapshot arguments that cannot mean what they say, before any JVM starts: `--snapshot` without
@@ -205,6 +216,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         quiet,
         threads,
         memory_budget,
+        shard,
         ..
     } = args;
     let threads = threads.map_or_else(crate::replay::default_threads, |t| t as usize);
@@ -226,6 +238,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         snapshot,
         threads,
         budget_bytes: (memory_budget as usize).saturating_mul(1 << 20),
+        shard,
     };
     if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.

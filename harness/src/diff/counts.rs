@@ -5,7 +5,7 @@ use native_reader::RowKind;
 use serde::Serialize;
 
 /// Rows per RowKind (`org.apache.paimon.types.RowKind`): `+I`, `-U`, `+U`, `-D`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct RowCounts {
     /// `+I` rows (byte value 0).
     pub insert: u64,

@@ -43,7 +43,7 @@ pub use rows::diff_rows;
 pub use value::{json_row, json_value, logical_type, normalize};
 
 /// What kind of difference a [`RowMismatch`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MismatchKind {
     /// The same row position holds a different value in `field` (RowKind included, as `_row_kind`).
@@ -60,7 +60,7 @@ pub enum MismatchKind {
 }
 
 /// The first place where the rows of one split differ.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct RowMismatch {
     /// 0-based ordinal of the row within the split (for an extra row: its ordinal on the native side; the
     /// two sides agree on every row before it).

@@ -7,6 +7,7 @@
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
 mod parallel;
+mod shard;
 mod split;
 
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use native_reader::scan::ScanMode;
 use native_reader::SplitKey;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::diff::{compare_plans, match_splits, Paired, RowCounts, RowMismatch};
 use crate::error::{
@@ -23,6 +24,8 @@ use crate::error::{
     EXIT_UNREADABLE,
 };
 use crate::reader::{PlannedSplit, TableReader};
+
+pub use shard::{merge as merge_shards, MergeRefused, Shard};
 
 use parallel::{in_order, InFlight};
 use split::{compare_pair, first_difference_of, plan_failure, prefetch_stock, Ahead};
@@ -73,6 +76,8 @@ pub struct ReplayOptions {
     /// Bytes (Arrow buffers) the splits read ahead may hold while they wait for their turn
     /// (`--memory-budget`, MiB on the command line; [`DEFAULT_BUDGET_BYTES`] by default).
     pub budget_bytes: usize,
+    /// Compare only the split pairs of this shard (`--shard I/N`); every pair when `None`.
+    pub shard: Option<Shard>,
 }
 
 /// The default of `replay --threads`: the cores this process may use (1 when that cannot be told).
@@ -84,7 +89,7 @@ pub fn default_threads() -> usize {
 pub const DEFAULT_BUDGET_BYTES: usize = 512 << 20;
 
 /// The scans `paimon-parity replay --mode` replays (see `native_reader::scan::ScanMode`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReplayMode {
     /// Streaming, `scan.mode=from-snapshot` from `--from-snapshot`: follow-up plans only.
@@ -135,12 +140,13 @@ impl Default for ReplayOptions {
             snapshot: None,
             threads: 1,
             budget_bytes: DEFAULT_BUDGET_BYTES,
+            shard: None,
         }
     }
 }
 
 /// The verdict of one split.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SplitVerdict {
     /// Same files, same rows in the same order.
@@ -178,8 +184,12 @@ impl SplitVerdict {
 }
 
 /// One split of the replay, as reported.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SplitReport {
+    /// 0-based position of the pair in the paired plan (released plan order, then the compared reader's
+    /// own splits), the same in every shard of the replay ([`Shard`]).
+    #[serde(default)]
+    pub position: usize,
     /// (snapshot, partition, bucket).
     pub key: SplitKey,
     /// What the comparison found.
@@ -199,7 +209,7 @@ pub struct SplitReport {
 }
 
 /// Totals over the replay.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Totals {
     /// Snapshots walked: from the first snapshot the scan starts at to the end snapshot.
     pub snapshots: i64,
@@ -234,18 +244,19 @@ pub struct Totals {
 }
 
 /// Where the readers first differ.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FirstDifference {
     /// `planning` (different files or splits) or `decoding` (same files, different rows).
-    pub kind: &'static str,
+    #[serde(deserialize_with = "difference_kind")]
+    pub kind: Word,
     /// The split.
     pub split: SplitKey,
     /// In words.
     pub detail: String,
 }
 
-/// The whole report of a replay; serialized as-is by `--json`.
-#[derive(Clone, Debug, Serialize)]
+/// The whole report of a replay; serialized as-is by `--json`, read back by `report merge`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReplayReport {
     /// The table directory, canonical.
     pub table: PathBuf,
@@ -268,7 +279,11 @@ pub struct ReplayReport {
     /// `identical`, `different`, `incomplete` (no difference, but some splits the reader failed on or does
     /// not support), `unreadable` (the released or native reader failed), `nothing-compared` (neither
     /// reader planned a split), or `interrupted` (Ctrl-C: the splits up to then are reported).
-    pub verdict: &'static str,
+    #[serde(deserialize_with = "replay_verdict")]
+    pub verdict: Word,
+    /// The shard this report covers (`--shard`), `None` for a whole replay (and a merged one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl ReplayReport {
@@ -283,6 +298,96 @@ impl ReplayReport {
             _ => EXIT_UNREADABLE,
         }
     }
+}
+
+/// A word of a fixed set (a verdict, a kind of difference), as the report holds it; read back from JSON
+/// through the set, so that a report read back is the report written.
+pub type Word = &'static str;
+
+/// One of `known`, as the static string the report holds.
+fn known_word<'de, D: Deserializer<'de>>(
+    d: D,
+    known: &[&'static str],
+) -> std::result::Result<&'static str, D::Error> {
+    let word = String::deserialize(d)?;
+    known
+        .iter()
+        .find(|k| **k == word)
+        .copied()
+        .ok_or_else(|| serde::de::Error::unknown_variant(&word, &[]))
+}
+
+/// [`ReplayReport::verdict`] read back.
+fn replay_verdict<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<&'static str, D::Error> {
+    known_word(
+        d,
+        &[
+            "identical",
+            "different",
+            "incomplete",
+            "unreadable",
+            "nothing-compared",
+            "interrupted",
+        ],
+    )
+}
+
+/// [`FirstDifference::kind`] read back.
+fn difference_kind<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<&'static str, D::Error> {
+    known_word(d, &["planning", "decoding"])
+}
+
+/// The totals, the first difference and the verdict of a replay whose split reports are `splits` (in plan
+/// order), over `snapshots` snapshots, comparing `reader`; `stopped` when Ctrl-C ended it early. The wall
+/// time is left at 0.
+pub(crate) fn summarize(
+    splits: &[SplitReport],
+    snapshots: i64,
+    reader: &str,
+    stopped: bool,
+) -> (Totals, Option<FirstDifference>, &'static str) {
+    let mut totals = Totals {
+        snapshots,
+        splits: splits.len(),
+        ..Totals::default()
+    };
+    let mut first_difference = None;
+    let mut snapshots_seen = std::collections::BTreeSet::new();
+    for report in splits {
+        snapshots_seen.insert(report.key.snapshot_id);
+        totals.files += report.files;
+        if let Some(r) = &report.stock_rows {
+            totals.stock_rows.add(r);
+        }
+        if let Some(r) = &report.native_rows {
+            totals.native_rows.add(r);
+        }
+        match report.verdict {
+            SplitVerdict::Identical => totals.identical += 1,
+            SplitVerdict::DiffersPlanning => totals.differ_planning += 1,
+            SplitVerdict::DiffersDecoding => totals.differ_decoding += 1,
+            SplitVerdict::OnlyInStock => totals.only_in_stock += 1,
+            SplitVerdict::OnlyInNative => totals.only_in_native += 1,
+            SplitVerdict::Unreadable => totals.unreadable += 1,
+            SplitVerdict::ReaderError => totals.reader_errors += 1,
+            SplitVerdict::Unsupported => totals.unsupported += 1,
+        }
+        if first_difference.is_none() {
+            first_difference = first_difference_of(report, reader);
+        }
+    }
+    totals.snapshots_with_splits = snapshots_seen.len();
+    let verdict = if stopped {
+        "interrupted"
+    } else if totals.unreadable > 0 {
+        "unreadable"
+    } else if totals.splits == 0 {
+        // Both readers planned nothing: no evidence either way.
+        "nothing-compared"
+    } else {
+        verdict_of(&totals)
+    };
+    (totals, first_difference, verdict)
 }
 
 /// The verdict of a replay whose splits were all read by the released reader: `identical` only when every
@@ -318,13 +423,13 @@ fn reader_plan_failed(
         } => SplitVerdict::Unsupported,
         _ => SplitVerdict::ReaderError,
     };
-    let mut totals = Totals {
-        snapshots: (end - start + 1).max(0),
-        ..Totals::default()
-    };
+    let reader = native.side().to_string();
     let splits: Vec<SplitReport> = stock_plan
         .iter()
-        .map(|p| SplitReport {
+        .enumerate()
+        .filter(|(i, _)| options.shard.is_none_or(|s| s.takes(*i)))
+        .map(|(position, p)| SplitReport {
+            position,
             key: p.split.key(),
             verdict,
             files: p.split.data_files.len(),
@@ -335,34 +440,21 @@ fn reader_plan_failed(
             first_mismatch: None,
         })
         .collect();
-    totals.splits = splits.len();
-    totals.files = splits.iter().map(|s| s.files).sum();
-    if verdict == SplitVerdict::Unsupported {
-        totals.unsupported = splits.len();
-    } else {
-        totals.reader_errors = splits.len();
-    }
-    totals.snapshots_with_splits = splits
-        .iter()
-        .map(|s| s.key.snapshot_id)
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
+    let (mut totals, first_difference, verdict) =
+        summarize(&splits, (end - start + 1).max(0), &reader, false);
     totals.wall_time_ms = started.elapsed().as_millis();
     ReplayReport {
-        reader: native.side().to_string(),
+        reader,
         reader_version: native.reader_version(),
         table: table.to_path_buf(),
         from_snapshot: options.from_snapshot,
         mode,
         end_snapshot: end,
         splits,
-        verdict: if totals.splits == 0 {
-            "nothing-compared"
-        } else {
-            verdict_of(&totals)
-        },
+        verdict,
         totals,
-        first_difference: None,
+        first_difference,
+        shard: options.shard,
     }
 }
 
@@ -475,7 +567,13 @@ pub fn replay(
             (s, n) => return Err(plan_failure(s, n, end)),
         }
     };
-    let pairs = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
+    let paired = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
+    // A shard compares only its pairs; positions are those of the whole paired plan.
+    let (positions, pairs): (Vec<usize>, Vec<_>) = paired
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| options.shard.is_none_or(|s| s.takes(*i)))
+        .unzip();
     // The compared reader's splits that will be read, in the order they will be: matched splits with the
     // same files, and splits only it planned (a split with other files than the released one is a planning
     // difference and is not read).
@@ -505,13 +603,7 @@ pub fn replay(
         ProgressBar::hidden()
     };
 
-    let mut totals = Totals {
-        snapshots: (end - start + 1).max(0),
-        ..Totals::default()
-    };
     let mut splits = Vec::with_capacity(pairs.len());
-    let mut first_difference: Option<FirstDifference> = None;
-    let mut snapshots_seen = std::collections::BTreeSet::new();
     let mut stopped = false;
     // The released reader's splits are read ahead on the other threads; a reader that can be read from any
     // thread is compared there too, one that must be read in order is compared here, in plan order.
@@ -527,7 +619,13 @@ pub fn replay(
             if ordered {
                 Ahead::Read(prefetch_stock(&table, stock, pairs[i]))
             } else {
-                Ahead::Compared(compare_pair(&table, stock, native, pairs[i], options.unordered))
+                Ahead::Compared(compare_pair(
+                    &table,
+                    stock,
+                    native,
+                    pairs[i],
+                    options.unordered,
+                ))
             }
         },
         Ahead::bytes,
@@ -536,54 +634,25 @@ pub fn replay(
                 stopped = true;
                 return false;
             }
-            let report = match work {
+            let mut report = match work {
                 Ahead::Compared(report) => report,
                 Ahead::Read(prefetched) => {
                     let stock = prefetched.reader(stock);
                     compare_pair(&table, &stock, native, pairs[i], options.unordered)
                 }
             };
+            report.position = positions[i];
             bar.inc(1);
             bar.set_message(format!("{}", report.key));
-            snapshots_seen.insert(report.key.snapshot_id);
-            totals.files += report.files;
-            if let Some(r) = &report.stock_rows {
-                totals.stock_rows.add(r);
-            }
-            if let Some(r) = &report.native_rows {
-                totals.native_rows.add(r);
-            }
-            match report.verdict {
-                SplitVerdict::Identical => totals.identical += 1,
-                SplitVerdict::DiffersPlanning => totals.differ_planning += 1,
-                SplitVerdict::DiffersDecoding => totals.differ_decoding += 1,
-                SplitVerdict::OnlyInStock => totals.only_in_stock += 1,
-                SplitVerdict::OnlyInNative => totals.only_in_native += 1,
-                SplitVerdict::Unreadable => totals.unreadable += 1,
-                SplitVerdict::ReaderError => totals.reader_errors += 1,
-                SplitVerdict::Unsupported => totals.unsupported += 1,
-            }
-            if first_difference.is_none() {
-                first_difference = first_difference_of(&report, &native.side().to_string());
-            }
             splits.push(report);
             true
         },
     );
     bar.finish_and_clear();
-    totals.splits = splits.len();
-    totals.snapshots_with_splits = snapshots_seen.len();
+    let reader = native.side().to_string();
+    let (mut totals, first_difference, verdict) =
+        summarize(&splits, (end - start + 1).max(0), &reader, stopped);
     totals.wall_time_ms = started.elapsed().as_millis();
-    let verdict = if stopped {
-        "interrupted"
-    } else if totals.unreadable > 0 {
-        "unreadable"
-    } else if totals.splits == 0 {
-        // Both readers planned nothing: no evidence either way.
-        "nothing-compared"
-    } else {
-        verdict_of(&totals)
-    };
     Ok(ReplayReport {
         reader: native.side().to_string(),
         reader_version: native.reader_version(),
@@ -595,5 +664,6 @@ pub fn replay(
         totals,
         first_difference,
         verdict,
+        shard: options.shard,
     })
 }

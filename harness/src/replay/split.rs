@@ -149,6 +149,7 @@ pub(super) fn compare_pair(
         Paired::NativeOnly(n) => &n.split,
     };
     let mut report = SplitReport {
+        position: 0,
         key: any.key(),
         verdict: SplitVerdict::Identical,
         files: any.data_files.len(),

@@ -2,7 +2,7 @@
 //! tool, release, JDK and options produced it and how the command ended, around the command's own result.
 //! Documented field by field in `docs/json-report.md`; [`SCHEMA`] and [`SCHEMA_VERSION`] name it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::MatrixRun;
 use crate::audit::AuditReport;
@@ -56,7 +56,7 @@ impl ReportError {
 
 /// One run of a replay: its summary (the matrix line: table, mode, reader, verdict, counts, exit code,
 /// error) and, when it got as far, its whole report with every split.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReplayRun {
     /// The run's summary.
     #[serde(flatten)]

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::summary_line;
 use crate::diff::RowCounts;
@@ -11,7 +11,7 @@ use crate::error::{Error, EXIT_UNREADABLE};
 use crate::replay::{ReplayMode, ReplayReport, SplitVerdict};
 
 /// One run of a multi-table or multi-mode `replay`: its summary, or the error that stopped it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatrixRun {
     /// The table directory as given.
     pub table: PathBuf,
@@ -117,7 +117,7 @@ impl MatrixRun {
 }
 
 /// Split verdicts of one run, counted.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct SplitCounts {
     /// Identical splits.
     pub identical: usize,

@@ -184,8 +184,12 @@ pub fn summary_line(report: &ReplayReport) -> String {
             split_parts.push(format!("{n} {word}"));
         }
     }
+    let shard = report
+        .shard
+        .map(|s| format!(" (shard {s})"))
+        .unwrap_or_default();
     format!(
-        "{}: {} snapshots ({} with splits), {} splits ({}), {} files, stock {}, {} {}, {:.2} s",
+        "{}{shard}: {} snapshots ({} with splits), {} splits ({}), {} files, stock {}, {} {}, {:.2} s",
         report.verdict.to_uppercase(),
         t.snapshots,
         t.snapshots_with_splits,

@@ -1,0 +1,198 @@
+//! `paimon-parity report merge`: the reports of the shards of one replay (`replay --shard I/N --json`)
+//! merged into the report of the whole replay (JSON, JUnit, HTML, text), with one verdict and exit status.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::replay::write_replay_html;
+use super::stdout_err;
+use crate::cli::ReportCommand;
+use crate::error::{exit_severity, Error, Result};
+use crate::replay::merge_shards;
+use crate::report::{
+    check_html_target, check_json_target, table_name, text_output, write_json, write_junit,
+    write_matrix, write_run, JunitRun, MatrixRun, ReplayRun, SCHEMA,
+};
+
+/// Runs `report merge`; returns the merged replay's exit status.
+///
+/// Errors: [`Error::Report`] naming the file that cannot be read or merged; [`Error::Io`] for an output.
+pub(super) fn run(command: ReportCommand) -> Result<i32> {
+    let ReportCommand::Merge {
+        reports,
+        json,
+        junit,
+        html,
+    } = command;
+    check_json_target(json.as_deref())?;
+    check_json_target(junit.as_deref())?;
+    check_html_target(html.as_deref())?;
+    let shards: Vec<(PathBuf, Value)> = reports
+        .iter()
+        .map(|p| read_report(p).map(|v| (p.clone(), v)))
+        .collect::<Result<_>>()?;
+    let (first_path, first) = &shards[0];
+    let release = |v: &Value| v["paimon_version"].as_str().unwrap_or_default().to_owned();
+    let run_count = |v: &Value| v["runs"].as_array().map_or(0, Vec::len);
+    for (path, v) in &shards[1..] {
+        if release(v) != release(first) {
+            return Err(refused(
+                path,
+                format!(
+                    "was written with Paimon {}, {} with Paimon {}: not shards of one replay",
+                    release(v),
+                    first_path.display(),
+                    release(first)
+                ),
+            ));
+        }
+        if run_count(v) != run_count(first) {
+            return Err(refused(
+                path,
+                format!(
+                    "has {} runs (table x mode x reader), {} has {}: not shards of one replay",
+                    run_count(v),
+                    first_path.display(),
+                    run_count(first)
+                ),
+            ));
+        }
+    }
+    // Run k of every shard is run k of the replay (tables, modes and readers come in one order).
+    let mut parsed: Vec<Vec<ReplayRun>> = Vec::new();
+    for (path, v) in &shards {
+        let runs: Vec<ReplayRun> =
+            serde_json::from_value(v["runs"].clone()).map_err(|e| Error::Report {
+                path: path.clone(),
+                reason: "its runs are not those of a replay report".into(),
+                source: Some(Box::new(e)),
+            })?;
+        parsed.push(runs);
+    }
+    let mut merged_runs: Vec<ReplayRun> = Vec::new();
+    for k in 0..run_count(first) {
+        let of_k: Vec<(&PathBuf, &ReplayRun)> = shards
+            .iter()
+            .zip(&parsed)
+            .map(|((p, _), runs)| (p, &runs[k]))
+            .collect();
+        // A shard whose run stopped with an error: the merged run is that error.
+        if let Some((_, errored)) = of_k.iter().find(|(_, r)| r.report.is_none()) {
+            merged_runs.push((*errored).clone());
+            continue;
+        }
+        let reports = of_k.iter().filter_map(|(_, r)| r.report.clone()).collect();
+        let merged = merge_shards(reports).map_err(|e| refused(of_k[0].0, e.0))?;
+        let summary = &of_k[0].1.summary;
+        merged_runs.push(ReplayRun::of_report(&summary.table, summary.mode, merged));
+    }
+    let summaries: Vec<MatrixRun> = merged_runs.iter().map(|r| r.summary.clone()).collect();
+    let code = summaries
+        .iter()
+        .map(|r| r.exit_code)
+        .max_by_key(|c| exit_severity(*c))
+        .unwrap_or(0);
+    let mut out = text_output(json.as_deref());
+    for run in &summaries {
+        write_run(&mut out, run).map_err(stdout_err)?;
+    }
+    if summaries.len() > 1 {
+        write_matrix(&mut out, &summaries).map_err(stdout_err)?;
+    }
+    writeln!(
+        out,
+        "merged {} shard reports ({} ...)",
+        shards.len(),
+        first_path.display()
+    )
+    .map_err(stdout_err)?;
+    drop(out);
+    if let Some(path) = &json {
+        // The first shard's envelope (tool, release, JDK, options), as the whole replay's.
+        let mut envelope = first.clone();
+        envelope["runs"] = serde_json::to_value(&merged_runs).unwrap_or_default();
+        envelope["exit_code"] = code.into();
+        envelope["status"] = "complete".into();
+        envelope["error"] = Value::Null;
+        if let Some(options) = envelope["options"].as_object_mut() {
+            options.insert("shard".into(), Value::Null);
+            options.insert("json".into(), path.display().to_string().into());
+        }
+        write_json(path, &envelope)?;
+    }
+    if let Some(path) = &junit {
+        let runs: Vec<JunitRun> = merged_runs
+            .iter()
+            .filter_map(|r| {
+                let report = r.report.as_ref()?;
+                let table = &r.summary.table;
+                Some(JunitRun::of_report(
+                    table,
+                    table_name(table),
+                    r.summary.mode,
+                    report,
+                ))
+            })
+            .collect();
+        write_junit(path, &runs)?;
+    }
+    if let Some(path) = &html {
+        let tables: Vec<PathBuf> = merged_runs
+            .iter()
+            .map(|r| r.summary.table.clone())
+            .collect();
+        write_replay_html(path, &merged_runs, &tables)?;
+    }
+    Ok(code)
+}
+
+use std::io::Write;
+
+/// A report file, checked to be a `replay` report of this schema that ran to the end.
+fn read_report(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Report {
+        path: path.to_path_buf(),
+        reason: "cannot read it".into(),
+        source: Some(Box::new(e)),
+    })?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| Error::Report {
+        path: path.to_path_buf(),
+        reason: "not JSON".into(),
+        source: Some(Box::new(e)),
+    })?;
+    if v["schema"] != SCHEMA {
+        return Err(refused(path, format!("is not a {SCHEMA} JSON report")));
+    }
+    if v["command"] != "replay" {
+        return Err(refused(
+            path,
+            format!(
+                "is the report of `{}`, not of `replay`",
+                v["command"].as_str().unwrap_or("?")
+            ),
+        ));
+    }
+    match v["status"].as_str() {
+        Some("complete") => Ok(v),
+        Some(other) => Err(refused(
+            path,
+            format!(
+                "did not run to the end (status {other}{}): run that shard again",
+                v["error"]["message"]
+                    .as_str()
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
+            ),
+        )),
+        None => Err(refused(path, "has no status".into())),
+    }
+}
+
+fn refused(path: &Path, reason: String) -> Error {
+    Error::Report {
+        path: path.to_path_buf(),
+        reason,
+        source: None,
+    }
+}
