@@ -92,10 +92,7 @@ fn check(dir: &Path, archive_time: SystemTime) -> Result<String, String> {
     // The bridge's classes are taken from its jar: a `classes/` compiled after the jar would be shadowed.
     let jar_time = modified(&dir.join(BRIDGE_JAR)).unwrap_or(SystemTime::UNIX_EPOCH);
     if let Some(newer) = newer_file(&dir.join("classes"), jar_time) {
-        return Err(format!(
-            "{} is newer than {BRIDGE_JAR}",
-            newer.display()
-        ));
+        return Err(format!("{} is newer than {BRIDGE_JAR}", newer.display()));
     }
     Ok(recorded)
 }
@@ -144,7 +141,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let t0 = SystemTime::now() - Duration::from_secs(3600);
         let d = dir.path();
-        touch(&d.join("classes/org/paimonparity/bridge/StockReader.class"), t0);
+        touch(
+            &d.join("classes/org/paimonparity/bridge/StockReader.class"),
+            t0,
+        );
         touch(&d.join(BRIDGE_JAR), t0);
         touch(&d.join("lib/b.jar"), t0);
         touch(&d.join("lib/a.jar"), t0);
@@ -190,30 +190,43 @@ mod tests {
         let Choice::Ignored { reason, .. } = choose(dir.path()) else {
             panic!("a rebuilt jar")
         };
-        assert!(reason.ends_with("lib/b.jar is newer than the archive"), "{reason}");
+        assert!(
+            reason.ends_with("lib/b.jar is newer than the archive"),
+            "{reason}"
+        );
 
         let (dir, t0) = build();
         touch(&dir.path().join("lib/c.jar"), t0);
         let Choice::Ignored { reason, .. } = choose(dir.path()) else {
             panic!("a new jar")
         };
-        assert_eq!(reason, "it was made for another class path (the build changed since)");
+        assert_eq!(
+            reason,
+            "it was made for another class path (the build changed since)"
+        );
 
         let (dir, _) = build();
         touch(
-            &dir.path().join("classes/org/paimonparity/bridge/StockReader.class"),
+            &dir.path()
+                .join("classes/org/paimonparity/bridge/StockReader.class"),
             later,
         );
         let Choice::Ignored { reason, .. } = choose(dir.path()) else {
             panic!("recompiled classes")
         };
-        assert!(reason.ends_with(&format!("StockReader.class is newer than {BRIDGE_JAR}")), "{reason}");
+        assert!(
+            reason.ends_with(&format!("StockReader.class is newer than {BRIDGE_JAR}")),
+            "{reason}"
+        );
 
         let (dir, _) = build();
         std::fs::remove_file(dir.path().join(CLASSPATH_FILE)).unwrap();
         let Choice::Ignored { reason, .. } = choose(dir.path()) else {
             panic!("no recorded class path")
         };
-        assert!(reason.starts_with("cannot read paimon-parity.jsa.classpath"), "{reason}");
+        assert!(
+            reason.starts_with("cannot read paimon-parity.jsa.classpath"),
+            "{reason}"
+        );
     }
 }

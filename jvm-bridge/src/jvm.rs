@@ -316,7 +316,10 @@ pub fn vm() -> Result<&'static JavaVM> {
     if let Some(file) = &archive {
         builder = builder.option(format!("-XX:SharedArchiveFile={}", path_str(file)?));
     }
-    for option in std::env::var(JVM_OPTIONS_ENV).unwrap_or_default().split_whitespace() {
+    for option in std::env::var(JVM_OPTIONS_ENV)
+        .unwrap_or_default()
+        .split_whitespace()
+    {
         builder = builder.option(option.to_owned());
     }
     let args = builder
