@@ -150,6 +150,51 @@ pub(super) fn bench_kind(
         measurements.push(measure_java_count(
             stock, table, &k.splits, samples, file_bytes,
         )?);
+        // The whole replay of these splits (both readers and the row diff), at 1 thread and at
+        // `--threads`: its floor is `stock-export`, which a replay must read through.
+        let stock_reader = crate::reader::StockTableReader::new()?;
+        let native_reader =
+            crate::reader::NativeTableReader::for_release(crate::reader::this_release()?);
+        let planned: Vec<crate::reader::PlannedSplit> = k
+            .splits
+            .iter()
+            .map(|s| crate::reader::PlannedSplit {
+                split: s.split.clone(),
+                payload: Some(s.payload.clone()),
+                wire: s.wire.clone(),
+            })
+            .collect();
+        let replay_at = |name: &str, threads: usize| {
+            measure(name, samples, file_bytes, || {
+                let reports = crate::replay::compare_splits(
+                    table,
+                    &stock_reader,
+                    &native_reader,
+                    &planned,
+                    threads,
+                    crate::replay::DEFAULT_BUDGET_BYTES,
+                );
+                if let Some(r) = reports
+                    .iter()
+                    .find(|r| r.verdict != crate::replay::SplitVerdict::Identical)
+                {
+                    return Err(Error::Compare(format!(
+                        "{name}: split {} is {}: {}",
+                        r.key,
+                        r.verdict.word(),
+                        r.detail.clone().unwrap_or_default()
+                    )));
+                }
+                Ok(reports
+                    .iter()
+                    .filter_map(|r| r.stock_rows.map(|c| c.total()))
+                    .sum())
+            })
+        };
+        measurements.push(replay_at("replay-1t", 1)?);
+        if opts.threads > 1 {
+            measurements.push(replay_at("replay-par", opts.threads)?);
+        }
     }
     // The plain decoders are a baseline, not a reader under test: when they cannot decode a file that
     // Paimon wrote (orc-rust overflows on year-9999 timestamps in nanoseconds), the baseline is left out
@@ -257,6 +302,8 @@ pub(super) fn bench_kind(
     ratio("native-1t vs plain", "native-1t", "plain");
     ratio("native-par vs native-1t", "native-par", "native-1t");
     ratio("native-par vs stock-export", "native-par", "stock-export");
+    ratio("replay-1t vs stock-export", "replay-1t", "stock-export");
+    ratio("replay-par vs replay-1t", "replay-par", "replay-1t");
     Ok(KindReport {
         kind: k.kind.into(),
         plan: k.plan.clone(),

@@ -8,6 +8,9 @@
 //!   `native_reader::read::read_splits` (a rayon pool, output kept in plan order);
 //! * `stock-export`: the released reader through the bridge, rows exported to Arrow (Rust-side timing);
 //! * `stock-count`: the released reader counting rows in Java, no export (`System.nanoTime` in Java);
+//! * `replay-1t`, `replay-par`: the whole replay of the same splits (the released reader with export, the
+//!   native reader and the row diff, `crate::replay::compare_splits`) on 1 thread and on `--threads`; its
+//!   floor is `stock-export`, which a replay must read through (ratio `replay-1t vs stock-export`, at most 1);
 //! * `plain`: parquet-rs / orc-rust decoding of the split's files, every column, no Paimon logic
 //!   and apache-avro's row decoder for Avro;
 //! * per-split fixed cost: time to the first batch of a one-row native read, of the plain footer parse,
@@ -177,7 +180,7 @@ pub struct KindReport {
 /// One measured reader over all splits of a kind.
 #[derive(Clone, Debug, Serialize)]
 pub struct Measurement {
-    /// `native-1t`, `native-par`, `stock-export`, `stock-count`, `plain`.
+    /// `native-1t`, `native-par`, `stock-export`, `stock-count`, `replay-1t`, `replay-par`, `plain`.
     pub name: String,
     /// Rows returned (per sample; they must all agree).
     pub rows: u64,

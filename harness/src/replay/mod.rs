@@ -390,6 +390,84 @@ pub(crate) fn summarize(
     (totals, first_difference, verdict)
 }
 
+/// Compares `splits`, planned by the released reader and read by both `stock` and `native` (the same
+/// descriptions on both sides: `bench`'s replay kinds), on up to `threads` threads with the replay's
+/// in-flight rules (`budget_bytes` of Arrow buffers waiting), and returns their reports in plan order.
+pub fn compare_splits(
+    table: &Path,
+    stock: &dyn TableReader,
+    native: &dyn TableReader,
+    splits: &[PlannedSplit],
+    threads: usize,
+    budget_bytes: usize,
+) -> Vec<SplitReport> {
+    let pairs: Vec<_> = splits.iter().map(|s| Paired::Both(s, s)).collect();
+    let positions: Vec<usize> = (0..splits.len()).collect();
+    let limits = InFlight {
+        threads,
+        budget_bytes,
+    };
+    compare_in_order(
+        table,
+        stock,
+        native,
+        &pairs,
+        &positions,
+        limits,
+        false,
+        |_| true,
+    )
+    .0
+}
+
+/// Compares `pairs` (at `positions` of the paired plan) on up to `limits.threads` threads and returns their
+/// reports in order, and whether `go_on` stopped it (called with each report in order; `false` stops).
+/// The released reader's splits are read ahead on the other threads; a reader that can be read from any
+/// thread is compared there too, one that must be read in order ([`TableReader::reads_in_order`]) is
+/// compared on the calling thread, in plan order.
+#[allow(clippy::too_many_arguments)]
+fn compare_in_order(
+    table: &Path,
+    stock: &dyn TableReader,
+    native: &dyn TableReader,
+    pairs: &[Paired<'_, PlannedSplit>],
+    positions: &[usize],
+    limits: InFlight,
+    unordered: bool,
+    mut go_on: impl FnMut(&SplitReport) -> bool,
+) -> (Vec<SplitReport>, bool) {
+    let mut out = Vec::with_capacity(pairs.len());
+    let mut stopped = false;
+    let ordered = native.reads_in_order();
+    in_order(
+        pairs.len(),
+        limits,
+        |i| {
+            if ordered {
+                Ahead::Read(prefetch_stock(table, stock, pairs[i]))
+            } else {
+                Ahead::Compared(compare_pair(table, stock, native, pairs[i], unordered))
+            }
+        },
+        Ahead::bytes,
+        |i, work| {
+            let mut report = match work {
+                Ahead::Compared(report) => report,
+                Ahead::Read(prefetched) => {
+                    let stock = prefetched.reader(stock);
+                    compare_pair(table, &stock, native, pairs[i], unordered)
+                }
+            };
+            report.position = positions[i];
+            let more = go_on(&report);
+            out.push(report);
+            stopped = !more;
+            more
+        },
+    );
+    (out, stopped)
+}
+
 /// The verdict of a replay whose splits were all read by the released reader: `identical` only when every
 /// split was compared and is identical, `different` when any differs, else `incomplete`.
 fn verdict_of(t: &Totals) -> &'static str {
@@ -603,49 +681,23 @@ pub fn replay(
         ProgressBar::hidden()
     };
 
-    let mut splits = Vec::with_capacity(pairs.len());
-    let mut stopped = false;
-    // The released reader's splits are read ahead on the other threads; a reader that can be read from any
-    // thread is compared there too, one that must be read in order is compared here, in plan order.
-    let ordered = native.reads_in_order();
     let limits = InFlight {
         threads: options.threads,
         budget_bytes: options.budget_bytes,
     };
-    in_order(
-        pairs.len(),
+    // Ctrl-C stops the replay after the split in hand; that split is still reported.
+    let (splits, stopped) = compare_in_order(
+        &table,
+        stock,
+        native,
+        &pairs,
+        &positions,
         limits,
-        |i| {
-            if ordered {
-                Ahead::Read(prefetch_stock(&table, stock, pairs[i]))
-            } else {
-                Ahead::Compared(compare_pair(
-                    &table,
-                    stock,
-                    native,
-                    pairs[i],
-                    options.unordered,
-                ))
-            }
-        },
-        Ahead::bytes,
-        |i, work| {
-            if interrupted() {
-                stopped = true;
-                return false;
-            }
-            let mut report = match work {
-                Ahead::Compared(report) => report,
-                Ahead::Read(prefetched) => {
-                    let stock = prefetched.reader(stock);
-                    compare_pair(&table, &stock, native, pairs[i], options.unordered)
-                }
-            };
-            report.position = positions[i];
+        options.unordered,
+        |report| {
             bar.inc(1);
             bar.set_message(format!("{}", report.key));
-            splits.push(report);
-            true
+            !interrupted()
         },
     );
     bar.finish_and_clear();
