@@ -520,6 +520,18 @@ pub struct BenchArgs {
     /// reader, new rows/s against old.
     #[arg(long, value_name = "OLD.json")]
     pub compare: Option<PathBuf>,
+    /// Also time these readers of the external protocol on the same splits (repeatable or comma-separated):
+    /// a reader shipped in `adapters/readers.json` (`example`, `paimon-rust`, `pypaimon`) or one declared with
+    /// `--reader-command`; each as `reader:NAME`, with its time to the first byte of each split's answer and
+    /// from there to the last. The native reader is always measured.
+    #[arg(long = "reader", value_name = "NAME", value_delimiter = ',')]
+    pub readers: Vec<String>,
+    /// Declares an external reader: `NAME=COMMAND`, as `replay --reader-command`. Repeatable.
+    #[arg(long = "reader-command", value_name = "NAME=COMMAND")]
+    pub reader_commands: Vec<String>,
+    /// Seconds an external reader may take to answer one split.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub reader_timeout: u64,
 }
 
 /// What `paimon-parity --version` prints: the tool's version, the released Paimon builds the stock side can

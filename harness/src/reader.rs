@@ -83,6 +83,12 @@ pub trait TableReader: Send + Sync {
         false
     }
 
+    /// When each split's answer of the last read request arrived (external readers, for `bench`); empty
+    /// by default.
+    fn answer_timings(&self) -> Vec<crate::external::AnswerTiming> {
+        Vec::new()
+    }
+
     /// Called once per replay, before any [`read_split`](Self::read_split), with the scan and every split
     /// this reader will be asked to read, in order (an external reader sends them in one request). Does
     /// nothing by default.

@@ -766,3 +766,57 @@ fn the_replay_page_shows_the_timeline_up_to_the_replayed_snapshot() {
     let latest = page(&[], "latest.html");
     assert!(latest.contains("title=\"snapshot 2 APPEND"));
 }
+
+/// `bench --reader example`: an external reader is timed on the same splits as the others and returns the
+/// released reader's row count on every kind (the expected value: `stock-export`'s rows), with its time to
+/// the first byte of each answer and from there to the last; the whole replay is measured at 1 and 2 threads
+/// and returns the same rows.
+#[test]
+fn bench_times_an_external_reader_and_the_whole_replay_on_the_same_splits() {
+    let table = common::corpus("lookup-partitioned").join("table");
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let (code, stdout, stderr) = paimon_parity(&[
+        "bench",
+        table.to_str().unwrap(),
+        "--samples",
+        "1",
+        "--no-rss",
+        "--threads",
+        "2",
+        "--reader",
+        "example",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let kinds = report["kinds"].as_array().unwrap();
+    assert_eq!(kinds.len(), 3, "changelog, raw and merge");
+    for kind in kinds {
+        let rows = |name: &str| {
+            kind["measurements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["name"] == name)
+                .map(|m| m["rows"].as_u64().unwrap())
+        };
+        let stock = rows("stock-export").expect("stock-export");
+        for name in ["reader:example", "replay-1t", "replay-par"] {
+            assert_eq!(rows(name), Some(stock), "{name} on {}", kind["kind"]);
+        }
+        let fixed = &kind["fixed_cost_us"];
+        assert!(fixed["reader:example-to-first-byte"].as_f64().unwrap() > 0.0);
+        assert!(fixed["reader:example-first-to-last-byte"]
+            .as_f64()
+            .is_some());
+        assert!(kind["ratios"]["native-1t vs reader:example"]
+            .as_f64()
+            .is_some());
+        assert!(kind["unmeasured"].as_object().unwrap().is_empty());
+    }
+    // lookup-partitioned: 98 changelog splits with 209 rows (the table's writes, corpora/README.md).
+    assert_eq!(kinds[0]["measurements"][0]["rows"], 209);
+}

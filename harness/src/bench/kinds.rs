@@ -45,6 +45,7 @@ pub fn plan_kinds(
             kind: "changelog",
             plan: "stream from snapshot 1".into(),
             splits: stream,
+            scan: (ScanMode::Stream { from_snapshot: 1 }, end),
         });
     }
     let pk = native.is_primary_key_table();
@@ -69,6 +70,7 @@ pub fn plan_kinds(
                 kind: "raw",
                 plan: format!("batch snapshot {id}"),
                 splits: r,
+                scan: (ScanMode::Batch { snapshot: Some(id) }, id),
             });
         }
         if merge.is_none() && !m.is_empty() {
@@ -76,6 +78,7 @@ pub fn plan_kinds(
                 kind: "merge",
                 plan: format!("batch snapshot {id}"),
                 splits: m,
+                scan: (ScanMode::Batch { snapshot: Some(id) }, id),
             });
         }
         id -= 1;
@@ -91,6 +94,7 @@ pub(super) fn bench_kind(
     stock: Option<&jvm_bridge::StockReader>,
     k: &KindSplits,
     opts: &BenchOptions,
+    readers: &[Box<dyn crate::reader::TableReader>],
 ) -> Result<KindReport> {
     let splits: Vec<Split> = k.splits.iter().map(|s| s.split.clone()).collect();
     let files = split_files(&splits);
@@ -196,6 +200,56 @@ pub(super) fn bench_kind(
             measurements.push(replay_at("replay-par", opts.threads)?);
         }
     }
+    // Other readers of the external protocol, on the same splits (the released planner's, as a replay
+    // hands them): the whole read, and per split the time to the first byte of its answer and from there
+    // to the last (what the reader spends before answering vs streaming the answer).
+    let mut unmeasured = BTreeMap::new();
+    let mut fixed_external = BTreeMap::new();
+    if !readers.is_empty() {
+        let planned: Vec<crate::reader::PlannedSplit> = k
+            .splits
+            .iter()
+            .map(|s| crate::reader::PlannedSplit {
+                split: s.split.clone(),
+                payload: (!s.payload.is_empty()).then(|| s.payload.clone()),
+                wire: s.wire.clone(),
+            })
+            .collect();
+        for reader in readers {
+            let name = format!("reader:{}", reader.side());
+            let read = || -> Result<u64> {
+                reader.begin_read(table, k.scan.0, k.scan.1, &planned)?;
+                let mut n = 0u64;
+                for p in &planned {
+                    for b in reader.read_split(table, p)? {
+                        n += b?.num_rows() as u64;
+                    }
+                }
+                Ok(n)
+            };
+            match measure(&name, samples, file_bytes, read) {
+                Ok(m) => {
+                    let timings = reader.answer_timings();
+                    let per_split_us = |d: std::time::Duration| {
+                        d.as_secs_f64() * 1e6 / timings.len().max(1) as f64
+                    };
+                    fixed_external.insert(
+                        format!("{name}-to-first-byte"),
+                        per_split_us(timings.iter().map(|t| t.to_first_byte).sum()),
+                    );
+                    fixed_external.insert(
+                        format!("{name}-first-to-last-byte"),
+                        per_split_us(timings.iter().map(|t| t.first_to_last_byte).sum()),
+                    );
+                    measurements.push(m);
+                }
+                Err(e) => {
+                    eprintln!("bench:   {name}: not measured: {e}");
+                    unmeasured.insert(name, e.to_string());
+                }
+            }
+        }
+    }
     // The plain decoders are a baseline, not a reader under test: when they cannot decode a file that
     // Paimon wrote (orc-rust overflows on year-9999 timestamps in nanoseconds), the baseline is left out
     // and the rest of the comparison still runs.
@@ -214,7 +268,7 @@ pub(super) fn bench_kind(
         }
         Ok(splits.len() as u64)
     };
-    let mut fixed_cost_us = BTreeMap::new();
+    let mut fixed_cost_us = fixed_external;
     fixed_cost_us.insert(
         "native-open-first-row".into(),
         mean_us(samples, splits.len(), || open_first_rows().map(|_| ()))?,
@@ -304,6 +358,11 @@ pub(super) fn bench_kind(
     ratio("native-par vs stock-export", "native-par", "stock-export");
     ratio("replay-1t vs stock-export", "replay-1t", "stock-export");
     ratio("replay-par vs replay-1t", "replay-par", "replay-1t");
+    for reader in readers {
+        let name = format!("reader:{}", reader.side());
+        ratio(&format!("native-1t vs {name}"), "native-1t", &name);
+        ratio(&format!("{name} vs stock-export"), &name, "stock-export");
+    }
     Ok(KindReport {
         kind: k.kind.into(),
         plan: k.plan.clone(),
@@ -316,5 +375,6 @@ pub(super) fn bench_kind(
         fixed_cost_us,
         ratios,
         flamegraph,
+        unmeasured,
     })
 }

@@ -32,6 +32,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use native_reader::scan::ScanMode;
 use native_reader::Table;
 use serde::Serialize;
 
@@ -175,6 +176,8 @@ pub struct KindReport {
     pub ratios: BTreeMap<String, f64>,
     /// The flame graph of `native-1t` on this kind (`--flamegraph DIR`), when written.
     pub flamegraph: Option<String>,
+    /// Readers asked for (`--reader`) that could not be measured on this kind, with the reason.
+    pub unmeasured: BTreeMap<String, String>,
 }
 
 /// One measured reader over all splits of a kind.
@@ -202,13 +205,19 @@ pub struct KindSplits {
     pub plan: String,
     /// The splits; `payload` is empty when the native reader planned them.
     pub splits: Vec<jvm_bridge::StockSplit>,
+    /// The scan they come from (what an external reader is told) and its end snapshot.
+    pub scan: (ScanMode, i64),
 }
 
 /// Runs the benchmark on `table` and prints progress to stderr.
 ///
 /// Errors: a reader failing on the table ([`Error::Native`], [`Error::Stock`]), an unreadable file in the
 /// plain decode ([`Error::Table`]).
-pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
+pub fn run(
+    table: &Path,
+    opts: &BenchOptions,
+    readers: &[Box<dyn crate::reader::TableReader>],
+) -> Result<BenchReport> {
     let started = chrono::Utc::now().to_rfc3339();
     let load_before = loadavg();
     let native = Arc::new(Table::open_as(table, crate::reader::this_release()?)?);
@@ -245,7 +254,14 @@ pub fn run(table: &Path, opts: &BenchOptions) -> Result<BenchReport> {
                 .map(|s| s.split.data_files.len())
                 .sum::<usize>()
         );
-        reports.push(bench_kind(table, &native, stock.as_ref(), k, opts)?);
+        reports.push(bench_kind(
+            table,
+            &native,
+            stock.as_ref(),
+            k,
+            opts,
+            readers,
+        )?);
     }
     let paimon_rust = match &opts.paimon_rust_probe {
         Some(p) => run_probe(p, table, opts.samples),

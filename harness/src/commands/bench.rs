@@ -25,6 +25,9 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         flamegraph,
         html,
         compare,
+        readers,
+        reader_commands,
+        reader_timeout,
     } = args;
     if let Some(v) = &paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
@@ -70,7 +73,14 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
     if let Some(m) = buffer_mib {
         opts.buffer_bytes = m << 20;
     }
-    let report = crate::bench::run(&table, &opts)?;
+    // `native` is always measured; the others are external readers reading the released planner's splits.
+    let names: Vec<String> = readers
+        .into_iter()
+        .filter(|r| r.trim() != "native")
+        .collect();
+    let line = crate::reader::this_release()?;
+    let readers = super::replay::readers(&names, &reader_commands, reader_timeout, false, line)?;
+    let report = crate::bench::run(&table, &opts, &readers)?;
     let mut out = std::io::stdout().lock();
     crate::bench::write_text(&mut out, &report).map_err(stdout_err)?;
     if let (Some(old), Some(p)) = (&old, &compare) {

@@ -22,23 +22,25 @@ use crate::report::{
 ///
 /// Errors: [`Error::Usage`] for a name neither declares (listing the known ones), a malformed
 /// `--reader-command`.
-fn readers(
-    args: &ReplayArgs,
+pub(super) fn readers(
+    names: &[String],
+    reader_commands: &[String],
+    reader_timeout: u64,
+    reader_plans: bool,
     line: native_reader::PaimonRelease,
 ) -> Result<Vec<Box<dyn TableReader>>> {
-    let mut declared: Vec<ReaderSpec> = args
-        .reader_commands
+    let mut declared: Vec<ReaderSpec> = reader_commands
         .iter()
         .map(|f| ReaderSpec::parse_flag(f))
         .collect::<Result<_>>()?;
-    let needs_shipped = args.readers.iter().any(|r| {
+    let needs_shipped = names.iter().any(|r| {
         r != "native" && stock_at::release_of(r).is_none() && !declared.iter().any(|d| &d.name == r)
     });
     if needs_shipped {
         declared.extend(shipped_readers()?);
     }
     let mut out: Vec<Box<dyn TableReader>> = Vec::new();
-    for name in &args.readers {
+    for name in names {
         let name = name.trim();
         if name == "native" {
             out.push(Box::new(NativeTableReader::for_release(line)));
@@ -52,7 +54,7 @@ fn readers(
         ) {
             out.push(Box::new(
                 ExternalReader::new(stock_at::spec(version)?)
-                    .with_timeout(Duration::from_secs(args.reader_timeout.max(1)))
+                    .with_timeout(Duration::from_secs(reader_timeout.max(1)))
                     .plans_by_itself(true),
             ));
             continue;
@@ -67,8 +69,8 @@ fn readers(
         })?;
         out.push(Box::new(
             ExternalReader::new(spec.clone())
-                .with_timeout(Duration::from_secs(args.reader_timeout.max(1)))
-                .plans_by_itself(args.reader_plans),
+                .with_timeout(Duration::from_secs(reader_timeout.max(1)))
+                .plans_by_itself(reader_plans),
         ));
     }
     Ok(out)
@@ -202,7 +204,13 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     crate::replay::stop_on_interrupt();
     // The same release picks the stock class path and the native line.
     let line = this_release()?;
-    let readers = readers(&args, line)?;
+    let readers = readers(
+        &args.readers,
+        &args.reader_commands,
+        args.reader_timeout,
+        args.reader_plans,
+        line,
+    )?;
     let ReplayArgs {
         tables,
         from_snapshot,

@@ -166,6 +166,23 @@ struct ReadState {
     last: Option<Kept>,
     /// Expected column names after `_row_kind`.
     columns: Option<Vec<String>>,
+    /// When the request was sent (the session started).
+    started: std::time::Instant,
+    /// When the last answer received ended.
+    last_byte: Option<std::time::Instant>,
+    /// Per answer received, in order: its first and last byte's arrival.
+    timings: Vec<AnswerTiming>,
+}
+
+/// When one split's answer (its Arrow IPC stream) arrived, from the reader's stdout: `bench` tells the
+/// reader's own time to start answering a split apart from the time to stream the answer.
+#[derive(Clone, Copy, Debug)]
+pub struct AnswerTiming {
+    /// From the end of the previous answer (the request, for the first) to this answer's first byte:
+    /// the reader opening and decoding the start of the split, plus the protocol's latency.
+    pub to_first_byte: Duration,
+    /// From this answer's first byte to its last.
+    pub first_to_last_byte: Duration,
 }
 
 /// An external reader behind [`TableReader`].
@@ -203,6 +220,15 @@ impl ExternalReader {
     pub fn plans_by_itself(mut self, plans: bool) -> Self {
         self.plans = plans;
         self
+    }
+
+    /// The arrival times of the answers of the current (last) read request, in split order.
+    pub fn answer_timings(&self) -> Vec<AnswerTiming> {
+        self.state
+            .lock()
+            .ok()
+            .and_then(|s| s.as_ref().map(|s| s.timings.clone()))
+            .unwrap_or_default()
     }
 
     /// The declared spec.
@@ -322,7 +348,15 @@ impl ExternalReader {
             let received = state.next;
             state.next += 1;
             let answer = match answer {
-                Ok(a) => a,
+                Ok(a) => {
+                    let previous = state.last_byte.unwrap_or(state.started);
+                    state.timings.push(AnswerTiming {
+                        to_first_byte: a.first_byte.saturating_duration_since(previous),
+                        first_to_last_byte: a.last_byte.saturating_duration_since(a.first_byte),
+                    });
+                    state.last_byte = Some(a.last_byte);
+                    a
+                }
                 Err(f) => {
                     let tail = session.stderr_tail();
                     break Err((ExternalFailure::Error, with_tail(f, &tail)));
@@ -479,6 +513,10 @@ impl TableReader for ExternalReader {
         true
     }
 
+    fn answer_timings(&self) -> Vec<AnswerTiming> {
+        ExternalReader::answer_timings(self)
+    }
+
     fn reader_version(&self) -> Option<String> {
         self.reported_name()
     }
@@ -575,6 +613,9 @@ impl TableReader for ExternalReader {
             next: 0,
             last: None,
             columns: table_columns(table),
+            started: std::time::Instant::now(),
+            last_byte: None,
+            timings: Vec::new(),
         };
         *self
             .state

@@ -11,7 +11,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
 use arrow_ipc::reader::StreamReader;
@@ -26,6 +26,10 @@ pub(super) struct Answer {
     pub schema: SchemaRef,
     /// Its batches.
     pub batches: Vec<RecordBatch>,
+    /// When the stream's first bytes arrived.
+    pub first_byte: Instant,
+    /// When its last bytes arrived (the end-of-stream marker read).
+    pub last_byte: Instant,
 }
 
 /// What ends a session early: in words, without the stderr tail (see [`Session::stderr_tail`]).
@@ -203,6 +207,7 @@ fn read_stream(
     expected: usize,
 ) -> Result<Answer, Failure> {
     let head = out.fill_buf().map(|b| b.to_vec()).unwrap_or_default();
+    let first_byte = Instant::now();
     if head.is_empty() {
         return Err(format!(
             "the reader's output ended after {i} of {expected} splits"
@@ -231,5 +236,10 @@ fn read_stream(
             )
         })?);
     }
-    Ok(Answer { schema, batches })
+    Ok(Answer {
+        schema,
+        batches,
+        first_byte,
+        last_byte: Instant::now(),
+    })
 }
