@@ -132,6 +132,7 @@ mod tests {
                     fixed_cost_us: Default::default(),
                     ratios: Default::default(),
                     flamegraph: None,
+                    unmeasured: Default::default(),
                 })
                 .collect(),
             paimon_rust: serde_json::Value::Null,
