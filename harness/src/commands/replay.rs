@@ -280,29 +280,65 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     }
     let stock = start_stock()?;
     let mut junit_runs = Vec::new();
-    'runs: for table in &tables {
-        for mode in &modes {
-            for reader in &readers {
-                let name = table_name(table);
-                let run = match replay(table, &stock, reader.as_ref(), &options(*mode)) {
-                    Ok(report) => {
-                        junit_runs.push(JunitRun::of_report(table, name, *mode, &report));
-                        ReplayRun::of_report(table, *mode, report)
-                    }
-                    Err(e) => {
-                        let reader = reader.side().to_string();
-                        junit_runs.push(JunitRun::of_error(table, name, *mode, &reader, &e));
-                        ReplayRun::of_error(table, *mode, &reader, &e)
-                    }
-                };
-                let mut out = text_output(json.as_deref());
-                write_run(&mut out, &run.summary).map_err(stdout_err)?;
-                runs.push(run);
-                if crate::replay::interrupted() {
-                    break 'runs;
-                }
+    // Every table x mode x reader, in that order. Runs of readers that can be read from any thread go
+    // side by side (up to --threads at once, the splits of each read one after another, no progress bars);
+    // an external reader answers one request at a time, so with one the runs go one after another. The
+    // output is in run order either way.
+    let jobs: Vec<(&std::path::PathBuf, ReplayMode, &dyn TableReader)> = tables
+        .iter()
+        .flat_map(|t| modes.iter().map(move |m| (t, *m)))
+        .flat_map(|(t, m)| readers.iter().map(move |r| (t, m, r.as_ref())))
+        .collect();
+    let side_by_side = threads > 1 && jobs.len() > 1 && readers.iter().all(|r| !r.reads_in_order());
+    let run_options = |mode| {
+        if side_by_side {
+            ReplayOptions {
+                progress: false,
+                threads: 1,
+                ..options(mode)
             }
+        } else {
+            options(mode)
         }
+    };
+    let limits = crate::replay::InFlight {
+        threads: if side_by_side { threads } else { 1 },
+        budget_bytes: usize::MAX,
+    };
+    let mut failed: Option<Error> = None;
+    crate::replay::in_order(
+        jobs.len(),
+        limits,
+        |i| {
+            let (table, mode, reader) = jobs[i];
+            replay(table, &stock, reader, &run_options(mode))
+        },
+        |_| 0,
+        |i, outcome| {
+            let (table, mode, reader) = jobs[i];
+            let name = table_name(table);
+            let run = match outcome {
+                Ok(report) => {
+                    junit_runs.push(JunitRun::of_report(table, name, mode, &report));
+                    ReplayRun::of_report(table, mode, report)
+                }
+                Err(e) => {
+                    let reader = reader.side().to_string();
+                    junit_runs.push(JunitRun::of_error(table, name, mode, &reader, &e));
+                    ReplayRun::of_error(table, mode, &reader, &e)
+                }
+            };
+            let mut out = text_output(json.as_deref());
+            if let Err(e) = write_run(&mut out, &run.summary) {
+                failed = Some(stdout_err(e));
+                return false;
+            }
+            runs.push(run);
+            !crate::replay::interrupted()
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
     }
     let total_runs = tables.len() * modes.len() * readers.len();
     let stopped = crate::replay::interrupted();

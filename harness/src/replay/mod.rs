@@ -27,7 +27,7 @@ use crate::reader::{PlannedSplit, TableReader};
 
 pub use shard::{merge as merge_shards, MergeRefused, Shard};
 
-use parallel::{in_order, InFlight};
+pub(crate) use parallel::{in_order, InFlight};
 use split::{compare_pair, first_difference_of, plan_failure, prefetch_stock, Ahead};
 
 /// Set by the first Ctrl-C ([`stop_on_interrupt`]): a replay stops after the split in hand and reports what

@@ -9,7 +9,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 /// How much may be in flight at once.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct InFlight {
+pub(crate) struct InFlight {
     /// Threads reading splits (1: every split is read on the calling thread, one after another).
     pub threads: usize,
     /// Bytes the finished results waiting for their turn may hold (Arrow buffer sizes): no new split starts
@@ -36,7 +36,7 @@ struct State<T> {
 /// no new item starts while the finished ones waiting hold more than `limits.budget_bytes` (`size` of each),
 /// unless none waits. When `consume` returns `false`, no further item starts; the ones in flight finish and
 /// are dropped. A panic in `work` is resumed on the calling thread when its turn comes.
-pub(super) fn in_order<T: Send>(
+pub(crate) fn in_order<T: Send>(
     n: usize,
     limits: InFlight,
     work: impl Fn(usize) -> T + Sync,
