@@ -192,8 +192,19 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     // The same release picks the stock class path and the native line.
     let line = this_release()?;
     let readers = readers(&args, line)?;
+    // Bundle files are unpacked (and checked) first; their replays compare only the retained splits.
+    let opened = args
+        .tables
+        .iter()
+        .map(|t| super::TableArg::open(t))
+        .collect::<Result<Vec<_>>>()?;
+    let bundles: std::collections::HashSet<std::path::PathBuf> = opened
+        .iter()
+        .filter(|t| t.is_bundle())
+        .map(|t| t.path().to_path_buf())
+        .collect();
+    let tables: Vec<std::path::PathBuf> = opened.iter().map(|t| t.path().to_path_buf()).collect();
     let ReplayArgs {
-        tables,
         from_snapshot,
         json,
         max_mismatches,
@@ -217,7 +228,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     };
     let modes = ModeArg::expand(&mode);
     check_snapshot_arguments(&tables, &modes, from_snapshot, snapshot)?;
-    let options = |mode| ReplayOptions {
+    let options = |table: &std::path::Path, mode| ReplayOptions {
         from_snapshot: from_snapshot.unwrap_or(1),
         max_mismatches,
         progress: true,
@@ -226,12 +237,13 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         snapshot,
         threads,
         budget_bytes: (memory_budget as usize).saturating_mul(1 << 20),
+        retained_only: bundles.contains(table),
     };
     if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = start_stock()?;
-        let report = replay(table, &stock, reader.as_ref(), &options(*mode));
+        let report = replay(table, &stock, reader.as_ref(), &options(table, *mode));
         if let Some(path) = &junit {
             let name = table_name(table);
             let run = match &report {
@@ -263,7 +275,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         for mode in &modes {
             for reader in &readers {
                 let name = table_name(table);
-                let run = match replay(table, &stock, reader.as_ref(), &options(*mode)) {
+                let run = match replay(table, &stock, reader.as_ref(), &options(table, *mode)) {
                     Ok(report) => {
                         junit_runs.push(JunitRun::of_report(table, name, *mode, &report));
                         ReplayRun::of_report(table, *mode, report)

@@ -7,6 +7,7 @@
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
 mod parallel;
+pub mod retained;
 mod split;
 
 use std::path::{Path, PathBuf};
@@ -73,6 +74,10 @@ pub struct ReplayOptions {
     /// Bytes (Arrow buffers) the splits read ahead may hold while they wait for their turn
     /// (`--memory-budget`, MiB on the command line; [`DEFAULT_BUDGET_BYTES`] by default).
     pub budget_bytes: usize,
+    /// The table is an unpacked evidence bundle (`paimon-parity retain`): compare only the splits whose files
+    /// are all retained ([`retained::split_is_retained`]) and count the others in [`Totals::not_retained`];
+    /// `false` by default (a missing file of a table is an unreadable split).
+    pub retained_only: bool,
 }
 
 /// The default of `replay --threads`: the cores this process may use (1 when that cannot be told).
@@ -135,6 +140,7 @@ impl Default for ReplayOptions {
             snapshot: None,
             threads: 1,
             budget_bytes: DEFAULT_BUDGET_BYTES,
+            retained_only: false,
         }
     }
 }
@@ -223,6 +229,9 @@ pub struct Totals {
     pub reader_errors: usize,
     /// See `identical`.
     pub unsupported: usize,
+    /// Splits planned but not compared because the evidence bundle replayed does not retain all their files
+    /// ([`ReplayOptions::retained_only`]; 0 for a table). Not counted in `splits`.
+    pub not_retained: usize,
     /// Data files over all stock splits (native splits where stock has none).
     pub files: usize,
     /// Rows per RowKind the stock reader returned.
@@ -261,6 +270,9 @@ pub struct ReplayReport {
     pub end_snapshot: i64,
     /// One entry per split pair, in stock plan order then native-only splits.
     pub splits: Vec<SplitReport>,
+    /// The keys of the splits planned but not compared, in plan order: the evidence bundle replayed does not
+    /// retain all their files (empty for a table).
+    pub not_retained: Vec<SplitKey>,
     /// Totals.
     pub totals: Totals,
     /// The first difference in replay order, if any.
@@ -356,6 +368,7 @@ fn reader_plan_failed(
         mode,
         end_snapshot: end,
         splits,
+        not_retained: Vec::new(),
         verdict: if totals.splits == 0 {
             "nothing-compared"
         } else {
@@ -476,6 +489,12 @@ pub fn replay(
         }
     };
     let pairs = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
+    // An evidence bundle: only the splits whose files it retained are compared, the others counted.
+    let (pairs, not_retained) = if options.retained_only {
+        retained::retained_pairs(pairs)
+    } else {
+        (pairs, Vec::new())
+    };
     // The compared reader's splits that will be read, in the order they will be: matched splits with the
     // same files, and splits only it planned (a split with other files than the released one is a planning
     // difference and is not read).
@@ -507,6 +526,7 @@ pub fn replay(
 
     let mut totals = Totals {
         snapshots: (end - start + 1).max(0),
+        not_retained: not_retained.len(),
         ..Totals::default()
     };
     let mut splits = Vec::with_capacity(pairs.len());
@@ -527,7 +547,13 @@ pub fn replay(
             if ordered {
                 Ahead::Read(prefetch_stock(&table, stock, pairs[i]))
             } else {
-                Ahead::Compared(compare_pair(&table, stock, native, pairs[i], options.unordered))
+                Ahead::Compared(compare_pair(
+                    &table,
+                    stock,
+                    native,
+                    pairs[i],
+                    options.unordered,
+                ))
             }
         },
         Ahead::bytes,
@@ -592,6 +618,7 @@ pub fn replay(
         mode,
         end_snapshot: end,
         splits,
+        not_retained,
         totals,
         first_difference,
         verdict,

@@ -72,7 +72,8 @@ pub(super) fn in_order<T: Send>(
                             return;
                         }
                         let ahead = s.next - s.consumed;
-                        if ahead < window && (s.held_bytes <= limits.budget_bytes || s.done.is_empty())
+                        if ahead < window
+                            && (s.held_bytes <= limits.budget_bytes || s.done.is_empty())
                         {
                             break;
                         }

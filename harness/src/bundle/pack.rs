@@ -1,0 +1,214 @@
+//! Writing a bundle in one pass over the table's files: each file is read once, hashed (SHA-256) and fed to
+//! the compressor as it is read.
+//!
+//! The archive is one zstd stream of two frames (level 3, compressed on the zstd library's worker threads):
+//! 1. the manifest's tar entry, in a frame of its own (the manifest holds every file's SHA-256, known only
+//!    once every file is read, so this frame is compressed last and the second one, written first into a
+//!    temporary file beside the bundle, is copied after it by the kernel);
+//! 2. the table's files as tar entries under [`super::TABLE_DIR`], then the end of the archive.
+//!
+//! Decompressed, the frames are one tar archive whose first entry is the manifest (`zstd -dc bundle | tar
+//! t` lists it first).
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use super::{hex, FileKind, Manifest, MANIFEST_NAME, TABLE_DIR};
+use crate::error::{Error, Result};
+
+/// The zstd level of bundles (as `zstd -3`).
+pub const LEVEL: i32 = 3;
+
+/// Bytes read (and hashed, and compressed) at a time.
+const CHUNK: usize = 1 << 20;
+
+/// A file of the table directory.
+#[derive(Clone, Debug)]
+pub struct TableFile {
+    /// Its path inside the table directory, `/`-separated.
+    pub relative: String,
+    /// Where it is.
+    pub absolute: PathBuf,
+    /// Metadata or data.
+    pub kind: FileKind,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// Every regular file under `table` (symbolic links followed), metadata first, each group sorted by path.
+///
+/// Errors: [`Error::TableSource`] naming a directory or file that cannot be listed.
+pub fn list_table(table: &Path) -> Result<Vec<TableFile>> {
+    let mut out = Vec::new();
+    let mut dirs = vec![table.to_path_buf()];
+    let err = |path: &Path, e: std::io::Error| Error::TableSource {
+        path: path.to_path_buf(),
+        context: "cannot list the table for the bundle".into(),
+        source: e.into(),
+    };
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|e| err(&dir, e))? {
+            let entry = entry.map_err(|e| err(&dir, e))?;
+            let path = entry.path();
+            let meta = std::fs::metadata(&path).map_err(|e| err(&path, e))?;
+            if meta.is_dir() {
+                dirs.push(path);
+            } else if meta.is_file() {
+                let rel = path.strip_prefix(table).unwrap_or(&path);
+                let relative = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                out.push(TableFile {
+                    kind: FileKind::of(rel),
+                    relative,
+                    absolute: path,
+                    size: meta.len(),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        (a.kind == FileKind::Data, &a.relative).cmp(&(b.kind == FileKind::Data, &b.relative))
+    });
+    Ok(out)
+}
+
+/// What writing a bundle took.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PackStats {
+    /// Files written into the archive.
+    pub files: usize,
+    /// Their bytes, uncompressed.
+    pub retained_bytes: u64,
+    /// The bundle's size in bytes.
+    pub bundle_bytes: u64,
+    /// zstd worker threads.
+    pub threads: u32,
+    /// Wall time of reading, hashing, compressing and writing, in milliseconds.
+    pub wall_time_ms: u128,
+}
+
+/// Writes the bundle `out`: `manifest` first (its `files[].sha256` filled in here), then each file of
+/// `sources` (in the order and with the sizes of `manifest.files`) under [`TABLE_DIR`].
+///
+/// Errors: [`Error::Io`] naming `out` when it cannot be written; [`Error::TableSource`] naming a table file
+/// that cannot be read or whose size changed while it was read.
+pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<PackStats> {
+    let started = Instant::now();
+    let io = |e: std::io::Error| Error::Io {
+        path: out.to_path_buf(),
+        source: e,
+    };
+    // The files' frame goes to a temporary file beside `out` first: the manifest, which precedes it, holds
+    // the digests known only once every file is read.
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut files_frame = tempfile::Builder::new()
+        .prefix(".paimon-parity-bundle-")
+        .tempfile_in(&dir)
+        .map_err(io)?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let mut encoder =
+        zstd::stream::write::Encoder::new(files_frame.as_file_mut(), LEVEL).map_err(io)?;
+    if threads > 1 {
+        encoder.multithread(threads).map_err(io)?;
+    }
+    let mut builder = tar::Builder::new(encoder);
+    let mut buf = vec![0u8; CHUNK];
+    let mut retained_bytes = 0;
+    for (entry, source) in manifest.files.iter_mut().zip(sources) {
+        let read_err = |e: std::io::Error| Error::TableSource {
+            path: source.clone(),
+            context: "cannot read it into the bundle".into(),
+            source: e.into(),
+        };
+        let mut input = File::open(source).map_err(read_err)?;
+        let mtime = input
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_secs());
+        let mut header = tar::Header::new_gnu();
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_size(entry.size);
+        header.set_mode(0o644);
+        header.set_mtime(mtime);
+        // The header (and a long-name entry when the path needs one) through the tar crate; the content
+        // follows here, hashed as it is compressed.
+        builder
+            .append_data(
+                &mut header,
+                format!("{TABLE_DIR}/{}", entry.path),
+                std::io::empty(),
+            )
+            .map_err(io)?;
+        let mut hasher = Sha256::new();
+        let mut left = entry.size;
+        while left > 0 {
+            let want = (left as usize).min(buf.len());
+            let n = input.read(&mut buf[..want]).map_err(read_err)?;
+            if n == 0 {
+                return Err(read_err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    format!(
+                        "the file is shorter than when it was listed ({} bytes): it changed while the bundle was written",
+                        entry.size
+                    ),
+                )));
+            }
+            hasher.update(&buf[..n]);
+            builder.get_mut().write_all(&buf[..n]).map_err(io)?;
+            left -= n as u64;
+        }
+        let pad = (512 - (entry.size % 512) as usize) % 512;
+        builder
+            .get_mut()
+            .write_all(&[0u8; 512][..pad])
+            .map_err(io)?;
+        entry.sha256 = hex(&hasher.finalize());
+        retained_bytes += entry.size;
+    }
+    let encoder = builder.into_inner().map_err(io)?;
+    encoder.finish().map_err(io)?;
+
+    // The manifest's tar entry in a frame of its own, then the files' frame.
+    let json = serde_json::to_vec_pretty(&*manifest).map_err(|e| io(std::io::Error::other(e)))?;
+    let mut header = tar::Header::new_gnu();
+    header.set_entry_type(tar::EntryType::Regular);
+    header.set_size(json.len() as u64);
+    header.set_mode(0o644);
+    header.set_mtime(
+        std::time::SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    );
+    header.set_path(MANIFEST_NAME).map_err(io)?;
+    header.set_cksum();
+    let mut entry = header.as_bytes().to_vec();
+    entry.extend_from_slice(&json);
+    entry.resize(512 + json.len().div_ceil(512) * 512, 0);
+    let frame = zstd::bulk::compress(&entry, LEVEL).map_err(io)?;
+    let mut file = File::create(out).map_err(io)?;
+    file.write_all(&frame).map_err(io)?;
+    let frames = files_frame.as_file_mut();
+    frames.seek(SeekFrom::Start(0)).map_err(io)?;
+    // A file-to-file copy (`copy_file_range` on Linux): the kernel moves the compressed bytes.
+    let copied = std::io::copy(frames, &mut file).map_err(io)?;
+    file.flush().map_err(io)?;
+    Ok(PackStats {
+        files: manifest.files.len(),
+        retained_bytes,
+        bundle_bytes: frame.len() as u64 + copied,
+        threads,
+        wall_time_ms: started.elapsed().as_millis(),
+    })
+}
