@@ -1,7 +1,8 @@
 //! Writing a bundle in one pass over the table's files: each file is read once, hashed (SHA-256) and fed to
 //! the compressor as it is read.
 //!
-//! The archive is one zstd stream of two frames (level 3, compressed on the zstd library's worker threads):
+//! The archive is one zstd stream of two frames (the files at level 3, compressed on the zstd library's
+//! worker threads):
 //! 1. the manifest's tar entry, in a frame of its own (the manifest holds every file's SHA-256, known only
 //!    once every file is read, so this frame is compressed last and the second one, written first into a
 //!    temporary file beside the bundle, is copied after it by the kernel);
@@ -20,8 +21,12 @@ use sha2::{Digest, Sha256};
 use super::{hex, FileKind, Manifest, MANIFEST_NAME, TABLE_DIR};
 use crate::error::{Error, Result};
 
-/// The zstd level of bundles (as `zstd -3`).
+/// The zstd level of the table's files (as `zstd -3`).
 pub const LEVEL: i32 = 3;
+
+/// The zstd level of the manifest's own frame: small, and mostly paths and digests, so the slow level costs
+/// nothing measurable and keeps the bundle smaller.
+pub const MANIFEST_LEVEL: i32 = 19;
 
 /// Bytes read (and hashed, and compressed) at a time.
 const CHUNK: usize = 1 << 20;
@@ -196,7 +201,7 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
     let mut entry = header.as_bytes().to_vec();
     entry.extend_from_slice(&json);
     entry.resize(512 + json.len().div_ceil(512) * 512, 0);
-    let frame = zstd::bulk::compress(&entry, LEVEL).map_err(io)?;
+    let frame = zstd::bulk::compress(&entry, MANIFEST_LEVEL).map_err(io)?;
     let mut file = File::create(out).map_err(io)?;
     file.write_all(&frame).map_err(io)?;
     let frames = files_frame.as_file_mut();

@@ -99,7 +99,7 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
                     leaves,
                 }));
             }
-            let Some(manifest) = manifest.as_ref() else {
+            if manifest.is_none() {
                 // The first entry must be the manifest.
                 if relative != Path::new(MANIFEST_NAME) || !kind.is_file() {
                     return Err(damaged(Damage::NoManifest(name)));
@@ -128,8 +128,7 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
                 }
                 manifest = Some(m);
                 continue;
-            };
-            let _ = manifest;
+            }
             if kind.is_dir() {
                 continue;
             }

@@ -169,10 +169,27 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
     let (verdict, reason) = if recorded.same_as(&now) {
         ("reproduced", None)
     } else if recorded.verdict != now.verdict {
+        let not_retained = report.as_ref().map_or(0, |r| {
+            r["runs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|run| run["split_verdicts"]["not_retained"].as_u64())
+                .sum::<u64>()
+        });
+        let why = if now.verdict == "nothing-compared" && not_retained > 0 {
+            format!(
+                ": the bundle retains none of the {not_retained} splits' files (a bundle of `--files findings` \
+                 keeps no data file when nothing was found; `retain --files all` keeps the evidence of a {} replay)",
+                recorded.verdict
+            )
+        } else {
+            String::new()
+        };
         (
             "not-reproduced",
             Some(format!(
-                "verdict {} was recorded, the bundle gives {}",
+                "verdict {} was recorded, the bundle gives {}{why}",
                 recorded.verdict, now.verdict
             )),
         )

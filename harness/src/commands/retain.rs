@@ -55,8 +55,7 @@ pub(super) fn run(args: RetainArgs) -> Result<i32> {
     let options = serde_json::to_value(&args).unwrap_or_default();
     let outcome = retain(&args);
     if let Some(path) = &args.json {
-        let envelope = JsonReport::new("retain", options, outcome.as_ref().map(|_| 0));
-        let mut envelope = envelope;
+        let mut envelope = JsonReport::new("retain", options, outcome.as_ref().map(|_| 0));
         if let Ok(r) = &outcome {
             envelope.jdk = r.manifest.jdk.clone();
         }
