@@ -14,6 +14,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Instant, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
@@ -27,6 +28,21 @@ pub const LEVEL: i32 = 3;
 /// The zstd level of the manifest's own frame: small, and mostly paths and digests, so the slow level costs
 /// nothing measurable and keeps the bundle smaller.
 pub const MANIFEST_LEVEL: i32 = 19;
+
+/// Manifests larger than this (bytes) are compressed at [`LEVEL`] instead of [`MANIFEST_LEVEL`].
+const MANIFEST_SLOW_LIMIT: usize = 1 << 20;
+
+/// The zstd window of the files' frame: 2^27 bytes (128 MiB), the largest every zstd decoder accepts by
+/// default (`zstd -d` included, without `--long`).
+pub const WINDOW_LOG: u32 = 27;
+
+/// zstd worker threads: `PAIMON_PARITY_BUNDLE_THREADS`, else the cores this process may use.
+fn threads() -> u32 {
+    std::env::var("PAIMON_PARITY_BUNDLE_THREADS")
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
+}
 
 /// Bytes read (and hashed, and compressed) at a time.
 const CHUNK: usize = 1 << 20;
@@ -120,68 +136,54 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
         .prefix(".paimon-parity-bundle-")
         .tempfile_in(&dir)
         .map_err(io)?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let threads = threads();
     let mut encoder =
         zstd::stream::write::Encoder::new(files_frame.as_file_mut(), LEVEL).map_err(io)?;
     if threads > 1 {
         encoder.multithread(threads).map_err(io)?;
     }
+    // A table repeats itself far apart (a lookup changelog file holds the rows of the data file written
+    // with it, compactions rewrite the same rows level after level): a 128 MiB window with long-distance
+    // matching finds those repeats at about the speed of level 3 alone.
+    encoder.window_log(WINDOW_LOG).map_err(io)?;
+    encoder.long_distance_matching(true).map_err(io)?;
     let mut builder = tar::Builder::new(encoder);
-    let mut buf = vec![0u8; CHUNK];
-    let mut retained_bytes = 0;
-    for (entry, source) in manifest.files.iter_mut().zip(sources) {
-        let read_err = |e: std::io::Error| Error::TableSource {
-            path: source.clone(),
-            context: "cannot read it into the bundle".into(),
-            source: e.into(),
-        };
-        let mut input = File::open(source).map_err(read_err)?;
-        let mtime = input
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_secs());
-        let mut header = tar::Header::new_gnu();
-        header.set_entry_type(tar::EntryType::Regular);
-        header.set_size(entry.size);
-        header.set_mode(0o644);
-        header.set_mtime(mtime);
-        // The header (and a long-name entry when the path needs one) through the tar crate; the content
-        // follows here, hashed as it is compressed.
-        builder
-            .append_data(
-                &mut header,
-                format!("{TABLE_DIR}/{}", entry.path),
-                std::io::empty(),
-            )
-            .map_err(io)?;
-        let mut hasher = Sha256::new();
-        let mut left = entry.size;
-        while left > 0 {
-            let want = (left as usize).min(buf.len());
-            let n = input.read(&mut buf[..want]).map_err(read_err)?;
-            if n == 0 {
-                return Err(read_err(std::io::Error::new(
-                    std::io::ErrorKind::UnexpectedEof,
-                    format!(
-                        "the file is shorter than when it was listed ({} bytes): it changed while the bundle was written",
-                        entry.size
-                    ),
-                )));
+    // One pass: each chunk read is handed to the hashing thread and compressed here at the same time (the
+    // zstd workers compress; this thread reads and feeds them).
+    // Hashed chunks come back for reuse, so that a few buffers carry the whole table (no fresh pages).
+    let (to_hash, chunks) = std::sync::mpsc::sync_channel::<Option<Arc<Vec<u8>>>>(16);
+    let (hashed, pool) = std::sync::mpsc::channel::<Arc<Vec<u8>>>();
+    let digests = std::thread::scope(|scope| -> Result<Vec<String>> {
+        let hashing = scope.spawn(move || {
+            let mut digests = Vec::new();
+            let mut hasher = Sha256::new();
+            for chunk in chunks {
+                match chunk {
+                    Some(c) => {
+                        hasher.update(c.as_slice());
+                        let _ = hashed.send(c);
+                    }
+                    None => digests.push(hex(&std::mem::take(&mut hasher).finalize())),
+                }
             }
-            hasher.update(&buf[..n]);
-            builder.get_mut().write_all(&buf[..n]).map_err(io)?;
-            left -= n as u64;
+            digests
+        });
+        let pipe = Pipe {
+            to_hash: &to_hash,
+            pool: &pool,
+        };
+        for (entry, source) in manifest.files.iter().zip(sources) {
+            feed(&mut builder, &pipe, &entry.path, entry.size, source, &io)?;
         }
-        let pad = (512 - (entry.size % 512) as usize) % 512;
-        builder
-            .get_mut()
-            .write_all(&[0u8; 512][..pad])
-            .map_err(io)?;
-        entry.sha256 = hex(&hasher.finalize());
-        retained_bytes += entry.size;
+        drop(to_hash);
+        hashing
+            .join()
+            .map_err(|_| io(std::io::Error::other("the hashing thread panicked")))
+    })?;
+    for (entry, digest) in manifest.files.iter_mut().zip(digests) {
+        entry.sha256 = digest;
     }
+    let retained_bytes = manifest.files.iter().map(|f| f.size).sum();
     let encoder = builder.into_inner().map_err(io)?;
     encoder.finish().map_err(io)?;
 
@@ -201,7 +203,13 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
     let mut entry = header.as_bytes().to_vec();
     entry.extend_from_slice(&json);
     entry.resize(512 + json.len().div_ceil(512) * 512, 0);
-    let frame = zstd::bulk::compress(&entry, MANIFEST_LEVEL).map_err(io)?;
+    // Level 19 costs about 20 ms per 100 KB: for a very large manifest, the files' level.
+    let level = if entry.len() <= MANIFEST_SLOW_LIMIT {
+        MANIFEST_LEVEL
+    } else {
+        LEVEL
+    };
+    let frame = zstd::bulk::compress(&entry, level).map_err(io)?;
     let mut file = File::create(out).map_err(io)?;
     file.write_all(&frame).map_err(io)?;
     let frames = files_frame.as_file_mut();
@@ -216,4 +224,84 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
         threads,
         wall_time_ms: started.elapsed().as_millis(),
     })
+}
+
+/// Appends the file `source` (`size` bytes) as the entry `table/<path>`: its header (and a long-name entry when
+/// the path needs one) through the tar crate, then its content chunk by chunk, each chunk sent to the hashing
+/// thread (`None` after the last one) as it is compressed.
+///
+/// Errors: [`Error::TableSource`] naming a file that cannot be read or is shorter than listed; `io` for the
+/// bundle.
+fn feed<W: Write>(
+    builder: &mut tar::Builder<W>,
+    pipe: &Pipe<'_>,
+    path: &str,
+    size: u64,
+    source: &Path,
+    io: &dyn Fn(std::io::Error) -> Error,
+) -> Result<()> {
+    let read_err = |e: std::io::Error| Error::TableSource {
+        path: source.to_path_buf(),
+        context: "cannot read it into the bundle".into(),
+        source: e.into(),
+    };
+    let mut input = File::open(source).map_err(read_err)?;
+    let mtime = input
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    let mut header = tar::Header::new_gnu();
+    header.set_entry_type(tar::EntryType::Regular);
+    header.set_size(size);
+    header.set_mode(0o644);
+    header.set_mtime(mtime);
+    builder
+        .append_data(&mut header, format!("{TABLE_DIR}/{path}"), std::io::empty())
+        .map_err(io)?;
+    let hashing_gone = || io(std::io::Error::other("the hashing thread stopped"));
+    let mut left = size;
+    while left > 0 {
+        let mut chunk = pipe.buffer();
+        chunk.resize((left as usize).min(CHUNK), 0);
+        input.read_exact(&mut chunk).map_err(|e| {
+            read_err(std::io::Error::new(
+                e.kind(),
+                format!(
+                    "{e}: the file is shorter than when it was listed ({size} bytes): it changed while the bundle was written"
+                ),
+            ))
+        })?;
+        let chunk = Arc::new(chunk);
+        pipe.to_hash
+            .send(Some(chunk.clone()))
+            .map_err(|_| hashing_gone())?;
+        builder.get_mut().write_all(&chunk).map_err(io)?;
+        left -= chunk.len() as u64;
+    }
+    pipe.to_hash.send(None).map_err(|_| hashing_gone())?;
+    let pad = (512 - (size % 512) as usize) % 512;
+    builder.get_mut().write_all(&[0u8; 512][..pad]).map_err(io)
+}
+
+/// The way chunks go to the hashing thread, and the chunks it is done with.
+struct Pipe<'a> {
+    /// Chunks to hash; `None` ends a file.
+    to_hash: &'a std::sync::mpsc::SyncSender<Option<Arc<Vec<u8>>>>,
+    /// Chunks hashed, for reuse.
+    pool: &'a std::sync::mpsc::Receiver<Arc<Vec<u8>>>,
+}
+
+impl Pipe<'_> {
+    /// An empty buffer: a hashed chunk nobody else holds any more, else a new one.
+    fn buffer(&self) -> Vec<u8> {
+        while let Ok(used) = self.pool.try_recv() {
+            if let Ok(mut v) = Arc::try_unwrap(used) {
+                v.clear();
+                return v;
+            }
+        }
+        Vec::with_capacity(CHUNK)
+    }
 }

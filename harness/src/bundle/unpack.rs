@@ -59,6 +59,10 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
     let file = File::open(path).map_err(|e| damaged(Damage::Io(e)))?;
     let decoder = zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 20, file))
         .map_err(|e| damaged(Damage::Truncated(e)))?;
+    let mut decoder = decoder;
+    decoder
+        .window_log_max(super::pack::WINDOW_LOG)
+        .map_err(|e| damaged(Damage::Truncated(e)))?;
     let mut archive = tar::Archive::new(decoder);
     let dir = tempfile::Builder::new()
         .prefix("paimon-parity-bundle-")
