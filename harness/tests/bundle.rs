@@ -350,8 +350,7 @@ fn a_bundle_without_data_files_compares_nothing_and_counts_every_split_not_retai
     let json = dir.path().join("replay.json");
     let (out, _) = expect(3, &["replay", s(&bundle), "--json", s(&json)]);
     assert!(
-        out.contains(&format!("NOTHING-COMPARED: "))
-            && out.contains(&format!("{planned} not retained")),
+        out.contains("NOTHING-COMPARED: ") && out.contains(&format!("{planned} not retained")),
         "{out}"
     );
     let run = &read_json(&json)["runs"][0];
