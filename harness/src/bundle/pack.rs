@@ -1,8 +1,9 @@
-//! Writing a bundle in one pass over the table's files: each file is read once, hashed (SHA-256) and fed to
-//! the compressor as it is read.
+//! Writing a bundle in one pass over the table's files: each file is read once, in chunks that go to a
+//! hashing thread (SHA-256) and to the compressor at the same time.
 //!
-//! The archive is one zstd stream of two frames (the files at level 3, compressed on the zstd library's
-//! worker threads):
+//! The archive is one zstd stream of two frames (the files at level 3 with a 64 MiB window and long-distance
+//! matching, compressed on the zstd library's worker threads, `PAIMON_PARITY_BUNDLE_THREADS`, default the
+//! cores):
 //! 1. the manifest's tar entry, in a frame of its own (the manifest holds every file's SHA-256, known only
 //!    once every file is read, so this frame is compressed last and the second one, written first into a
 //!    temporary file beside the bundle, is copied after it by the kernel);
@@ -25,16 +26,25 @@ use crate::error::{Error, Result};
 /// The zstd level of the table's files (as `zstd -3`).
 pub const LEVEL: i32 = 3;
 
-/// The zstd level of the manifest's own frame: small, and mostly paths and digests, so the slow level costs
-/// nothing measurable and keeps the bundle smaller.
+/// The zstd level of a small manifest's own frame (up to [`MANIFEST_SLOW_LIMIT`]): mostly paths and digests,
+/// where level 19 takes a few milliseconds and keeps small bundles smaller.
 pub const MANIFEST_LEVEL: i32 = 19;
 
-/// Manifests larger than this (bytes) are compressed at [`LEVEL`] instead of [`MANIFEST_LEVEL`].
-const MANIFEST_SLOW_LIMIT: usize = 1 << 20;
+/// The zstd level of a larger manifest's frame: level 19 takes about 1 ms per KB, level 6 gives within 10% of
+/// its size at the speed of level 3.
+pub const LARGE_MANIFEST_LEVEL: i32 = 6;
 
-/// The zstd window of the files' frame: 2^27 bytes (128 MiB), the largest every zstd decoder accepts by
-/// default (`zstd -d` included, without `--long`).
-pub const WINDOW_LOG: u32 = 27;
+/// Manifests (tar entries) larger than this, in bytes, are compressed at [`LARGE_MANIFEST_LEVEL`].
+const MANIFEST_SLOW_LIMIT: usize = 64 << 10;
+
+/// The zstd window of the files' frame: 2^26 bytes (64 MiB). On a 2M-row table (100 MB) it gives 26.1 MB
+/// against 52.5 MB without it, at 2^27 25.8 MB, but the 128 MiB window's buffers cost more page faults than
+/// the 1% is worth.
+pub const WINDOW_LOG: u32 = 26;
+
+/// The largest zstd window a bundle may have to be read: 2^27 bytes, the largest every zstd decoder accepts
+/// by default (`zstd -d` included, without `--long`).
+pub const MAX_WINDOW_LOG: u32 = 27;
 
 /// zstd worker threads: `PAIMON_PARITY_BUNDLE_THREADS`, else the cores this process may use.
 fn threads() -> u32 {
@@ -45,7 +55,7 @@ fn threads() -> u32 {
 }
 
 /// Bytes read (and hashed, and compressed) at a time.
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 256 << 10;
 
 /// A file of the table directory.
 #[derive(Clone, Debug)]
@@ -139,19 +149,21 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
     let threads = threads();
     let mut encoder =
         zstd::stream::write::Encoder::new(files_frame.as_file_mut(), LEVEL).map_err(io)?;
-    if threads > 1 {
+    // With one worker the compression still runs beside this thread (zstd's asynchronous mode); 0 compresses
+    // on this thread.
+    if threads > 0 {
         encoder.multithread(threads).map_err(io)?;
     }
     // A table repeats itself far apart (a lookup changelog file holds the rows of the data file written
-    // with it, compactions rewrite the same rows level after level): a 128 MiB window with long-distance
-    // matching finds those repeats at about the speed of level 3 alone.
+    // with it, compactions rewrite the same rows level after level): a 64 MiB window with long-distance
+    // matching finds those repeats, halving the bundle of a large table.
     encoder.window_log(WINDOW_LOG).map_err(io)?;
     encoder.long_distance_matching(true).map_err(io)?;
     let mut builder = tar::Builder::new(encoder);
     // One pass: each chunk read is handed to the hashing thread and compressed here at the same time (the
     // zstd workers compress; this thread reads and feeds them).
     // Hashed chunks come back for reuse, so that a few buffers carry the whole table (no fresh pages).
-    let (to_hash, chunks) = std::sync::mpsc::sync_channel::<Option<Arc<Vec<u8>>>>(16);
+    let (to_hash, chunks) = std::sync::mpsc::sync_channel::<Option<Arc<Vec<u8>>>>(8);
     let (hashed, pool) = std::sync::mpsc::channel::<Arc<Vec<u8>>>();
     let digests = std::thread::scope(|scope| -> Result<Vec<String>> {
         let hashing = scope.spawn(move || {
@@ -203,11 +215,10 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
     let mut entry = header.as_bytes().to_vec();
     entry.extend_from_slice(&json);
     entry.resize(512 + json.len().div_ceil(512) * 512, 0);
-    // Level 19 costs about 20 ms per 100 KB: for a very large manifest, the files' level.
     let level = if entry.len() <= MANIFEST_SLOW_LIMIT {
         MANIFEST_LEVEL
     } else {
-        LEVEL
+        LARGE_MANIFEST_LEVEL
     };
     let frame = zstd::bulk::compress(&entry, level).map_err(io)?;
     let mut file = File::create(out).map_err(io)?;

@@ -61,7 +61,7 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
         .map_err(|e| damaged(Damage::Truncated(e)))?;
     let mut decoder = decoder;
     decoder
-        .window_log_max(super::pack::WINDOW_LOG)
+        .window_log_max(super::pack::MAX_WINDOW_LOG)
         .map_err(|e| damaged(Damage::Truncated(e)))?;
     let mut archive = tar::Archive::new(decoder);
     let dir = tempfile::Builder::new()
