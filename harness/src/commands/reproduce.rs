@@ -180,7 +180,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
         let why = if now.verdict == "nothing-compared" && not_retained > 0 {
             format!(
                 ": the bundle retains none of the {not_retained} splits' files (a bundle of `--files findings` \
-                 keeps no data file when nothing was found; `retain --files all` keeps the evidence of a {} replay)",
+                 keeps no data file when nothing was found; `retain --files all` keeps the evidence of the {} replay)",
                 recorded.verdict
             )
         } else {
