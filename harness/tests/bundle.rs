@@ -322,6 +322,84 @@ fn a_c00_bundle_of_the_findings_reproduces_the_audit_finding() {
     }
 }
 
+/// Every file under `dir` with its content, to check that a command left a table as it was.
+fn snapshot_of(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                out.insert(p.clone(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_findings_bundle_of_a_two_writer_table_keeps_the_finding_buckets_and_reproduces_its_audit() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = common::corpus("two-writers-lookup").join("table");
+    let before = snapshot_of(&table);
+    let audit = dir.path().join("audit.json");
+    expect(1, &["audit", s(&table), "--json", s(&audit)]);
+    let of_table = read_json(&audit);
+    let bundle = dir.path().join("two-writers.tar.zst");
+    let json = dir.path().join("retain.json");
+    expect(
+        0,
+        &[
+            "retain",
+            s(&table),
+            "--out",
+            s(&bundle),
+            "--report",
+            s(&audit),
+            "--json",
+            s(&json),
+        ],
+    );
+    let manifest = &read_json(&json)["bundle"]["manifest"];
+    let data_kept: Vec<&str> = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "data")
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(!data_kept.is_empty());
+    assert!(!manifest["left_out"].as_array().unwrap().is_empty());
+    // Every finding's bucket is kept whole: each file of its directory.
+    for f in of_table["audit"]["findings"].as_array().unwrap() {
+        let partition = f["partition"][0].as_str().unwrap();
+        let bucket = f["bucket"].as_i64().unwrap();
+        let dir = table
+            .join(format!("pt={partition}"))
+            .join(format!("bucket-{bucket}"));
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            let rel = format!("pt={partition}/bucket-{bucket}/{name}");
+            assert!(data_kept.contains(&rel.as_str()), "{rel} retained");
+        }
+    }
+    let (out, _) = expect(0, &["reproduce", s(&bundle)]);
+    assert!(out.contains("REPRODUCED"), "{out}");
+    // The bundle's own audit leaves out, and counts, the splits of the buckets it does not retain.
+    let of_bundle = dir.path().join("bundle-audit.json");
+    expect(1, &["audit", s(&bundle), "--json", s(&of_bundle)]);
+    let c = &read_json(&of_bundle)["audit"]["completeness"][0];
+    assert!(c["not_retained_splits"].as_u64().unwrap() > 0, "{c}");
+    assert_eq!(
+        read_json(&of_bundle)["audit"]["findings"],
+        of_table["audit"]["findings"].clone(),
+        "the same keys, values and blame"
+    );
+    assert!(snapshot_of(&table) == before, "the table is left as it was");
+}
+
 #[test]
 fn a_bundle_without_data_files_compares_nothing_and_counts_every_split_not_retained() {
     let dir = tempfile::tempdir().unwrap();
