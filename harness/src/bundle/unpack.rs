@@ -64,8 +64,17 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
         .window_log_max(super::pack::MAX_WINDOW_LOG)
         .map_err(|e| damaged(Damage::Truncated(e)))?;
     let mut archive = tar::Archive::new(decoder);
+    let name = path
+        .file_name()
+        .map(|n| {
+            n.to_string_lossy().replace(
+                |c: char| !c.is_ascii_alphanumeric() && c != '.' && c != '-',
+                "_",
+            )
+        })
+        .unwrap_or_default();
     let dir = tempfile::Builder::new()
-        .prefix("paimon-parity-bundle-")
+        .prefix(&format!("paimon-parity-bundle-{name}-"))
         .tempdir()
         .map_err(|e| damaged(Damage::Io(e)))?;
     let root = dir.path().to_path_buf();

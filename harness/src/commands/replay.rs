@@ -198,11 +198,20 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         .iter()
         .map(|t| super::TableArg::open(t))
         .collect::<Result<Vec<_>>>()?;
-    let bundles: std::collections::HashSet<std::path::PathBuf> = opened
+    // Unpacked table -> the bundle file it came from: runs and reports name the bundle.
+    let bundles: std::collections::HashMap<std::path::PathBuf, std::path::PathBuf> = opened
         .iter()
-        .filter(|t| t.is_bundle())
-        .map(|t| t.path().to_path_buf())
+        .zip(&args.tables)
+        .filter(|(t, _)| t.is_bundle())
+        .map(|(t, given)| (t.path().to_path_buf(), given.clone()))
         .collect();
+    let label = |table: &std::path::PathBuf| bundles.get(table).unwrap_or(table).clone();
+    let named = |table: &std::path::PathBuf, mut report: crate::replay::ReplayReport| {
+        if let Some(bundle) = bundles.get(table) {
+            report.table = bundle.clone();
+        }
+        report
+    };
     let tables: Vec<std::path::PathBuf> = opened.iter().map(|t| t.path().to_path_buf()).collect();
     let ReplayArgs {
         from_snapshot,
@@ -237,13 +246,15 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         snapshot,
         threads,
         budget_bytes: (memory_budget as usize).saturating_mul(1 << 20),
-        retained_only: bundles.contains(table),
+        retained_only: bundles.contains_key(table),
     };
     if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = start_stock()?;
-        let report = replay(table, &stock, reader.as_ref(), &options(table, *mode));
+        let report =
+            replay(table, &stock, reader.as_ref(), &options(table, *mode)).map(|r| named(table, r));
+        let table = &label(table);
         if let Some(path) = &junit {
             let name = table_name(table);
             let run = match &report {
@@ -274,13 +285,17 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     'runs: for table in &tables {
         for mode in &modes {
             for reader in &readers {
-                let name = table_name(table);
+                let shown = &label(table);
+                let name = table_name(shown);
                 let run = match replay(table, &stock, reader.as_ref(), &options(table, *mode)) {
                     Ok(report) => {
+                        let report = named(table, report);
+                        let table = shown;
                         junit_runs.push(JunitRun::of_report(table, name, *mode, &report));
                         ReplayRun::of_report(table, *mode, report)
                     }
                     Err(e) => {
+                        let table = shown;
                         let reader = reader.side().to_string();
                         junit_runs.push(JunitRun::of_error(table, name, *mode, &reader, &e));
                         ReplayRun::of_error(table, *mode, &reader, &e)

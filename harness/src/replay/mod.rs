@@ -256,7 +256,7 @@ pub struct FirstDifference {
 /// The whole report of a replay; serialized as-is by `--json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplayReport {
-    /// The table directory, canonical.
+    /// The table directory, canonical (`paimon-parity replay` of a bundle: the bundle file as given).
     pub table: PathBuf,
     /// The reader compared with the released one: `native`, or an external reader's declared name.
     pub reader: String,
