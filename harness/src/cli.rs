@@ -41,7 +41,7 @@ table, 3 nothing compared.")]
   paimon-parity inspect corpora/c00-lookup-fault/table --json timeline.json
   paimon-parity inspect corpora/lookup-partitioned/table --from-snapshot 5 --to-snapshot 9 --partition p1")]
     Inspect {
-        /// The table directory.
+        /// The table directory, or a bundle file (`paimon-parity retain`).
         table: PathBuf,
         /// Also write the timeline as JSON to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
@@ -66,7 +66,8 @@ table, 3 nothing compared.")]
   paimon-parity audit corpora/c00-lookup-fault/table
   paimon-parity audit TABLE --reader both --json audit.json")]
     Audit {
-        /// The table directory.
+        /// The table directory, or a bundle file (`paimon-parity retain`): its buckets whose files it does not
+        /// retain are left out and counted.
         table: PathBuf,
         /// Which reader replays the changelog and reads the table: native, stock, or both (cross-check).
         #[arg(
@@ -132,6 +133,24 @@ The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE
     /// reader of `paimon-parity-reader/1` (one request on stdin; `describe`; `record` fills its cache).
     #[command(hide = true)]
     StockReader(StockReaderArgs),
+    /// Write an evidence bundle of a table: one compressed archive (tar + zstd) holding the table's metadata,
+    /// its data and changelog files (all, none, or those the finding needs), and a manifest (tool and release
+    /// versions, the JDK, the command and options that found the finding, its verdict and first difference,
+    /// every retained file with its size and SHA-256, every file left out). Without `--report`, the replay
+    /// (and the audit) run first. Exit 0 when written, 2 when the table cannot be read or the bundle written.
+    #[command(after_help = "Examples:
+  paimon-parity retain corpora/c00-lookup-fault/table --out c00.tar.zst
+  paimon-parity retain TABLE --out b.tar.zst --report replay.json --files findings
+  paimon-parity retain TABLE --out all.tar.zst --files all --mode batch
+
+A bundle is given to replay, audit and inspect where they take a table, and to reproduce.")]
+    Retain(RetainArgs),
+    /// Re-run the command a bundle records on the bundle, and say whether its finding reproduces (the same
+    /// verdict and the same first difference). Exit 0 REPRODUCED, 1 NOT REPRODUCED, 2 when it cannot run (a
+    /// damaged bundle, the release it was found with is not built here).
+    #[command(after_help = "Example:
+  paimon-parity reproduce c00.tar.zst --json reproduce.json")]
+    Reproduce(ReproduceArgs),
     /// Print a shell completion script for `paimon-parity` to stdout.
     #[command(after_help = "Examples:
   paimon-parity completions bash > ~/.local/share/bash-completion/completions/paimon-parity
@@ -388,7 +407,9 @@ impl ModeArg {
 // Serialized as the JSON report's `options`.
 #[derive(clap::Args, Debug, serde::Serialize)]
 pub struct ReplayArgs {
-    /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`).
+    /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`), or bundle files
+    /// (`paimon-parity retain`): only the splits whose files a bundle retains are compared, the others
+    /// counted as `not retained`.
     #[arg(required = true, num_args = 1..)]
     pub tables: Vec<PathBuf>,
     /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); default: the
@@ -467,6 +488,47 @@ pub struct ReplayArgs {
     /// into the one the whole replay writes.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<crate::replay::Shard>,
+}
+
+// The arguments of `retain` (no doc comment here: clap takes the about text from the variant). Serialized
+// as the JSON report's `options`.
+#[derive(clap::Args, Debug, serde::Serialize)]
+pub struct RetainArgs {
+    /// The table directory.
+    pub table: PathBuf,
+    /// The bundle to write (a `.tar.zst` file; replaced if it exists; never inside the table).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// First snapshot of the streaming replay that finds the finding (as `replay --from-snapshot`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+    pub from_snapshot: Option<i64>,
+    /// The scans of that replay, as `replay --mode` takes them.
+    #[arg(long, value_delimiter = ',', default_value = "stream")]
+    pub mode: Vec<ModeArg>,
+    /// Released Paimon version of the replay and audit (default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`).
+    #[arg(long, value_name = "VERSION")]
+    pub paimon_version: Option<String>,
+    /// Which data and changelog files to retain: `all`, `findings` (the files of every split that differed,
+    /// failed or was unsupported, and every file of each bucket an audit finding names) or `none`.
+    #[arg(long, value_enum, default_value = "findings")]
+    pub files: crate::bundle::Files,
+    /// The JSON report (`replay --json` or `audit --json`) of the finding; without it the replay (and, for a
+    /// table whose replay finds nothing, the audit) run first.
+    #[arg(long, value_name = "REPORT.json")]
+    pub report: Option<PathBuf>,
+    /// Also write what was retained as JSON to FILE (`-`: to stdout, the text then goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+// The arguments of `reproduce` (no doc comment here: clap takes the about text from the variant).
+#[derive(clap::Args, Debug, serde::Serialize)]
+pub struct ReproduceArgs {
+    /// The bundle file (`paimon-parity retain`).
+    pub bundle: PathBuf,
+    /// Also write the outcome as JSON to FILE (`-`: to stdout, the text then goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 // The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).

@@ -134,6 +134,18 @@ pub enum Error {
     /// `--unordered` row format does not support).
     #[error("cannot compare rows: {0}")]
     Compare(String),
+    /// An evidence bundle (`paimon-parity retain`) cannot be read, or is damaged: `bundle {path}: {source}`,
+    /// the source naming what is wrong (`crate::bundle::Damage`: truncated, a changed or missing file, a path
+    /// that escapes the bundle, an absolute path, a link, a manifest that cannot be read), its own I/O, zstd
+    /// or JSON error kept below it. Exit 2.
+    #[error("bundle {path}: {source}")]
+    Bundle {
+        /// The bundle file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: BoxError,
+    },
 }
 
 impl From<native_reader::Error> for Error {

@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod bench;
+pub mod bundle;
 pub mod cli;
 pub mod commands;
 pub mod corpus;

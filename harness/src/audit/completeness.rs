@@ -22,12 +22,16 @@ use crate::reader::TableReader;
 /// deletion-vector table, the durable files of the buckets holding level-0 files of a lost compaction
 /// (`pairs`) are read natively too, for the keys no reader returns ([`super::durable`]).
 ///
+/// With `retained_only` (an unpacked evidence bundle), splits whose files are not all on disk are left out
+/// and counted in `not_retained_splits`.
+///
 /// Errors: the table has no primary key (nothing to fold), or the reader fails.
 pub(super) fn completeness(
     reader: &dyn TableReader,
     table: &std::sync::Arc<Table>,
     timeline: &Timeline,
     pairs: &[CommitPair],
+    retained_only: bool,
 ) -> Result<Completeness> {
     let skipped = |reason: &str| Completeness {
         reader: reader.side().to_string(),
@@ -40,6 +44,7 @@ pub(super) fn completeness(
         pending_level0_keys: 0,
         pending_postpone_keys: 0,
         pending_compaction_keys: 0,
+        not_retained_splits: 0,
     };
     let key_columns = primary_key_columns(table)?;
     if key_columns.is_empty() {
@@ -75,6 +80,7 @@ pub(super) fn completeness(
         ScanMode::Stream { from_snapshot: 1 }
     };
     let path = table.path();
+    let mut not_retained_splits = 0;
     for (mode, folder, changelog) in [
         (mode, &mut stream, true),
         (
@@ -86,6 +92,10 @@ pub(super) fn completeness(
         ),
     ] {
         for split in reader.plan(path, mode, latest)? {
+            if retained_only && !crate::replay::retained::split_is_retained(&split.split) {
+                not_retained_splits += 1;
+                continue;
+            }
             for batch in reader.read_split(path, &split)? {
                 folder.apply(&split.split, &batch?, changelog)?;
             }
@@ -129,6 +139,7 @@ pub(super) fn completeness(
         pending_level0_keys,
         pending_postpone_keys,
         pending_compaction_keys: 0,
+        not_retained_splits,
     })
 }
 

@@ -211,6 +211,9 @@ pub struct Completeness {
     /// level-0 files wait for a full compaction due at a later identifier (`full-compaction.delta-commits`):
     /// not lost, the changelog comes with that compaction.
     pub pending_compaction_keys: usize,
+    /// Splits of the changelog and batch reads left out because the evidence bundle audited does not retain
+    /// all their files (0 for a table).
+    pub not_retained_splits: usize,
 }
 
 impl Completeness {
@@ -238,6 +241,13 @@ impl Completeness {
                 "{} keys left out: the stream saw them in the postpone bucket (bucket -2), which batch reads \
                  skip until a job moves them into real buckets",
                 self.pending_postpone_keys
+            ));
+        }
+        if self.not_retained_splits > 0 {
+            notes.push(format!(
+                "{} splits not retained: the evidence bundle audited does not keep all their files, so their \
+                 keys are not audited",
+                self.not_retained_splits
             ));
         }
         notes
@@ -481,6 +491,16 @@ pub fn run(path: &Path, reader: &str) -> Result<AuditReport> {
 /// they agree. The native side plans as the process's release ([`this_release`]).
 /// Errors: an unreadable table (exit 2); a release the native reader does not implement.
 pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
+    audit_with(path, readers, false)
+}
+
+/// [`audit`], of an unpacked evidence bundle when `retained_only` (`paimon-parity retain`): the changelog
+/// and batch splits whose files the bundle does not retain are left out of part 2 and counted in
+/// [`Completeness::not_retained_splits`] (a bundle keeps whole buckets, so the keys of the retained buckets
+/// are audited as in the table); committed files it does not retain are counted by part 3.
+///
+/// Errors: as [`audit`].
+pub fn audit_with(path: &Path, readers: AuditReaders, retained_only: bool) -> Result<AuditReport> {
     let release = this_release()?;
     let timeline = timeline(path)?;
     let table = std::sync::Arc::new(Table::open_as(&timeline.table, release)?);
@@ -493,8 +513,15 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
                 &table,
                 &timeline,
                 &pairs,
+                retained_only,
             )?,
-            Side::Stock => completeness(&StockTableReader::new()?, &table, &timeline, &pairs)?,
+            Side::Stock => completeness(
+                &StockTableReader::new()?,
+                &table,
+                &timeline,
+                &pairs,
+                retained_only,
+            )?,
             Side::External(name) => {
                 return Err(Error::Usage(format!(
                     "audit reads with the released and the native reader only, not `{name}`"
@@ -525,6 +552,7 @@ mod tests {
             pending_level0_keys: 0,
             pending_postpone_keys: 0,
             pending_compaction_keys: 0,
+            not_retained_splits: 0,
         }
     }
 

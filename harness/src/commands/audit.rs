@@ -11,9 +11,12 @@ use crate::report::{
 };
 
 /// Audits `table` with `reader` (stock side and native line of `paimon_version`, when given); exit status 0
-/// complete, 1 changelog lost.
+/// complete, 1 changelog lost. `bundle`: the table is an unpacked evidence bundle (only the splits whose
+/// files it retains are read).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     table: &Path,
+    bundle: bool,
     reader: AuditReaders,
     json: Option<PathBuf>,
     html: Option<PathBuf>,
@@ -25,7 +28,7 @@ pub(super) fn run(
     }
     check_json_target(json.as_deref())?;
     check_html_target(html.as_deref())?;
-    let report = crate::audit::audit(table, reader);
+    let report = crate::audit::audit_with(table, reader, bundle);
     if let Ok(r) = &report {
         let mut out = text_output(json.as_deref());
         crate::audit::write_text(&mut out, r, max_keys).map_err(stdout_err)?;

@@ -6,11 +6,13 @@ mod corpus;
 mod inspect;
 mod replay;
 mod report;
+mod reproduce;
+mod retain;
 mod stock_reader;
 mod sweep;
 mod upgrade_matrix;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::{Cli, Command};
 use crate::error::{Result, EXIT_UNREADABLE};
@@ -25,6 +27,11 @@ pub fn run(cli: Cli) -> i32 {
             if source.kind() == std::io::ErrorKind::BrokenPipe && path.as_os_str() == STDOUT =>
         {
             0
+        }
+        // A damaged or unreadable bundle: exit 2, naming what is wrong (the message says it).
+        Err(e @ crate::Error::Bundle { .. }) => {
+            eprintln!("paimon-parity: error: {e}");
+            EXIT_UNREADABLE
         }
         Err(e) => {
             eprintln!("paimon-parity: error: {e}");
@@ -49,7 +56,8 @@ fn execute(cli: Cli) -> Result<i32> {
                 to: to_snapshot,
                 partition,
             };
-            inspect::run(&table, json, html, &filter)
+            let table = TableArg::open(&table)?;
+            inspect::run(table.path(), json, html, &filter)
         }
         Command::Audit {
             table,
@@ -58,7 +66,20 @@ fn execute(cli: Cli) -> Result<i32> {
             html,
             max_keys,
             paimon_version,
-        } => audit::run(&table, reader, json, html, max_keys, paimon_version),
+        } => {
+            let table = TableArg::open(&table)?;
+            audit::run(
+                table.path(),
+                table.is_bundle(),
+                reader,
+                json,
+                html,
+                max_keys,
+                paimon_version,
+            )
+        }
+        Command::Retain(args) => retain::run(args),
+        Command::Reproduce(args) => reproduce::run(args),
         Command::Bench(args) => bench::run(args),
         Command::BenchRss { table } => bench::rss(&table),
         Command::Corpus { command } => corpus::run(command),
@@ -73,6 +94,44 @@ fn execute(cli: Cli) -> Result<i32> {
             std::io::Write::flush(&mut out).map_err(stdout_err)?;
             Ok(0)
         }
+    }
+}
+
+/// A table argument: a table directory as given, or a bundle file (`paimon-parity retain`) unpacked into a
+/// temporary directory, removed when this is dropped.
+pub(crate) struct TableArg {
+    path: PathBuf,
+    bundle: Option<crate::bundle::Unpacked>,
+}
+
+impl TableArg {
+    /// `path` as given when it is a directory; a bundle file unpacked and checked (a line on stderr says
+    /// what it holds).
+    ///
+    /// Errors: [`crate::Error::Bundle`] for a damaged bundle.
+    pub(crate) fn open(path: &Path) -> Result<Self> {
+        if !crate::bundle::is_bundle(path) {
+            return Ok(TableArg {
+                path: path.to_path_buf(),
+                bundle: None,
+            });
+        }
+        let unpacked = crate::bundle::unpack(path)?;
+        eprintln!("{}", unpacked.describe());
+        Ok(TableArg {
+            path: unpacked.table(),
+            bundle: Some(unpacked),
+        })
+    }
+
+    /// The table directory to read.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether it is an unpacked bundle (only the splits whose files it retains are read).
+    pub(crate) fn is_bundle(&self) -> bool {
+        self.bundle.is_some()
     }
 }
 

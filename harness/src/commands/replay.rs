@@ -211,8 +211,28 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         args.reader_plans,
         line,
     )?;
+    // Bundle files are unpacked (and checked) first; their replays compare only the retained splits.
+    let opened = args
+        .tables
+        .iter()
+        .map(|t| super::TableArg::open(t))
+        .collect::<Result<Vec<_>>>()?;
+    // Unpacked table -> the bundle file it came from: runs and reports name the bundle.
+    let bundles: std::collections::HashMap<std::path::PathBuf, std::path::PathBuf> = opened
+        .iter()
+        .zip(&args.tables)
+        .filter(|(t, _)| t.is_bundle())
+        .map(|(t, given)| (t.path().to_path_buf(), given.clone()))
+        .collect();
+    let label = |table: &std::path::PathBuf| bundles.get(table).unwrap_or(table).clone();
+    let named = |table: &std::path::PathBuf, mut report: crate::replay::ReplayReport| {
+        if let Some(bundle) = bundles.get(table) {
+            report.table = bundle.clone();
+        }
+        report
+    };
+    let tables: Vec<std::path::PathBuf> = opened.iter().map(|t| t.path().to_path_buf()).collect();
     let ReplayArgs {
-        tables,
         from_snapshot,
         json,
         max_mismatches,
@@ -237,7 +257,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     };
     let modes = ModeArg::expand(&mode);
     check_snapshot_arguments(&tables, &modes, from_snapshot, snapshot)?;
-    let options = |mode| ReplayOptions {
+    let options = |table: &std::path::Path, mode| ReplayOptions {
         from_snapshot: from_snapshot.unwrap_or(1),
         max_mismatches,
         progress: true,
@@ -247,12 +267,15 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         threads,
         budget_bytes: (memory_budget as usize).saturating_mul(1 << 20),
         shard,
+        retained_only: bundles.contains_key(table),
     };
     if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = start_stock()?;
-        let report = replay(table, &stock, reader.as_ref(), &options(*mode));
+        let report =
+            replay(table, &stock, reader.as_ref(), &options(table, *mode)).map(|r| named(table, r));
+        let table = &label(table);
         if let Some(path) = &junit {
             let name = table_name(table);
             let run = match &report {
@@ -290,15 +313,15 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         .flat_map(|(t, m)| readers.iter().map(move |r| (t, m, r.as_ref())))
         .collect();
     let side_by_side = threads > 1 && jobs.len() > 1 && readers.iter().all(|r| !r.reads_in_order());
-    let run_options = |mode| {
+    let run_options = |table: &std::path::Path, mode| {
         if side_by_side {
             ReplayOptions {
                 progress: false,
                 threads: 1,
-                ..options(mode)
+                ..options(table, mode)
             }
         } else {
-            options(mode)
+            options(table, mode)
         }
     };
     let limits = crate::replay::InFlight {
@@ -311,11 +334,12 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         limits,
         |i| {
             let (table, mode, reader) = jobs[i];
-            replay(table, &stock, reader, &run_options(mode))
+            replay(table, &stock, reader, &run_options(table, mode)).map(|r| named(table, r))
         },
         |_| 0,
         |i, outcome| {
             let (table, mode, reader) = jobs[i];
+            let table = &label(table);
             let name = table_name(table);
             let run = match outcome {
                 Ok(report) => {

@@ -7,6 +7,7 @@
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
 mod parallel;
+pub mod retained;
 mod shard;
 mod split;
 
@@ -78,6 +79,10 @@ pub struct ReplayOptions {
     pub budget_bytes: usize,
     /// Compare only the split pairs of this shard (`--shard I/N`); every pair when `None`.
     pub shard: Option<Shard>,
+    /// The table is an unpacked evidence bundle (`paimon-parity retain`): compare only the splits whose files
+    /// are all retained ([`retained::split_is_retained`]) and count the others in [`Totals::not_retained`];
+    /// `false` by default (a missing file of a table is an unreadable split).
+    pub retained_only: bool,
 }
 
 /// The default of `replay --threads`: the cores this process may use (1 when that cannot be told).
@@ -141,6 +146,7 @@ impl Default for ReplayOptions {
             threads: 1,
             budget_bytes: DEFAULT_BUDGET_BYTES,
             shard: None,
+            retained_only: false,
         }
     }
 }
@@ -233,6 +239,10 @@ pub struct Totals {
     pub reader_errors: usize,
     /// See `identical`.
     pub unsupported: usize,
+    /// Splits planned but not compared because the evidence bundle replayed does not retain all their files
+    /// ([`ReplayOptions::retained_only`]; 0 for a table). Not counted in `splits`.
+    #[serde(default)]
+    pub not_retained: usize,
     /// Data files over all stock splits (native splits where stock has none).
     pub files: usize,
     /// Rows per RowKind the stock reader returned.
@@ -258,7 +268,7 @@ pub struct FirstDifference {
 /// The whole report of a replay; serialized as-is by `--json`, read back by `report merge`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReplayReport {
-    /// The table directory, canonical.
+    /// The table directory, canonical (`paimon-parity replay` of a bundle: the bundle file as given).
     pub table: PathBuf,
     /// The reader compared with the released one: `native`, or an external reader's declared name.
     pub reader: String,
@@ -272,6 +282,10 @@ pub struct ReplayReport {
     pub end_snapshot: i64,
     /// One entry per split pair, in stock plan order then native-only splits.
     pub splits: Vec<SplitReport>,
+    /// The keys of the splits planned but not compared, in plan order: the evidence bundle replayed does not
+    /// retain all their files (empty for a table).
+    #[serde(default)]
+    pub not_retained: Vec<SplitKey>,
     /// Totals.
     pub totals: Totals,
     /// The first difference in replay order, if any.
@@ -529,6 +543,7 @@ fn reader_plan_failed(
         mode,
         end_snapshot: end,
         splits,
+        not_retained: Vec::new(),
         verdict,
         totals,
         first_difference,
@@ -646,6 +661,12 @@ pub fn replay(
         }
     };
     let paired = match_splits(&stock_plan, &native_plan, |p: &PlannedSplit| &p.split);
+    // An evidence bundle: only the splits whose files it retained are compared, the others counted.
+    let (paired, not_retained) = if options.retained_only {
+        retained::retained_pairs(paired)
+    } else {
+        (paired, Vec::new())
+    };
     // A shard compares only its pairs; positions are those of the whole paired plan.
     let (positions, pairs): (Vec<usize>, Vec<_>) = paired
         .into_iter()
@@ -705,6 +726,7 @@ pub fn replay(
     let (mut totals, first_difference, verdict) =
         summarize(&splits, (end - start + 1).max(0), &reader, stopped);
     totals.wall_time_ms = started.elapsed().as_millis();
+    totals.not_retained = not_retained.len();
     Ok(ReplayReport {
         reader: native.side().to_string(),
         reader_version: native.reader_version(),
@@ -713,6 +735,7 @@ pub fn replay(
         mode,
         end_snapshot: end,
         splits,
+        not_retained,
         totals,
         first_difference,
         verdict,

@@ -154,6 +154,8 @@ pub fn merge(mut reports: Vec<ReplayReport>) -> Result<ReplayReport, MergeRefuse
     let (mut totals, first_difference, verdict) =
         summarize(&splits, snapshots, &merged.reader, false);
     totals.wall_time_ms = wall;
+    // An evidence bundle's splits it does not retain are left out before sharding: every shard lists them.
+    totals.not_retained = merged.not_retained.len();
     merged.splits = splits;
     merged.totals = totals;
     merged.first_difference = first_difference;

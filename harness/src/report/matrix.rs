@@ -54,6 +54,7 @@ impl MatrixRun {
             reader_errors: t.reader_errors,
             unsupported: t.unsupported,
             unreadable: t.unreadable,
+            not_retained: t.not_retained,
         };
         let first_problem = report
             .splits
@@ -129,6 +130,8 @@ pub struct SplitCounts {
     pub unsupported: usize,
     /// Splits the released (or native) reader could not read.
     pub unreadable: usize,
+    /// Splits of an evidence bundle not compared because it does not retain all their files.
+    pub not_retained: usize,
 }
 
 impl std::fmt::Display for SplitCounts {
@@ -140,6 +143,9 @@ impl std::fmt::Display for SplitCounts {
         )?;
         if self.unreadable > 0 {
             write!(f, " (+{} unreadable)", self.unreadable)?;
+        }
+        if self.not_retained > 0 {
+            write!(f, " (+{} not retained)", self.not_retained)?;
         }
         Ok(())
     }

@@ -188,6 +188,10 @@ pub fn summary_line(report: &ReplayReport) -> String {
         .shard
         .map(|s| format!(" (shard {s})"))
         .unwrap_or_default();
+    // Splits of an evidence bundle whose files it does not retain: planned, not compared, said so.
+    if t.not_retained > 0 {
+        split_parts.push(format!("{} not retained", t.not_retained));
+    }
     format!(
         "{}{shard}: {} snapshots ({} with splits), {} splits ({}), {} files, stock {}, {} {}, {:.2} s",
         report.verdict.to_uppercase(),

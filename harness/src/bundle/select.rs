@@ -1,0 +1,265 @@
+//! Which data and changelog files a finding needs (`retain --files findings`), from the JSON reports
+//! (`harness/JSON-REPORT.md`) of the replay and the audit that found it:
+//! - a replay: the files of every split that differed, failed (unreadable, reader error) or was
+//!   unsupported. The split's files come from the native planner's plan of the same scan (metadata only,
+//!   the split matched by snapshot, partition and bucket): its data and before files (their deletion
+//!   vectors are index files, metadata, always retained). For a planning difference (or a split the native
+//!   planner does not have) the readers disagree on the files, so every file of the split's bucket
+//!   directory is kept.
+//! - an audit: every file of each bucket a finding names (a key, an uncommitted file), committed or not: the
+//!   audit folds whole buckets, and its part 3 lists what the bucket directories hold.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use native_reader::scan::ScanMode;
+use native_reader::{PaimonRelease, Split};
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::reader::{NativeTableReader, TableReader};
+
+/// What a finding needs of the bucket directories.
+#[derive(Clone, Debug, Default)]
+pub struct Needed {
+    /// Files, by their path inside the table (`/`-separated).
+    pub files: BTreeSet<String>,
+    /// Whole bucket directories, by their path inside the table (`[partition/]bucket-N`).
+    pub buckets: BTreeSet<String>,
+    /// Why some selection was wider than asked, in words (a plan that failed, a bucket not found).
+    pub notes: Vec<String>,
+}
+
+impl Needed {
+    /// Whether the file at `relative` (inside the table) is needed.
+    pub fn contains(&self, relative: &str) -> bool {
+        self.files.contains(relative)
+            || self.buckets.iter().any(|b| {
+                relative
+                    .strip_prefix(b.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+    }
+}
+
+/// (partition values, bucket) of a split or a finding.
+type Place = (Vec<Option<String>>, i32);
+
+/// The files the findings of `reports` (replay and audit JSON reports of `table`) need, planned as
+/// `release`.
+///
+/// Errors: none of its own; a scan the native planner cannot plan widens the selection to the named
+/// buckets (said in [`Needed::notes`]).
+pub fn needed(table: &Path, reports: &[Value], release: PaimonRelease) -> Result<Needed> {
+    let table = std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf());
+    let reader = NativeTableReader::for_release(release);
+    let mut out = Needed::default();
+    let mut buckets: HashMap<Place, BTreeSet<String>> = HashMap::new();
+    let mut wanted_buckets: Vec<Place> = Vec::new();
+    let remember = |splits: &[Split], buckets: &mut HashMap<Place, BTreeSet<String>>| {
+        for s in splits {
+            if let Some(dir) = relative_to(&table, Path::new(&s.bucket_path)) {
+                buckets
+                    .entry((s.partition.clone(), s.bucket))
+                    .or_default()
+                    .insert(dir);
+            }
+        }
+    };
+    for report in reports {
+        for run in report["runs"].as_array().into_iter().flatten() {
+            let r = &run["report"];
+            let Ok(mode) = serde_json::from_value::<ScanMode>(r["mode"].clone()) else {
+                continue;
+            };
+            let end = r["end_snapshot"].as_i64().unwrap_or(i64::MAX);
+            let plan = match reader.plan(&table, mode, end) {
+                Ok(p) => p.into_iter().map(|p| p.split).collect::<Vec<_>>(),
+                Err(e) => {
+                    out.notes.push(format!(
+                        "the native planner cannot plan the {} scan ({e}): the buckets of the findings are kept whole",
+                        mode.name()
+                    ));
+                    Vec::new()
+                }
+            };
+            remember(&plan, &mut buckets);
+            for s in r["splits"].as_array().into_iter().flatten() {
+                let verdict = s["verdict"].as_str().unwrap_or("identical");
+                if verdict == "identical" {
+                    continue;
+                }
+                let Some(place) = place_of(&s["key"]["partition"], &s["key"]["bucket"]) else {
+                    continue;
+                };
+                let snapshot = s["key"]["snapshot_id"].as_i64();
+                let same_files = matches!(
+                    verdict,
+                    "differs-decoding" | "unreadable" | "reader-error" | "unsupported"
+                );
+                let planned: Vec<&Split> = plan
+                    .iter()
+                    .filter(|p| {
+                        Some(p.snapshot_id) == snapshot
+                            && p.partition == place.0
+                            && p.bucket == place.1
+                    })
+                    .collect();
+                if same_files && !planned.is_empty() {
+                    for p in planned {
+                        for f in p.data_files.iter().chain(&p.before_files) {
+                            if let Some(rel) = f
+                                .path(&p.bucket_path)
+                                .ok()
+                                .and_then(|path| relative_to(&table, &path))
+                            {
+                                out.files.insert(rel);
+                            }
+                        }
+                    }
+                } else {
+                    wanted_buckets.push(place);
+                }
+            }
+        }
+        let audit = &report["audit"];
+        if audit.is_object() {
+            // The buckets the audit read: its changelog replay and its batch read.
+            let earliest = audit["earliest_snapshot"].as_i64().unwrap_or(1);
+            let latest = audit["latest_snapshot"].as_i64().unwrap_or(i64::MAX);
+            for mode in [
+                ScanMode::StreamFull {
+                    from_snapshot: earliest,
+                },
+                ScanMode::Batch {
+                    snapshot: Some(latest),
+                },
+            ] {
+                if let Ok(plan) = reader.plan(&table, mode, latest) {
+                    let splits: Vec<Split> = plan.into_iter().map(|p| p.split).collect();
+                    remember(&splits, &mut buckets);
+                }
+            }
+            for f in audit["findings"].as_array().into_iter().flatten() {
+                if let Some(place) = place_of(&f["partition"], &f["bucket"]) {
+                    wanted_buckets.push(place);
+                }
+            }
+            for f in audit["uncommitted"]["files"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let finding = matches!(
+                    f["class"].as_str(),
+                    Some("rows-the-table-lacks") | Some("changelog-the-stream-lacks")
+                );
+                if !finding {
+                    continue;
+                }
+                if let Some(dir) = f["path"]
+                    .as_str()
+                    .and_then(|p| Path::new(p).parent().map(Path::to_path_buf))
+                    .and_then(|d| relative_to(&table, &d))
+                {
+                    out.buckets.insert(dir);
+                }
+                if let Some(place) = place_of(&f["partition"], &f["bucket"]) {
+                    wanted_buckets.push(place);
+                }
+            }
+        }
+    }
+    for place in wanted_buckets {
+        match buckets.get(&place) {
+            Some(dirs) => out.buckets.extend(dirs.iter().cloned()),
+            None => {
+                // Not planned by the native reader: every directory of that bucket number.
+                let name = if place.1 == native_reader::table::POSTPONE_BUCKET {
+                    "bucket-postpone".to_owned()
+                } else {
+                    format!("bucket-{}", place.1)
+                };
+                out.notes.push(format!(
+                    "partition {:?} bucket {} is not in the native plan: every `{name}` directory is kept",
+                    place.0, place.1
+                ));
+                for dir in bucket_dirs(&table, &name) {
+                    out.buckets.insert(dir);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// (partition values, bucket) of a report's `partition` (strings or nulls) and `bucket`.
+fn place_of(partition: &Value, bucket: &Value) -> Option<Place> {
+    let values = partition
+        .as_array()?
+        .iter()
+        .map(|v| match v {
+            Value::Null => None,
+            Value::String(s) => Some(s.clone()),
+            other => Some(other.to_string()),
+        })
+        .collect();
+    Some((values, bucket.as_i64()? as i32))
+}
+
+/// `path` relative to `table`, `/`-separated (a `file:` scheme dropped); `None` outside it.
+fn relative_to(table: &Path, path: &Path) -> Option<String> {
+    let text = path.to_string_lossy();
+    let plain = native_reader::split::local_path(&text)
+        .ok()
+        .unwrap_or_else(|| path.to_path_buf());
+    let plain = std::fs::canonicalize(&plain).unwrap_or(plain);
+    let rel = plain.strip_prefix(table).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// Every directory named `name` under `table`, relative to it.
+fn bucket_dirs(table: &Path, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs: Vec<PathBuf> = vec![table.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if !p.is_dir() {
+                continue;
+            }
+            if e.file_name().to_string_lossy() == name {
+                if let Some(rel) = relative_to(table, &p) {
+                    out.push(rel);
+                }
+            } else {
+                dirs.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_directory_holds_the_files_below_it_only() {
+        let mut n = Needed::default();
+        n.buckets.insert("pt=a/bucket-1".into());
+        n.files.insert("bucket-0/data-1.parquet".into());
+        assert!(n.contains("pt=a/bucket-1/data-2.parquet"));
+        assert!(n.contains("bucket-0/data-1.parquet"));
+        assert!(!n.contains("pt=a/bucket-10/data-2.parquet"));
+        assert!(!n.contains("bucket-0/data-2.parquet"));
+    }
+}
