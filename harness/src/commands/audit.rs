@@ -28,6 +28,7 @@ pub(super) fn run(
     }
     check_json_target(json.as_deref())?;
     check_html_target(html.as_deref())?;
+    super::choose_compilation(&[table.to_path_buf()]);
     let report = crate::audit::audit_with(table, reader, bundle);
     if let Ok(r) = &report {
         let mut out = text_output(json.as_deref());

@@ -145,3 +145,37 @@ fn stdout_err(e: std::io::Error) -> crate::Error {
         source: e,
     }
 }
+
+/// Bytes of table files under which the JVM starts with [`jvm_bridge::jvm::Compilation::QuickStart`]
+/// (64 MiB): below it, C2 compiling costs more than it saves (measured on the committed corpora); above, the
+/// compiled code reads several times faster (the bench tables).
+const QUICK_START_BYTES: u64 = 64 << 20;
+
+/// Entries of the tables' directories looked at before the tables count as large anyway.
+const QUICK_START_ENTRIES: usize = 20_000;
+
+/// Chooses how the JVM compiles before it starts: quick start when the files under `tables` add up to less
+/// than [`QUICK_START_BYTES`] (counted by walking the directories, stopping at the threshold or after
+/// [`QUICK_START_ENTRIES`] entries), tiered otherwise. Only reads directory entries.
+fn choose_compilation(tables: &[PathBuf]) {
+    let mut bytes = 0u64;
+    let mut entries = 0usize;
+    let mut stack: Vec<PathBuf> = tables.to_vec();
+    while let Some(dir) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in list.flatten() {
+            entries += 1;
+            if bytes >= QUICK_START_BYTES || entries > QUICK_START_ENTRIES {
+                return;
+            }
+            match entry.metadata() {
+                Ok(m) if m.is_dir() => stack.push(entry.path()),
+                Ok(m) => bytes += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    jvm_bridge::jvm::select_compilation(jvm_bridge::jvm::Compilation::QuickStart);
+}

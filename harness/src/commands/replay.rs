@@ -232,6 +232,7 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         report
     };
     let tables: Vec<std::path::PathBuf> = opened.iter().map(|t| t.path().to_path_buf()).collect();
+    super::choose_compilation(&tables);
     let ReplayArgs {
         from_snapshot,
         json,
