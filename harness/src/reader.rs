@@ -85,7 +85,7 @@ pub trait TableReader: Send + Sync {
 
     /// When each split's answer of the last read request arrived (external readers, for `bench`); empty
     /// by default.
-    fn answer_timings(&self) -> Vec<crate::external::AnswerTiming> {
+    fn answer_timings(&self) -> Vec<AnswerTiming> {
         Vec::new()
     }
 
@@ -311,4 +311,15 @@ mod tests {
         let err = Error::from(PaimonRelease::parse("1.4.0").unwrap_err());
         assert!(err.to_string().contains("`1.4.0`"), "{err}");
     }
+}
+
+/// When one split's answer (an external reader's Arrow IPC stream) arrived on the reader's stdout: `bench` tells the
+/// reader's own time to start answering a split apart from the time to stream the answer.
+#[derive(Clone, Copy, Debug)]
+pub struct AnswerTiming {
+    /// From the end of the previous answer (the request, for the first) to this answer's first byte:
+    /// the reader opening and decoding the start of the split, plus the protocol's latency.
+    pub to_first_byte: std::time::Duration,
+    /// From this answer's first byte to its last.
+    pub first_to_last_byte: std::time::Duration,
 }

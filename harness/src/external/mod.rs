@@ -171,18 +171,7 @@ struct ReadState {
     /// When the last answer received ended.
     last_byte: Option<std::time::Instant>,
     /// Per answer received, in order: its first and last byte's arrival.
-    timings: Vec<AnswerTiming>,
-}
-
-/// When one split's answer (its Arrow IPC stream) arrived, from the reader's stdout: `bench` tells the
-/// reader's own time to start answering a split apart from the time to stream the answer.
-#[derive(Clone, Copy, Debug)]
-pub struct AnswerTiming {
-    /// From the end of the previous answer (the request, for the first) to this answer's first byte:
-    /// the reader opening and decoding the start of the split, plus the protocol's latency.
-    pub to_first_byte: Duration,
-    /// From this answer's first byte to its last.
-    pub first_to_last_byte: Duration,
+    timings: Vec<crate::reader::AnswerTiming>,
 }
 
 /// An external reader behind [`TableReader`].
@@ -223,7 +212,7 @@ impl ExternalReader {
     }
 
     /// The arrival times of the answers of the current (last) read request, in split order.
-    pub fn answer_timings(&self) -> Vec<AnswerTiming> {
+    pub fn answer_timings(&self) -> Vec<crate::reader::AnswerTiming> {
         self.state
             .lock()
             .ok()
@@ -350,7 +339,7 @@ impl ExternalReader {
             let answer = match answer {
                 Ok(a) => {
                     let previous = state.last_byte.unwrap_or(state.started);
-                    state.timings.push(AnswerTiming {
+                    state.timings.push(crate::reader::AnswerTiming {
                         to_first_byte: a.first_byte.saturating_duration_since(previous),
                         first_to_last_byte: a.last_byte.saturating_duration_since(a.first_byte),
                     });
@@ -513,7 +502,7 @@ impl TableReader for ExternalReader {
         true
     }
 
-    fn answer_timings(&self) -> Vec<AnswerTiming> {
+    fn answer_timings(&self) -> Vec<crate::reader::AnswerTiming> {
         ExternalReader::answer_timings(self)
     }
 
