@@ -27,6 +27,18 @@ pub struct PlannedSplit {
     pub wire: Option<jvm_bridge::WireSplit>,
 }
 
+impl From<jvm_bridge::StockSplit> for PlannedSplit {
+    /// A split the released planner planned, with its Java-serialized `DataSplit` as the payload (an empty
+    /// payload, a split the native planner stood in for, becomes `None`).
+    fn from(s: jvm_bridge::StockSplit) -> Self {
+        PlannedSplit {
+            split: s.split,
+            payload: (!s.payload.is_empty()).then_some(s.payload),
+            wire: s.wire,
+        }
+    }
+}
+
 /// Record batches of one split: `_row_kind` Int8 then the table's columns (see `native_reader::types`).
 pub type Batches<'a> = Box<dyn Iterator<Item = Result<RecordBatch>> + 'a>;
 
@@ -245,11 +257,7 @@ impl TableReader for StockTableReader {
             .inner
             .plan_stream(table, from_snapshot, end_snapshot)?
             .into_iter()
-            .map(|s| PlannedSplit {
-                split: s.split,
-                payload: Some(s.payload),
-                wire: s.wire,
-            })
+            .map(PlannedSplit::from)
             .collect())
     }
 
@@ -258,11 +266,7 @@ impl TableReader for StockTableReader {
             .inner
             .plan(table, mode, end_snapshot)?
             .into_iter()
-            .map(|s| PlannedSplit {
-                split: s.split,
-                payload: Some(s.payload),
-                wire: s.wire,
-            })
+            .map(PlannedSplit::from)
             .collect())
     }
 

@@ -105,6 +105,13 @@ pub(super) fn bench_kind(
         .sum();
     let file_rows: u64 = splits.iter().map(|s| s.row_count().max(0) as u64).sum();
     let samples = opts.samples.max(1);
+    // The splits as a replay hands them to its readers (the replay kinds and the external readers).
+    let planned: Vec<crate::reader::PlannedSplit> = k
+        .splits
+        .iter()
+        .cloned()
+        .map(crate::reader::PlannedSplit::from)
+        .collect();
     let mut measurements = Vec::new();
 
     let native_1t = measure("native-1t", samples, file_bytes, || {
@@ -159,15 +166,6 @@ pub(super) fn bench_kind(
         let stock_reader = crate::reader::StockTableReader::new()?;
         let native_reader =
             crate::reader::NativeTableReader::for_release(crate::reader::this_release()?);
-        let planned: Vec<crate::reader::PlannedSplit> = k
-            .splits
-            .iter()
-            .map(|s| crate::reader::PlannedSplit {
-                split: s.split.clone(),
-                payload: Some(s.payload.clone()),
-                wire: s.wire.clone(),
-            })
-            .collect();
         let replay_at = |name: &str, threads: usize| {
             measure(name, samples, file_bytes, || {
                 let reports = crate::replay::compare_splits(
@@ -206,15 +204,6 @@ pub(super) fn bench_kind(
     let mut unmeasured = BTreeMap::new();
     let mut fixed_external = BTreeMap::new();
     if !readers.is_empty() {
-        let planned: Vec<crate::reader::PlannedSplit> = k
-            .splits
-            .iter()
-            .map(|s| crate::reader::PlannedSplit {
-                split: s.split.clone(),
-                payload: (!s.payload.is_empty()).then(|| s.payload.clone()),
-                wire: s.wire.clone(),
-            })
-            .collect();
         for reader in readers {
             let name = format!("reader:{}", reader.side());
             let read = || -> Result<u64> {

@@ -28,11 +28,7 @@ pub fn run(cli: Cli) -> i32 {
         {
             0
         }
-        // A damaged or unreadable bundle: exit 2, naming what is wrong (the message says it).
-        Err(e @ crate::Error::Bundle { .. }) => {
-            eprintln!("paimon-parity: error: {e}");
-            EXIT_UNREADABLE
-        }
+        // Any other error, a damaged or unreadable bundle included: exit 2, the message naming what is wrong.
         Err(e) => {
             eprintln!("paimon-parity: error: {e}");
             EXIT_UNREADABLE

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::retain::{child, BundleJson};
+use super::retain::{child, write_bundle_json};
 use super::stdout_err;
 use crate::bundle::manifest::finding_of_report;
 use crate::bundle::{unpack, Finding};
 use crate::cli::ReproduceArgs;
 use crate::error::{Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_UNREADABLE};
-use crate::report::{check_json_target, text_output, write_json, JsonReport};
+use crate::report::{check_json_target, text_output};
 
 /// The outcome of `reproduce` (the JSON report's `bundle`).
 #[derive(Clone, Debug, Serialize)]
@@ -44,20 +44,11 @@ pub(super) fn run(args: ReproduceArgs) -> Result<i32> {
         _ => EXIT_UNREADABLE,
     };
     if let Some(path) = &args.json {
-        let mut envelope = JsonReport::new("reproduce", options, outcome.as_ref().map(code));
-        if let Ok(r) = &outcome {
-            envelope.jdk = r
-                .report
+        write_bundle_json(path, "reproduce", options, &outcome, code, |r| {
+            r.report
                 .as_ref()
-                .and_then(|v| v["jdk"].as_str().map(str::to_owned));
-        }
-        write_json(
-            path,
-            &BundleJson {
-                envelope,
-                bundle: outcome.as_ref().ok(),
-            },
-        )?;
+                .and_then(|v| v["jdk"].as_str().map(str::to_owned))
+        })?;
     }
     let r = outcome?;
     let mut out = text_output(args.json.as_deref());

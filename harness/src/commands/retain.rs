@@ -21,12 +21,37 @@ use crate::report::{check_json_target, text_output, write_json, JsonReport};
 
 /// The JSON report of `retain` and `reproduce`: the common envelope and the bundle.
 #[derive(Serialize)]
-pub(super) struct BundleJson<'a, T: Serialize> {
+struct BundleJson<'a, T: Serialize> {
     /// The envelope (`command`: `retain` or `reproduce`).
     #[serde(flatten)]
     pub envelope: JsonReport<'a>,
     /// What the command did with the bundle; `None` when an error came first.
     pub bundle: Option<&'a T>,
+}
+
+/// Writes the JSON report of `command` (`retain` or `reproduce`) run with `options` to `path`: the envelope,
+/// its exit status `code` of the result (or the error), the JDK `jdk` names, and the result as `bundle`.
+///
+/// Errors: [`Error::Io`] naming `path`.
+pub(super) fn write_bundle_json<T: Serialize>(
+    path: &Path,
+    command: &'static str,
+    options: Value,
+    outcome: &Result<T>,
+    code: impl Fn(&T) -> i32,
+    jdk: impl Fn(&T) -> Option<String>,
+) -> Result<()> {
+    let mut envelope = JsonReport::new(command, options, outcome.as_ref().map(code));
+    if let Ok(r) = outcome {
+        envelope.jdk = jdk(r);
+    }
+    write_json(
+        path,
+        &BundleJson {
+            envelope,
+            bundle: outcome.as_ref().ok(),
+        },
+    )
 }
 
 /// What `retain` wrote (the JSON report's `bundle`).
@@ -55,16 +80,13 @@ pub(super) fn run(args: RetainArgs) -> Result<i32> {
     let options = serde_json::to_value(&args).unwrap_or_default();
     let outcome = retain(&args);
     if let Some(path) = &args.json {
-        let mut envelope = JsonReport::new("retain", options, outcome.as_ref().map(|_| 0));
-        if let Ok(r) = &outcome {
-            envelope.jdk = r.manifest.jdk.clone();
-        }
-        write_json(
+        write_bundle_json(
             path,
-            &BundleJson {
-                envelope,
-                bundle: outcome.as_ref().ok(),
-            },
+            "retain",
+            options,
+            &outcome,
+            |_| 0,
+            |r| r.manifest.jdk.clone(),
         )?;
     }
     let r = outcome?;

@@ -728,7 +728,7 @@ pub fn replay(
     totals.wall_time_ms = started.elapsed().as_millis();
     totals.not_retained = not_retained.len();
     Ok(ReplayReport {
-        reader: native.side().to_string(),
+        reader,
         reader_version: native.reader_version(),
         table,
         from_snapshot: options.from_snapshot,

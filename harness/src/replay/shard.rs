@@ -144,7 +144,6 @@ pub fn merge(mut reports: Vec<ReplayReport>) -> Result<ReplayReport, MergeRefuse
         .max()
         .unwrap_or(0);
     let snapshots = first.totals.snapshots;
-    let unreadable = reports.iter().any(|r| r.verdict == "unreadable");
     let mut splits: Vec<SplitReport> = reports
         .iter_mut()
         .flat_map(|r| r.splits.drain(..))
@@ -159,11 +158,8 @@ pub fn merge(mut reports: Vec<ReplayReport>) -> Result<ReplayReport, MergeRefuse
     merged.splits = splits;
     merged.totals = totals;
     merged.first_difference = first_difference;
-    merged.verdict = if unreadable && verdict != "unreadable" {
-        "unreadable"
-    } else {
-        verdict
-    };
+    // A shard's verdict is its splits' (an unreadable shard has an unreadable split): recomputed, not kept.
+    merged.verdict = verdict;
     merged.shard = None;
     Ok(merged)
 }
