@@ -185,3 +185,29 @@ pub fn paimon_parity(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A replay's JSON report without what differs between runs of the same replay: wall times (`*_ms`), the
+/// summary lines' trailing time, and the options that name the run (`json`, `threads`, `shard`).
+pub fn without_timings(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| {
+                    !k.ends_with("_ms") && !["json", "shard", "threads"].contains(&k.as_str())
+                })
+                .map(|(k, x)| {
+                    let x = match (k.as_str(), x) {
+                        ("summary", Value::String(s)) => {
+                            Value::String(s.rfind(", ").map_or(s.clone(), |c| s[..c].to_owned()))
+                        }
+                        _ => without_timings(x),
+                    };
+                    (k.clone(), x)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_timings).collect()),
+        other => other.clone(),
+    }
+}

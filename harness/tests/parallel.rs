@@ -9,32 +9,6 @@ mod common;
 
 use serde_json::Value;
 
-/// The report without what may differ between runs: wall times, the summary's trailing time, the
-/// `threads` and `json` options.
-fn without_timings(mut v: Value) -> Value {
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(map) => {
-                map.retain(|k, _| !k.ends_with("_ms") && k != "threads" && k != "json");
-                for (k, x) in map.iter_mut() {
-                    if k == "summary" {
-                        if let Value::String(s) = x {
-                            if let Some(cut) = s.rfind(", ") {
-                                s.truncate(cut);
-                            }
-                        }
-                    }
-                    strip(x);
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut v);
-    v
-}
-
 fn replay_json(args: &[&str], threads: &str) -> (i32, Value) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("replay.json");
@@ -70,7 +44,10 @@ fn the_report_is_the_same_at_one_and_at_three_threads() {
         .map(|r| r["report"]["totals"]["splits"].as_u64().unwrap())
         .sum();
     assert!(splits >= 20, "{splits} splits compared");
-    assert_eq!(without_timings(one), without_timings(three));
+    assert_eq!(
+        common::without_timings(&one),
+        common::without_timings(&three)
+    );
 }
 
 #[test]
@@ -95,5 +72,8 @@ fn an_external_reader_read_in_order_reports_the_same_first_difference_at_any_thr
         first.to_string().contains("amount"),
         "the planted change of `amount`: {first}"
     );
-    assert_eq!(without_timings(one), without_timings(three));
+    assert_eq!(
+        common::without_timings(&one),
+        common::without_timings(&three)
+    );
 }

@@ -7,31 +7,6 @@ mod common;
 
 use serde_json::Value;
 
-/// The report without what differs between runs of one replay: wall times, the summary's trailing time,
-/// and the options that name the run (`json`, `shard`, `threads`).
-fn without_timings(v: &Value) -> Value {
-    match v {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(k, _)| {
-                    !k.ends_with("_ms") && !["json", "shard", "threads"].contains(&k.as_str())
-                })
-                .map(|(k, x)| {
-                    let x = match (k.as_str(), x) {
-                        ("summary", Value::String(s)) => {
-                            Value::String(s.rfind(", ").map_or(s.clone(), |c| s[..c].to_owned()))
-                        }
-                        _ => without_timings(x),
-                    };
-                    (k.clone(), x)
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(without_timings).collect()),
-        other => other.clone(),
-    }
-}
-
 fn read(path: &std::path::Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -89,8 +64,8 @@ fn merged_shards_are_the_whole_replay() {
     let (code, stdout, stderr) = common::paimon_parity(&args);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
-        without_timings(&read(std::path::Path::new(&merged))),
-        without_timings(&whole_v)
+        common::without_timings(&read(std::path::Path::new(&merged))),
+        common::without_timings(&whole_v)
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("tests=\"4\" failures=\"0\""), "{xml}");
