@@ -99,19 +99,65 @@ impl Chunk {
         }
     }
 
-    /// Builds the output batch of the chunk's rows ([`build_batch`]) and starts a new chunk (buffers kept).
+    /// Builds the output batches of the chunk's rows, in order, and starts a new chunk (buffers kept): each
+    /// range of at least [`SLICE_MIN_ROWS`] records goes out as a slice of its source batch, no value copied
+    /// ([`slice_batch`]); the rows between such ranges are assembled into one batch ([`build_batch`]).
+    /// Batches are never empty and hold at most the chunk's rows; their sizes vary with the ranges.
+    ///
+    /// Errors: as [`build_batch`].
     pub(crate) fn flush(
         &mut self,
         schema: &SchemaRef,
         fields: &[DataField],
         path: &Path,
-    ) -> Result<RecordBatch> {
-        let batch = build_batch(schema, fields, &self.sources, &self.rows, self.len, path);
+    ) -> Result<Vec<RecordBatch>> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        let mut pending = 0;
+        for (i, row) in self.rows.iter().enumerate() {
+            match row {
+                OutRow::Range { src, start, len } if *len >= SLICE_MIN_ROWS => {
+                    if from < i {
+                        let rows = &self.rows[from..i];
+                        out.push(build_batch(
+                            schema,
+                            fields,
+                            &self.sources,
+                            rows,
+                            pending,
+                            path,
+                        )?);
+                    }
+                    out.push(slice_batch(
+                        schema,
+                        &self.sources,
+                        *src,
+                        *start,
+                        *len,
+                        path,
+                    )?);
+                    from = i + 1;
+                    pending = 0;
+                }
+                other => pending += other.rows(),
+            }
+        }
+        if from < self.rows.len() {
+            let rows = &self.rows[from..];
+            out.push(build_batch(
+                schema,
+                fields,
+                &self.sources,
+                rows,
+                pending,
+                path,
+            )?);
+        }
         self.rows.clear();
         self.sources.clear();
         self.len = 0;
         self.generation += 1;
-        batch
+        Ok(out)
     }
 
     /// The source index of run `run`'s current batch, registering it on first use.
@@ -248,6 +294,37 @@ pub(crate) fn value_error(kind: ErrorKind, path: &Path, context: String, e: Valu
             }
         }
     }
+}
+
+/// Ranges of sole keys (see [`OutRow::Range`]) of at least this many records go out as slices of their
+/// source batch instead of being copied into an output batch ([`Chunk::flush`]). Below it, a separate batch
+/// per range would cost the consumer more per row (a batch's fixed cost, and a row diff's per-batch work)
+/// than the copy saves.
+pub(crate) const SLICE_MIN_ROWS: usize = 256;
+
+/// The output batch of `len` records of source `src` from `start`: its `_row_kind` (the stored kinds, all
+/// `+I`/`+U` in a range) and value columns, sliced (shared buffers, nothing copied).
+///
+/// Errors: [`Error::Decode`] naming `path` when the source or its columns do not have the output's shape
+/// (a bug of the merge, never expected).
+fn slice_batch(
+    schema: &SchemaRef,
+    sources: &[RecordBatch],
+    src: usize,
+    start: usize,
+    len: usize,
+    path: &Path,
+) -> Result<RecordBatch> {
+    let source = sources.get(src).ok_or_else(|| tree_bug(src as isize))?;
+    if start + len > source.num_rows() {
+        return Err(tree_bug(src as isize));
+    }
+    let columns: Vec<ArrayRef> = source.columns()[VALUE_OFFSET - 1..]
+        .iter()
+        .map(|c| c.slice(start, len))
+        .collect();
+    RecordBatch::try_new(schema.clone(), columns)
+        .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))
 }
 
 /// Pieces of consecutive whole rows averaging fewer rows than this are gathered by `interleave` (one

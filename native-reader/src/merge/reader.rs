@@ -1,6 +1,7 @@
 //! `MergeFileSplitRead.createMergeReader` + `DropDeleteReader`: sections of sorted runs merged by the
 //! loser tree and the merge function.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -42,6 +43,8 @@ pub(crate) struct MergeReader {
     pub(crate) current: Option<SectionState>,
     pub(crate) function: Reducer,
     pub(crate) chunk: Chunk,
+    /// Output batches built by the last flush and not yet returned, in order.
+    pub(crate) ready: VecDeque<RecordBatch>,
     pub(crate) batch_size: usize,
     pub(crate) done: bool,
 }
@@ -180,6 +183,7 @@ impl MergeReader {
             sections: sections.into_iter(),
             current: None,
             chunk: Chunk::new(),
+            ready: VecDeque::new(),
             batch_size,
             done: false,
         })
@@ -187,6 +191,9 @@ impl MergeReader {
 
     /// The next output batch, `None` at the end.
     pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        if let Some(batch) = self.ready.pop_front() {
+            return Ok(Some(batch));
+        }
         while !self.done {
             if self.current.is_none() {
                 match self.sections.next() {
@@ -222,7 +229,7 @@ impl MergeReader {
                 Some(SectionState::Single(run)) => {
                     // Rows of earlier sections go out first.
                     if !self.chunk.is_empty() {
-                        return self.flush().map(Some);
+                        return self.flush();
                     }
                     match next_single(&self.ctx, run, &self.schema)? {
                         Some(batch) => return Ok(Some(batch)),
@@ -243,7 +250,7 @@ impl MergeReader {
                         self.current = None;
                     }
                     if self.chunk.len() >= self.batch_size {
-                        return self.flush().map(Some);
+                        return self.flush();
                     }
                 }
                 None => {}
@@ -252,14 +259,18 @@ impl MergeReader {
         if self.chunk.is_empty() {
             Ok(None)
         } else {
-            self.flush().map(Some)
+            self.flush()
         }
     }
 
-    /// Builds the output batch of the chunk and starts a new chunk.
-    pub(crate) fn flush(&mut self) -> Result<RecordBatch> {
-        self.chunk
-            .flush(&self.schema, &self.fields, &self.bucket_path)
+    /// Builds the output batches of the chunk ([`Chunk::flush`]), starts a new chunk, and returns the first
+    /// batch (the others wait in `ready`).
+    pub(crate) fn flush(&mut self) -> Result<Option<RecordBatch>> {
+        let batches = self
+            .chunk
+            .flush(&self.schema, &self.fields, &self.bucket_path)?;
+        self.ready.extend(batches);
+        Ok(self.ready.pop_front())
     }
 }
 

@@ -831,3 +831,53 @@ fn stretches_of_sole_keys_go_out_as_ranges_with_the_same_rows() {
         );
     }
 }
+
+#[test]
+fn long_stretches_of_sole_keys_go_out_as_slices_of_their_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(
+        dir.path(),
+        kv_fields(&[("v", "STRING")]),
+        &["k"],
+        json!({"merge-engine": "deduplicate"}),
+    );
+    // Run 0: keys 1..=1000, one batch; run 1 updates keys 300 and 900. Keys 1..=299 and 301..=899 are each
+    // held by run 0 alone (299 and 599 records, over `SLICE_MIN_ROWS`).
+    let run0: TestRows = (1..=1000)
+        .map(|k| (k, I, json!([k, format!("a{k}")])))
+        .collect();
+    let run1: TestRows = vec![
+        (2000, UA, json!([300, "b300"])),
+        (2001, UA, json!([900, "b900"])),
+    ];
+    let input = batch(&t, &run0);
+    let expected: Vec<String> = (1..=1000)
+        .map(|k| match k {
+            300 | 900 => format!("+U {k} b{k}"),
+            _ => format!("+I {k} a{k}"),
+        })
+        .collect();
+    for batch_size in [100, 4096] {
+        assert_eq!(
+            merge_batches(&t, &[vec![run0.clone()], vec![run1.clone()]], batch_size).unwrap(),
+            expected,
+            "batch size {batch_size}"
+        );
+    }
+    // With room for them, the two stretches are their own batches and share the input batch's string bytes.
+    let section: Vec<Box<dyn RunSource>> = vec![
+        Box::new(MemoryRun(vec![input.clone()].into())),
+        Box::new(MemoryRun(vec![batch(&t, &run1)].into())),
+    ];
+    let mut reader =
+        MergeReader::with_sections(&t, "/t/bucket-0", vec![section], 4096, None).unwrap();
+    let mut sizes = Vec::new();
+    let mut shared = Vec::new();
+    let input_bytes = input.column(3).as_string::<i32>().values().as_ptr();
+    while let Some(b) = reader.next_batch().unwrap() {
+        sizes.push(b.num_rows());
+        shared.push(b.column(2).as_string::<i32>().values().as_ptr() == input_bytes);
+    }
+    assert_eq!(sizes, [299, 1, 599, 101]);
+    assert_eq!(shared, [true, false, true, false]);
+}
