@@ -10,8 +10,8 @@
 //! | TINYINT, SMALLINT, INT, BIGINT | Int8, Int16, Int32, Int64 | |
 //! | FLOAT, DOUBLE | Float32, Float64 | |
 //! | DECIMAL(p, s) | Decimal128(p, s) | unscaled value |
-//! | CHAR(n), VARCHAR(n), STRING | Utf8 | as stored (no CHAR padding added or removed) |
-//! | BINARY(n), VARBINARY(n), BYTES | Binary | |
+//! | CHAR(n), VARCHAR(n), STRING | Utf8 (the native reader: Utf8View for a top-level column, see below) | as stored (no CHAR padding added or removed) |
+//! | BINARY(n), VARBINARY(n), BYTES | Binary (the native reader: BinaryView for a top-level column) | |
 //! | DATE | Date32 | days since 1970-01-01 |
 //! | TIME(p) | Time32(Millisecond) | milliseconds of the day (any p) |
 //! | TIMESTAMP(p) | Timestamp(unit, no zone): Second for p = 0, Millisecond 1-3, Microsecond 4-6, Nanosecond 7-9 | see below |
@@ -39,6 +39,13 @@
 //! One deliberate difference: paimon-arrow declares every map `value` field NOT NULL (it builds it from
 //! `valueType.notNull()`) yet writes NULL values into it, which is invalid Arrow; `jvm-bridge` imports it as
 //! nullable, and so is it here.
+//!
+//! **String views.** The native reader returns a top-level CHAR/VARCHAR/STRING column as `Utf8View` and a
+//! top-level BINARY/VARBINARY/BYTES column as `BinaryView` ([`arrow_type`], [`read_schema`]): Parquet pages
+//! decode into views of the page and dictionary bytes without copying them, and the merge gathers 16-byte
+//! views instead of the bytes. Strings nested in ARRAY, MAP, ROW and VARIANT stay `Utf8`/`Binary`. The
+//! released reader's export is unchanged (`Utf8`/`Binary`, [`ArrowExport`]); the harness compares a view and
+//! a plain string or binary as the same value.
 //!
 //! paimon-arrow 2.0 differs in two labels only: TIMESTAMP_LTZ is always in zone `"UTC"` (1.0: the JVM default
 //! zone) and a MAP value is as nullable as its Paimon type. [`ArrowExport`] is the hook that describes either
@@ -142,7 +149,7 @@ impl ArrowExport {
     }
 
     /// The read schema (`_row_kind`, then `fields`) under this profile; [`read_schema`] is this for the
-    /// default profile.
+    /// default profile but for top-level string and binary columns, which the native reader returns as views.
     pub fn read_schema(&self, fields: &[DataField]) -> Schema {
         let mut out = Vec::with_capacity(fields.len() + 1);
         out.push(row_kind_field());
@@ -152,7 +159,8 @@ impl ArrowExport {
 
     /// Relabels a batch the reader produced (default profile) to this profile: every column named like one
     /// of `fields` gets [`ArrowExport::field`]'s type, nested types included; other columns (`_row_kind`,
-    /// `_SEQUENCE_NUMBER`) are kept. Buffers are shared, not copied.
+    /// `_SEQUENCE_NUMBER`) are kept. Buffers are shared, not copied, except that top-level string and binary
+    /// views become `Utf8`/`Binary` arrays (a copy of their bytes).
     ///
     /// Errors: the Arrow error when a column does not have the shape of its field, or when a MAP value
     /// becomes NOT NULL under [`MapValueNullability::FollowType`] but holds a NULL.
@@ -168,6 +176,12 @@ impl ArrowExport {
             match fields.iter().find(|f| f.name == *field.name()) {
                 Some(paimon) => {
                     let target = self.field(paimon);
+                    let column = match column.data_type() {
+                        ArrowType::Utf8View | ArrowType::BinaryView => {
+                            arrow_cast::cast(column, &without_view(column.data_type()))?
+                        }
+                        _ => column.clone(),
+                    };
                     let data = retype(column.to_data(), target.data_type())?;
                     columns.push(arrow_array::make_array(data));
                     out_fields.push(Arc::new(target));
@@ -247,15 +261,36 @@ pub(crate) fn map_value_field_id(field_id: i32, depth: i32) -> i32 {
     array_element_field_id(field_id, depth)
 }
 
-/// The Arrow type of a Paimon type, without field-id metadata (see the module docs).
+/// The Arrow type the native reader returns for a top-level column of Paimon type `t`, without field-id
+/// metadata (see the module docs: string and binary columns as views).
 pub fn arrow_type(t: &DataType) -> ArrowType {
-    build_type(t, None, 0, &DEFAULT_EXPORT)
+    top_level_view(t).unwrap_or_else(|| build_type(t, None, 0, &DEFAULT_EXPORT))
 }
 
-/// The Arrow type of a Paimon column with field id `field_id`, nested field metadata included: the type of
-/// [`arrow_field`].
+/// The Arrow type the native reader returns for a top-level column of Paimon type `t` with field id
+/// `field_id`, nested field metadata included: the type of [`arrow_field`].
 pub(crate) fn field_arrow_type(t: &DataType, field_id: i32) -> ArrowType {
-    build_type(t, Some(field_id), 0, &DEFAULT_EXPORT)
+    top_level_view(t).unwrap_or_else(|| build_type(t, Some(field_id), 0, &DEFAULT_EXPORT))
+}
+
+/// `Utf8View` for CHAR/VARCHAR/STRING, `BinaryView` for BINARY/VARBINARY/BYTES, `None` for other types: how
+/// the native reader returns a top-level column of those types (module docs, "String views").
+fn top_level_view(t: &DataType) -> Option<ArrowType> {
+    match t.kind {
+        TypeKind::Char(_) | TypeKind::VarChar(_) => Some(ArrowType::Utf8View),
+        TypeKind::Binary(_) | TypeKind::VarBinary(_) => Some(ArrowType::BinaryView),
+        _ => None,
+    }
+}
+
+/// The non-view type of a top-level column type: `Utf8` for `Utf8View`, `Binary` for `BinaryView`, others
+/// unchanged: what format decoders and casts build before it is cast to the view type.
+pub(crate) fn without_view(t: &ArrowType) -> ArrowType {
+    match t {
+        ArrowType::Utf8View => ArrowType::Utf8,
+        ArrowType::BinaryView => ArrowType::Binary,
+        other => other.clone(),
+    }
 }
 
 fn with_id(field: Field, id: Option<i32>) -> Field {

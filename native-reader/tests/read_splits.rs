@@ -245,10 +245,10 @@ fn render_rows(
     for batch in batches {
         let batch = batch.unwrap();
         let kinds = batch.column(0).as_primitive::<Int8Type>();
-        let pt = batch.column(1).as_string::<i32>();
+        let pt = batch.column(1).as_string_view();
         let k = batch.column(2).as_primitive::<Int32Type>();
         let v1 = batch.column(3).as_primitive::<Int64Type>();
-        let v2 = batch.column(4).as_string::<i32>();
+        let v2 = batch.column(4).as_string_view();
         for r in 0..batch.num_rows() {
             let v1 = if v1.is_null(r) {
                 "NULL".to_string()

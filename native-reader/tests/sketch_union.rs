@@ -61,7 +61,7 @@ fn malformed_images_are_errors() {
 fn merged_sketches_of_the_c13_corpus_match_the_released_reader() {
     use arrow_array::cast::AsArray;
     use arrow_array::types::Int32Type;
-    use arrow_array::{Array, BinaryArray};
+    use arrow_array::{Array, BinaryViewArray};
     use std::path::Path;
     use std::sync::Arc;
 
@@ -78,7 +78,7 @@ fn merged_sketches_of_the_c13_corpus_match_the_released_reader() {
 
     let table = Arc::new(native_reader::Table::open(&corpus.join("table")).unwrap());
     let splits = table.plan_batch(None).unwrap();
-    let hex = |a: &BinaryArray, i: usize| -> String {
+    let hex = |a: &BinaryViewArray, i: usize| -> String {
         if a.is_null(i) {
             "null".into()
         } else {
@@ -90,8 +90,8 @@ fn merged_sketches_of_the_c13_corpus_match_the_released_reader() {
         for batch in native_reader::merge::read_split(&table, split, 1024).unwrap() {
             let batch = batch.unwrap();
             let k = batch.column(1).as_primitive::<Int32Type>();
-            let th = batch.column(2).as_binary::<i32>();
-            let hl = batch.column(3).as_binary::<i32>();
+            let th = batch.column(2).as_binary_view();
+            let hl = batch.column(3).as_binary_view();
             for r in 0..batch.num_rows() {
                 got.push(format!(
                     "+I ({}, {}, {})",

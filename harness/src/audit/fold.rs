@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use arrow::row::{RowConverter, SortField};
-use arrow_array::{Array, Int8Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
 use native_reader::{RowKind, Split, Table};
 
 use super::{KeyClass, KeyPlace, MissingKey};
@@ -56,7 +56,7 @@ pub(super) struct Folder {
 
 impl Folder {
     pub(super) fn new(schema: &arrow_schema::Schema, key_columns: Vec<usize>) -> Result<Self> {
-        let field = |i: usize| SortField::new(schema.field(i).data_type().clone());
+        let field = |i: usize| SortField::new(plain_type(schema.field(i).data_type()));
         let keys =
             RowConverter::new(key_columns.iter().map(|i| field(*i)).collect()).map_err(|e| {
                 Error::ScenarioSource {
@@ -115,10 +115,17 @@ impl Folder {
             .first()
             .and_then(|c| c.as_any().downcast_ref::<Int8Array>())
             .ok_or_else(|| Error::Scenario("batch without an Int8 _row_kind column".into()))?;
+        // The native reader's string and binary views and the released reader's plain arrays fold as the
+        // same values.
+        let columns: Vec<ArrayRef> = batch
+            .columns()
+            .iter()
+            .map(plain_column)
+            .collect::<Result<_>>()?;
         let key_arrays: Vec<_> = self
             .key_columns
             .iter()
-            .map(|i| batch.column(*i).clone())
+            .map(|i| columns[*i].clone())
             .collect();
         let keys = self
             .keys
@@ -127,13 +134,13 @@ impl Folder {
                 context: String::new(),
                 source: e.into(),
             })?;
-        let values = self
-            .values
-            .convert_columns(&batch.columns()[1..])
-            .map_err(|e| Error::ScenarioSource {
-                context: String::new(),
-                source: e.into(),
-            })?;
+        let values =
+            self.values
+                .convert_columns(&columns[1..])
+                .map_err(|e| Error::ScenarioSource {
+                    context: String::new(),
+                    source: e.into(),
+                })?;
         for r in 0..rows {
             let set = !changelog || RowKind::from_byte(kinds.value(r)).is_some_and(RowKind::is_add);
             let rendered_key = self.render_key(batch, r);
@@ -316,4 +323,25 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
     }
     missing.sort_by(|a, b| (&a.partition, a.bucket, &a.key).cmp(&(&b.partition, b.bucket, &b.key)));
     (keys, missing)
+}
+
+/// `Utf8` for `Utf8View`, `Binary` for `BinaryView`, other types unchanged: the type a column is folded as.
+fn plain_type(t: &arrow_schema::DataType) -> arrow_schema::DataType {
+    match t {
+        arrow_schema::DataType::Utf8View => arrow_schema::DataType::Utf8,
+        arrow_schema::DataType::BinaryView => arrow_schema::DataType::Binary,
+        other => other.clone(),
+    }
+}
+
+/// `column` as [`plain_type`] of its type (views copied into a plain array; others shared).
+fn plain_column(column: &ArrayRef) -> Result<ArrayRef> {
+    let plain = plain_type(column.data_type());
+    if &plain == column.data_type() {
+        return Ok(column.clone());
+    }
+    arrow_cast::cast(column, &plain).map_err(|e| Error::ScenarioSource {
+        context: "string views".to_owned(),
+        source: e.into(),
+    })
 }

@@ -65,6 +65,13 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
     if let ArrowType::Null = array.data_type() {
         return Ok(new_null_array(target, array.len()));
     }
+    if let ArrowType::Utf8View | ArrowType::BinaryView = target {
+        // A top-level string or binary column the format did not decode as views (ORC, Avro, Parquet's
+        // fixed-length binaries): its plain array, then views of its bytes (arrow-cast shares the data buffer;
+        // values of at most 12 bytes are copied into their view).
+        let plain = conform_to(array, t, &crate::types::without_view(target))?;
+        return arrow_cast::cast(&plain, target).map_err(DecodeError::from);
+    }
     match (&t.kind, target) {
         (TypeKind::Array(element), ArrowType::List(field)) => {
             let (offsets, values, nulls) = list_parts(array)?;
@@ -500,6 +507,13 @@ pub(crate) fn orc_char_trim(array: &ArrayRef, t: &DataType) -> Result<ArrayRef, 
         let TypeKind::Char(_) = t.kind else {
             return Ok(a);
         };
+        if let Some(views) = a.as_string_view_opt() {
+            let trimmed: arrow_array::StringViewArray = views
+                .iter()
+                .map(|v| v.map(|s| s.trim_end_matches(' ')))
+                .collect();
+            return Ok(Arc::new(trimmed) as ArrayRef);
+        }
         let Some(strings) = a.as_string_opt::<i32>() else {
             return Ok(a);
         };

@@ -15,9 +15,14 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch};
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
 use parquet::arrow::ProjectionMask;
 use parquet::file::reader::ChunkReader;
 
@@ -53,8 +58,19 @@ fn open_with<T: ChunkReader + 'static>(
     columns: &[FileColumn],
     batch_size: usize,
 ) -> Result<RawBatches> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(input)
+    let metadata = ArrowReaderMetadata::load(&input, ArrowReaderOptions::new())
         .map_err(|e| Error::library(ErrorKind::Decode, path, "not a readable Parquet file", e))?;
+    // Top-level string and binary columns decode straight into views of the pages' bytes (the native
+    // reader's type for them, `crate::types` "String views").
+    let metadata = match views_hint(metadata.schema()) {
+        Some(hint) => ArrowReaderMetadata::try_new(
+            metadata.metadata().clone(),
+            ArrowReaderOptions::new().with_schema(hint),
+        )
+        .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))?,
+        None => metadata,
+    };
+    let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(input, metadata);
     let by_name: HashMap<&str, usize> = builder
         .schema()
         .fields()
@@ -86,6 +102,26 @@ fn open_with<T: ChunkReader + 'static>(
         columns: columns.to_vec(),
         positions,
     }))
+}
+
+/// `schema` (a file's Arrow schema as the parquet crate infers it) with every top-level `Utf8`/`LargeUtf8`
+/// column as `Utf8View` and `Binary`/`LargeBinary` as `BinaryView`; `None` when it has none.
+fn views_hint(schema: &SchemaRef) -> Option<SchemaRef> {
+    let mut changed = false;
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| {
+            let view = match f.data_type() {
+                ArrowType::Utf8 | ArrowType::LargeUtf8 => ArrowType::Utf8View,
+                ArrowType::Binary | ArrowType::LargeBinary => ArrowType::BinaryView,
+                _ => return f.as_ref().clone(),
+            };
+            changed = true;
+            f.as_ref().clone().with_data_type(view)
+        })
+        .collect();
+    changed.then(|| Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone())))
 }
 
 struct ParquetBatches {

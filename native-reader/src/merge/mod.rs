@@ -58,9 +58,11 @@
 //! datasketches-java 4.2.0 does in Paimon 1.0 ([`crate::sketch`]); like every function without a retract,
 //! they throw on `-U`/`-D` unless `fields.<f>.ignore-retract`.
 //!
-//! Output shape: [`crate::types::read_schema`] of the latest schema (`_row_kind`, then the table's columns),
-//! batches of at most `batch_size` rows (never empty). Memory is bounded by the split: one batch per run of
-//! the current section, plus the output batch being built.
+//! Output shape: [`crate::types::read_schema`] of the latest schema (`_row_kind`, then the table's columns;
+//! top-level strings and binaries as views), batches of at most `batch_size` rows (never empty), of varying
+//! sizes: a stretch of at least 256 keys that one sorted run alone holds goes out as a slice of that run's
+//! decoded batch (no value copied); the rows between such stretches are gathered into one batch. Memory is
+//! bounded by the split: one batch per run of the current section, plus the output batches being built.
 
 pub(crate) mod function;
 pub(crate) mod loser_tree;

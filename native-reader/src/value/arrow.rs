@@ -63,7 +63,9 @@ impl Datum {
                 scale: *scale,
             },
             ArrowType::Utf8 => Datum::String(array.as_string::<i32>().value(row).to_string()),
+            ArrowType::Utf8View => Datum::String(array.as_string_view().value(row).to_string()),
             ArrowType::Binary => Datum::Bytes(array.as_binary::<i32>().value(row).to_vec()),
+            ArrowType::BinaryView => Datum::Bytes(array.as_binary_view().value(row).to_vec()),
             ArrowType::List(_) => {
                 let values = array.as_list::<i32>().value(row);
                 Datum::List(
@@ -177,6 +179,10 @@ impl Datum {
                     })
                     .collect();
                 Arc::new(BinaryArray::from(v?))
+            }
+            ArrowType::Utf8View | ArrowType::BinaryView => {
+                let plain = Datum::to_arrow(&crate::types::without_view(data_type), values)?;
+                arrow::compute::cast(&plain, data_type)?
             }
             ArrowType::List(field) => {
                 let mut lengths = Vec::with_capacity(values.len());

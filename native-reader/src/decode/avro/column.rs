@@ -447,12 +447,19 @@ impl Column {
             Data::Bytes { offsets, data } => {
                 let offsets = OffsetBuffer::new(std::mem::replace(offsets, vec![0]).into());
                 let data = std::mem::take(data);
-                match target {
-                    ArrowType::Utf8 => Arc::new(
+                let plain: ArrayRef = match target {
+                    ArrowType::Utf8 | ArrowType::Utf8View => Arc::new(
                         StringArray::try_new(offsets, data.into(), nulls)
                             .map_err(|e| format!("invalid UTF-8 string: {e}"))?,
                     ),
                     _ => Arc::new(BinaryArray::try_new(offsets, data.into(), nulls).map_err(err)?),
+                };
+                match target {
+                    // Top-level columns: views of the bytes just built (the data buffer is shared).
+                    ArrowType::Utf8View | ArrowType::BinaryView => {
+                        arrow_cast::cast(&plain, &target).map_err(err)?
+                    }
+                    _ => plain,
                 }
             }
             Data::List { offsets, child } => {

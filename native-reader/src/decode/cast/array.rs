@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
-use arrow_array::{ArrayRef, BinaryArray, BooleanArray, PrimitiveArray, StringArray};
+use arrow_array::{
+    ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, PrimitiveArray, StringArray,
+    StringViewArray,
+};
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use super::CastError;
@@ -33,10 +36,16 @@ pub(super) fn read(array: &ArrayRef, i: usize, t: &DataType) -> Result<Datum, Ca
             precision: *precision,
             scale: *scale,
         },
-        (TypeKind::Char(_) | TypeKind::VarChar(_), _) => {
+        (TypeKind::Char(_) | TypeKind::VarChar(_), ArrowType::Utf8View) => {
+            Datum::String(array.as_string_view().value(i).to_string())
+        }
+        (TypeKind::Char(_) | TypeKind::VarChar(_), ArrowType::Utf8) => {
             Datum::String(array.as_string::<i32>().value(i).to_string())
         }
-        (TypeKind::Binary(_) | TypeKind::VarBinary(_), _) => {
+        (TypeKind::Binary(_) | TypeKind::VarBinary(_), ArrowType::BinaryView) => {
+            Datum::Bytes(array.as_binary_view().value(i).to_vec())
+        }
+        (TypeKind::Binary(_) | TypeKind::VarBinary(_), ArrowType::Binary) => {
             Datum::Bytes(array.as_binary::<i32>().value(i).to_vec())
         }
         (TypeKind::Date, _) => Datum::Int(array.as_primitive::<Date32Type>().value(i).into()),
@@ -146,7 +155,10 @@ pub(super) fn build(
                     _ => return Err(mismatch()),
                 });
             }
-            Arc::new(StringArray::from(out))
+            match target {
+                ArrowType::Utf8View => Arc::new(StringViewArray::from_iter(out)),
+                _ => Arc::new(StringArray::from(out)),
+            }
         }
         TypeKind::Binary(_) | TypeKind::VarBinary(_) => {
             let mut out = Vec::with_capacity(values.len());
@@ -157,7 +169,10 @@ pub(super) fn build(
                     _ => return Err(mismatch()),
                 });
             }
-            Arc::new(BinaryArray::from_iter(out))
+            match target {
+                ArrowType::BinaryView => Arc::new(BinaryViewArray::from_iter(out)),
+                _ => Arc::new(BinaryArray::from_iter(out)),
+            }
         }
         TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p) => {
             let unit = crate::types::timestamp_unit(*p);

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
-use arrow_array::{Array, ArrayRef, PrimitiveArray, StringArray};
+use arrow_array::{Array, ArrayRef, PrimitiveArray, StringViewArray};
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use super::array::{build, read, timestamp};
@@ -75,19 +75,19 @@ fn decimal_and_string_casts() {
     let out = run(d.clone(), "DECIMAL(5, 2)", "INT");
     assert_eq!(out.as_primitive::<Int32Type>().value(1), -123);
     let out = run(d, "DECIMAL(5, 2)", "VARCHAR(5)");
-    assert_eq!(out.as_string::<i32>().value(0), "123.4");
-    let s: ArrayRef = Arc::new(StringArray::from(vec!["ab", " 42 "]));
+    assert_eq!(out.as_string_view().value(0), "123.4");
+    let s: ArrayRef = Arc::new(StringViewArray::from(vec!["ab", " 42 "]));
     let out = run(s.clone(), "STRING", "CHAR(4)");
-    assert_eq!(out.as_string::<i32>().value(0), "ab  ");
+    assert_eq!(out.as_string_view().value(0), "ab  ");
     let out = run(s.clone(), "STRING", "VARCHAR(1)");
-    assert_eq!(out.as_string::<i32>().value(0), "a");
-    let bad: ArrayRef = Arc::new(StringArray::from(vec!["x"]));
+    assert_eq!(out.as_string_view().value(0), "a");
+    let bad: ArrayRef = Arc::new(StringViewArray::from(vec!["x"]));
     assert!(cast(&bad, &ty("STRING"), &ty("INT"), 1, &V1_0_RULES).is_err());
-    let i: ArrayRef = Arc::new(StringArray::from(vec!["-42.9", "+7"]));
+    let i: ArrayRef = Arc::new(StringViewArray::from(vec!["-42.9", "+7"]));
     let out = run(i, "STRING", "INT");
     assert_eq!(out.as_primitive::<Int32Type>().values(), &[-42, 7]);
     for bad in [" 42", "", "-", "1.x", "99999999999"] {
-        let a: ArrayRef = Arc::new(StringArray::from(vec![bad]));
+        let a: ArrayRef = Arc::new(StringViewArray::from(vec![bad]));
         assert!(
             cast(&a, &ty("STRING"), &ty("INT"), 1, &V1_0_RULES).is_err(),
             "{bad:?}"
