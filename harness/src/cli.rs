@@ -92,11 +92,13 @@ table, 3 nothing compared.")]
         paimon_version: Option<String>,
     },
     /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
-    /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, paimon-rust when its
-    /// probe is built; per split kind (changelog, raw batch, merge-on-read batch), with every sample.
+    /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, and any reader of the
+    /// external protocol asked for with `--reader NAME` (e.g. `--reader paimon-rust`); per split kind
+    /// (changelog, raw batch, merge-on-read batch), with every sample.
     #[command(after_help = "Examples:
   paimon-parity bench ~/.cache/paimon-parity/bench-corpus/bench-pk-parquet/table --samples 3
   paimon-parity bench TABLE --native-only --threads 2
+  paimon-parity bench TABLE --samples 3 --no-rss --reader paimon-rust --reader pypaimon
   paimon-parity bench TABLE --flamegraph /tmp/flame --html bench.html --compare benches/results/bench-pk-parquet.json")]
     Bench(BenchArgs),
     /// Internal to `bench`: a native-only replay that prints its peak resident memory as JSON.

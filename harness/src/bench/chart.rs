@@ -27,6 +27,15 @@ fn rate(r: f64) -> String {
     }
 }
 
+/// The first line of a reader's error, at most 160 characters (the whole reason is in the JSON report).
+fn first_line(why: &str) -> String {
+    let line = why.lines().next().unwrap_or_default();
+    match line.char_indices().nth(160) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    }
+}
+
 /// The ratios of one kind worth marking, with the target each is held to (`None`: no target).
 fn marked_ratios(k: &KindReport) -> Vec<(String, f64, Option<f64>)> {
     let targets = [
@@ -46,7 +55,8 @@ fn marked_ratios(k: &KindReport) -> Vec<(String, f64, Option<f64>)> {
 
 /// The page: per kind a group of horizontal bars (one per measurement, length ∝ rows/s, on one scale over
 /// all kinds so kinds compare too), the value at the end of each bar, and the kind's ratios, each with its
-/// target and whether it is met. Extra results (the paimon-rust probe) are listed under the chart.
+/// target and whether it is met. Readers asked for that could not be measured on a kind (`--reader`) are
+/// listed under its bars with the reason.
 pub fn html_chart(r: &BenchReport) -> String {
     const LABEL_W: f64 = 130.0;
     const BAR_MAX: f64 = 640.0;
@@ -91,6 +101,14 @@ pub fn html_chart(r: &BenchReport) -> String {
             ));
             y += BAR_H + GAP;
         }
+        for (name, why) in &k.unmeasured {
+            svg.push_str(&format!(
+                "<text x=\"{LABEL_W}\" y=\"{:.0}\" class=\"ratio missed\">{}</text>",
+                y + 12.0,
+                esc(&format!("{name}: not measured: {}", first_line(why)))
+            ));
+            y += 16.0;
+        }
         let ratios = marked_ratios(k);
         let mut x = LABEL_W;
         for (name, v, target) in ratios {
@@ -123,8 +141,7 @@ pub fn html_chart(r: &BenchReport) -> String {
          <p class=\"env\">{cpu} ({cores} cores), {java}, Paimon {paimon}, optimized {opt}, {samples} samples, \
          {threads} threads, load {lb} &rarr; {la}, started {started}</p>\
          <svg width=\"{width:.0}\" height=\"{height:.0}\" \
-         role=\"img\" aria-label=\"rows per second per reader and split kind\">{svg}</svg>\
-         <p class=\"env\">paimon-rust: {prust}</p></body></html>\n",
+         role=\"img\" aria-label=\"rows per second per reader and split kind\">{svg}</svg></body></html>\n",
         table = esc(&r.table),
         cpu = esc(&e.cpu),
         cores = e.cores,
@@ -136,6 +153,54 @@ pub fn html_chart(r: &BenchReport) -> String {
         lb = esc(&e.load_before),
         la = esc(&e.load_after),
         started = esc(&e.started),
-        prust = esc(&r.paimon_rust.to_string()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::compare::tests::{measurement, report};
+
+    /// An external reader is a bar like the others; one that could not read a kind is named under the
+    /// kind's bars with the first line of its reason, escaped.
+    #[test]
+    fn external_readers_are_charted_and_unmeasured_ones_say_why() {
+        let mut r = report(vec![
+            (
+                "merge",
+                vec![
+                    measurement("native-1t", 1000, 1.0),
+                    measurement("reader:paimon-rust", 1000, 4.0),
+                ],
+            ),
+            ("changelog", vec![measurement("native-1t", 10, 1.0)]),
+        ]);
+        r.kinds[1].unmeasured.insert(
+            "reader:paimon-rust".into(),
+            "unsupported: <streaming> scans\nsecond line".into(),
+        );
+        let page = html_chart(&r);
+        // 1000 rows in 4 s: 250 rows/s, a bar a quarter as long as native-1t's (640 px at 1000 rows/s).
+        assert!(
+            page.contains(
+                "<title>reader:paimon-rust: 250 rows/s, median 4.0000 s over 1 samples</title>"
+            ),
+            "{page}"
+        );
+        assert!(page.contains("width=\"160.0\""), "{page}");
+        assert!(
+            page.contains(
+                ">reader:paimon-rust: not measured: unsupported: &lt;streaming&gt; scans</text>"
+            ),
+            "{page}"
+        );
+        assert!(!page.contains("second line"));
+    }
+
+    #[test]
+    fn a_long_reason_is_cut_to_160_characters() {
+        let long = "x".repeat(200);
+        assert_eq!(first_line(&long).chars().count(), 161);
+        assert_eq!(first_line("short\nmore"), "short");
+    }
 }

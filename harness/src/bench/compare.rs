@@ -9,7 +9,7 @@ use super::BenchReport;
 pub struct Comparison {
     /// `changelog`, `raw` or `merge`.
     pub kind: String,
-    /// The measurement (`native-1t`, `native-par`, `stock-export`, `stock-count`, `plain`).
+    /// The measurement (`native-1t`, `native-par`, `stock-export`, `stock-count`, `plain`, `reader:NAME`, ...).
     pub reader: String,
     /// Rows per second of the earlier run.
     pub old_rows_per_s: f64,
@@ -69,7 +69,7 @@ pub fn write_comparison(
     for c in rows {
         writeln!(
             out,
-            "  {:<10} {:<13} {:>12.0} -> {:>12.0} rows/s  {:.2}x{}",
+            "  {:<10} {:<20} {:>12.0} -> {:>12.0} rows/s  {:.2}x{}",
             c.kind,
             c.reader,
             c.old_rows_per_s,
@@ -85,11 +85,12 @@ pub fn write_comparison(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::bench::{Environment, KindReport, Measurement};
 
-    fn measurement(name: &str, rows: u64, median_s: f64) -> Measurement {
+    /// A measurement of `rows` rows in `median_s` seconds (one sample).
+    pub(in crate::bench) fn measurement(name: &str, rows: u64, median_s: f64) -> Measurement {
         Measurement {
             name: name.into(),
             rows,
@@ -100,7 +101,8 @@ mod tests {
         }
     }
 
-    fn report(kinds: Vec<(&str, Vec<Measurement>)>) -> BenchReport {
+    /// A report with these kinds and measurements, every other field empty.
+    pub(in crate::bench) fn report(kinds: Vec<(&str, Vec<Measurement>)>) -> BenchReport {
         BenchReport {
             table: "t".into(),
             environment: Environment {
@@ -135,7 +137,6 @@ mod tests {
                     unmeasured: Default::default(),
                 })
                 .collect(),
-            paimon_rust: serde_json::Value::Null,
             native_replay_peak_rss: serde_json::Value::Null,
         }
     }
@@ -179,6 +180,41 @@ mod tests {
             [
                 ("merge", "native-1t", 2.0, None),
                 ("raw", "native-1t", 0.8, Some((500, 400))),
+            ]
+        );
+    }
+
+    /// Reports written before the paimon-rust probe was replaced by `--reader paimon-rust` carry a
+    /// `paimon_rust` key: it is ignored, and a `reader:paimon-rust` measurement compares like any other.
+    #[test]
+    fn an_old_report_with_the_probe_result_still_compares() {
+        let mut old = serde_json::to_value(report(vec![(
+            "merge",
+            vec![
+                measurement("native-1t", 1000, 1.0),
+                measurement("reader:paimon-rust", 1000, 4.0),
+            ],
+        )]))
+        .unwrap();
+        old["paimon_rust"] = serde_json::json!({"available": true, "rows": 1000, "median_s": 3.0});
+        let new = report(vec![(
+            "merge",
+            vec![
+                measurement("native-1t", 1000, 1.0),
+                measurement("reader:paimon-rust", 1000, 2.0),
+            ],
+        )]);
+        let rows = compare(&old, &new);
+        let got: Vec<Row<'_>> = rows
+            .iter()
+            .map(|c| (c.kind.as_str(), c.reader.as_str(), c.ratio, c.rows_differ))
+            .collect();
+        // reader:paimon-rust: 250 rows/s then 500 (2x).
+        assert_eq!(
+            got,
+            [
+                ("merge", "native-1t", 1.0, None),
+                ("merge", "reader:paimon-rust", 2.0, None),
             ]
         );
     }

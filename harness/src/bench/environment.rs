@@ -1,5 +1,4 @@
-//! Where and with what a benchmark runs: the paimon-rust probe, the peak-RSS child run, CPU, load,
-//! Java and crate versions.
+//! Where and with what a benchmark runs: the peak-RSS child run, CPU, load, Java and crate versions.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,59 +9,12 @@ use native_reader::scan::ScanMode;
 
 use super::*;
 
-/// The paimon-rust probe built by `scripts/bench-paimon-rust`, if present: `$PAIMON_PARITY_PAIMON_RUST_PROBE`,
-/// else the script's target directory `$PAIMON_PARITY_PROBE_TARGET` (default
-/// `$HOME/.cache/paimon-parity/paimon-rust-probe-target`), else `benches/paimon-rust-probe/target`.
-pub(crate) fn default_probe() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("PAIMON_PARITY_PAIMON_RUST_PROBE") {
-        let p = PathBuf::from(p);
-        return p.is_file().then_some(p);
-    }
-    let cache_target = std::env::var_os("PAIMON_PARITY_PROBE_TARGET")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(|h| PathBuf::from(h).join(".cache/paimon-parity/paimon-rust-probe-target"))
-        });
-    cache_target
-        .map(|t| t.join("release/paimon-rust-probe"))
-        .into_iter()
-        .chain(std::iter::once(workspace_dir().join(
-            "benches/paimon-rust-probe/target/release/paimon-rust-probe",
-        )))
-        .find(|p| p.is_file())
-}
-
 /// The workspace directory this binary was built from (for `benches/results`).
 pub(crate) fn workspace_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// Runs the paimon-rust probe: `<probe> <table> <samples>` printing one JSON object.
-pub(super) fn run_probe(probe: &Path, table: &Path, samples: usize) -> Value {
-    let out = std::process::Command::new(probe)
-        .arg(table)
-        .arg(samples.to_string())
-        .output();
-    match out {
-        Ok(o) => match serde_json::from_slice::<Value>(&o.stdout) {
-            Ok(v) => v,
-            Err(_) => serde_json::json!({
-                "available": false,
-                "reason": format!(
-                    "probe exited with {} and no JSON: {}",
-                    o.status,
-                    String::from_utf8_lossy(&o.stderr).chars().take(2000).collect::<String>()
-                ),
-            }),
-        },
-        Err(e) => {
-            serde_json::json!({"available": false, "reason": format!("cannot run {}: {e}", probe.display())})
-        }
-    }
 }
 
 /// Runs `paimon-parity bench-rss <table>` as a child (no JVM in it) and returns its report.

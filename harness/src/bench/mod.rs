@@ -41,8 +41,8 @@ use crate::error::{Error, Result};
 pub use chart::html_chart;
 pub use compare::{compare, write_comparison, Comparison};
 pub use environment::native_replay_rss;
-use environment::{cpu_model, crate_versions, java_version, loadavg, measure_rss_child, run_probe};
-pub(crate) use environment::{default_probe, workspace_dir};
+pub(crate) use environment::workspace_dir;
+use environment::{cpu_model, crate_versions, java_version, loadavg, measure_rss_child};
 use kinds::bench_kind;
 pub use kinds::plan_kinds;
 pub use output::{default_json_path, write_text};
@@ -63,8 +63,6 @@ pub struct BenchOptions {
     pub threads: usize,
     /// Skip the released reader (no JVM).
     pub native_only: bool,
-    /// The paimon-rust probe binary, when built.
-    pub paimon_rust_probe: Option<PathBuf>,
     /// Measure the peak resident memory of a native-only replay in a child process.
     pub measure_rss: bool,
     /// Bytes of decoded batches `native-par` may buffer ahead of the consumer
@@ -90,7 +88,6 @@ impl Default for BenchOptions {
                 .map(|n| n.get())
                 .unwrap_or(1),
             native_only: false,
-            paimon_rust_probe: default_probe(),
             measure_rss: true,
             buffer_bytes: native_reader::read::ReadOptions::default().buffer_bytes,
             flamegraph_dir: None,
@@ -110,13 +107,11 @@ pub struct BenchReport {
     pub environment: Environment,
     /// One entry per split kind found in the table.
     pub kinds: Vec<KindReport>,
-    /// paimon-rust (the `paimon` crate), run by its own probe binary, on a batch read of the latest snapshot.
-    pub paimon_rust: Value,
     /// Peak resident memory of a native-only replay (child process), in bytes, or why it is missing.
     pub native_replay_peak_rss: Value,
 }
 
-/// Loosely typed extra results (probe output, errors in words).
+/// Loosely typed extra results (the peak-RSS child's report, errors in words).
 pub type Value = serde_json::Value;
 
 /// Where and with what the benchmark ran.
@@ -263,12 +258,6 @@ pub fn run(
             readers,
         )?);
     }
-    let paimon_rust = match &opts.paimon_rust_probe {
-        Some(p) => run_probe(p, table, opts.samples),
-        None => {
-            serde_json::json!({"available": false, "reason": "not built (scripts/bench-paimon-rust)"})
-        }
-    };
     let native_replay_peak_rss = if opts.measure_rss {
         measure_rss_child(table)
     } else {
@@ -299,7 +288,6 @@ pub fn run(
         table: table.display().to_string(),
         environment,
         kinds: reports,
-        paimon_rust,
         native_replay_peak_rss,
     })
 }

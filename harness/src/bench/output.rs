@@ -12,7 +12,7 @@ pub fn default_json_path() -> PathBuf {
 }
 
 /// Prints the report as a table: per kind, each measurement's rows/s and MB/s, then the ratios, fixed
-/// costs, environment and samples.
+/// costs and the readers that could not be measured (with the reason); the environment and samples.
 pub fn write_text(out: &mut impl Write, r: &BenchReport) -> std::io::Result<()> {
     let e = &r.environment;
     writeln!(out, "table: {}", r.table)?;
@@ -45,13 +45,13 @@ pub fn write_text(out: &mut impl Write, r: &BenchReport) -> std::io::Result<()> 
         )?;
         writeln!(
             out,
-            "  {:<14} {:>10} {:>10} {:>12} {:>9}  samples (s)",
+            "  {:<20} {:>10} {:>10} {:>12} {:>9}  samples (s)",
             "reader", "rows", "median s", "rows/s", "MB/s"
         )?;
         for m in &k.measurements {
             writeln!(
                 out,
-                "  {:<14} {:>10} {:>10.4} {:>12.0} {:>9.1}  {}",
+                "  {:<20} {:>10} {:>10.4} {:>12.0} {:>9.1}  {}",
                 m.name,
                 m.rows,
                 m.median_s,
@@ -70,9 +70,11 @@ pub fn write_text(out: &mut impl Write, r: &BenchReport) -> std::io::Result<()> 
         for (name, v) in &k.fixed_cost_us {
             writeln!(out, "  fixed cost {name}: {v:.0} us")?;
         }
+        for (name, why) in &k.unmeasured {
+            writeln!(out, "  not measured {name}: {why}")?;
+        }
     }
     writeln!(out)?;
-    writeln!(out, "paimon-rust: {}", r.paimon_rust)?;
     writeln!(out, "native replay peak RSS: {}", r.native_replay_peak_rss)?;
     Ok(())
 }
