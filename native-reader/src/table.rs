@@ -235,6 +235,16 @@ impl Table {
         &self.options
     }
 
+    /// Whether the native reader returns the table's top-level string and binary columns as views
+    /// (`Utf8View`, `BinaryView`): when its `file.format` is `parquet` (the default), whose decoder builds
+    /// them from the pages' bytes without a copy (`crate::types`, "String views").
+    pub fn string_views(&self) -> bool {
+        matches!(
+            self.options.file_format.get(),
+            Ok(crate::decode::FileFormat::Parquet)
+        )
+    }
+
     /// True when the table has a primary key.
     pub fn is_primary_key_table(&self) -> bool {
         !self.schema.primary_keys.is_empty()

@@ -10,8 +10,8 @@
 //! | TINYINT, SMALLINT, INT, BIGINT | Int8, Int16, Int32, Int64 | |
 //! | FLOAT, DOUBLE | Float32, Float64 | |
 //! | DECIMAL(p, s) | Decimal128(p, s) | unscaled value |
-//! | CHAR(n), VARCHAR(n), STRING | Utf8 (the native reader: Utf8View for a top-level column, see below) | as stored (no CHAR padding added or removed) |
-//! | BINARY(n), VARBINARY(n), BYTES | Binary (the native reader: BinaryView for a top-level column) | |
+//! | CHAR(n), VARCHAR(n), STRING | Utf8 (top-level in a Parquet table: Utf8View, see below) | as stored (no CHAR padding added or removed) |
+//! | BINARY(n), VARBINARY(n), BYTES | Binary (top-level in a Parquet table: BinaryView) | |
 //! | DATE | Date32 | days since 1970-01-01 |
 //! | TIME(p) | Time32(Millisecond) | milliseconds of the day (any p) |
 //! | TIMESTAMP(p) | Timestamp(unit, no zone): Second for p = 0, Millisecond 1-3, Microsecond 4-6, Nanosecond 7-9 | see below |
@@ -40,12 +40,16 @@
 //! `valueType.notNull()`) yet writes NULL values into it, which is invalid Arrow; `jvm-bridge` imports it as
 //! nullable, and so is it here.
 //!
-//! **String views.** The native reader returns a top-level CHAR/VARCHAR/STRING column as `Utf8View` and a
-//! top-level BINARY/VARBINARY/BYTES column as `BinaryView` ([`arrow_type`], [`read_schema`]): Parquet pages
-//! decode into views of the page and dictionary bytes without copying them, and the merge gathers 16-byte
-//! views instead of the bytes. Strings nested in ARRAY, MAP, ROW and VARIANT stay `Utf8`/`Binary`. The
-//! released reader's export is unchanged (`Utf8`/`Binary`, [`ArrowExport`]); the harness compares a view and
-//! a plain string or binary as the same value.
+//! **String views.** In a table whose `file.format` is `parquet` (the default; [`crate::Table::string_views`])
+//! the native reader returns a top-level CHAR/VARCHAR/STRING column as `Utf8View` and a top-level
+//! BINARY/VARBINARY/BYTES column as `BinaryView` ([`arrow_type_as`], [`read_schema_as`] with `views`): Parquet
+//! pages decode into views of the page and dictionary bytes without copying them, and the merge gathers
+//! 16-byte views instead of the bytes. ORC and Avro tables keep `Utf8`/`Binary`: their decoders build plain
+//! arrays, and turning those into views is one more pass that measured 5-15% slower on every kind
+//! (`benches/README.md`); a file of another format in a table is brought to the table's representation.
+//! Strings nested in ARRAY, MAP, ROW and VARIANT stay `Utf8`/`Binary`. The released reader's export is
+//! unchanged (`Utf8`/`Binary`, [`ArrowExport`]); the harness compares a view and a plain string or binary as
+//! the same value.
 //!
 //! paimon-arrow 2.0 differs in two labels only: TIMESTAMP_LTZ is always in zone `"UTC"` (1.0: the JVM default
 //! zone) and a MAP value is as nullable as its Paimon type. [`ArrowExport`] is the hook that describes either
@@ -149,7 +153,7 @@ impl ArrowExport {
     }
 
     /// The read schema (`_row_kind`, then `fields`) under this profile; [`read_schema`] is this for the
-    /// default profile but for top-level string and binary columns, which the native reader returns as views.
+    /// default profile.
     pub fn read_schema(&self, fields: &[DataField]) -> Schema {
         let mut out = Vec::with_capacity(fields.len() + 1);
         out.push(row_kind_field());
@@ -261,16 +265,28 @@ pub(crate) fn map_value_field_id(field_id: i32, depth: i32) -> i32 {
     array_element_field_id(field_id, depth)
 }
 
-/// The Arrow type the native reader returns for a top-level column of Paimon type `t`, without field-id
-/// metadata (see the module docs: string and binary columns as views).
+/// The Arrow type of a Paimon type, without field-id metadata (see the module docs).
 pub fn arrow_type(t: &DataType) -> ArrowType {
-    top_level_view(t).unwrap_or_else(|| build_type(t, None, 0, &DEFAULT_EXPORT))
+    build_type(t, None, 0, &DEFAULT_EXPORT)
+}
+
+/// The Arrow type the native reader returns for a top-level column of Paimon type `t`, without field-id
+/// metadata: [`arrow_type`], or a view for strings and binaries when `views` (module docs, "String views").
+pub fn arrow_type_as(t: &DataType, views: bool) -> ArrowType {
+    views
+        .then(|| top_level_view(t))
+        .flatten()
+        .unwrap_or_else(|| arrow_type(t))
 }
 
 /// The Arrow type the native reader returns for a top-level column of Paimon type `t` with field id
-/// `field_id`, nested field metadata included: the type of [`arrow_field`].
-pub(crate) fn field_arrow_type(t: &DataType, field_id: i32) -> ArrowType {
-    top_level_view(t).unwrap_or_else(|| build_type(t, Some(field_id), 0, &DEFAULT_EXPORT))
+/// `field_id`, nested field metadata included (the type of [`arrow_field`]); strings and binaries as views
+/// when `views`.
+pub(crate) fn field_arrow_type(t: &DataType, field_id: i32, views: bool) -> ArrowType {
+    views
+        .then(|| top_level_view(t))
+        .flatten()
+        .unwrap_or_else(|| build_type(t, Some(field_id), 0, &DEFAULT_EXPORT))
 }
 
 /// `Utf8View` for CHAR/VARCHAR/STRING, `BinaryView` for BINARY/VARBINARY/BYTES, `None` for other types: how
@@ -413,12 +429,12 @@ fn map_type(
 }
 
 /// The Arrow field of a Paimon column: same name, [`field_arrow_type`], nullability, and `PARQUET:field_id`
-/// metadata.
-pub(crate) fn arrow_field(f: &DataField) -> Field {
+/// metadata; strings and binaries as views when `views`.
+pub(crate) fn arrow_field(f: &DataField, views: bool) -> Field {
     with_id(
         Field::new(
             &f.name,
-            field_arrow_type(&f.data_type, f.id),
+            field_arrow_type(&f.data_type, f.id, views),
             f.data_type.nullable,
         ),
         Some(f.id),
@@ -433,11 +449,17 @@ pub(crate) fn row_kind_field() -> Field {
     )
 }
 
-/// The read schema of a table as every reader returns it: `_row_kind` then the table's columns.
+/// The read schema of a table as the released reader exports it: `_row_kind` then the table's columns.
 pub fn read_schema(fields: &[DataField]) -> Schema {
+    read_schema_as(fields, false)
+}
+
+/// The read schema the native reader returns: [`read_schema`], with top-level strings and binaries as views
+/// when `views` ([`crate::Table::string_views`]).
+pub fn read_schema_as(fields: &[DataField], views: bool) -> Schema {
     let mut out = Vec::with_capacity(fields.len() + 1);
     out.push(row_kind_field());
-    out.extend(fields.iter().map(arrow_field));
+    out.extend(fields.iter().map(|f| arrow_field(f, views)));
     Schema::new(out)
 }
 
@@ -471,7 +493,7 @@ mod tests {
             "m",
             serde_json::json!({"type": "MAP", "key": "STRING NOT NULL", "value": {"type": "ARRAY", "element": "INT"}}),
         );
-        let arrow = arrow_field(&f);
+        let arrow = arrow_field(&f, false);
         assert_eq!(id_of(&arrow), "27");
         let ArrowType::Map(entries, false) = arrow.data_type() else {
             panic!("{arrow:?}")
@@ -510,7 +532,7 @@ mod tests {
                 {"id": 11, "name": "b", "type": "TIMESTAMP(9) WITH LOCAL TIME ZONE"}
             ]}),
         );
-        let ArrowType::Struct(children) = field_arrow_type(&f.data_type, f.id) else {
+        let ArrowType::Struct(children) = field_arrow_type(&f.data_type, f.id, false) else {
             panic!()
         };
         assert_eq!(id_of(&children[0]), "10");
@@ -564,14 +586,18 @@ mod tests {
         m.append(true).unwrap();
         m.append(false).unwrap();
         let m = m.finish();
-        let m = arrow_cast::cast(&m, &field_arrow_type(&fields[1].data_type, 2)).unwrap();
+        let m = arrow_cast::cast(&m, &field_arrow_type(&fields[1].data_type, 2, false)).unwrap();
         let mut a = arrow_array::builder::ListBuilder::new(
             arrow_array::builder::TimestampMicrosecondBuilder::new().with_timezone("UTC"),
         );
         a.values().append_value(5);
         a.append(true);
         a.append(false);
-        let a = arrow_cast::cast(&a.finish(), &field_arrow_type(&fields[2].data_type, 3)).unwrap();
+        let a = arrow_cast::cast(
+            &a.finish(),
+            &field_arrow_type(&fields[2].data_type, 3, false),
+        )
+        .unwrap();
         let kinds: arrow_array::ArrayRef = Arc::new(arrow_array::Int8Array::from(vec![0, 0]));
         let batch =
             RecordBatch::try_new(Arc::new(read_schema(&fields)), vec![kinds, t, m, a]).unwrap();
@@ -631,7 +657,7 @@ mod tests {
         m.append(true).unwrap();
         let m = arrow_cast::cast(
             &m.finish(),
-            &field_arrow_type(&nullable_value[0].data_type, 2),
+            &field_arrow_type(&nullable_value[0].data_type, 2, false),
         )
         .unwrap();
         let kinds: arrow_array::ArrayRef = Arc::new(arrow_array::Int8Array::from(vec![0]));

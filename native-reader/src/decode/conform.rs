@@ -20,9 +20,7 @@ use arrow_schema::{DataType as ArrowType, Field, TimeUnit};
 use crate::decode::{DecodeError, FileColumn};
 use crate::error::Result as ReadResult;
 use crate::schema::{DataType, TypeKind};
-use crate::types::field_arrow_type;
 
-/// Converts `array` to `field_arrow_type(t, field_id)`; the error is a reason (no file name).
 /// One decoded batch of a data file as the read schema's columns: each file column found at its position is
 /// [`conform`]ed and then passed through the format's own `fixup` (Parquet's NULL rows of nested ROWs, ORC's
 /// CHAR padding); a column the file does not have is all NULL. Returns (rows, columns).
@@ -39,25 +37,18 @@ pub(crate) fn conform_batch(
     let mut out = Vec::with_capacity(columns.len());
     for (column, position) in columns.iter().zip(positions) {
         let array = match position.and_then(|i| batch.columns().get(i)) {
-            Some(a) => conform(a, &column.data_type, column.id)
+            Some(a) => conform_to(a, &column.data_type, &column.arrow_type())
                 .and_then(|a| fixup(&a, &column.data_type))
                 .map_err(|e| e.prefixed(&format!("column `{}`", column.name)).at(path))?,
-            None => new_null_array(&field_arrow_type(&column.data_type, column.id), rows),
+            None => new_null_array(&column.arrow_type(), rows),
         };
         out.push(array);
     }
     Ok((rows, out))
 }
 
-pub(crate) fn conform(
-    array: &ArrayRef,
-    t: &DataType,
-    field_id: i32,
-) -> Result<ArrayRef, DecodeError> {
-    let target = field_arrow_type(t, field_id);
-    conform_to(array, t, &target)
-}
-
+/// Converts `array` (a column of Paimon type `t`) to `target` (its [`FileColumn::arrow_type`]); the error
+/// is a reason (no file name).
 fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<ArrayRef, DecodeError> {
     if array.data_type() == target {
         return Ok(array.clone());

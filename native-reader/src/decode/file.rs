@@ -49,6 +49,8 @@ pub struct FileBatches {
     targets: Vec<DataType>,
     /// The line rules of the release under test (schema-evolution casts).
     rules: &'static LineRules,
+    /// Top-level strings and binaries as views ([`Table::string_views`]).
+    views: bool,
     deletion: Option<DeletionVector>,
     /// Rows of the file read so far (the position of the next row).
     position: u64,
@@ -76,7 +78,8 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
         out.push(Field::new(SEQUENCE_NUMBER_COLUMN, ArrowType::Int64, false));
     }
     out.push(row_kind_field());
-    out.extend(fields.iter().map(arrow_field));
+    let views = table.string_views();
+    out.extend(fields.iter().map(|f| arrow_field(f, views)));
     Schema::new(out)
 }
 
@@ -141,6 +144,7 @@ pub(crate) fn read_file_with(
     let by_id: HashMap<i32, &crate::schema::DataField> =
         file_schema.fields.iter().map(|f| (f.id, f)).collect();
 
+    let views = table.string_views();
     let mut columns: Vec<FileColumn> = Vec::new();
     let mut sequence = None;
     let mut value_kind = None;
@@ -154,6 +158,7 @@ pub(crate) fn read_file_with(
                     kind: TypeKind::BigInt,
                     nullable: false,
                 },
+                views,
             });
         }
         value_kind = Some(columns.len());
@@ -164,6 +169,7 @@ pub(crate) fn read_file_with(
                 kind: TypeKind::TinyInt,
                 nullable: false,
             },
+            views,
         });
     } else if options.with_sequence_number {
         sequence = Some(SequenceSource::Positional(file.min_sequence_number));
@@ -187,6 +193,7 @@ pub(crate) fn read_file_with(
                     name: old.name.clone(),
                     id: old.id,
                     data_type: old.data_type.clone(),
+                    views,
                 });
             }
             None => sources.push(Source::Missing),
@@ -206,6 +213,7 @@ pub(crate) fn read_file_with(
         schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
         targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),
         rules: table.release().rules(),
+        views,
         path,
         raw,
         value_kind,
@@ -303,18 +311,20 @@ impl FileBatches {
                 Source::Missing => arrow_array::new_null_array(field.data_type(), kept),
                 Source::Column { index, from, id } => {
                     let selected = select(&raw[*index])?;
-                    cast::cast(&selected, from, target, *id, self.rules).map_err(|e| {
-                        let column = format!("column `{}`", field.name());
-                        match e {
-                            cast::CastError::Arrow(e) => {
-                                Error::library(ErrorKind::Decode, &self.path, column, e)
+                    cast::cast(&selected, from, target, *id, self.views, self.rules).map_err(
+                        |e| {
+                            let column = format!("column `{}`", field.name());
+                            match e {
+                                cast::CastError::Arrow(e) => {
+                                    Error::library(ErrorKind::Decode, &self.path, column, e)
+                                }
+                                e => Error::Decode {
+                                    path: self.path.clone(),
+                                    reason: format!("{column}: {e}"),
+                                },
                             }
-                            e => Error::Decode {
-                                path: self.path.clone(),
-                                reason: format!("{column}: {e}"),
-                            },
-                        }
-                    })?
+                        },
+                    )?
                 }
             };
             out.push(array);

@@ -64,6 +64,16 @@ pub(crate) struct FileColumn {
     pub(crate) id: i32,
     /// Paimon type in the file's schema.
     pub(crate) data_type: DataType,
+    /// Decode a top-level string or binary column as views (`Utf8View`/`BinaryView`): the table's
+    /// representation ([`crate::Table::string_views`]).
+    pub(crate) views: bool,
+}
+
+impl FileColumn {
+    /// The Arrow type the column is decoded to (`crate::types::field_arrow_type`).
+    pub(crate) fn arrow_type(&self) -> arrow_schema::DataType {
+        crate::types::field_arrow_type(&self.data_type, self.id, self.views)
+    }
 }
 
 /// Batches of a format reader: (row count, one array per requested [`FileColumn`]).

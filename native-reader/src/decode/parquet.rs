@@ -62,7 +62,12 @@ fn open_with<T: ChunkReader + 'static>(
         .map_err(|e| Error::library(ErrorKind::Decode, path, "not a readable Parquet file", e))?;
     // Top-level string and binary columns decode straight into views of the pages' bytes (the native
     // reader's type for them, `crate::types` "String views").
-    let metadata = match views_hint(metadata.schema()) {
+    let view_columns: Vec<&str> = columns
+        .iter()
+        .filter(|c| c.views)
+        .map(|c| c.name.as_str())
+        .collect();
+    let metadata = match views_hint(metadata.schema(), &view_columns) {
         Some(hint) => ArrowReaderMetadata::try_new(
             metadata.metadata().clone(),
             ArrowReaderOptions::new().with_schema(hint),
@@ -104,14 +109,18 @@ fn open_with<T: ChunkReader + 'static>(
     }))
 }
 
-/// `schema` (a file's Arrow schema as the parquet crate infers it) with every top-level `Utf8`/`LargeUtf8`
-/// column as `Utf8View` and `Binary`/`LargeBinary` as `BinaryView`; `None` when it has none.
-fn views_hint(schema: &SchemaRef) -> Option<SchemaRef> {
+/// `schema` (a file's Arrow schema as the parquet crate infers it) with each top-level `Utf8`/`LargeUtf8`
+/// column named in `names` as `Utf8View` and `Binary`/`LargeBinary` as `BinaryView`; `None` when that
+/// changes nothing.
+fn views_hint(schema: &SchemaRef, names: &[&str]) -> Option<SchemaRef> {
     let mut changed = false;
     let fields: Vec<Field> = schema
         .fields()
         .iter()
         .map(|f| {
+            if !names.contains(&f.name().as_str()) {
+                return f.as_ref().clone();
+            }
             let view = match f.data_type() {
                 ArrowType::Utf8 | ArrowType::LargeUtf8 => ArrowType::Utf8View,
                 ArrowType::Binary | ArrowType::LargeBinary => ArrowType::BinaryView,
@@ -177,6 +186,7 @@ mod tests {
             name: name.into(),
             id,
             data_type: parse_atomic(t).unwrap(),
+            views: true,
         }
     }
 
@@ -269,7 +279,7 @@ mod tests {
         assert_eq!(rows, 3);
         for (i, c) in columns.iter().enumerate().take(4) {
             let a = arrays[i].as_primitive::<Decimal128Type>();
-            assert_eq!(a.data_type(), &field_arrow_type(&c.data_type, c.id));
+            assert_eq!(a.data_type(), &field_arrow_type(&c.data_type, c.id, true));
             assert_eq!(
                 (a.value(0), a.value(1), a.is_null(2)),
                 (-12345, 1, true),
@@ -288,6 +298,7 @@ mod tests {
             name: name.into(),
             id,
             data_type: crate::schema::parse_type(&json).unwrap(),
+            views: true,
         }
     }
 
@@ -365,7 +376,7 @@ mod tests {
         assert_eq!(rows, 3);
         assert_eq!(
             arrays[0].data_type(),
-            &field_arrow_type(&columns[0].data_type, 2)
+            &field_arrow_type(&columns[0].data_type, 2, true)
         );
         let j = arrays[0].as_struct();
         assert_eq!(j.fields()[0].name(), "value");
@@ -382,13 +393,13 @@ mod tests {
 
         assert_eq!(
             arrays[1].data_type(),
-            &field_arrow_type(&columns[1].data_type, 5)
+            &field_arrow_type(&columns[1].data_type, 5, true)
         );
         let e = arrays[1].as_fixed_size_list();
         assert_eq!(e.value_length(), 2);
         assert_eq!(
             e.data_type().to_string(),
-            field_arrow_type(&columns[1].data_type, 5).to_string()
+            field_arrow_type(&columns[1].data_type, 5, true).to_string()
         );
         let arrow_schema::DataType::FixedSizeList(child, 2) = e.data_type() else {
             panic!("{:?}", e.data_type())

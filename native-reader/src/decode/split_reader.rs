@@ -107,7 +107,10 @@ impl SplitReader {
                 ),
             });
         }
-        let schema = Arc::new(crate::types::read_schema(&table.schema().fields));
+        let schema = Arc::new(crate::types::read_schema_as(
+            &table.schema().fields,
+            table.string_views(),
+        ));
         Ok(SplitReader {
             table,
             split: split.clone(),

@@ -84,7 +84,7 @@ use crate::read::AheadPool;
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
-use crate::types::read_schema;
+use crate::types::read_schema_as;
 
 use reader::MergeReader;
 /// Columns of a [`crate::decode::read_file`] batch before the value columns: `_SEQUENCE_NUMBER`,
@@ -167,7 +167,7 @@ pub fn read_split_with(
     ahead: Option<AheadPool>,
 ) -> Result<SplitBatches> {
     let batch_size = batch_size.max(1);
-    let schema: SchemaRef = Arc::new(read_schema(&table.schema().fields));
+    let schema: SchemaRef = Arc::new(read_schema_as(&table.schema().fields, table.string_views()));
     let kind = split_read_kind(table.is_primary_key_table(), split)?;
     let inner = match kind {
         SplitReadKind::NoMerge => Inner::Plain(SplitReader::with_ahead(

@@ -16,7 +16,7 @@ use crate::row_kind::RowKind;
 use crate::schema::DataField;
 use crate::split::Split;
 use crate::table::Table;
-use crate::types::read_schema;
+use crate::types::read_schema_as;
 
 use super::function::{merge_function, option, Merged, Reducer};
 use super::loser_tree::{tree_bug, LoserTree};
@@ -129,7 +129,10 @@ impl MergeReader {
         let sort_fields = |cols: &[usize], options: SortOptions| -> Vec<SortField> {
             cols.iter()
                 .map(|c| {
-                    let dt = crate::types::arrow_type(&fields[c - VALUE_OFFSET].data_type);
+                    let dt = crate::types::arrow_type_as(
+                        &fields[c - VALUE_OFFSET].data_type,
+                        table.string_views(),
+                    );
                     SortField::new_with_options(dt, options)
                 })
                 .collect()
@@ -176,7 +179,7 @@ impl MergeReader {
                 lookup,
                 ahead,
             }),
-            schema: Arc::new(read_schema(&fields)),
+            schema: Arc::new(read_schema_as(&fields, table.string_views())),
             function,
             fields,
             bucket_path: PathBuf::from(bucket_path),

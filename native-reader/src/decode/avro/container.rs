@@ -11,7 +11,6 @@ use arrow_array::{new_null_array, ArrayRef};
 use crate::decode::DecodeError;
 use crate::decode::{FileColumn, RawBatches};
 use crate::error::{Error, Result};
-use crate::types::field_arrow_type;
 
 use super::column::Column;
 use super::cursor::{skip, Cursor};
@@ -45,7 +44,7 @@ pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Re
     }
     let buffers = columns
         .iter()
-        .map(|c| Column::new(&c.data_type, &field_arrow_type(&c.data_type, c.id)))
+        .map(|c| Column::new(&c.data_type, &c.arrow_type()))
         .collect::<std::result::Result<Vec<_>, _>>()
         .map_err(&decode_err)?;
     let present: Vec<bool> = (0..columns.len())

@@ -91,6 +91,7 @@ fn vectors_in_avro_files_are_fixed_size_lists() {
     let column = crate::decode::FileColumn {
         name: "e".into(),
         id: 4,
+        views: false,
         data_type: crate::schema::parse_type(
             &serde_json::json!({"type": "VECTOR", "element": "INT NOT NULL", "length": 2}),
         )
@@ -101,7 +102,7 @@ fn vectors_in_avro_files_are_fixed_size_lists() {
     assert_eq!(rows, 3);
     assert_eq!(
         arrays[0].data_type(),
-        &crate::types::field_arrow_type(&column.data_type, 4)
+        &crate::types::field_arrow_type(&column.data_type, 4, false)
     );
     let e = arrays[0].as_fixed_size_list();
     assert!(e.is_valid(0) && e.is_null(1) && e.is_valid(2));

@@ -160,14 +160,16 @@ pub(crate) fn check_castable(from: &DataType, to: &DataType) -> Result<(), CastE
     }
 }
 
-/// Casts `array` (of `arrow_type(from)`) to `field_arrow_type(to, field_id)` by Paimon's rules, with the
-/// line-specific ones taken from `rules` (the release line under test); the error is a reason (a value the
-/// Java cast would throw on, or an unsupported change).
+/// Casts `array` (of `arrow_type_as(from, views)`) to `field_arrow_type(to, field_id, views)` by Paimon's
+/// rules, with the line-specific ones taken from `rules` (the release line under test); `views`: the table's
+/// top-level strings and binaries are views ([`crate::Table::string_views`]). The error is a reason (a value
+/// the Java cast would throw on, or an unsupported change).
 pub(crate) fn cast(
     array: &ArrayRef,
     from: &DataType,
     to: &DataType,
     field_id: i32,
+    views: bool,
     rules: &LineRules,
 ) -> Result<ArrayRef, CastError> {
     if from.kind == to.kind {
@@ -182,7 +184,7 @@ pub(crate) fn cast(
             cast_value(read(array, i, from)?, from, to, rules)?
         });
     }
-    build(values, to, &field_arrow_type(to, field_id))
+    build(values, to, &field_arrow_type(to, field_id, views))
 }
 
 /// One non-null value of `from` cast to `to`. DATE and TIME values are [`Datum::Int`] like the integers: their

@@ -24,7 +24,7 @@ fn ty(s: &str) -> DataType {
 }
 
 fn run(array: ArrayRef, from: &str, to: &str) -> ArrayRef {
-    cast(&array, &ty(from), &ty(to), 1, &V1_0_RULES).unwrap()
+    cast(&array, &ty(from), &ty(to), 1, true, &V1_0_RULES).unwrap()
 }
 
 #[test]
@@ -67,6 +67,7 @@ fn decimal_and_string_casts() {
         &ty("DECIMAL(5, 2)"),
         &ty("DECIMAL(4, 1)"),
         1,
+        true,
         &V1_0_RULES,
     )
     .unwrap_err()
@@ -82,14 +83,14 @@ fn decimal_and_string_casts() {
     let out = run(s.clone(), "STRING", "VARCHAR(1)");
     assert_eq!(out.as_string_view().value(0), "a");
     let bad: ArrayRef = Arc::new(StringViewArray::from(vec!["x"]));
-    assert!(cast(&bad, &ty("STRING"), &ty("INT"), 1, &V1_0_RULES).is_err());
+    assert!(cast(&bad, &ty("STRING"), &ty("INT"), 1, true, &V1_0_RULES).is_err());
     let i: ArrayRef = Arc::new(StringViewArray::from(vec!["-42.9", "+7"]));
     let out = run(i, "STRING", "INT");
     assert_eq!(out.as_primitive::<Int32Type>().values(), &[-42, 7]);
     for bad in [" 42", "", "-", "1.x", "99999999999"] {
         let a: ArrayRef = Arc::new(StringViewArray::from(vec![bad]));
         assert!(
-            cast(&a, &ty("STRING"), &ty("INT"), 1, &V1_0_RULES).is_err(),
+            cast(&a, &ty("STRING"), &ty("INT"), 1, true, &V1_0_RULES).is_err(),
             "{bad:?}"
         );
     }
@@ -153,7 +154,7 @@ fn input(t: &DataType, text: &str) -> ArrayRef {
         },
         other => panic!("no input for {other:?}"),
     };
-    build(vec![v], t, &field_arrow_type(t, 1)).unwrap()
+    build(vec![v], t, &field_arrow_type(t, 1, true)).unwrap()
 }
 
 /// Formats a cast result as the Java probe prints it.
@@ -215,7 +216,7 @@ fn casts_match_released_java_cast_executors() {
         let got = if check_castable(&from, &to).is_err() {
             "NORULE".to_string()
         } else {
-            match cast(&input(&from, value), &from, &to, 1, &V1_0_RULES) {
+            match cast(&input(&from, value), &from, &to, 1, true, &V1_0_RULES) {
                 Ok(out) => output(&to, &out),
                 Err(_) => "ERR".to_string(),
             }
@@ -310,7 +311,7 @@ fn timestamp_to_time_follows_the_line() {
         -86_400_000,
     ]));
     let as_time = |rules| {
-        let out = cast(&a, &ty("TIMESTAMP(3)"), &ty("TIME"), 1, rules).unwrap();
+        let out = cast(&a, &ty("TIMESTAMP(3)"), &ty("TIME"), 1, true, rules).unwrap();
         let t = out.as_primitive::<Time32MillisecondType>();
         (0..t.len()).map(|i| t.value(i)).collect::<Vec<_>>()
     };
