@@ -115,7 +115,7 @@ fn plain(schema: &SchemaRef) -> SchemaRef {
 }
 
 /// The schema of a split without rows: `_row_kind` and the columns of the table's latest schema
-/// (`schema/schema-<max id>`), typed as the released reader exports them (`ArrowExport`). Only the names are checked by the
+/// (`schema/schema-<max id>`), typed as `native_reader::types` types them. Only the names are checked by the
 /// harness for a stream without rows; a table whose schema cannot be read gets `_row_kind` alone.
 fn empty_schema(table: &Path) -> SchemaRef {
     let dir = table.join("schema");
@@ -136,7 +136,7 @@ fn empty_schema(table: &Path) -> SchemaRef {
         })
         .map(|s| s.fields)
         .unwrap_or_default();
-    Arc::new(native_reader::types::ArrowExport::default().read_schema(&fields))
+    Arc::new(native_reader::types::read_schema(&fields))
 }
 
 #[cfg(test)]
