@@ -111,48 +111,28 @@ impl Chunk {
         fields: &[DataField],
         path: &Path,
     ) -> Result<Vec<RecordBatch>> {
+        let sources = &self.sources;
+        let gather = |rows: &[OutRow], len: usize| -> Result<Option<RecordBatch>> {
+            if rows.is_empty() {
+                return Ok(None);
+            }
+            build_batch(schema, fields, sources, rows, len, path).map(Some)
+        };
         let mut out = Vec::new();
         let mut from = 0;
         let mut pending = 0;
         for (i, row) in self.rows.iter().enumerate() {
             match row {
                 OutRow::Range { src, start, len } if *len >= SLICE_MIN_ROWS => {
-                    if from < i {
-                        let rows = &self.rows[from..i];
-                        out.push(build_batch(
-                            schema,
-                            fields,
-                            &self.sources,
-                            rows,
-                            pending,
-                            path,
-                        )?);
-                    }
-                    out.push(slice_batch(
-                        schema,
-                        &self.sources,
-                        *src,
-                        *start,
-                        *len,
-                        path,
-                    )?);
+                    out.extend(gather(&self.rows[from..i], pending)?);
+                    out.push(slice_batch(schema, sources, *src, *start, *len, path)?);
                     from = i + 1;
                     pending = 0;
                 }
                 other => pending += other.rows(),
             }
         }
-        if from < self.rows.len() {
-            let rows = &self.rows[from..];
-            out.push(build_batch(
-                schema,
-                fields,
-                &self.sources,
-                rows,
-                pending,
-                path,
-            )?);
-        }
+        out.extend(gather(&self.rows[from..], pending)?);
         self.rows.clear();
         self.sources.clear();
         self.len = 0;
