@@ -300,8 +300,9 @@ fn top_level_view(t: &DataType) -> Option<ArrowType> {
 }
 
 /// The non-view type of a top-level column type: `Utf8` for `Utf8View`, `Binary` for `BinaryView`, others
-/// unchanged: what format decoders and casts build before it is cast to the view type.
-pub(crate) fn without_view(t: &ArrowType) -> ArrowType {
+/// unchanged: what format decoders and casts build before it is cast to the view type, and the released
+/// reader's type for the same column.
+pub fn without_view(t: &ArrowType) -> ArrowType {
     match t {
         ArrowType::Utf8View => ArrowType::Utf8,
         ArrowType::BinaryView => ArrowType::Binary,

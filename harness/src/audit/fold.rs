@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use arrow::row::{RowConverter, SortField};
 use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch};
+use native_reader::types::without_view;
 use native_reader::{RowKind, Split, Table};
 
 use super::{KeyClass, KeyPlace, MissingKey};
@@ -56,7 +57,7 @@ pub(super) struct Folder {
 
 impl Folder {
     pub(super) fn new(schema: &arrow_schema::Schema, key_columns: Vec<usize>) -> Result<Self> {
-        let field = |i: usize| SortField::new(plain_type(schema.field(i).data_type()));
+        let field = |i: usize| SortField::new(without_view(schema.field(i).data_type()));
         let keys =
             RowConverter::new(key_columns.iter().map(|i| field(*i)).collect()).map_err(|e| {
                 Error::ScenarioSource {
@@ -325,18 +326,10 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
     (keys, missing)
 }
 
-/// `Utf8` for `Utf8View`, `Binary` for `BinaryView`, other types unchanged: the type a column is folded as.
-fn plain_type(t: &arrow_schema::DataType) -> arrow_schema::DataType {
-    match t {
-        arrow_schema::DataType::Utf8View => arrow_schema::DataType::Utf8,
-        arrow_schema::DataType::BinaryView => arrow_schema::DataType::Binary,
-        other => other.clone(),
-    }
-}
-
-/// `column` as [`plain_type`] of its type (views copied into a plain array; others shared).
+/// `column` as the type it is folded as, [`without_view`] of its type (views copied into a plain array;
+/// others shared).
 fn plain_column(column: &ArrayRef) -> Result<ArrayRef> {
-    let plain = plain_type(column.data_type());
+    let plain = without_view(column.data_type());
     if &plain == column.data_type() {
         return Ok(column.clone());
     }

@@ -144,6 +144,13 @@ pub(super) mod tests {
     /// (kind, reader, ratio, rows that differ) of one comparison.
     type Row<'a> = (&'a str, &'a str, f64, Option<(u64, u64)>);
 
+    /// (kind, reader, ratio, row counts when they differ) of each comparison.
+    fn rows_of(rows: &[Comparison]) -> Vec<Row<'_>> {
+        rows.iter()
+            .map(|c| (c.kind.as_str(), c.reader.as_str(), c.ratio, c.rows_differ))
+            .collect()
+    }
+
     #[test]
     fn each_reader_of_each_kind_is_compared_with_the_earlier_run() {
         let old = serde_json::to_value(report(vec![
@@ -169,10 +176,7 @@ pub(super) mod tests {
             ("changelog", vec![measurement("native-1t", 10, 1.0)]),
         ]);
         let rows = compare(&old, &new);
-        let got: Vec<Row<'_>> = rows
-            .iter()
-            .map(|c| (c.kind.as_str(), c.reader.as_str(), c.ratio, c.rows_differ))
-            .collect();
+        let got = rows_of(&rows);
         // merge native-1t: 500 rows/s then 1000 (2x); raw: 500 then 400 rows/s over other row counts;
         // native-par and changelog exist only now, plain only then.
         assert_eq!(
@@ -205,10 +209,7 @@ pub(super) mod tests {
             ],
         )]);
         let rows = compare(&old, &new);
-        let got: Vec<Row<'_>> = rows
-            .iter()
-            .map(|c| (c.kind.as_str(), c.reader.as_str(), c.ratio, c.rows_differ))
-            .collect();
+        let got = rows_of(&rows);
         // reader:paimon-rust: 250 rows/s then 500 (2x).
         assert_eq!(
             got,
