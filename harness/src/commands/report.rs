@@ -58,6 +58,15 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
                 ),
             ));
         }
+        if let Some((flag, this, theirs)) = differing_option(v, first) {
+            return Err(refused(
+                path,
+                format!(
+                    "was run with {flag} {this}, {} with {flag} {theirs}: not shards of one replay",
+                    first_path.display()
+                ),
+            ));
+        }
     }
     // Run k of every shard is run k of the replay (tables, modes and readers come in one order).
     let mut parsed: Vec<Vec<ReplayRun>> = Vec::new();
@@ -77,13 +86,32 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
             .zip(&parsed)
             .map(|((p, _), runs)| (p, &runs[k]))
             .collect();
+        // Run k of every shard is the same scan by the same reader (errored runs included).
+        let (_, run0) = of_k[0];
+        if let Some((path, run)) = of_k.iter().find(|(_, r)| {
+            r.summary.mode != run0.summary.mode || r.summary.reader != run0.summary.reader
+        }) {
+            return Err(refused(
+                path,
+                format!(
+                    "run {} is the {} scan by reader {}, run {} of {} the {} scan by reader {}: not shards of one replay",
+                    k + 1,
+                    run.summary.mode.name(),
+                    run.summary.reader,
+                    k + 1,
+                    of_k[0].0.display(),
+                    run0.summary.mode.name(),
+                    run0.summary.reader
+                ),
+            ));
+        }
         // A shard whose run stopped with an error: the merged run is that error.
         if let Some((_, errored)) = of_k.iter().find(|(_, r)| r.report.is_none()) {
             merged_runs.push((*errored).clone());
             continue;
         }
         let reports = of_k.iter().filter_map(|(_, r)| r.report.clone()).collect();
-        let merged = merge_shards(reports).map_err(|e| refused(of_k[0].0, e.0))?;
+        let merged = merge_shards(reports).map_err(|e| refused(of_k[e.report].0, e.reason))?;
         let summary = &of_k[0].1.summary;
         merged_runs.push(ReplayRun::of_report(&summary.table, summary.mode, merged));
     }
@@ -173,7 +201,17 @@ fn read_report(path: &Path) -> Result<Value> {
             ),
         ));
     }
+    if !v["options"].is_object() {
+        return Err(refused(
+            path,
+            "has no `options` object: the options its shard ran with cannot be checked".into(),
+        ));
+    }
     match v["status"].as_str() {
+        Some("complete") if v["runs"].as_array().is_none_or(Vec::is_empty) => Err(refused(
+            path,
+            "has no runs (table x mode x reader): nothing to merge".into(),
+        )),
         Some("complete") => Ok(v),
         Some(other) => Err(refused(
             path,
@@ -187,6 +225,31 @@ fn read_report(path: &Path) -> Result<Value> {
         )),
         None => Err(refused(path, "has no status".into())),
     }
+}
+
+/// The options that change what a shard compares, as the JSON report's `options` names them, with their
+/// flags: shards run with different values are not shards of one replay.
+const SAME_OPTIONS: [(&str, &str); 4] = [
+    ("unordered", "--unordered"),
+    ("reader_plans", "--reader-plans"),
+    ("reader_commands", "--reader-command"),
+    ("reader_timeout", "--reader-timeout"),
+];
+
+/// The first of [`SAME_OPTIONS`] whose value differs between the reports `a` and `b`: its flag and both
+/// values as JSON (`absent` for a missing one).
+fn differing_option(a: &Value, b: &Value) -> Option<(&'static str, String, String)> {
+    let shown = |v: &Value| {
+        if v.is_null() {
+            "absent".to_owned()
+        } else {
+            v.to_string()
+        }
+    };
+    SAME_OPTIONS.iter().find_map(|(key, flag)| {
+        let (x, y) = (&a["options"][key], &b["options"][key]);
+        (x != y).then(|| (*flag, shown(x), shown(y)))
+    })
 }
 
 fn refused(path: &Path, reason: String) -> Error {

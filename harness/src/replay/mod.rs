@@ -298,6 +298,10 @@ pub struct ReplayReport {
     /// The shard this report covers (`--shard`), `None` for a whole replay (and a merged one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// With `shard`: the split pairs of the whole paired plan (positions `0..plan_size`), which `report
+    /// merge` checks the shards cover exactly once; `None` for a whole replay (and a merged one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan_size: Option<usize>,
 }
 
 impl ReplayReport {
@@ -548,6 +552,7 @@ fn reader_plan_failed(
         totals,
         first_difference,
         shard: options.shard,
+        plan_size: options.shard.map(|_| stock_plan.len()),
     }
 }
 
@@ -668,6 +673,7 @@ pub fn replay(
         (paired, Vec::new())
     };
     // A shard compares only its pairs; positions are those of the whole paired plan.
+    let plan_size = paired.len();
     let (positions, pairs): (Vec<usize>, Vec<_>) = paired
         .into_iter()
         .enumerate()
@@ -740,5 +746,6 @@ pub fn replay(
         first_difference,
         verdict,
         shard: options.shard,
+        plan_size: options.shard.map(|_| plan_size),
     })
 }

@@ -51,92 +51,173 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// Why shard reports cannot be merged.
+/// Why shard reports cannot be merged: which report (its index in the order given to [`merge`]) and what
+/// is wrong with it, in words naming both values that differ.
 #[derive(Debug, PartialEq, Eq)]
-pub struct MergeRefused(pub String);
+pub struct MergeRefused {
+    /// The index of the report refused, in the order given to [`merge`].
+    pub report: usize,
+    /// What is wrong, e.g. `shard 2/4 of /t is of table /u, shard 1/4 (the first report) of table /t`.
+    pub reason: String,
+}
+
+/// `shard I/N` of a report, or `a report` for one written without `--shard`.
+fn shard_name(r: &ReplayReport) -> String {
+    r.shard
+        .map_or_else(|| "a report".to_owned(), |s| format!("shard {s}"))
+}
 
 /// Merges the reports of the shards of one replay (one table, scan and reader; one per shard, any order)
 /// into the report the unsharded replay writes: its splits in plan order, its totals, first difference and
 /// verdict recomputed from them the way the replay computes them; the wall time is the longest shard's.
 ///
-/// Errors: [`MergeRefused`] when a report is not a shard, the reports are of different tables (name or end
-/// snapshot), scans (mode, start snapshot), readers or shard counts, a shard is missing or repeated, or one
-/// was interrupted.
+/// Errors: [`MergeRefused`] when a report is not a shard; the reports are of different tables (the whole
+/// table path), states of the table (end snapshot), scans (mode, start snapshot), readers, shard counts or
+/// plan sizes; a report records no plan size (written before shards recorded it); a shard is missing or
+/// repeated, or was interrupted; or the split positions of the shards do not cover the paired plan
+/// (`0..plan_size`) exactly once, each in the shard that takes it.
 pub fn merge(mut reports: Vec<ReplayReport>) -> Result<ReplayReport, MergeRefused> {
-    let refuse = |m: String| Err(MergeRefused(m));
     let Some(first) = reports.first() else {
-        return refuse("no report to merge".into());
+        return Err(MergeRefused {
+            report: 0,
+            reason: "no report to merge".into(),
+        });
+    };
+    let first_name = shard_name(first);
+    let refuse = |report: usize, what: String| {
+        Err(MergeRefused {
+            report,
+            reason: format!(
+                "{} of {} {what}",
+                shard_name(&reports[report]),
+                reports[report].table.display()
+            ),
+        })
     };
     let Some(shard) = first.shard else {
-        return refuse(format!(
-            "the report of {} ({}) is not a shard (written without --shard)",
-            first.table.display(),
-            first.mode.name()
-        ));
+        return refuse(0, "is not a shard (written without --shard)".into());
     };
-    let name = |r: &ReplayReport| {
-        let t = &r.table;
-        let last = |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
-        (last(t), t.parent().and_then(last))
-    };
-    for r in &reports {
+    for (i, r) in reports.iter().enumerate() {
         let what = match r.shard {
             None => Some("is not a shard (written without --shard)".to_owned()),
             Some(s) if s.count != shard.count => Some(format!(
                 "is shard {s}, the first report shard {shard}: different shard counts"
             )),
-            _ if name(r) != name(first) => Some(format!(
-                "is of table {}, the first report of {}",
+            // The whole table path (canonical as the replay wrote it), not a part of it: two copies of a
+            // table in two directories are two tables.
+            _ if r.table != first.table => Some(format!(
+                "is of table {}, {first_name} (the first report) of table {}: not the same table",
                 r.table.display(),
                 first.table.display()
             )),
             _ if r.end_snapshot != first.end_snapshot => Some(format!(
-                "ends at snapshot {}, the first report at {}: not the same state of the table",
+                "ends at snapshot {}, {first_name} (the first report) at {}: not the same state of the table",
                 r.end_snapshot, first.end_snapshot
             )),
             _ if r.mode != first.mode || r.from_snapshot != first.from_snapshot => Some(format!(
-                "is a {} scan from snapshot {}, the first report a {} scan from snapshot {}",
+                "is a {} scan from snapshot {}, {first_name} (the first report) a {} scan from snapshot {}",
                 r.mode.name(),
                 r.from_snapshot,
                 first.mode.name(),
                 first.from_snapshot
             )),
             _ if r.reader != first.reader => Some(format!(
-                "compares reader {}, the first report reader {}",
+                "compares reader {}, {first_name} (the first report) reader {}",
                 r.reader, first.reader
             )),
             _ if r.verdict == "interrupted" => {
                 Some("was interrupted (Ctrl-C): run that shard again".to_owned())
             }
+            _ if r.plan_size.is_none() => Some(
+                "records no plan size (`plan_size`: written by a paimon-parity that did not record it), so \
+                 its splits cannot be checked to cover the plan: run that shard again"
+                    .to_owned(),
+            ),
+            _ if r.plan_size != first.plan_size => Some(format!(
+                "has a paired plan of {} split pairs, {first_name} (the first report) of {}: not the same plan",
+                r.plan_size.unwrap_or_default(),
+                first.plan_size.map_or_else(|| "no recorded size".to_owned(), |n| n.to_string())
+            )),
             _ => None,
         };
         if let Some(what) = what {
-            let shard = r
-                .shard
-                .map_or_else(|| "a report".to_owned(), |s| format!("shard {s}"));
-            return refuse(format!("{shard} of {} {what}", r.table.display()));
+            return refuse(i, what);
         }
     }
-    let indexes: BTreeSet<usize> = reports
-        .iter()
-        .filter_map(|r| r.shard.map(|s| s.index))
-        .collect();
-    if indexes.len() != reports.len() {
-        return refuse(format!(
-            "a shard of {} is given twice",
-            first.table.display()
-        ));
+    let mut seen: BTreeSet<usize> = BTreeSet::new();
+    for (i, r) in reports.iter().enumerate() {
+        if !seen.insert(r.shard.map_or(0, |s| s.index)) {
+            return refuse(i, "is given twice".into());
+        }
     }
     let missing: Vec<String> = (1..=shard.count)
-        .filter(|i| !indexes.contains(i))
+        .filter(|i| !seen.contains(i))
         .map(|i| format!("{i}/{}", shard.count))
         .collect();
     if !missing.is_empty() {
-        return refuse(format!(
-            "shard {} of {} is missing",
-            missing.join(", "),
-            first.table.display()
-        ));
+        return Err(MergeRefused {
+            report: 0,
+            reason: format!(
+                "shard {} of {} is missing",
+                missing.join(", "),
+                first.table.display()
+            ),
+        });
+    }
+    // Every position of the paired plan exactly once, each in the shard that takes it.
+    let plan_size = first.plan_size.unwrap_or_default();
+    let mut covered: Vec<Option<usize>> = vec![None; plan_size];
+    for (i, r) in reports.iter().enumerate() {
+        let this = r.shard.unwrap_or(shard);
+        for split in &r.splits {
+            let p = split.position;
+            let what = if p >= plan_size {
+                Some(format!(
+                    "holds split position {p} ({}), outside the paired plan of {plan_size} split pairs",
+                    split.key
+                ))
+            } else if !this.takes(p) {
+                Some(format!(
+                    "holds split position {p} ({}), which shard {} takes, not {this}",
+                    split.key,
+                    Shard {
+                        index: p % shard.count + 1,
+                        count: shard.count
+                    }
+                ))
+            } else if let Some(other) = covered[p] {
+                Some(format!(
+                    "holds split position {p} ({}) twice{}",
+                    split.key,
+                    if other == i {
+                        String::new()
+                    } else {
+                        format!(" (also in {})", shard_name(&reports[other]))
+                    }
+                ))
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                return refuse(i, what);
+            }
+            covered[p] = Some(i);
+        }
+    }
+    let uncovered: Vec<usize> = (0..plan_size).filter(|p| covered[*p].is_none()).collect();
+    if let Some(p) = uncovered.first() {
+        let owner = reports
+            .iter()
+            .position(|r| r.shard.is_some_and(|s| s.takes(*p)))
+            .unwrap_or(0);
+        return refuse(
+            owner,
+            format!(
+                "lacks split position {p} of the paired plan of {plan_size} split pairs (no shard holds {} \
+                 of its positions): the shards do not cover the plan",
+                uncovered.len()
+            ),
+        );
     }
     let wall = reports
         .iter()
@@ -161,6 +242,7 @@ pub fn merge(mut reports: Vec<ReplayReport>) -> Result<ReplayReport, MergeRefuse
     // A shard's verdict is its splits' (an unreadable shard has an unreadable split): recomputed, not kept.
     merged.verdict = verdict;
     merged.shard = None;
+    merged.plan_size = None;
     Ok(merged)
 }
 
@@ -179,5 +261,155 @@ mod tests {
             assert_eq!(shards.iter().filter(|s| s.takes(position)).count(), 1);
         }
         assert!(shards[1].takes(1) && shards[1].takes(4) && !shards[1].takes(2));
+    }
+
+    /// Shard `index`/`count` of a stream replay of `table` whose paired plan has `plan_size` pairs, holding
+    /// the identical splits at `positions`.
+    fn shard(
+        table: &str,
+        index: usize,
+        count: usize,
+        plan_size: Option<usize>,
+        positions: &[usize],
+    ) -> ReplayReport {
+        let splits: Vec<SplitReport> = positions
+            .iter()
+            .map(|p| SplitReport {
+                position: *p,
+                key: native_reader::SplitKey {
+                    snapshot_id: 1 + *p as i64,
+                    partition: Vec::new(),
+                    bucket: 0,
+                },
+                verdict: super::super::SplitVerdict::Identical,
+                files: 1,
+                stock_rows: None,
+                native_rows: None,
+                differing_rows: 0,
+                detail: None,
+                first_mismatch: None,
+            })
+            .collect();
+        let (totals, first_difference, verdict) = summarize(&splits, 9, "native", false);
+        ReplayReport {
+            table: table.into(),
+            reader: "native".into(),
+            reader_version: None,
+            from_snapshot: 1,
+            mode: native_reader::scan::ScanMode::Stream { from_snapshot: 1 },
+            end_snapshot: 9,
+            splits,
+            not_retained: Vec::new(),
+            totals,
+            first_difference,
+            verdict,
+            shard: Some(Shard { index, count }),
+            plan_size,
+        }
+    }
+
+    fn refusal(reports: Vec<ReplayReport>) -> MergeRefused {
+        merge(reports).expect_err("refused")
+    }
+
+    #[test]
+    fn shards_covering_the_plan_once_merge_into_every_position_in_order() {
+        let merged = merge(vec![
+            shard("/w/a/t", 2, 2, Some(5), &[1, 3]),
+            shard("/w/a/t", 1, 2, Some(5), &[0, 2, 4]),
+        ])
+        .unwrap();
+        let positions: Vec<usize> = merged.splits.iter().map(|s| s.position).collect();
+        assert_eq!(positions, [0, 1, 2, 3, 4]);
+        assert_eq!((merged.totals.splits, merged.verdict), (5, "identical"));
+        assert_eq!((merged.shard, merged.plan_size), (None, None));
+    }
+
+    #[test]
+    fn positions_missing_repeated_or_in_the_wrong_shard_are_refused() {
+        // Position 4 is in no shard.
+        let r = refusal(vec![
+            shard("/t", 1, 2, Some(5), &[0, 2]),
+            shard("/t", 2, 2, Some(5), &[1, 3]),
+        ]);
+        assert_eq!(r.report, 0);
+        assert!(
+            r.reason.starts_with(
+                "shard 1/2 of /t lacks split position 4 of the paired plan of 5 split pairs"
+            ),
+            "{}",
+            r.reason
+        );
+        // Position 2 twice in one shard.
+        let r = refusal(vec![
+            shard("/t", 1, 2, Some(4), &[0, 2, 2]),
+            shard("/t", 2, 2, Some(4), &[1, 3]),
+        ]);
+        assert!(
+            r.reason.contains("holds split position 2 (") && r.reason.ends_with(") twice"),
+            "{}",
+            r.reason
+        );
+        // Position 1 in shard 1, which shard 2 takes.
+        let r = refusal(vec![
+            shard("/t", 1, 2, Some(4), &[0, 1, 2]),
+            shard("/t", 2, 2, Some(4), &[3]),
+        ]);
+        assert!(
+            r.reason.contains("holds split position 1 (")
+                && r.reason.ends_with("which shard 2/2 takes, not 1/2"),
+            "{}",
+            r.reason
+        );
+        // A position past the plan.
+        let r = refusal(vec![
+            shard("/t", 1, 2, Some(2), &[0]),
+            shard("/t", 2, 2, Some(2), &[1, 3]),
+        ]);
+        assert_eq!(r.report, 1);
+        assert!(
+            r.reason
+                .contains("outside the paired plan of 2 split pairs"),
+            "{}",
+            r.reason
+        );
+    }
+
+    #[test]
+    fn another_table_with_the_same_last_two_components_is_refused() {
+        let r = refusal(vec![
+            shard("/one/corpus/table", 1, 2, Some(2), &[0]),
+            shard("/two/corpus/table", 2, 2, Some(2), &[1]),
+        ]);
+        assert_eq!(r.report, 1);
+        assert_eq!(
+            r.reason,
+            "shard 2/2 of /two/corpus/table is of table /two/corpus/table, shard 1/2 (the first report) of \
+             table /one/corpus/table: not the same table"
+        );
+    }
+
+    #[test]
+    fn a_shard_without_a_plan_size_or_with_another_one_is_refused() {
+        let r = refusal(vec![
+            shard("/t", 1, 2, Some(2), &[0]),
+            shard("/t", 2, 2, None, &[1]),
+        ]);
+        assert_eq!(r.report, 1);
+        assert!(
+            r.reason.starts_with("shard 2/2 of /t records no plan size"),
+            "{}",
+            r.reason
+        );
+        let r = refusal(vec![
+            shard("/t", 1, 2, Some(2), &[0]),
+            shard("/t", 2, 2, Some(3), &[1]),
+        ]);
+        assert!(
+            r.reason
+                .contains("has a paired plan of 3 split pairs, shard 1/2 (the first report) of 2"),
+            "{}",
+            r.reason
+        );
     }
 }
