@@ -139,7 +139,8 @@ The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE
     /// its data and changelog files (all, none, or those the finding needs), and a manifest (tool and release
     /// versions, the JDK, the command and options that found the finding, its verdict and first difference,
     /// every retained file with its size and SHA-256, every file left out). Without `--report`, the replay
-    /// (and the audit) run first. Exit 0 when written, 2 when the table cannot be read or the bundle written.
+    /// (and the audit) run first. Exit 0 when written, 2 when the table cannot be read or the bundle written,
+    /// or when the report is missing (a replay or audit run first wrote none) or names no release: no bundle.
     #[command(after_help = "Examples:
   paimon-parity retain corpora/c00-lookup-fault/table --out c00.tar.zst
   paimon-parity retain TABLE --out b.tar.zst --report replay.json --files findings
@@ -148,8 +149,10 @@ The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE
 A bundle is given to replay, audit and inspect where they take a table, and to reproduce.")]
     Retain(RetainArgs),
     /// Re-run the command a bundle records on the bundle, and say whether its finding reproduces (the same
-    /// verdict and the same first difference). Exit 0 REPRODUCED, 1 NOT REPRODUCED, 2 when it cannot run (a
-    /// damaged bundle, the release it was found with is not built here).
+    /// verdict, the same first difference, counts of the same run). Exit 0 REPRODUCED, 1 NOT REPRODUCED (a
+    /// re-run that compared nothing never reproduces a run that compared something), 2 when it cannot run (a
+    /// damaged bundle, the release it was found with is not built here, the re-run wrote no report), 3
+    /// NOTHING-COMPARED (neither the recorded run nor the re-run compared anything).
     #[command(after_help = "Example:
   paimon-parity reproduce c00.tar.zst --json reproduce.json")]
     Reproduce(ReproduceArgs),
@@ -325,8 +328,9 @@ pub struct StockReaderArgs {
 pub enum ReportCommand {
     /// Merge the JSON reports of the N shards of one replay (`replay --shard I/N --json`, any order) into
     /// the report the unsharded replay writes: every run's splits in plan order, its totals, first
-    /// difference and verdict; refuses reports of different tables, scans, readers or releases, and a
-    /// missing or repeated shard.
+    /// difference and verdict; refuses reports of different tables, scans, readers, releases or options
+    /// (`--unordered`, `--reader-plans`, `--reader-command`, `--reader-timeout`), a missing or repeated
+    /// shard, and shards whose splits do not cover the paired plan exactly once.
     Merge {
         /// The shards' JSON reports.
         #[arg(required = true, num_args = 1..)]

@@ -55,8 +55,10 @@ pub enum Error {
         #[source]
         source: BoxError,
     },
-    /// A report file (`report merge`) cannot be read, or cannot be merged with the others: the file and
-    /// what is wrong, the JSON error kept as the source when there is one.
+    /// A report file cannot be read, or cannot be used: merged with the others (`report merge`), taken a
+    /// finding from (`retain --report`: another command, no release named), or was never written (the replay
+    /// or audit `retain` runs wrote none). The file and what is wrong, the I/O or JSON error kept as the
+    /// source when there is one.
     #[error("{path}: {reason}")]
     Report {
         /// The report file.

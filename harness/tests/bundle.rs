@@ -220,6 +220,44 @@ fn a_damaged_bundle_is_exit_2_naming_what_is_wrong() {
     refused(&path, "not a zstd-compressed tar archive");
 }
 
+/// The archive entry of a manifest (`bundle.json`, its header and JSON).
+fn manifest_entry(manifest: &Value) -> (Vec<u8>, Vec<u8>) {
+    let text = serde_json::to_vec_pretty(manifest).unwrap();
+    let mut header = tar::Header::new_gnu();
+    header.set_path("bundle.json").unwrap();
+    header.set_size(text.len() as u64);
+    header.set_mode(0o644);
+    header.set_cksum();
+    (header.as_bytes().to_vec(), text)
+}
+
+#[test]
+fn a_bundle_whose_re_run_writes_no_report_cannot_run_naming_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = c00_bundle(dir.path());
+    let mut all = entries(&bundle);
+    let mut manifest: Value = serde_json::from_slice(&all[0].1).unwrap();
+    // An option this tool does not know: the re-run stops at its command line, before any report.
+    manifest["finding"]["args"]
+        .as_array_mut()
+        .unwrap()
+        .push("--no-such-option".into());
+    all[0] = manifest_entry(&manifest);
+    let path = dir.path().join("no-report.tar.zst");
+    write_bundle(&path, &all);
+    let (code, out, err) = common::paimon_parity(&["reproduce", s(&path)]);
+    assert_eq!(code, 2, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "CANNOT RUN: the recorded command failed on the bundle: `paimon-parity audit {} --reader native \
+             --paimon-version {} --no-such-option --json ",
+            path.display(),
+            common::line_version()
+        )) && out.contains("` wrote no report (exit 2)"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_bundle_found_with_a_release_not_built_here_says_how_to_build_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -238,13 +276,7 @@ fn a_bundle_found_with_a_release_not_built_here_says_how_to_build_it() {
     manifest["finding"]["command"] = "replay".into();
     manifest["finding"]["args"] =
         serde_json::json!(["--mode", "stream", "--paimon-version", absent]);
-    let text = serde_json::to_vec_pretty(&manifest).unwrap();
-    let mut header = tar::Header::new_gnu();
-    header.set_path("bundle.json").unwrap();
-    header.set_size(text.len() as u64);
-    header.set_mode(0o644);
-    header.set_cksum();
-    all[0] = (header.as_bytes().to_vec(), text);
+    all[0] = manifest_entry(&manifest);
     let path = dir.path().join("other-release.tar.zst");
     write_bundle(&path, &all);
     let (code, out, err) = common::paimon_parity(&["reproduce", s(&path)]);

@@ -185,12 +185,15 @@ fn a_merge_refuses_shards_that_differ_only_in_table_release_option_or_coverage()
     );
     // Only the release differs.
     let mut other = v2.clone();
-    other["paimon_version"] = "2.0.0".into();
+    other["paimon_version"] = "0.9.0".into();
     let release = write(dir.path(), "release.json", &other);
     merge_refused(
         &[&one, &release],
         &release,
-        &format!("was written with Paimon 2.0.0, {one} with Paimon 1.0.0"),
+        &format!(
+            "was written with Paimon 0.9.0, {one} with Paimon {}",
+            common::line_version()
+        ),
     );
     // Only an option differs.
     for (key, value, says) in [

@@ -38,6 +38,11 @@ pub struct Manifest {
     pub files: Vec<BundleFile>,
     /// Every file of the table left out.
     pub left_out: Vec<LeftOut>,
+    /// Why the selection of data files is wider than `--files` asks, or what of the reports could not be
+    /// used, in words (a split without a verdict, a finding without partition or bucket, a plan that
+    /// failed); empty in bundles written before notes were recorded.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// The options `retain` ran with.
@@ -101,7 +106,98 @@ pub struct Finding {
     /// The same, as fields (replay: `kind`, `split`, `detail`, `row`, `field`, `stock`, `native`; audit:
     /// `pair`, `key`, `uncommitted`), which `reproduce` compares.
     pub first_difference_fields: Option<Value>,
+    /// What the command compared, which `reproduce` compares too; `None` in bundles written before counts
+    /// were recorded.
+    #[serde(default)]
+    pub counts: Option<Counts>,
 }
+
+/// What a replay run or an audit compared (the evidence behind its verdict).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// What `compared` counts: `splits` (a replay run's split pairs, `runs[].splits`) or `keys` (an audit's
+    /// primary keys checked, `audit.completeness[].keys` summed over its readers).
+    pub unit: String,
+    /// How many `unit` were compared; 0 is no evidence either way.
+    pub compared: u64,
+    /// Splits planned but not compared because the evidence bundle does not retain all their files (a
+    /// replay's `split_verdicts.not_retained`, an audit's `completeness[].not_retained_splits`; 0 for a
+    /// table).
+    pub not_retained_splits: u64,
+    /// A replay run: rows the released reader returned, every RowKind (`runs[].stock_rows`); `None` for an
+    /// audit.
+    pub stock_rows: Option<u64>,
+    /// A replay run: rows the compared reader returned, every RowKind (`runs[].native_rows`); `None` for an
+    /// audit.
+    pub native_rows: Option<u64>,
+}
+
+impl Counts {
+    /// `5 splits compared (2 not retained), rows 10 / 10`, for people.
+    pub fn words(&self) -> String {
+        let mut out = format!("{} {} compared", self.compared, self.unit);
+        if self.not_retained_splits > 0 {
+            out.push_str(&format!(
+                " ({} splits not retained)",
+                self.not_retained_splits
+            ));
+        }
+        if let (Some(s), Some(n)) = (self.stock_rows, self.native_rows) {
+            out.push_str(&format!(", rows stock {s}, compared reader {n}"));
+        }
+        out
+    }
+
+    /// Why a re-run that compared `now` is not the run that compared `self` (the recorded counts), or
+    /// `None` when it can be: the same unit; for a replay the same plan (compared + not retained splits);
+    /// then, when the re-run leaves out no more splits than the recorded run, the same counts (and rows);
+    /// when it leaves out more (a bundle that retains only the findings' files), no more than recorded.
+    pub fn mismatch(&self, now: &Counts) -> Option<String> {
+        if self.unit != now.unit {
+            return Some(format!(
+                "the recorded run counted {}, the re-run {}",
+                self.unit, now.unit
+            ));
+        }
+        let planned = |c: &Counts| c.compared + c.not_retained_splits;
+        if self.unit == "splits" && planned(self) != planned(now) {
+            return Some(format!(
+                "the re-run planned {} split pairs (compared and not retained), the recorded run {}: not \
+                 the same plan",
+                planned(now),
+                planned(self)
+            ));
+        }
+        let rows = |c: &Counts| (c.stock_rows, c.native_rows);
+        if now.not_retained_splits == self.not_retained_splits {
+            if now.compared != self.compared || rows(now) != rows(self) {
+                return Some(format!(
+                    "the re-run: {}; the recorded run: {}",
+                    now.words(),
+                    self.words()
+                ));
+            }
+        } else {
+            let more =
+                |x: Option<u64>, y: Option<u64>| matches!((x, y), (Some(x), Some(y)) if x > y);
+            if now.compared > self.compared
+                || more(now.stock_rows, self.stock_rows)
+                || more(now.native_rows, self.native_rows)
+            {
+                return Some(format!(
+                    "the re-run compared more than the recorded run although it leaves out more splits: \
+                     the re-run: {}; the recorded run: {}",
+                    now.words(),
+                    self.words()
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// The verdicts that mean nothing was compared: a replay's `nothing-compared`, an audit's `not-checked`.
+pub const NOTHING_COMPARED: [&str; 2] = ["nothing-compared", "not-checked"];
 
 impl Finding {
     /// Whether `other` is the same finding: same command, verdict and first difference (in fields).
@@ -114,11 +210,12 @@ impl Finding {
 
 /// The finding of a JSON report (`replay` or `audit`, `harness/JSON-REPORT.md`): for a replay the first run
 /// that is not identical (or nothing-compared), else the first run; for an audit the audit. `None` when the
-/// report holds no run or audit (it stopped with an error).
+/// report holds no run or audit (it stopped with an error), or names no release (`paimon_version`: the
+/// release is never assumed; `retain` refuses such a report first).
 pub fn finding_of_report(report: &Value) -> Option<Finding> {
     let command = report["command"].as_str()?;
     let options = &report["options"];
-    let version = report["paimon_version"].as_str().unwrap_or("1.0.0");
+    let version = report["paimon_version"].as_str()?;
     match command {
         "replay" => {
             let runs = report["runs"].as_array()?;
@@ -162,6 +259,25 @@ pub fn finding_of_report(report: &Value) -> Option<Finding> {
             }
             args.extend(["--paimon-version".to_owned(), version.to_owned()]);
             let fields = replay_first_difference(run);
+            let rows = |r: &Value| {
+                [
+                    "insert",
+                    "update_before",
+                    "update_after",
+                    "delete",
+                    "invalid",
+                ]
+                .iter()
+                .map(|k| r[k].as_u64())
+                .sum::<Option<u64>>()
+            };
+            let counts = Counts {
+                unit: "splits".into(),
+                compared: run["splits"].as_u64().unwrap_or(0),
+                not_retained_splits: run["split_verdicts"]["not_retained"].as_u64().unwrap_or(0),
+                stock_rows: rows(&run["stock_rows"]),
+                native_rows: rows(&run["native_rows"]),
+            };
             Some(Finding {
                 command: "replay".into(),
                 command_line: command_line("replay", &args),
@@ -173,6 +289,7 @@ pub fn finding_of_report(report: &Value) -> Option<Finding> {
                     .or(run["first_problem"].as_str())
                     .map(str::to_owned),
                 first_difference_fields: fields,
+                counts: Some(counts),
             })
         }
         "audit" => {
@@ -186,6 +303,21 @@ pub fn finding_of_report(report: &Value) -> Option<Finding> {
             }
             args.extend(["--paimon-version".to_owned(), version.to_owned()]);
             let (words, fields) = audit_first_difference(audit);
+            let sum = |key: &str| {
+                audit["completeness"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c[key].as_u64())
+                    .sum::<u64>()
+            };
+            let counts = Counts {
+                unit: "keys".into(),
+                compared: sum("keys"),
+                not_retained_splits: sum("not_retained_splits"),
+                stock_rows: None,
+                native_rows: None,
+            };
             Some(Finding {
                 command: "audit".into(),
                 command_line: command_line("audit", &args),
@@ -194,6 +326,7 @@ pub fn finding_of_report(report: &Value) -> Option<Finding> {
                 exit_code: report["exit_code"].as_i64().unwrap_or(2) as i32,
                 first_difference: words,
                 first_difference_fields: fields,
+                counts: Some(counts),
             })
         }
         _ => None,
@@ -401,5 +534,59 @@ mod tests {
             Some("commit (u, 2) incomplete; key k=1 (partition [], bucket 0): final-value-never-delivered, stream (1, 1), table (1, 2)")
         );
         assert!(f.same_as(&f.clone()));
+        // No completeness entry: 0 keys checked.
+        assert_eq!(
+            f.counts.map(|c| (c.unit, c.compared)),
+            Some(("keys".into(), 0))
+        );
+    }
+
+    #[test]
+    fn a_report_that_names_no_release_has_no_finding() {
+        let mut report = serde_json::json!({
+            "command": "audit", "paimon_version": "1.0.0", "exit_code": 0, "options": {},
+            "audit": {"verdict": "complete", "completeness": [{"keys": 3, "not_retained_splits": 1},
+                                                             {"keys": 3, "not_retained_splits": 0}]}
+        });
+        let counts = finding_of_report(&report).unwrap().counts.unwrap();
+        assert_eq!((counts.compared, counts.not_retained_splits), (6, 1));
+        report.as_object_mut().unwrap().remove("paimon_version");
+        assert_eq!(finding_of_report(&report), None);
+    }
+
+    fn counts(compared: u64, not_retained: u64, rows: Option<u64>) -> Counts {
+        Counts {
+            unit: if rows.is_some() { "splits" } else { "keys" }.into(),
+            compared,
+            not_retained_splits: not_retained,
+            stock_rows: rows,
+            native_rows: rows,
+        }
+    }
+
+    #[test]
+    fn counts_of_a_re_run_must_be_those_of_the_same_plan() {
+        let recorded = counts(10, 0, Some(100));
+        assert_eq!(recorded.mismatch(&recorded.clone()), None);
+        // A bundle that retains the findings' splits only: fewer compared, the rest not retained.
+        assert_eq!(recorded.mismatch(&counts(1, 9, Some(7))), None);
+        // Nothing compared, every split not retained: the plan is the same, yet counts say nothing.
+        assert_eq!(recorded.mismatch(&counts(0, 10, Some(0))), None);
+        // Another plan.
+        assert!(recorded.mismatch(&counts(0, 0, Some(0))).unwrap().contains(
+            "the re-run planned 0 split pairs (compared and not retained), the recorded run 10"
+        ));
+        // Everything retained, other rows.
+        assert_eq!(
+            recorded.mismatch(&counts(10, 0, Some(99))).unwrap(),
+            "the re-run: 10 splits compared, rows stock 99, compared reader 99; the recorded run: 10 splits \
+             compared, rows stock 100, compared reader 100"
+        );
+        // An audit: fewer keys only when more splits are left out.
+        let keys = counts(5, 0, None);
+        assert_eq!(keys.mismatch(&counts(3, 2, None)), None);
+        assert!(keys.mismatch(&counts(3, 0, None)).is_some());
+        assert!(keys.mismatch(&counts(6, 2, None)).is_some());
+        assert!(keys.mismatch(&counts(5, 0, Some(1))).is_some());
     }
 }

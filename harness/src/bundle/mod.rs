@@ -27,7 +27,7 @@ pub mod unpack;
 
 use std::path::{Path, PathBuf};
 
-pub use manifest::{BundleFile, Finding, LeftOut, Manifest, RetainOptions};
+pub use manifest::{BundleFile, Counts, Finding, LeftOut, Manifest, RetainOptions};
 pub use pack::{pack, PackStats};
 pub use unpack::{unpack, Unpacked};
 

@@ -26,14 +26,19 @@ pub struct Needed {
     pub files: BTreeSet<String>,
     /// Whole bucket directories, by their path inside the table (`[partition/]bucket-N`).
     pub buckets: BTreeSet<String>,
-    /// Why some selection was wider than asked, in words (a plan that failed, a bucket not found).
+    /// Every data file of the table: a finding whose files cannot be told (no partition or bucket in the
+    /// report) keeps them all rather than none (said in `notes`).
+    pub whole_table: bool,
+    /// Why some selection was wider than asked, in words (a plan that failed, a bucket not found, a split
+    /// without a verdict, a finding without partition or bucket).
     pub notes: Vec<String>,
 }
 
 impl Needed {
     /// Whether the file at `relative` (inside the table) is needed.
     pub fn contains(&self, relative: &str) -> bool {
-        self.files.contains(relative)
+        self.whole_table
+            || self.files.contains(relative)
             || self.buckets.iter().any(|b| {
                 relative
                     .strip_prefix(b.as_str())
@@ -85,11 +90,28 @@ pub fn needed(table: &Path, reports: &[Value], release: PaimonRelease) -> Result
             };
             remember(&plan, &mut buckets);
             for s in r["splits"].as_array().into_iter().flatten() {
-                let verdict = s["verdict"].as_str().unwrap_or("identical");
-                if verdict == "identical" {
-                    continue;
-                }
+                // A split without a verdict is not evidence of identity: its files are kept like a finding's
+                // (its whole bucket, the readers' files being unknown).
+                let verdict = match s["verdict"].as_str() {
+                    Some("identical") => continue,
+                    Some(v) => v,
+                    None => {
+                        out.notes.push(format!(
+                            "split {} of the {} scan has no verdict in the report: its bucket is kept whole",
+                            s["key"],
+                            mode.name()
+                        ));
+                        "no verdict"
+                    }
+                };
                 let Some(place) = place_of(&s["key"]["partition"], &s["key"]["bucket"]) else {
+                    out.whole_table = true;
+                    out.notes.push(format!(
+                        "split {} of the {} scan ({verdict}) names no partition or bucket in the report: its \
+                         files cannot be told, so every data file of the table is kept",
+                        s["key"],
+                        mode.name()
+                    ));
                     continue;
                 };
                 let snapshot = s["key"]["snapshot_id"].as_i64();
@@ -141,8 +163,16 @@ pub fn needed(table: &Path, reports: &[Value], release: PaimonRelease) -> Result
                 }
             }
             for f in audit["findings"].as_array().into_iter().flatten() {
-                if let Some(place) = place_of(&f["partition"], &f["bucket"]) {
-                    wanted_buckets.push(place);
+                match place_of(&f["partition"], &f["bucket"]) {
+                    Some(place) => wanted_buckets.push(place),
+                    None => {
+                        out.whole_table = true;
+                        out.notes.push(format!(
+                            "the audit's finding of key {} names no partition or bucket in the report: its \
+                             files cannot be told, so every data file of the table is kept",
+                            f["key"]
+                        ));
+                    }
                 }
             }
             for f in audit["uncommitted"]["files"]
@@ -157,16 +187,21 @@ pub fn needed(table: &Path, reports: &[Value], release: PaimonRelease) -> Result
                 if !finding {
                     continue;
                 }
-                if let Some(dir) = f["path"]
+                let dir = f["path"]
                     .as_str()
                     .and_then(|p| Path::new(p).parent().map(Path::to_path_buf))
-                    .and_then(|d| relative_to(&table, &d))
-                {
-                    out.buckets.insert(dir);
+                    .and_then(|d| relative_to(&table, &d));
+                let place = place_of(&f["partition"], &f["bucket"]);
+                if dir.is_none() && place.is_none() {
+                    out.whole_table = true;
+                    out.notes.push(format!(
+                        "the audit's uncommitted file {} names no directory, partition or bucket in the \
+                         report: its files cannot be told, so every data file of the table is kept",
+                        f["file"]
+                    ));
                 }
-                if let Some(place) = place_of(&f["partition"], &f["bucket"]) {
-                    wanted_buckets.push(place);
-                }
+                out.buckets.extend(dir);
+                wanted_buckets.extend(place);
             }
         }
     }
@@ -261,5 +296,60 @@ mod tests {
         assert!(n.contains("bucket-0/data-1.parquet"));
         assert!(!n.contains("pt=a/bucket-10/data-2.parquet"));
         assert!(!n.contains("bucket-0/data-2.parquet"));
+    }
+
+    /// `needed` of the committed C00 table (one bucket, `bucket-0`) for a replay report of its stream scan
+    /// whose only split is `split`, and an audit report whose only finding is `finding`.
+    fn needed_of(split: Value, finding: Option<Value>) -> Needed {
+        let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c00-lookup-fault/table");
+        let mode = serde_json::to_value(ScanMode::Stream { from_snapshot: 1 }).unwrap();
+        let replay = serde_json::json!({"runs": [{"report": {"mode": mode, "end_snapshot": 3, "splits": [split]}}]});
+        let findings: Vec<Value> = finding.into_iter().collect();
+        let audit = serde_json::json!({"audit": {"findings": findings}});
+        let release = PaimonRelease::parse("1.0.0").unwrap();
+        needed(&table, &[replay, audit], release).unwrap()
+    }
+
+    #[test]
+    fn a_split_without_a_verdict_keeps_its_bucket_with_a_note() {
+        let n = needed_of(
+            serde_json::json!({"key": {"snapshot_id": 2, "partition": [], "bucket": 0}}),
+            None,
+        );
+        assert!(n.buckets.contains("bucket-0"), "{n:?}");
+        assert!(!n.whole_table);
+        assert_eq!(
+            n.notes,
+            ["split {\"snapshot_id\":2,\"partition\":[],\"bucket\":0} of the stream scan has no verdict in \
+              the report: its bucket is kept whole"]
+        );
+    }
+
+    #[test]
+    fn a_finding_without_partition_or_bucket_keeps_every_data_file_with_a_note() {
+        let n = needed_of(
+            serde_json::json!({"key": {"snapshot_id": 2}, "verdict": "differs-decoding"}),
+            None,
+        );
+        assert!(n.whole_table && n.contains("bucket-0/data-x.parquet"));
+        assert_eq!(n.notes.len(), 1);
+        assert!(
+            n.notes[0].starts_with(
+                "split {\"snapshot_id\":2} of the stream scan (differs-decoding) names no \
+                                    partition or bucket in the report"
+            ),
+            "{:?}",
+            n.notes
+        );
+        let n = needed_of(
+            serde_json::json!({"key": {"snapshot_id": 2, "partition": [], "bucket": 0}, "verdict": "identical"}),
+            Some(serde_json::json!({"key": "k=1", "class": "final-value-never-delivered"})),
+        );
+        assert!(n.whole_table);
+        assert_eq!(
+            n.notes,
+            ["the audit's finding of key \"k=1\" names no partition or bucket in the report: its files cannot \
+              be told, so every data file of the table is kept"]
+        );
     }
 }

@@ -9,9 +9,12 @@ use serde::Serialize;
 use super::retain::{child, write_bundle_json};
 use super::stdout_err;
 use crate::bundle::manifest::finding_of_report;
-use crate::bundle::{unpack, Finding};
+use crate::bundle::manifest::NOTHING_COMPARED;
+use crate::bundle::{unpack, Counts, Finding};
 use crate::cli::ReproduceArgs;
-use crate::error::{Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_UNREADABLE};
+use crate::error::{
+    Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_NOTHING_COMPARED, EXIT_UNREADABLE,
+};
 use crate::report::{check_json_target, text_output};
 
 /// The outcome of `reproduce` (the JSON report's `bundle`).
@@ -19,7 +22,8 @@ use crate::report::{check_json_target, text_output};
 pub(super) struct Reproduction {
     /// The bundle file.
     path: PathBuf,
-    /// `reproduced`, `not-reproduced` or `cannot-run`.
+    /// `reproduced`, `not-reproduced`, `nothing-compared` (the recorded run and the re-run both compared
+    /// nothing: no evidence either way) or `cannot-run`.
     verdict: &'static str,
     /// The command line run (`paimon-parity <command> BUNDLE <args>`).
     command_line: Option<String>,
@@ -31,9 +35,12 @@ pub(super) struct Reproduction {
     reason: Option<String>,
     /// The re-run's own JSON report.
     report: Option<serde_json::Value>,
+    /// What the comparison could not check, in words (a bundle that records no counts); `None` otherwise.
+    note: Option<String>,
 }
 
-/// Re-runs the recorded command; exit 0 reproduced, 1 not reproduced, 2 cannot run.
+/// Re-runs the recorded command; exit 0 reproduced, 1 not reproduced, 2 cannot run, 3 nothing compared
+/// (neither the recorded run nor the re-run compared anything).
 pub(super) fn run(args: ReproduceArgs) -> Result<i32> {
     check_json_target(args.json.as_deref())?;
     let options = serde_json::to_value(&args).unwrap_or_default();
@@ -41,6 +48,7 @@ pub(super) fn run(args: ReproduceArgs) -> Result<i32> {
     let code = |r: &Reproduction| match r.verdict {
         "reproduced" => EXIT_IDENTICAL,
         "not-reproduced" => EXIT_DIFFERENT,
+        "nothing-compared" => EXIT_NOTHING_COMPARED,
         _ => EXIT_UNREADABLE,
     };
     if let Some(path) = &args.json {
@@ -57,8 +65,12 @@ pub(super) fn run(args: ReproduceArgs) -> Result<i32> {
     }
     let words = |f: &Finding| {
         format!(
-            "{}{}",
+            "{}{}{}",
             f.verdict.to_uppercase(),
+            f.counts
+                .as_ref()
+                .map(|c| format!(" ({})", c.words()))
+                .unwrap_or_default(),
             f.first_difference
                 .as_ref()
                 .map(|d| format!(", first difference: {d}"))
@@ -71,10 +83,18 @@ pub(super) fn run(args: ReproduceArgs) -> Result<i32> {
     if let Some(f) = &r.now {
         writeln!(out, "now:      {}", words(f)).map_err(stdout_err)?;
     }
+    if let Some(n) = &r.note {
+        writeln!(out, "note: {n}").map_err(stdout_err)?;
+    }
+    let reason = r.reason.as_deref().unwrap_or("");
     match r.verdict {
-        "reproduced" => writeln!(out, "REPRODUCED: same verdict, same first difference"),
-        "not-reproduced" => writeln!(out, "NOT REPRODUCED: {}", r.reason.as_deref().unwrap_or("")),
-        _ => writeln!(out, "CANNOT RUN: {}", r.reason.as_deref().unwrap_or("")),
+        "reproduced" => writeln!(
+            out,
+            "REPRODUCED: same verdict, same first difference, counts of the same run"
+        ),
+        "not-reproduced" => writeln!(out, "NOT REPRODUCED: {reason}"),
+        "nothing-compared" => writeln!(out, "NOTHING-COMPARED: {reason}"),
+        _ => writeln!(out, "CANNOT RUN: {reason}"),
     }
     .map_err(stdout_err)?;
     Ok(code(&r))
@@ -95,6 +115,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
         now: None,
         reason: Some(reason),
         report: None,
+        note: None,
     };
     let Some(recorded) = manifest.finding.clone() else {
         return Ok(cannot(
@@ -149,7 +170,13 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
         let error = report
             .as_ref()
             .and_then(|r| r["error"]["message"].as_str().map(str::to_owned))
-            .unwrap_or_else(|| format!("it wrote no report (exit {status})"));
+            .unwrap_or_else(|| {
+                format!(
+                    "`paimon-parity {}` wrote no report ({})",
+                    command.join(" "),
+                    super::retain::status_words(status)
+                )
+            });
         let mut r = cannot(
             format!("the recorded command failed on the bundle: {error}"),
             Some(recorded),
@@ -157,43 +184,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
         r.report = report;
         return Ok(r);
     };
-    let (verdict, reason) = if recorded.same_as(&now) {
-        ("reproduced", None)
-    } else if recorded.verdict != now.verdict {
-        let not_retained = report.as_ref().map_or(0, |r| {
-            r["runs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|run| run["split_verdicts"]["not_retained"].as_u64())
-                .sum::<u64>()
-        });
-        let why = if now.verdict == "nothing-compared" && not_retained > 0 {
-            format!(
-                ": the bundle retains none of the {not_retained} splits' files (a bundle of `--files findings` \
-                 keeps no data file when nothing was found; `retain --files all` keeps the evidence of the {} replay)",
-                recorded.verdict
-            )
-        } else {
-            String::new()
-        };
-        (
-            "not-reproduced",
-            Some(format!(
-                "verdict {} was recorded, the bundle gives {}{why}",
-                recorded.verdict, now.verdict
-            )),
-        )
-    } else {
-        (
-            "not-reproduced",
-            Some(format!(
-                "same verdict, another first difference: recorded {}, now {}",
-                recorded.first_difference.as_deref().unwrap_or("none"),
-                now.first_difference.as_deref().unwrap_or("none")
-            )),
-        )
-    };
+    let (verdict, reason, note) = compare(&recorded, &now, report.as_ref());
     Ok(Reproduction {
         path: args.bundle.clone(),
         verdict,
@@ -202,5 +193,139 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
         now: Some(now),
         reason,
         report,
+        note,
     })
+}
+
+/// Whether a finding compared nothing: its verdict says so (`nothing-compared`, `not-checked`), or its
+/// counts compared 0 splits or keys. A finding without counts (a bundle written before they were recorded)
+/// is judged by its verdict alone.
+fn compared_nothing(f: &Finding) -> bool {
+    NOTHING_COMPARED.contains(&f.verdict.as_str())
+        || f.counts.as_ref().is_some_and(|c| c.compared == 0)
+}
+
+/// The outcome of comparing the re-run's finding `now` (its report `report`) with the `recorded` one:
+/// (`reproduced` | `not-reproduced` | `nothing-compared`, why not, a note on what could not be compared).
+///
+/// A re-run that compared nothing never reproduces a recorded run that compared something (whatever the
+/// verdicts), and when both compared nothing there is no finding to reproduce (`nothing-compared`). Else
+/// the verdict, the first difference (in fields) and the counts ([`Counts::mismatch`]) must be the recorded
+/// ones.
+fn compare(
+    recorded: &Finding,
+    now: &Finding,
+    report: Option<&serde_json::Value>,
+) -> (&'static str, Option<String>, Option<String>) {
+    let counted = |f: &Finding| {
+        f.counts
+            .as_ref()
+            .map_or_else(|| "no counts recorded".to_owned(), Counts::words)
+    };
+    let note = recorded.counts.is_none().then(|| {
+        "the bundle records no counts (written before they were recorded): the re-run's counts are not \
+         compared, only that it compared something"
+            .to_owned()
+    });
+    match (compared_nothing(recorded), compared_nothing(now)) {
+        (true, true) => {
+            return (
+                "nothing-compared",
+                Some(format!(
+                    "the recorded run ({}, {}) and the re-run ({}, {}) both compared nothing: no evidence \
+                     either way",
+                    recorded.verdict,
+                    counted(recorded),
+                    now.verdict,
+                    counted(now)
+                )),
+                note,
+            )
+        }
+        (false, true) => {
+            return (
+                "not-reproduced",
+                Some(format!(
+                    "the re-run compared nothing (verdict {}, {}); the recorded run found {} with {}{}",
+                    now.verdict,
+                    counted(now),
+                    recorded.verdict,
+                    counted(recorded),
+                    not_retained_hint(recorded, now, report)
+                )),
+                note,
+            )
+        }
+        _ => {}
+    }
+    if recorded.verdict != now.verdict {
+        return (
+            "not-reproduced",
+            Some(format!(
+                "verdict {} was recorded, the bundle gives {}",
+                recorded.verdict, now.verdict
+            )),
+            note,
+        );
+    }
+    if !recorded.same_as(now) {
+        return (
+            "not-reproduced",
+            Some(format!(
+                "same verdict, another first difference: recorded {}, now {}",
+                recorded.first_difference.as_deref().unwrap_or("none"),
+                now.first_difference.as_deref().unwrap_or("none")
+            )),
+            note,
+        );
+    }
+    match (&recorded.counts, &now.counts) {
+        (Some(r), Some(n)) => match r.mismatch(n) {
+            Some(why) => (
+                "not-reproduced",
+                Some(format!(
+                    "same verdict and first difference, other counts: {why}"
+                )),
+                note,
+            ),
+            None => ("reproduced", None, note),
+        },
+        (Some(_), None) => (
+            "not-reproduced",
+            Some("the re-run's report holds no counts to compare with the recorded ones".into()),
+            note,
+        ),
+        (None, _) => ("reproduced", None, note),
+    }
+}
+
+/// Why a re-run of a bundle compared nothing when the bundle retains none of the splits' files, for people;
+/// empty otherwise.
+fn not_retained_hint(
+    recorded: &Finding,
+    now: &Finding,
+    report: Option<&serde_json::Value>,
+) -> String {
+    let not_retained = now.counts.as_ref().map_or_else(
+        || {
+            report.map_or(0, |r| {
+                r["runs"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|run| run["split_verdicts"]["not_retained"].as_u64())
+                    .sum::<u64>()
+            })
+        },
+        |c| c.not_retained_splits,
+    );
+    if not_retained == 0 {
+        return String::new();
+    }
+    format!(
+        ": the bundle retains none of the {not_retained} splits' files (a bundle of `--files findings` keeps no \
+         data file when nothing was found, `--files none` none at all; `retain --files all` keeps the \
+         evidence of the {} run)",
+        recorded.verdict
+    )
 }

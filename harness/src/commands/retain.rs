@@ -139,19 +139,7 @@ fn retain(args: &RetainArgs) -> Result<Retained> {
     let release = crate::reader::this_release()?;
     // The reports: the one given, or the replay's and the audit's, each in its own process.
     let reports: Vec<Value> = match &args.report {
-        Some(path) => {
-            let text = std::fs::read(path).map_err(|e| Error::TableSource {
-                path: path.clone(),
-                context: "cannot read the report".into(),
-                source: e.into(),
-            })?;
-            let v: Value = serde_json::from_slice(&text).map_err(|e| Error::TableSource {
-                path: path.clone(),
-                context: "not a paimon-parity JSON report".into(),
-                source: e.into(),
-            })?;
-            vec![v]
-        }
+        Some(path) => vec![read_finding_report(path)?],
         None => run_finders(args, &table)?,
     };
     let findings: Vec<Finding> = reports.iter().filter_map(finding_of_report).collect();
@@ -165,10 +153,13 @@ fn retain(args: &RetainArgs) -> Result<Retained> {
     let jdk = reports
         .iter()
         .find_map(|r| r["jdk"].as_str().map(str::to_owned));
+    // Every report names its release (checked as it was read): never assumed.
     let paimon_version = reports
         .iter()
         .find_map(|r| r["paimon_version"].as_str().map(str::to_owned))
-        .unwrap_or_else(jvm_bridge::jvm::paimon_version);
+        .ok_or_else(|| {
+            Error::Usage("no report names the Paimon release the finding was found with".into())
+        })?;
 
     let files = list_table(&table)?;
     let table_bytes: u64 = files.iter().map(|f| f.size).sum();
@@ -231,6 +222,10 @@ fn retain(args: &RetainArgs) -> Result<Retained> {
                 reason: reason.into(),
             })
             .collect(),
+        notes: selection
+            .as_ref()
+            .map(|s| s.notes.clone())
+            .unwrap_or_default(),
     };
     let sources: Vec<PathBuf> = kept.iter().map(|f| f.absolute.clone()).collect();
     let stats = pack(&args.out, &mut manifest, &sources)?;
@@ -243,9 +238,53 @@ fn retain(args: &RetainArgs) -> Result<Retained> {
         },
         table_bytes,
         pack: stats,
+        notes: manifest.notes.clone(),
         manifest,
-        notes: selection.map(|s| s.notes).unwrap_or_default(),
     })
+}
+
+/// The JSON report `retain --report` takes the finding from, checked to be one it can use: a
+/// `paimon-parity-report` of `replay` or `audit` that names its release (`paimon_version`).
+///
+/// Errors: [`Error::Report`] naming the file and what is wrong (cannot be read, not JSON, another schema or
+/// command, no release named).
+fn read_finding_report(path: &Path) -> Result<Value> {
+    let refused = |reason: String, source: Option<crate::error::BoxError>| Error::Report {
+        path: path.to_path_buf(),
+        reason,
+        source,
+    };
+    let text = std::fs::read(path)
+        .map_err(|e| refused("cannot read the report".into(), Some(e.into())))?;
+    let v: Value = serde_json::from_slice(&text)
+        .map_err(|e| refused("not a paimon-parity JSON report".into(), Some(e.into())))?;
+    if v["schema"] != crate::report::SCHEMA {
+        return Err(refused(
+            format!("is not a {} JSON report", crate::report::SCHEMA),
+            None,
+        ));
+    }
+    match v["command"].as_str() {
+        Some("replay" | "audit") => {}
+        other => {
+            return Err(refused(
+                format!(
+                    "is the report of `{}`, not of `replay` or `audit`: it records no finding",
+                    other.unwrap_or("?")
+                ),
+                None,
+            ))
+        }
+    }
+    if !v["paimon_version"].is_string() {
+        return Err(refused(
+            "names no Paimon release (`paimon_version`): the release the finding was found with cannot be \
+             told, and is not assumed"
+                .into(),
+            None,
+        ));
+    }
+    Ok(v)
 }
 
 /// Refuses a bundle path inside the table directory (the harness never writes into the table it reads).
@@ -268,7 +307,10 @@ fn refuse_out_inside(table: &Path, out: &Path) -> Result<()> {
 }
 
 /// Runs the replay and the audit of `table` as `retain` was asked, each as its own `paimon-parity` process
-/// (one released Paimon per process), and returns their JSON reports (a run that wrote none is left out).
+/// (one released Paimon per process), and returns their JSON reports.
+///
+/// Errors: [`Error::Report`] naming the report file a child did not write (or wrote unreadable), the child's
+/// command line and exit status; [`Error::Io`] when a child cannot be started.
 fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
     let dir = tempfile::tempdir().map_err(|e| Error::Io {
         path: std::env::temp_dir(),
@@ -297,23 +339,46 @@ fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
     for (name, mut command) in [("replay", replay), ("audit", audit)] {
         let json = dir.path().join(format!("{name}.json"));
         command.extend(["--json".into(), json.display().to_string()]);
-        eprintln!("retain: paimon-parity {}", command.join(" "));
+        let line = format!("paimon-parity {}", command.join(" "));
+        eprintln!("retain: {line}");
         let status = child(&command)?;
-        match std::fs::read(&json)
-            .ok()
-            .and_then(|t| serde_json::from_slice::<Value>(&t).ok())
-        {
-            Some(v) => reports.push(v),
-            None => eprintln!("retain: the {name} wrote no report (exit {status})"),
+        // A child that wrote no report leaves the finding unknown: no bundle is written.
+        let missing = |what: &str, source: crate::error::BoxError| {
+            Error::Report {
+            path: json.clone(),
+            reason: format!(
+                "the {name} run by retain (`{line}`, {}) wrote no report{what}: no finding to retain, no \
+                 bundle written",
+                status_words(status)
+            ),
+            source: Some(source),
         }
+        };
+        let text = std::fs::read(&json).map_err(|e| missing("", e.into()))?;
+        if text.is_empty() {
+            return Err(missing(" (the file is empty)", "0 bytes".into()));
+        }
+        let v = serde_json::from_slice::<Value>(&text)
+            .map_err(|e| missing(" (the file is not JSON)", e.into()))?;
+        reports.push(v);
     }
     Ok(reports)
+}
+
+/// `exit N`, or `killed by signal N`, for people.
+pub(super) fn status_words(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        (None, None) => "no exit status".to_owned(),
+    }
 }
 
 /// Runs this executable with `args`, its output on standard error; returns its exit status.
 ///
 /// Errors: [`Error::Io`] when it cannot be started.
-pub(super) fn child(args: &[String]) -> Result<i32> {
+pub(super) fn child(args: &[String]) -> Result<std::process::ExitStatus> {
     let exe = std::env::current_exe().map_err(|e| Error::Io {
         path: PathBuf::from("paimon-parity"),
         source: e,
@@ -327,5 +392,5 @@ pub(super) fn child(args: &[String]) -> Result<i32> {
             path: exe.clone(),
             source: e,
         })?;
-    Ok(status.code().unwrap_or(crate::error::EXIT_UNREADABLE))
+    Ok(status)
 }
