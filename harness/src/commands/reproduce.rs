@@ -222,6 +222,15 @@ fn compare(
             .as_ref()
             .map_or_else(|| "no counts recorded".to_owned(), Counts::words)
     };
+    // The audit's own reason when it checked nothing (`audit.not_checked`).
+    let counted_now = format!(
+        "{}{}",
+        counted(now),
+        report
+            .and_then(|r| r["audit"]["not_checked"].as_str())
+            .map(|why| format!(", not checked: {why}"))
+            .unwrap_or_default()
+    );
     let note = recorded.counts.is_none().then(|| {
         "the bundle records no counts (written before they were recorded): the re-run's counts are not \
          compared, only that it compared something"
@@ -237,7 +246,7 @@ fn compare(
                     recorded.verdict,
                     counted(recorded),
                     now.verdict,
-                    counted(now)
+                    counted_now
                 )),
                 note,
             )
@@ -248,7 +257,7 @@ fn compare(
                 Some(format!(
                     "the re-run compared nothing (verdict {}, {}); the recorded run found {} with {}{}",
                     now.verdict,
-                    counted(now),
+                    counted_now,
                     recorded.verdict,
                     counted(recorded),
                     not_retained_hint(recorded, now, report)
@@ -328,4 +337,75 @@ fn not_retained_hint(
          evidence of the {} run)",
         recorded.verdict
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(verdict: &str, counts: Option<(&str, u64, u64)>) -> Finding {
+        Finding {
+            command: "audit".into(),
+            args: Vec::new(),
+            command_line: String::new(),
+            verdict: verdict.into(),
+            exit_code: 0,
+            first_difference: None,
+            first_difference_fields: None,
+            counts: counts.map(|(unit, compared, not_retained)| Counts {
+                unit: unit.into(),
+                compared,
+                not_retained_splits: not_retained,
+                stock_rows: None,
+                native_rows: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn nothing_compared_never_reproduces_a_run_that_compared_something() {
+        let recorded = finding("complete", Some(("keys", 4, 0)));
+        // The audit's own not-checked verdict, or 0 keys under another verdict.
+        let report = serde_json::json!({"audit": {"not_checked": "no split retained"}});
+        let (verdict, reason, _) = compare(
+            &recorded,
+            &finding("not-checked", Some(("keys", 0, 2))),
+            Some(&report),
+        );
+        assert_eq!(verdict, "not-reproduced");
+        assert_eq!(
+            reason.unwrap(),
+            "the re-run compared nothing (verdict not-checked, 0 keys compared (2 splits not retained), not \
+             checked: no split retained); the recorded run found complete with 4 keys compared: the bundle \
+             retains none of the 2 splits' files (a bundle of `--files findings` keeps no data file when \
+             nothing was found, `--files none` none at all; `retain --files all` keeps the evidence of the \
+             complete run)"
+        );
+        let (verdict, ..) = compare(&recorded, &finding("complete", Some(("keys", 0, 2))), None);
+        assert_eq!(verdict, "not-reproduced");
+        // Both nothing: no evidence either way.
+        let (verdict, ..) = compare(
+            &finding("nothing-compared", Some(("splits", 0, 0))),
+            &finding("nothing-compared", Some(("splits", 0, 0))),
+            None,
+        );
+        assert_eq!(verdict, "nothing-compared");
+        // The same counts reproduce; other counts do not.
+        assert_eq!(compare(&recorded, &recorded.clone(), None).0, "reproduced");
+        assert_eq!(
+            compare(&recorded, &finding("complete", Some(("keys", 3, 0))), None).0,
+            "not-reproduced"
+        );
+    }
+
+    #[test]
+    fn a_bundle_without_counts_reproduces_by_verdict_with_a_note_but_never_from_nothing() {
+        let old = finding("complete", None);
+        let (verdict, reason, note) =
+            compare(&old, &finding("complete", Some(("keys", 4, 0))), None);
+        assert_eq!((verdict, reason), ("reproduced", None));
+        assert!(note.unwrap().starts_with("the bundle records no counts"));
+        let (verdict, ..) = compare(&old, &finding("complete", Some(("keys", 0, 0))), None);
+        assert_eq!(verdict, "not-reproduced");
+    }
 }
