@@ -259,3 +259,42 @@ fn a_split_without_a_verdict_is_retained_with_a_note_in_the_bundle() {
     let on_disk = std::fs::read_dir(c00().join("bucket-0")).unwrap().count();
     assert_eq!(kept.len(), on_disk, "{kept:?}");
 }
+
+#[test]
+fn retain_refuses_a_report_that_stopped_before_any_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("replay.json");
+    // C00 has snapshots 1..3: a usage error, written as a report without runs.
+    let (_, err) = expect(
+        2,
+        &[
+            "replay",
+            s(&c00()),
+            "--from-snapshot",
+            "9",
+            "--json",
+            s(&report),
+        ],
+    );
+    assert!(err.contains("--from-snapshot 9"), "{err}");
+    let bundle = dir.path().join("b.tar.zst");
+    let (_, err) = expect(
+        2,
+        &[
+            "retain",
+            s(&c00()),
+            "--out",
+            s(&bundle),
+            "--report",
+            s(&report),
+        ],
+    );
+    assert!(
+        err.contains(&format!(
+            "{}: no finding to retain (the replay stopped: usage: --from-snapshot 9",
+            report.display()
+        )) && err.contains("): no bundle written"),
+        "{err}"
+    );
+    assert!(!bundle.exists(), "no bundle is written");
+}

@@ -143,6 +143,29 @@ fn retain(args: &RetainArgs) -> Result<Retained> {
         None => run_finders(args, &table)?,
     };
     let findings: Vec<Finding> = reports.iter().filter_map(finding_of_report).collect();
+    // Reports that stopped before any run or audit (an error, a usage error) record nothing to retain.
+    if findings.is_empty() {
+        let why: Vec<String> = reports
+            .iter()
+            .map(|r| {
+                format!(
+                    "the {} stopped: {}",
+                    r["command"].as_str().unwrap_or("?"),
+                    r["error"]["message"]
+                        .as_str()
+                        .unwrap_or("no run or audit in its report")
+                )
+            })
+            .collect();
+        return Err(Error::Report {
+            path: args.report.clone().unwrap_or_else(|| table.clone()),
+            reason: format!(
+                "no finding to retain ({}): no bundle written",
+                why.join("; ")
+            ),
+            source: None,
+        });
+    }
     // The finding: the first report's that found something (a difference, a problem, lost changelog), else
     // the first one's.
     let finding = findings
