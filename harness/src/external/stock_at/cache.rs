@@ -6,9 +6,11 @@
 //! `plan.json` (the protocol's plan answer) and `split-<i>.arrows` (the answer stream of the plan's split
 //! `i`). An entry is written into a temporary directory and renamed into place, so a half-written entry is
 //! never read. The key hashes the release, the canonical table path, the scan (mode, start, time travel, end
-//! snapshot) and a fingerprint of the table's `snapshot/` and `schema/` directories (file names, sizes,
-//! modification times): a table that gained a snapshot, or was written afresh at the same path, gets a new
-//! key. Nothing is ever written into the table.
+//! snapshot) and a fingerprint of every file under the table directory ([`fingerprint`]: snapshots, schemas,
+//! manifests, data, changelog and index files, deletion vectors; each file's path, size, modification time
+//! and, on Unix, inode and status-change time): a table that gained a snapshot, was written afresh at the
+//! same path, or had any file rewritten in place (even to the same size with its modification time set
+//! back) gets a new key, so a stale answer is never served. Nothing is ever written into the table.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -55,7 +57,7 @@ impl StockCache {
 
     /// The entry of release `version`'s `scan` of `table` (which may not be stored yet).
     ///
-    /// Errors: [`Error::TableSource`] when the table's `snapshot/` or `schema/` directory cannot be listed.
+    /// Errors: [`Error::TableSource`] when the table directory, or a directory under it, cannot be listed.
     pub(super) fn entry(
         &self,
         version: &str,
@@ -156,45 +158,136 @@ fn pretty<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }
 
-/// A hash of the names, sizes and modification times of the files in the table's `snapshot/` and `schema/`
-/// directories.
+/// A hash of every file under `table` (recursively, in path order): its path relative to `table`, its size,
+/// its modification time (ns since the epoch) and, on Unix, its inode and status-change time (ns), which a
+/// rewrite in place changes even when it keeps the size and sets the modification time back. Everything a
+/// released reader's answer can depend on lies under the table directory (Paimon's `FileStorePathFactory`:
+/// `snapshot/`, `schema/`, `manifest/`, `index/`, `changelog/`, the partition and `bucket-<n>` directories of
+/// the data files), so any change to what it reads changes the hash.
 ///
-/// Errors: [`Error::TableSource`] when a directory cannot be listed (a missing `snapshot/` counts as empty).
+/// Errors: [`Error::TableSource`] when a directory cannot be listed.
 fn fingerprint(table: &Path) -> Result<u64> {
-    let mut h = DefaultHasher::new();
-    for sub in ["snapshot", "schema"] {
-        let dir = table.join(sub);
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(d) => d,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                return Err(Error::TableSource {
-                    path: dir,
-                    context: "cannot list".into(),
-                    source: e.into(),
-                })
+    let mut files: Vec<(String, [u128; 4])> = Vec::new();
+    let mut dirs = vec![table.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| Error::TableSource {
+            path: dir.clone(),
+            context: "cannot list".into(),
+            source: e.into(),
+        })?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::TableSource {
+                path: dir.clone(),
+                context: "cannot list".into(),
+                source: e.into(),
+            })?;
+            let path = entry.path();
+            // A file removed while listing is a change too: it is simply absent from the hash.
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                dirs.push(path);
+                continue;
             }
-        };
-        let mut files: Vec<(String, u64, u128)> = entries
-            .filter_map(|e| e.ok())
-            .map(|e| {
-                let meta = e.metadata().ok();
-                let modified = meta
-                    .as_ref()
-                    .and_then(|m| m.modified().ok())
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos())
-                    .unwrap_or_default();
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    meta.map(|m| m.len()).unwrap_or_default(),
-                    modified,
-                )
-            })
-            .collect();
-        files.sort();
-        sub.hash(&mut h);
-        files.hash(&mut h);
+            let relative = path
+                .strip_prefix(table)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .into_owned();
+            files.push((relative, stamp(&meta)));
+        }
     }
+    files.sort();
+    let mut h = DefaultHasher::new();
+    files.hash(&mut h);
     Ok(h.finish())
+}
+
+/// Size, modification time (ns), and on Unix inode and status-change time (ns) of a file.
+fn stamp(meta: &std::fs::Metadata) -> [u128; 4] {
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    #[cfg(unix)]
+    let (inode, changed) = {
+        use std::os::unix::fs::MetadataExt;
+        (
+            u128::from(meta.ino()),
+            (meta.ctime() as i128 * 1_000_000_000 + meta.ctime_nsec() as i128) as u128,
+        )
+    };
+    #[cfg(not(unix))]
+    let (inode, changed) = (0, 0);
+    [u128::from(meta.len()), modified, inode, changed]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use native_reader::scan::ScanMode;
+
+    /// A table directory with one file of each kind a released reader reads.
+    fn table(dir: &Path) -> Vec<PathBuf> {
+        let files = [
+            "snapshot/snapshot-1",
+            "schema/schema-0",
+            "manifest/manifest-list-1",
+            "manifest/manifest-1",
+            "index/index-1",
+            "dt=1/bucket-0/data-1.parquet",
+            "dt=1/bucket-0/changelog-1.parquet",
+        ];
+        files
+            .iter()
+            .map(|f| {
+                let path = dir.join(f);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, format!("{f}: rows A")).unwrap();
+                path
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_file_rewritten_at_the_same_path_is_not_served_from_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("db.db/t");
+        let files = table(&root);
+        let cache = StockCache::new(dir.path().join("cache"));
+        let scan = ScanRequest::of(ScanMode::Batch { snapshot: None }, 1);
+        let plan = PlanAnswer { splits: Vec::new() };
+        for file in &files[2..] {
+            let entry = cache.entry("1.0.0", &root, &scan).unwrap();
+            entry.store(&plan, &[], "stock@1.0.0").unwrap();
+            // Nothing changed: the stored answer is served.
+            assert!(cache.entry("1.0.0", &root, &scan).unwrap().plan().is_some());
+            // The file rewritten in place with other rows, the same size and its old modification time.
+            let meta = std::fs::metadata(file).unwrap();
+            let before = std::fs::read(file).unwrap();
+            let after = String::from_utf8(before.clone())
+                .unwrap()
+                .replace("rows A", "rows B");
+            assert_eq!(after.len(), before.len());
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            let f = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+            std::io::Write::write_all(&mut &f, after.as_bytes()).unwrap();
+            f.set_modified(meta.modified().unwrap()).unwrap();
+            drop(f);
+            assert_eq!(std::fs::metadata(file).unwrap().len(), meta.len());
+            assert!(
+                cache.entry("1.0.0", &root, &scan).unwrap().plan().is_none(),
+                "{}: the answer from before the rewrite is served",
+                file.display()
+            );
+        }
+        // A data file added beside the others is a change too.
+        let entry = cache.entry("1.0.0", &root, &scan).unwrap();
+        entry.store(&plan, &[], "stock@1.0.0").unwrap();
+        std::fs::write(root.join("dt=1/bucket-0/data-2.parquet"), "rows C").unwrap();
+        assert!(cache.entry("1.0.0", &root, &scan).unwrap().plan().is_none());
+    }
 }
