@@ -1,6 +1,8 @@
 //! The tables each release wrote: a scenario's committed table when that release wrote it, else the scenario
 //! written once by that release's released writer into the work directory (`paimon-parity corpus generate
-//! --paimon-version A`, one child process each), reused while the scenario is unchanged.
+//! --paimon-version A`, one child process each), reused while the scenario is unchanged. A failed write is
+//! never reused: it is tried again by the next run (the failure may have been the machine's, not the
+//! scenario's: a killed child, a full disk, a Java side rebuilt since).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +23,8 @@ pub enum Origin {
     Generated,
     /// Written into the work directory by an earlier run, from the same scenario.
     Reused,
-    /// The release's writer failed on the scenario (this run or an earlier one, from the same scenario).
+    /// The release's writer failed on the scenario in this run (a failure is recorded beside the work
+    /// directory's corpus for people, never reused: every run tries again).
     NotWritten,
     /// The scenario names the releases that write it (`paimon_version`: that one alone;
     /// `min_paimon_version`: that one and later ones), and this release is not one of them.
@@ -127,13 +130,15 @@ fn written_by(dir: &Path) -> Option<String> {
     case["paimon_version"].as_str().map(str::to_owned)
 }
 
-/// The file beside a generated corpus recording that the release's writer failed on its scenario.
+/// The file in a generated corpus's directory recording the last failure of the release's writer on its
+/// scenario (for people: it is never read back).
 const FAILED_FILE: &str = "generate-failed.txt";
 
-/// The table `release` wrote for `scenario`: committed, reused from `work/corpora/<release>/<name>`, or
-/// generated there now by `exe corpus generate <scenario> --out <dir> --paimon-version <release>` (a child
-/// process: one release per JVM). A failed generation is recorded beside it (`generate-failed.txt`, with the
-/// scenario) and not retried while the scenario is unchanged.
+/// The table `release` wrote for `scenario`: committed, reused from `work/corpora/<release>/<name>` (only a
+/// complete write of the same scenario: `case.json` and `table/`), or generated there now by `exe corpus
+/// generate <scenario> --out <dir> --paimon-version <release>` (a child process: one release per JVM). A
+/// failed generation is [`Origin::NotWritten`] with the writer's error, recorded beside it
+/// (`generate-failed.txt`, with the scenario) and tried again by the next run.
 ///
 /// Errors: [`Error::Io`] when the work directory cannot be written or the child cannot be started.
 pub fn table_of(
@@ -160,15 +165,6 @@ pub fn table_of(
         std::fs::read(dir.join("scenario.json")).ok().as_deref() == Some(scenario.bytes.as_slice());
     if same_scenario && dir.join("case.json").is_file() && dir.join("table").is_dir() {
         return Ok(source(Origin::Reused, Some(dir.join("table")), None));
-    }
-    if same_scenario {
-        if let Ok(why) = std::fs::read_to_string(dir.join(FAILED_FILE)) {
-            return Ok(source(
-                Origin::NotWritten,
-                None,
-                Some(why.trim().to_owned()),
-            ));
-        }
     }
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
@@ -256,6 +252,65 @@ mod tests {
         .unwrap();
         assert_eq!(s.origin, Origin::Pinned);
         assert!(!s.written());
+    }
+
+    /// `table_of` with `exe`, retried while the executable is busy (a test thread's fork may hold the freshly
+    /// written script open for a moment: ETXTBSY).
+    fn table_of_retrying(exe: &Path, work: &Path, s: &ScenarioFile) -> CorpusSource {
+        for _ in 0..50 {
+            match table_of(exe, work, s, "1.0.0") {
+                Err(Error::Io { source, .. }) if source.raw_os_error() == Some(26) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                other => return other.unwrap(),
+            }
+        }
+        panic!("{} stayed busy", exe.display())
+    }
+
+    #[test]
+    fn a_failed_write_is_reported_and_tried_again_by_the_next_run() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("scenario.json");
+        std::fs::write(&file, b"{\"name\": \"retried\"}").unwrap();
+        let scenario = ScenarioFile {
+            name: "retried".into(),
+            file,
+            bytes: b"{\"name\": \"retried\"}".to_vec(),
+            pinned: None,
+            min_release: None,
+        };
+        let work = dir.path().join("work");
+        // The writer fails: reported with its exit status, the failure recorded beside the corpus.
+        let failed = table_of_retrying(Path::new("/bin/false"), &work, &scenario);
+        assert_eq!(failed.origin, Origin::NotWritten);
+        assert!(!failed.written());
+        let why = failed.detail.unwrap();
+        assert!(
+            why.contains("corpus generate --paimon-version 1.0.0` failed"),
+            "{why}"
+        );
+        let record = work.join("corpora/1.0.0/retried").join(FAILED_FILE);
+        assert!(record.is_file());
+        // The next run tries again: a writer that now succeeds (as `corpus generate` does: `case.json`,
+        // `scenario.json` and `table/` under `--out`) gives the table, not the old failure.
+        let ok = dir.path().join("writer-ok");
+        std::fs::write(
+            &ok,
+            "#!/bin/sh\nmkdir -p \"$5/table\" && cp \"$3\" \"$5/scenario.json\" && echo '{}' > \"$5/case.json\"\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&ok, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let written = table_of_retrying(&ok, &work, &scenario);
+        assert_eq!(written.origin, Origin::Generated, "{written:?}");
+        assert_eq!(
+            written.table,
+            Some(work.join("corpora/1.0.0/retried/table"))
+        );
+        // And a complete write is reused while the scenario is unchanged (no writer runs).
+        let reused = table_of_retrying(Path::new("/bin/false"), &work, &scenario);
+        assert_eq!(reused.origin, Origin::Reused);
     }
 
     #[test]
