@@ -22,13 +22,17 @@ struct MatrixReport<'a> {
     envelope: JsonReport<'a>,
     /// The matrix; `None` when the command stopped before it (see `error`).
     upgrade_matrix: Option<&'a UpgradeMatrix>,
+    /// Why the matrix proves less than asked ([`UpgradeMatrix::not_checked`]: releases not built, no cell
+    /// compared), one sentence each; empty when it proves what was asked (or stopped before it).
+    not_checked: Vec<String>,
 }
 
 /// Runs the matrix and writes its reports; the exit status is the matrix's
-/// ([`UpgradeMatrix::exit_code`]).
+/// ([`UpgradeMatrix::exit_code`]: 0 proven, 1 a failing cell, 3 nothing compared or a release of `all` not
+/// built, 130 interrupted).
 ///
 /// Errors (exit 2): a report path cannot be written, `PAIMON_PARITY_CLASSPATH` is set, a release or scenario
-/// is unknown or not built, the work directory cannot be written.
+/// is unknown, a release named in `--releases` is not built, the work directory cannot be written.
 pub(super) fn run(args: UpgradeMatrixArgs) -> Result<i32> {
     check_json_target(args.json.as_deref())?;
     check_json_target(args.junit.as_deref())?;
@@ -54,6 +58,10 @@ pub(super) fn run(args: UpgradeMatrixArgs) -> Result<i32> {
         let report = MatrixReport {
             envelope,
             upgrade_matrix: outcome.as_ref().ok(),
+            not_checked: outcome
+                .as_ref()
+                .map(UpgradeMatrix::not_checked)
+                .unwrap_or_default(),
         };
         write_json(path, &report)?;
     }
@@ -102,7 +110,8 @@ fn matrix(args: &UpgradeMatrixArgs) -> Result<UpgradeMatrix> {
         .unwrap_or_else(|| crate::external::cache_dir().join("upgrade-matrix"));
     crate::replay::stop_on_interrupt();
     run_matrix(&MatrixOptions {
-        releases,
+        releases: releases.run,
+        not_built: releases.not_built,
         scenarios,
         modes,
         work,

@@ -1,6 +1,9 @@
 //! `upgrade-matrix --junit FILE`: one `<testsuite>` per pair (`written by A, read by B`), one `<testcase>` per
-//! corpus and scan. A native difference, an unsupported cell or an error is a `<failure>`; an upgrade finding
-//! passes with the finding in `<system-out>` (a finding about Paimon), or fails with `--fail-on-findings`.
+//! corpus and scan. A native difference, an unsupported cell, an error or a `not-written` cell (release A's
+//! writer failed on the scenario; the message is its error) is a `<failure>`; an upgrade finding passes with
+//! the finding in `<system-out>` (a finding about Paimon), or fails with `--fail-on-findings`. A release asked
+//! for that is not built is a `<skipped>` test case of the suite `not built`, naming the command that builds
+//! it; a matrix that compared nothing is a `<failure>` test case of the suite `evidence`, with the reason.
 
 use std::fmt::Write as _;
 
@@ -55,6 +58,39 @@ pub fn junit_xml(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
             }
         }
         out.push_str("  </testsuite>\n");
+    }
+    if !m.not_built.is_empty() {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"not built\" tests=\"{}\" failures=\"0\" errors=\"0\" skipped=\"{}\">",
+            m.not_built.len(),
+            m.not_built.len()
+        );
+        for n in &m.not_built {
+            let _ = writeln!(
+                out,
+                "    <testcase classname=\"upgrade.not-built\" name=\"Paimon {}\">\n      <skipped message=\"not \
+                 built: {}\"/>\n    </testcase>",
+                xml(&n.release),
+                xml(&n.build)
+            );
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    if !m.interrupted
+        && !m
+            .cells
+            .iter()
+            .any(|c| c.class.compared() || c.class.fails())
+    {
+        let why = m.not_checked().join("; ");
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"evidence\" tests=\"1\" failures=\"1\" errors=\"0\">\n    <testcase \
+             classname=\"upgrade.evidence\" name=\"at least one cell compared\">\n      <failure \
+             message=\"nothing-compared\">{}</failure>\n    </testcase>\n  </testsuite>",
+            xml(&why)
+        );
     }
     out.push_str("</testsuites>\n");
     out

@@ -22,6 +22,9 @@ pub enum CellClass {
     Unsupported,
     /// A run could not compare: release B (or A) failed on the table, a reader failed, the replay did not run.
     Error,
+    /// Release A's writer failed to write the scenario (`paimon-parity corpus generate --paimon-version A`
+    /// failed; `detail` is its error): there is no table of A's to read, so nothing of the cell was checked.
+    NotWritten,
 }
 
 impl CellClass {
@@ -34,16 +37,27 @@ impl CellClass {
             CellClass::NativeDiffers => "native-differs",
             CellClass::Unsupported => "unsupported",
             CellClass::Error => "error",
+            CellClass::NotWritten => "not-written",
         }
     }
 
     /// Whether the cell shows a disagreement of the native reader with release B, or could not prove
-    /// agreement (native differs, unsupported, error): such a cell makes the matrix exit 1.
+    /// agreement (native differs, unsupported, error, or release A's writer failed on the scenario): such a
+    /// cell makes the matrix exit 1.
     pub fn fails(self) -> bool {
         matches!(
             self,
-            CellClass::NativeDiffers | CellClass::Unsupported | CellClass::Error
+            CellClass::NativeDiffers
+                | CellClass::Unsupported
+                | CellClass::Error
+                | CellClass::NotWritten
         )
+    }
+
+    /// Whether the cell compared something and found the readers in agreement or an upgrade finding: the
+    /// cells that are evidence of a verdict (identical, upgrade finding). A matrix without one proves nothing.
+    pub fn compared(self) -> bool {
+        matches!(self, CellClass::Identical | CellClass::UpgradeFinding)
     }
 }
 

@@ -16,7 +16,13 @@
 //!    rows against release B's, split by split, as it diffs the native reader's.
 //! 4. **Cells** ([`classify`]): per (A, B, corpus, mode) `identical`, `nothing-compared`, `upgrade-finding`
 //!    (release B reads A's table differently from A, the native reader agreeing with B), `native-differs`,
-//!    `unsupported` or `error`; each finding with the release rules it can come from ([`rules`]).
+//!    `unsupported`, `error`, or `not-written` (release A's writer failed on the scenario); each finding with
+//!    the release rules it can come from ([`rules`]).
+//!
+//! No verdict without evidence ([`UpgradeMatrix::exit_code`]): a matrix exits 0 only when at least one cell
+//! compared something and every release `--releases` names was run; a release `all` names that is not built,
+//! or a matrix whose cells compared nothing (or that has no cell), exits 3 with the reason
+//! ([`UpgradeMatrix::not_checked`]).
 //!
 //! JVM starts: one per corpus generated (once per work directory), one per release recorded, one per pair.
 
@@ -24,6 +30,7 @@ pub mod classify;
 pub mod corpora;
 pub mod rules;
 pub mod text;
+mod verdict;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,6 +53,9 @@ use crate::replay::ReplayMode;
 pub struct MatrixOptions {
     /// The releases, oldest first (each with its Java side built).
     pub releases: Vec<PaimonRelease>,
+    /// Releases the matrix was asked for (`--releases all`) whose Java side is not built: not run, listed as
+    /// not checked ([`UpgradeMatrix::not_built`]).
+    pub not_built: Vec<PaimonRelease>,
     /// The scenario files (`corpora/<name>/scenario.json`).
     pub scenarios: Vec<PathBuf>,
     /// The scans of every replay.
@@ -80,6 +90,28 @@ pub struct UpgradeMatrix {
     pub wall_time_ms: u128,
     /// Ctrl-C stopped the matrix; the pairs done before are reported.
     pub interrupted: bool,
+    /// Releases asked for (`--releases all`: every release the native reader implements) whose Java side is
+    /// not built, so nothing they write or read is checked; each with the command that builds it.
+    pub not_built: Vec<NotBuilt>,
+}
+
+/// A release the matrix was asked for whose Java side is not built (`jvm-bridge/java/target/paimon-<V>`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotBuilt {
+    /// The release, e.g. `1.2.0`.
+    pub release: String,
+    /// The command that builds it: `scripts/build-java --paimon-version <release>`.
+    pub build: String,
+}
+
+impl NotBuilt {
+    /// The entry of `release`.
+    pub fn of(release: PaimonRelease) -> Self {
+        NotBuilt {
+            release: release.to_string(),
+            build: format!("scripts/build-java --paimon-version {release}"),
+        }
+    }
 }
 
 /// One pair (A, B): the replay of A's corpora with release B.
@@ -91,7 +123,7 @@ pub struct PairResult {
     pub read_by: String,
     /// Corpora A wrote (tables replayed).
     pub corpora: usize,
-    /// Cells (corpora x modes).
+    /// Cells: (corpora A wrote + corpora A's writer failed on) x modes.
     pub cells: usize,
     /// Cells per class.
     pub identical: usize,
@@ -105,6 +137,8 @@ pub struct PairResult {
     pub unsupported: usize,
     /// See `identical`.
     pub errors: usize,
+    /// Cells of corpora release A's writer failed to write (class `not-written`).
+    pub not_written: usize,
     /// The rules of `native-reader/src/line.rs` whose value differs between A and B.
     pub changed_rules: Vec<RuleChange>,
     /// The child replay's JSON report (every split of every run).
@@ -130,7 +164,7 @@ pub struct Cell {
     pub read_by: String,
     /// The scenario's name.
     pub corpus: String,
-    /// The table directory.
+    /// The table directory (empty for a `not-written` cell: release A wrote no table).
     pub table: PathBuf,
     /// The scan.
     pub mode: ReplayMode,
@@ -155,28 +189,10 @@ impl UpgradeMatrix {
     pub fn cells_of(&self, class: CellClass) -> impl Iterator<Item = &Cell> {
         self.cells.iter().filter(move |c| c.class == class)
     }
-
-    /// The exit status: 1 when a cell shows the native reader differing from a release, or could not prove
-    /// agreement (`unsupported`, `error`), or, with `fail_on_findings`, when there is an upgrade finding; 130
-    /// when interrupted; else 0.
-    pub fn exit_code(&self, fail_on_findings: bool) -> i32 {
-        if self.interrupted {
-            return crate::error::EXIT_INTERRUPTED;
-        }
-        let failing = self
-            .cells
-            .iter()
-            .any(|c| c.class.fails() || (fail_on_findings && c.class == CellClass::UpgradeFinding));
-        if failing {
-            crate::error::EXIT_DIFFERENT
-        } else {
-            crate::error::EXIT_IDENTICAL
-        }
-    }
 }
 
-/// The releases the matrix runs by default: every release the native reader implements whose Java side is
-/// built (`jvm-bridge/java/target/paimon-<V>`), oldest first.
+/// Every release the native reader implements whose Java side is built (`jvm-bridge/java/target/paimon-<V>`),
+/// oldest first.
 pub fn built_releases() -> Vec<PaimonRelease> {
     let (_, built) = jvm_bridge::jvm::built_versions();
     PaimonRelease::ALL
@@ -185,18 +201,38 @@ pub fn built_releases() -> Vec<PaimonRelease> {
         .collect()
 }
 
-/// Parses `--releases`: `all` (the [`built_releases`]) or a comma-separated list, sorted and deduplicated.
+/// The releases `--releases` asks for: those the matrix runs, and those `all` names whose Java side is not
+/// built (reported as not checked, exit 3).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Releases {
+    /// The releases to run, oldest first, each built.
+    pub run: Vec<PaimonRelease>,
+    /// The releases `all` names that are not built, oldest first.
+    pub not_built: Vec<PaimonRelease>,
+}
+
+/// Parses `--releases`: `all` (every release the native reader implements, `PaimonRelease::ALL`: the
+/// [`built_releases`] are run, the others listed in [`Releases::not_built`]) or a comma-separated list,
+/// sorted and deduplicated.
 ///
-/// Errors: [`Error::Usage`] for a release the native reader does not implement or whose Java side is not
-/// built (naming it, the built ones and `scripts/build-java`), or when no release is left.
-pub fn parse_releases(args: &[String]) -> Result<Vec<PaimonRelease>> {
+/// Errors: [`Error::Usage`] for a release named in the list that the native reader does not implement or
+/// whose Java side is not built (naming it, the built ones and `scripts/build-java --paimon-version V`), or
+/// when no release is left to run.
+pub fn parse_releases(args: &[String]) -> Result<Releases> {
     let mut out = Vec::new();
+    let mut not_built = Vec::new();
     for a in args.iter().flat_map(|a| a.split(',')).map(str::trim) {
         if a.is_empty() {
             continue;
         }
         if a == "all" {
-            out.extend(built_releases());
+            let built = built_releases();
+            not_built.extend(
+                PaimonRelease::ALL
+                    .into_iter()
+                    .filter(|r| !built.contains(r)),
+            );
+            out.extend(built);
             continue;
         }
         stock_at::check_built(a).map_err(|e| match e {
@@ -210,6 +246,8 @@ pub fn parse_releases(args: &[String]) -> Result<Vec<PaimonRelease>> {
     }
     out.sort();
     out.dedup();
+    not_built.sort();
+    not_built.dedup();
     if out.is_empty() {
         let (target, _) = jvm_bridge::jvm::built_versions();
         return Err(Error::Usage(format!(
@@ -219,7 +257,10 @@ pub fn parse_releases(args: &[String]) -> Result<Vec<PaimonRelease>> {
             target.display()
         )));
     }
-    Ok(out)
+    Ok(Releases {
+        run: out,
+        not_built,
+    })
 }
 
 /// Runs the matrix.
@@ -274,6 +315,12 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
             .filter(|c| c.release == release && c.written())
             .collect()
     };
+    let unwritten = |release: &str| -> Vec<&CorpusSource> {
+        corpora
+            .iter()
+            .filter(|c| c.release == release && c.origin == Origin::NotWritten)
+            .collect()
+    };
 
     // 2. Each release's own reading of its tables, when a later release reads them.
     for (i, a) in releases.iter().enumerate() {
@@ -326,8 +373,14 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
                 sources.len(),
                 options.modes.len()
             ));
-            let (pair, pair_cells) =
-                run_pair(options, &runs_dir, &cache, a, b, &sources, &modes_arg)?;
+            let (pair, pair_cells) = run_pair(
+                options,
+                &runs_dir,
+                &cache,
+                (a, b),
+                (&sources, &unwritten(a)),
+                &modes_arg,
+            )?;
             interrupted |= crate::replay::interrupted() || pair.exit_code == Some(130);
             pairs.push(pair);
             cells.extend(pair_cells);
@@ -346,6 +399,7 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
         cells,
         wall_time_ms: started.elapsed().as_millis(),
         interrupted,
+        not_built: options.not_built.iter().map(|r| NotBuilt::of(*r)).collect(),
     })
 }
 
@@ -384,16 +438,16 @@ fn run_child(command: &mut Command, log: &Path) -> Result<Option<i32>> {
     Ok(status.code())
 }
 
-/// One pair: the child replay of A's tables with release B, and its cells.
+/// One pair (`a`, `b`): the child replay of A's tables (`sources`) with release B, and its cells, then one
+/// `not-written` cell per mode for every corpus of `unwritten` (those A's writer failed on).
 ///
 /// Errors: [`Error::Io`] when the child cannot be started.
 fn run_pair(
     options: &MatrixOptions,
     runs_dir: &Path,
     cache: &Path,
-    a: &str,
-    b: &str,
-    sources: &[&CorpusSource],
+    (a, b): (&str, &str),
+    (sources, unwritten): (&[&CorpusSource], &[&CorpusSource]),
     modes_arg: &str,
 ) -> Result<(PairResult, Vec<Cell>)> {
     let started = Instant::now();
@@ -408,13 +462,14 @@ fn run_pair(
         written_by: a.to_owned(),
         read_by: b.to_owned(),
         corpora: sources.len(),
-        cells: sources.len() * options.modes.len(),
+        cells: (sources.len() + unwritten.len()) * options.modes.len(),
         identical: 0,
         nothing_compared: 0,
         upgrade_findings: 0,
         native_differs: 0,
         unsupported: 0,
         errors: 0,
+        not_written: 0,
         changed_rules: changed_rules(ra, rb),
         report: None,
         log: None,
@@ -423,8 +478,10 @@ fn run_pair(
         wall_time_ms: 0,
         error: None,
     };
+    let failed_writes = not_written_cells(a, b, unwritten, &options.modes);
+    pair.not_written = failed_writes.len();
     if sources.is_empty() {
-        return Ok((pair, Vec::new()));
+        return Ok((pair, failed_writes));
     }
     let json = runs_dir.join(format!("written-by-{a}-read-by-{b}.json"));
     let log = runs_dir.join(format!("written-by-{a}-read-by-{b}.log"));
@@ -504,6 +561,7 @@ fn run_pair(
                 CellClass::NativeDiffers => pair.native_differs += 1,
                 CellClass::Unsupported => pair.unsupported += 1,
                 CellClass::Error => pair.errors += 1,
+                CellClass::NotWritten => pair.not_written += 1,
             }
             let candidate_rules = if class == CellClass::UpgradeFinding {
                 let column = detail.as_deref().and_then(differing_column);
@@ -526,8 +584,41 @@ fn run_pair(
             });
         }
     }
+    cells.extend(failed_writes);
     pair.wall_time_ms = started.elapsed().as_millis();
     Ok((pair, cells))
+}
+
+/// The cells of pair (`a`, `b`) for the corpora release A's writer failed on: one `not-written` cell per
+/// corpus and mode, its `detail` the writer's error and its `table` empty (there is none).
+fn not_written_cells(
+    a: &str,
+    b: &str,
+    unwritten: &[&CorpusSource],
+    modes: &[ReplayMode],
+) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for source in unwritten {
+        for mode in modes {
+            cells.push(Cell {
+                written_by: a.to_owned(),
+                read_by: b.to_owned(),
+                corpus: source.corpus.clone(),
+                table: PathBuf::new(),
+                mode: *mode,
+                class: CellClass::NotWritten,
+                detail: Some(format!(
+                    "release {a}'s writer failed on the scenario, so there is no table to read: {}",
+                    source.detail.as_deref().unwrap_or("no error recorded")
+                )),
+                native: None,
+                stock_at: None,
+                candidate_rules: Vec::new(),
+                native_follows_both: None,
+            });
+        }
+    }
+    cells
 }
 
 /// Sets [`Cell::native_follows_both`] of every upgrade finding from the A x A cell of its corpus and scan.
@@ -555,47 +646,7 @@ fn attribute(cells: &mut [Cell]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn matrix(classes: &[CellClass]) -> UpgradeMatrix {
-        let cell = |class| Cell {
-            written_by: "1.0.0".into(),
-            read_by: "2.0.0".into(),
-            corpus: "c".into(),
-            table: PathBuf::from("/t"),
-            mode: ReplayMode::Batch,
-            class,
-            detail: None,
-            native: None,
-            stock_at: None,
-            candidate_rules: Vec::new(),
-            native_follows_both: None,
-        };
-        UpgradeMatrix {
-            releases: vec!["1.0.0".into(), "2.0.0".into()],
-            modes: vec![ReplayMode::Batch],
-            scenarios: vec!["c".into()],
-            work_dir: PathBuf::from("/w"),
-            corpora: Vec::new(),
-            pairs: Vec::new(),
-            cells: classes.iter().map(|c| cell(*c)).collect(),
-            wall_time_ms: 0,
-            interrupted: false,
-        }
-    }
-
-    #[test]
-    fn findings_exit_0_unless_asked_native_differences_and_errors_exit_1() {
-        use CellClass::*;
-        assert_eq!(matrix(&[Identical, NothingCompared]).exit_code(false), 0);
-        assert_eq!(matrix(&[Identical, UpgradeFinding]).exit_code(false), 0);
-        assert_eq!(matrix(&[Identical, UpgradeFinding]).exit_code(true), 1);
-        for bad in [NativeDiffers, Unsupported, Error] {
-            assert_eq!(matrix(&[Identical, bad]).exit_code(false), 1, "{bad:?}");
-        }
-        let mut stopped = matrix(&[Identical]);
-        stopped.interrupted = true;
-        assert_eq!(stopped.exit_code(false), 130);
-    }
+    use verdict::tests::matrix;
 
     #[test]
     fn a_finding_is_attributed_to_the_rules_when_a_x_a_is_identical() {

@@ -18,6 +18,7 @@ pub fn pair_cell(p: &PairResult) -> String {
         (p.native_differs, "native difference", "native differences"),
         (p.unsupported, "unsupported", "unsupported"),
         (p.errors, "error", "errors"),
+        (p.not_written, "not written", "not written"),
     ] {
         if n > 0 {
             out.push_str(&format!(", {n} {}", if n == 1 { one } else { many }));
@@ -117,7 +118,8 @@ pub fn write_matrix_text(
     if !not_written.is_empty() {
         writeln!(
             out,
-            "not written ({}: the release's writer fails on the scenario; not in the matrix):",
+            "not written ({}: the release's writer failed on the scenario; every cell that reads its table is \
+             a failing `not-written` cell, and the next run tries again):",
             not_written.len()
         )?;
         for c in not_written {
@@ -128,6 +130,39 @@ pub fn write_matrix_text(
                 c.release,
                 c.detail.as_deref().unwrap_or_default()
             )?;
+        }
+        writeln!(out)?;
+    }
+    let pinned: Vec<_> = m
+        .corpora
+        .iter()
+        .filter(|c| c.origin == Origin::Pinned)
+        .collect();
+    if !pinned.is_empty() {
+        writeln!(
+            out,
+            "not written by design ({}: the scenario names the releases that write it):",
+            pinned.len()
+        )?;
+        for c in pinned {
+            writeln!(
+                out,
+                "  {} by {}: {}",
+                c.corpus,
+                c.release,
+                c.detail.as_deref().unwrap_or_default()
+            )?;
+        }
+        writeln!(out)?;
+    }
+    if !m.not_built.is_empty() {
+        writeln!(
+            out,
+            "not checked ({} releases asked for are not built; nothing they write or read is checked):",
+            m.not_built.len()
+        )?;
+        for n in &m.not_built {
+            writeln!(out, "  Paimon {}: build it with `{}`", n.release, n.build)?;
         }
         writeln!(out)?;
     }
@@ -166,6 +201,10 @@ pub fn write_matrix_text(
             "unsupported (the native reader refuses something the table needs, by name)",
         ),
         (CellClass::Error, "errors (a run could not compare)"),
+        (
+            CellClass::NotWritten,
+            "not written (release A's writer failed on the scenario: no table to read)",
+        ),
     ] {
         let list: Vec<&Cell> = m.cells_of(class).collect();
         if list.is_empty() {
@@ -185,21 +224,36 @@ pub fn write_matrix_text(
     writeln!(out, "{}", verdict_line(m, fail_on_findings))
 }
 
-/// The closing line: the native verdict over every cell, the findings and how they count, the time.
+/// The closing line: the verdict over every cell (as the exit status, [`UpgradeMatrix::exit_code`]:
+/// `INTERRUPTED`, `NATIVE DIFFERS`, `NOT WRITTEN`, `NOTHING COMPARED` or `NOT CHECKED` with the reasons, else
+/// `NATIVE IDENTICAL`), the findings and how they count, the time.
 pub fn verdict_line(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
     let count = |class| m.cells_of(class).count();
     let failing =
         count(CellClass::NativeDiffers) + count(CellClass::Unsupported) + count(CellClass::Error);
     let findings = count(CellClass::UpgradeFinding);
+    let not_written = count(CellClass::NotWritten);
+    let not_checked = m.not_checked();
     let head = if m.interrupted {
         "INTERRUPTED".to_owned()
     } else if failing > 0 {
         format!(
-            "NATIVE DIFFERS: {} native differences, {} unsupported, {} errors",
+            "NATIVE DIFFERS: {} native differences, {} unsupported, {} errors{}",
             count(CellClass::NativeDiffers),
             count(CellClass::Unsupported),
-            count(CellClass::Error)
+            count(CellClass::Error),
+            if not_written > 0 {
+                format!(", {not_written} not written")
+            } else {
+                String::new()
+            }
         )
+    } else if not_written > 0 {
+        format!("NOT WRITTEN: {not_written} cells whose table release A's writer failed to write")
+    } else if !m.cells.iter().any(|c| c.class.compared()) {
+        format!("NOTHING COMPARED ({})", not_checked.join("; "))
+    } else if !not_checked.is_empty() {
+        format!("NOT CHECKED ({})", not_checked.join("; "))
     } else {
         "NATIVE IDENTICAL".to_owned()
     };
