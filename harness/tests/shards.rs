@@ -299,6 +299,15 @@ fn a_merge_of_one_report_or_of_no_runs_is_refused_and_one_shard_of_one_merges() 
         &empty,
         "has no runs (table x mode x reader): nothing to merge",
     );
+    // A report that names no release: never assumed to be any.
+    let mut nameless = read(std::path::Path::new(&one_of_two));
+    nameless.as_object_mut().unwrap().remove("paimon_version");
+    let nameless = write(dir.path(), "nameless.json", &nameless);
+    merge_refused(
+        &[&one_of_two, &nameless],
+        &nameless,
+        "names no Paimon release (`paimon_version`)",
+    );
     // Shard 1/1 is the whole replay: 5 split pairs, all identical (the released reader's plan of C07).
     let whole = replay("1/1", "whole.json");
     let merged = dir.path().join("merged.json");

@@ -210,8 +210,9 @@ impl Finding {
 
 /// The finding of a JSON report (`replay` or `audit`, `harness/JSON-REPORT.md`): for a replay the first run
 /// that is not identical (or nothing-compared), else the first run; for an audit the audit. `None` when the
-/// report holds no run or audit (it stopped with an error), or names no release (`paimon_version`: the
-/// release is never assumed; `retain` refuses such a report first).
+/// report holds no run or audit (it stopped with an error), names no release (`paimon_version`: the
+/// release is never assumed; `retain` refuses such a report first), or its replay run names no mode or
+/// reader.
 pub fn finding_of_report(report: &Value) -> Option<Finding> {
     let command = report["command"].as_str()?;
     let options = &report["options"];
@@ -223,10 +224,10 @@ pub fn finding_of_report(report: &Value) -> Option<Finding> {
                 .iter()
                 .find(|r| !matches!(r["exit_code"].as_i64(), Some(0) | Some(3)))
                 .or_else(|| runs.first())?;
-            let mut args = vec![
-                "--mode".to_owned(),
-                run["mode"].as_str().unwrap_or("stream").to_owned(),
-            ];
+            // The scan and the reader are never assumed: a run without them records no finding.
+            let mode = run["mode"].as_str()?;
+            let reader = run["reader"].as_str()?;
+            let mut args = vec!["--mode".to_owned(), mode.to_owned()];
             if let Some(n) = options["from_snapshot"].as_i64() {
                 if matches!(run["mode"].as_str(), Some("stream") | Some("stream-full")) {
                     args.extend(["--from-snapshot".to_owned(), n.to_string()]);
@@ -237,7 +238,6 @@ pub fn finding_of_report(report: &Value) -> Option<Finding> {
                     args.extend(["--snapshot".to_owned(), n.to_string()]);
                 }
             }
-            let reader = run["reader"].as_str().unwrap_or("native");
             args.extend(["--reader".to_owned(), reader.to_owned()]);
             for declared in options["reader_commands"].as_array().into_iter().flatten() {
                 if let Some(d) = declared.as_str() {
@@ -552,6 +552,12 @@ mod tests {
         assert_eq!((counts.compared, counts.not_retained_splits), (6, 1));
         report.as_object_mut().unwrap().remove("paimon_version");
         assert_eq!(finding_of_report(&report), None);
+        // A replay run that names no scan mode: not assumed to be a stream scan.
+        let replay = serde_json::json!({
+            "command": "replay", "paimon_version": "1.0.0", "options": {},
+            "runs": [{"reader": "native", "verdict": "identical", "exit_code": 0, "splits": 3}]
+        });
+        assert_eq!(finding_of_report(&replay), None);
     }
 
     fn counts(compared: u64, not_retained: u64, rows: Option<u64>) -> Counts {

@@ -201,6 +201,13 @@ fn read_report(path: &Path) -> Result<Value> {
             ),
         ));
     }
+    if !v["paimon_version"].is_string() {
+        return Err(refused(
+            path,
+            "names no Paimon release (`paimon_version`): its shards cannot be checked to be of one release"
+                .into(),
+        ));
+    }
     if !v["options"].is_object() {
         return Err(refused(
             path,
