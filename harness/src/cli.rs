@@ -217,8 +217,8 @@ pub struct UpgradeMatrixArgs {
     /// The scenarios (corpus names, `corpora/<name>` directories or scenario files); default: every
     /// `corpora/*/scenario.json`.
     pub scenarios: Vec<String>,
-    /// The releases, comma-separated, or `all`: every release whose Java side is built
-    /// (`jvm-bridge/java/target/paimon-<V>`).
+    /// The releases, comma-separated, or `all`: every release the native reader implements, those whose Java
+    /// side is built (`jvm-bridge/java/target/paimon-<V>`) run, the others listed as not checked (exit 3).
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub releases: Vec<String>,
     /// The work directory: the corpora each release wrote, release A's cached reading, the replays' JSON
