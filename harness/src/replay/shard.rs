@@ -185,18 +185,9 @@ pub fn merge(mut reports: Vec<ReplayReport>) -> Result<ReplayReport, MergeRefuse
                         count: shard.count
                     }
                 ))
-            } else if let Some(other) = covered[p] {
-                Some(format!(
-                    "holds split position {p} ({}) twice{}",
-                    split.key,
-                    if other == i {
-                        String::new()
-                    } else {
-                        format!(" (also in {})", shard_name(&reports[other]))
-                    }
-                ))
             } else {
-                None
+                // Only this shard takes `p` (each index is given once): a repeat is in this report.
+                covered[p].map(|_| format!("holds split position {p} ({}) twice", split.key))
             };
             if let Some(what) = what {
                 return refuse(i, what);
