@@ -238,3 +238,102 @@ fn an_unknown_or_unbuilt_release_is_a_usage_error() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("stock@1.3.0"), "{err}");
 }
+
+/// Copies the directory `from` to `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// What `stock@V` answers (with `cache`) to a plan request and then a read request of every split it
+/// planned: per split, its rows.
+fn stock_at_rows(table: &Path, mode: ScanMode, end: i64, cache: &Path) -> Vec<Vec<String>> {
+    let plan: PlanAnswer =
+        serde_json::from_slice(&ask(&plan_request(table, mode, end), Some(cache))).unwrap();
+    let splits: Vec<RequestSplit> = plan
+        .splits
+        .iter()
+        .enumerate()
+        .map(|(index, p)| RequestSplit {
+            index,
+            split_type: p.split_type.clone().unwrap_or_else(|| "DataSplit".into()),
+            java_split: p.java_split.clone(),
+            split: p.split.clone(),
+        })
+        .collect();
+    let read = Request::new(Action::Read, table, ScanRequest::of(mode, end), splits);
+    streams(&ask(&read, Some(cache)))
+        .iter()
+        .map(|(_, status, batches)| {
+            assert_eq!(status, "ok");
+            rows(batches)
+        })
+        .collect()
+}
+
+#[test]
+fn a_data_file_rewritten_at_the_same_path_is_read_again_not_served_from_the_cache() {
+    // C06 (append-only, partitioned): two data files of 762 bytes with other rows in one partition.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("db.db/t");
+    copy_dir(&table("c06-null-partitions"), &copy);
+    let bucket = copy.join("dt=__DEFAULT_PARTITION__/region=eu/bucket-0");
+    let (kept, other) = (
+        bucket.join("data-45b5eb1b-54dd-419d-acb3-26654168104e-0.parquet"),
+        bucket.join("data-45b5eb1b-54dd-419d-acb3-26654168104e-1.parquet"),
+    );
+    let (kept_bytes, other_bytes) = (
+        std::fs::read(&kept).unwrap(),
+        std::fs::read(&other).unwrap(),
+    );
+    assert_eq!(kept_bytes.len(), other_bytes.len());
+    assert_ne!(kept_bytes, other_bytes);
+    let mode = ScanMode::Batch { snapshot: None };
+    let end = native_reader::snapshot::SnapshotManager::new(&copy)
+        .latest_snapshot_id()
+        .unwrap()
+        .unwrap();
+    let cache = dir.path().join("cache");
+    let before = stock_at_rows(&copy, mode, end, &cache);
+
+    // The file rewritten in place with the other file's rows: same path, same size, old modification time.
+    let modified = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(10));
+    let f = std::fs::OpenOptions::new().write(true).open(&kept).unwrap();
+    (&f).write_all(&other_bytes).unwrap();
+    f.set_modified(modified).unwrap();
+    drop(f);
+
+    // Expected: the released reader's own reading of the rewritten table, in this process.
+    let stock = StockTableReader::new().expect("the released reader starts");
+    let expected: Vec<Vec<String>> = stock
+        .plan(&copy, mode, end)
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let batches: Vec<RecordBatch> = stock
+                .read_split(&copy, s)
+                .unwrap()
+                .collect::<harness::Result<_>>()
+                .unwrap();
+            rows(&batches)
+        })
+        .collect();
+    assert_ne!(
+        expected, before,
+        "the rewrite changes what the released reader returns"
+    );
+    assert_eq!(
+        stock_at_rows(&copy, mode, end, &cache),
+        expected,
+        "stock@V served the answer from before the rewrite"
+    );
+}
