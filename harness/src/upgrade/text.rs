@@ -87,7 +87,7 @@ pub fn write_matrix_text(
         out,
         "rows: written by A; columns: read by B (native reader and release A's own reader against release \
          B); cell: identical/cells, then findings (B reads A's table differently from A), native \
-         differences, unsupported, errors"
+         differences, unsupported, errors, not written (release A's writer failed on the scenario)"
     )?;
     writeln!(out)?;
     write!(out, "| written by \\ read by |")?;
