@@ -166,24 +166,17 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
     }
     match crate::audit::audit(&table, crate::audit::AuditReaders::Native) {
         Ok(a) => {
-            let found = |class| findings.found.iter().any(|(c, _)| *c == class);
-            // A lost changelog is the audit's `changelog-lost`; a merged one (a later compaction delivered the
-            // final value) leaves the lost change in files no snapshot references, or in the stream's history:
-            // any finding; a point the checks pass is `complete`.
-            // Rows lost by a dropped committable are only in files no snapshot references: the audit's
-            // `rows-never-committed`.
-            evidence.audit_agrees = Some(if found(PointClass::DataLost) {
-                a.verdict == "rows-never-committed" || a.verdict == "changelog-lost"
-            } else if found(PointClass::ChangelogLost) {
-                a.verdict == "changelog-lost"
-            } else if found(PointClass::ChangelogMerged) {
-                a.verdict != "complete"
-            } else {
-                a.verdict == "complete"
-            });
+            let answer = check::AuditAnswer::Verdict {
+                verdict: a.verdict,
+                rows_never_committed: a.uncommitted.findings().next().is_some(),
+            };
+            evidence.audit_agrees = Some(check::audit_agrees(&findings, &answer));
             evidence.audit = Some(a.verdict.to_owned());
         }
-        Err(e) => evidence.audit = Some(format!("error: {e}")),
+        Err(e) => {
+            evidence.audit_agrees = Some(check::audit_agrees(&findings, &check::AuditAnswer::Failed));
+            evidence.audit = Some(format!("error: {e}"));
+        }
     }
     evidence.tmp_files = std::fs::read_dir(table.join("snapshot"))
         .map(|d| {
