@@ -176,7 +176,10 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            name.strip_prefix("schema-")?.parse::<u64>().ok().map(|n| (n, e.path()))
+            name.strip_prefix("schema-")?
+                .parse::<u64>()
+                .ok()
+                .map(|n| (n, e.path()))
         })
         .max()
         .unwrap()
@@ -365,7 +368,10 @@ fn an_audit_that_compared_nothing_is_not_checked() {
     assert_eq!(report["audit"]["verdict"], "not-checked");
     assert_eq!(report["audit"]["completeness"][0]["keys"], 0);
     let reason = report["audit"]["not_checked"].as_str().unwrap();
-    assert!(reason.contains("retains the files of none of the"), "{reason}");
+    assert!(
+        reason.contains("retains the files of none of the"),
+        "{reason}"
+    );
     let (code, out, err) = common::paimon_parity(&["audit", &s(&bundle)]);
     assert_eq!(code, 3, "{out}{err}");
     assert!(out.contains("verdict: NOT CHECKED: "), "{out}");

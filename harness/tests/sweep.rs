@@ -266,7 +266,10 @@ fn a_sweep_of_no_operation_is_not_checked_and_says_why() {
     assert!(!out.contains("CLEAN"), "{out}");
     let (code, out, err) = run("", &[]);
     assert_eq!(code, 3, "{out}{err}");
-    assert!(out.contains("verdict: NOT CHECKED: --ops names no operation"), "{out}");
+    assert!(
+        out.contains("verdict: NOT CHECKED: --ops names no operation"),
+        "{out}"
+    );
 
     // One operation that exists and one past the end: the point runs, the other is named as left out.
     let dir = tempfile::tempdir().unwrap();
@@ -285,19 +288,27 @@ fn a_sweep_of_no_operation_is_not_checked_and_says_why() {
         .filter_map(|l| l.as_str())
         .collect();
     assert!(
-        left_out.contains(&format!("--ops 900: past the swept commit's {ops} file operations on Paimon {}", sweep["paimon_version"].as_str().unwrap()).as_str()),
+        left_out.contains(
+            &format!(
+                "--ops 900: past the swept commit's {ops} file operations on Paimon {}",
+                sweep["paimon_version"].as_str().unwrap()
+            )
+            .as_str()
+        ),
         "{left_out:?}"
     );
 
     // A recovery sweep asked for, whose --recovery-ops name none of the recovery's operations: not checked.
-    let (code, out, err) = run(
-        "1",
-        &["--recovery-fault", "crash", "--recovery-ops", "900"],
-    );
+    let (code, out, err) = run("1", &["--recovery-fault", "crash", "--recovery-ops", "900"]);
     assert_eq!(code, 3, "{out}{err}");
     assert!(
-        out.contains("verdict: NOT CHECKED: --recovery-fault was given, but --recovery-ops names none"),
+        out.contains(
+            "verdict: NOT CHECKED: --recovery-fault was given, but --recovery-ops names none"
+        ),
         "{out}"
     );
-    assert!(out.contains("left out of the sweep: --recovery-ops 900: past the"), "{out}");
+    assert!(
+        out.contains("left out of the sweep: --recovery-ops 900: past the"),
+        "{out}"
+    );
 }

@@ -20,7 +20,8 @@ fn open_descriptors(dir: &std::path::Path) -> usize {
 fn crashes_at_output_stream_closes_leak_no_descriptor() {
     let dir = tempfile::tempdir().unwrap();
     let mut o = SweepOptions {
-        scenario_file: common::repo_root().join("corpora/c00-full-compaction-control/scenario.json"),
+        scenario_file: common::repo_root()
+            .join("corpora/c00-full-compaction-control/scenario.json"),
         modes: vec![FaultMode::Crash, FaultMode::Fail],
         commit: None,
         writer: None,

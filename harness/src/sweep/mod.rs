@@ -15,6 +15,7 @@
 //! from the counting run's names both (they are reads of the same group, which leave the disk as it was).
 
 mod check;
+mod class;
 mod oracle;
 mod plan;
 mod points;
@@ -24,7 +25,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use check::{Evidence, PointClass, SnapshotRef};
+pub use check::{Evidence, SnapshotRef};
+pub use class::PointClass;
 pub use jvm_bridge::corpus::FaultMode;
 pub use oracle::Expected;
 pub use plan::SweptCommit;

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::check::{self, Evidence, PointClass, SnapshotRef};
+use super::check::{self, Evidence, SnapshotRef};
+use super::class::{self, PointClass};
 use super::oracle::Expected;
 use super::plan::SweptCommit;
 use super::{
@@ -166,15 +167,16 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
     }
     match crate::audit::audit(&table, crate::audit::AuditReaders::Native) {
         Ok(a) => {
-            let answer = check::AuditAnswer::Verdict {
+            let answer = class::AuditAnswer::Verdict {
                 verdict: a.verdict,
                 rows_never_committed: a.uncommitted.findings().next().is_some(),
             };
-            evidence.audit_agrees = Some(check::audit_agrees(&findings, &answer));
+            evidence.audit_agrees = Some(class::audit_agrees(&findings, &answer));
             evidence.audit = Some(a.verdict.to_owned());
         }
         Err(e) => {
-            evidence.audit_agrees = Some(check::audit_agrees(&findings, &check::AuditAnswer::Failed));
+            evidence.audit_agrees =
+                Some(class::audit_agrees(&findings, &class::AuditAnswer::Failed));
             evidence.audit = Some(format!("error: {e}"));
         }
     }
@@ -190,7 +192,7 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
         Some(_) => (run.recovery_window.as_ref(), rec_ops),
     };
     let fired = own_window.is_some_and(|w| w.fired_at > 0);
-    let class = check::classify(&run, &findings, fired);
+    let class = class::classify(&run, &findings, fired);
     let (mode, at) = job.own();
     let counted = own_ops.get(at.wrapping_sub(1));
     let words = |op: &str, path: &str| format!("{op} {path}");
@@ -244,7 +246,7 @@ fn parity(
     table: &Path,
     stock: &StockTableReader,
     native: &NativeTableReader,
-    findings: &mut check::Findings,
+    findings: &mut class::Findings,
 ) -> String {
     let mut out = Vec::new();
     for mode in [ReplayMode::Stream, ReplayMode::Batch] {
