@@ -198,6 +198,10 @@ pub enum AuditAnswer<'a> {
         verdict: &'a str,
         /// Whether [`crate::audit::Uncommitted::findings`] is not empty.
         rows_never_committed: bool,
+        /// Whether the audit reports a key as written and durable but returned by no reader
+        /// ([`crate::audit::KeyClass::DurableButUnread`]: the level-0 files of a lost COMPACT half on a
+        /// deletion-vector table).
+        durable_but_unread: bool,
     },
     /// The audit failed with an error.
     Failed,
@@ -205,8 +209,10 @@ pub enum AuditAnswer<'a> {
 
 /// Whether the audit of a point's end state says what the checks found, exactly:
 /// - a corrupt end state: the audit fails, or reports a finding;
-/// - rows lost from the batch read (a committable dropped): the audit lists the files no snapshot references
-///   that hold them (its `rows-never-committed` part), whatever its headline;
+/// - rows lost from the batch read: the audit lists the files no snapshot references that hold them (a
+///   committable dropped: its `rows-never-committed` part, whatever its headline), or says `changelog-lost`
+///   with the rows durable but unread (a deletion-vector table's batch read skips the level-0 files of the
+///   lost COMPACT half);
 /// - a final value never delivered: `changelog-lost` (an incomplete commit pair);
 /// - an intermediate change merged away (a later compaction delivered the final value): `changelog-lost`,
 ///   or `rows-never-committed` (the lost COMPACT's changelog file, which no snapshot references);
@@ -217,6 +223,7 @@ pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
     let AuditAnswer::Verdict {
         verdict,
         rows_never_committed,
+        durable_but_unread,
     } = *audit
     else {
         return found(PointClass::Corrupt);
@@ -224,7 +231,7 @@ pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
     if found(PointClass::Corrupt) {
         !matches!(verdict, "complete" | "not-checked")
     } else if found(PointClass::DataLost) {
-        rows_never_committed
+        rows_never_committed || (verdict == "changelog-lost" && durable_but_unread)
     } else if found(PointClass::ChangelogLost) {
         verdict == "changelog-lost"
     } else if found(PointClass::ChangelogMerged) {
@@ -398,6 +405,7 @@ mod tests {
         let said = |verdict, rows_never_committed| AuditAnswer::Verdict {
             verdict,
             rows_never_committed,
+            durable_but_unread: false,
         };
         let lost = with(Some(PointClass::ChangelogLost));
         assert!(audit_agrees(&lost, &said("changelog-lost", false)));
@@ -408,6 +416,14 @@ mod tests {
         assert!(audit_agrees(&data, &said("rows-never-committed", true)));
         assert!(audit_agrees(&data, &said("changelog-lost", true)));
         assert!(!audit_agrees(&data, &said("changelog-lost", false)));
+        // A deletion-vector table: the rows are durable in level 0, which no reader returns.
+        let unread = |verdict| AuditAnswer::Verdict {
+            verdict,
+            rows_never_committed: false,
+            durable_but_unread: true,
+        };
+        assert!(audit_agrees(&data, &unread("changelog-lost")));
+        assert!(!audit_agrees(&data, &unread("changelog-diverges")));
         // Merged: the lost COMPACT (incomplete pair) or its changelog file, never just any finding.
         let merged = with(Some(PointClass::ChangelogMerged));
         assert!(audit_agrees(&merged, &said("rows-never-committed", true)));

@@ -170,6 +170,10 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
             let answer = class::AuditAnswer::Verdict {
                 verdict: a.verdict,
                 rows_never_committed: a.uncommitted.findings().next().is_some(),
+                durable_but_unread: a
+                    .findings
+                    .iter()
+                    .any(|f| f.key.class == crate::audit::KeyClass::DurableButUnread),
             };
             evidence.audit_agrees = Some(class::audit_agrees(&findings, &answer));
             evidence.audit = Some(a.verdict.to_owned());
