@@ -238,3 +238,77 @@ fn end_input_committables_of_a_second_subtask_are_filtered_out_at_every_point() 
     assert_eq!(p.evidence.audit.as_deref(), Some("rows-never-committed"));
     assert_eq!(p.evidence.audit_agrees, Some(true));
 }
+
+/// No verdict without evidence: a sweep that ran no point is NOT-CHECKED (exit 3), never CLEAN, and the
+/// operations `--ops` names past the swept commit's are said, never dropped silently.
+#[test]
+fn a_sweep_of_no_operation_is_not_checked_and_says_why() {
+    let run = |ops: &str, extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "c00-full-compaction-control",
+            "--fault",
+            "crash",
+            "--no-parity",
+            "--ops",
+            ops,
+        ];
+        args.extend_from_slice(extra);
+        common::paimon_parity(&args)
+    };
+    let (code, out, err) = run("900-910", &[]);
+    assert_eq!(code, 3, "{out}{err}");
+    let verdict = out.lines().find(|l| l.starts_with("verdict: ")).unwrap();
+    assert!(
+        verdict.starts_with("verdict: NOT CHECKED: --ops 900-910 names none of the swept commit's"),
+        "{verdict}"
+    );
+    assert!(!out.contains("CLEAN"), "{out}");
+    let (code, out, err) = run("", &[]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("verdict: NOT CHECKED: --ops names no operation"),
+        "{out}"
+    );
+
+    // One operation that exists and one past the end: the point runs, the other is named as left out.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("sweep.json");
+    let (code, out, err) = run("1,900", &["--json", json.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let sweep = &r["sweep"];
+    assert_eq!(sweep["points"].as_array().unwrap().len(), 1);
+    assert_eq!(sweep["verdict"], "clean");
+    let ops = sweep["ops"].as_array().unwrap().len();
+    let left_out: Vec<&str> = sweep["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l.as_str())
+        .collect();
+    assert!(
+        left_out.contains(
+            &format!(
+                "--ops 900: past the swept commit's {ops} file operations on Paimon {}",
+                sweep["paimon_version"].as_str().unwrap()
+            )
+            .as_str()
+        ),
+        "{left_out:?}"
+    );
+
+    // A recovery sweep asked for, whose --recovery-ops name none of the recovery's operations: not checked.
+    let (code, out, err) = run("1", &["--recovery-fault", "crash", "--recovery-ops", "900"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains(
+            "verdict: NOT CHECKED: --recovery-fault was given, but --recovery-ops names none"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("left out of the sweep: --recovery-ops 900: past the"),
+        "{out}"
+    );
+}

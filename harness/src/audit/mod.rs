@@ -310,18 +310,24 @@ pub struct AuditReport {
     /// but files no snapshot references hold rows the table, or changelog the stream, lacks: a committable
     /// was dropped); or `changelog-diverges` (none of those, yet the changelog disagrees with the table:
     /// sequence-number ties between writers, concurrent writers on one bucket, a re-insert that produced no
-    /// changelog, an INSERT OVERWRITE). Every finding exits 1.
+    /// changelog, an INSERT OVERWRITE). Every finding exits 1. `not-checked` when none of those was found
+    /// but the completeness check compared nothing (it was skipped, or it compared 0 keys: an empty table,
+    /// an evidence bundle that retains none of the splits' files): no evidence either way, exit 3, with
+    /// the reason in `not_checked`.
     pub verdict: &'static str,
+    /// Why the verdict is `not-checked` (the completeness check's reason, or what it compared none of);
+    /// `None` for every other verdict.
+    pub not_checked: Option<String>,
 }
 
 impl AuditReport {
     /// Exit status: 0 complete, 1 for any finding (changelog lost, rows never committed, changelog
-    /// diverges).
+    /// diverges), 3 ([`crate::error::EXIT_NOTHING_COMPARED`]) when nothing was checked (`not-checked`).
     pub fn exit_code(&self) -> i32 {
-        if self.verdict == "complete" {
-            0
-        } else {
-            1
+        match self.verdict {
+            "complete" => crate::error::EXIT_IDENTICAL,
+            "not-checked" => crate::error::EXIT_NOTHING_COMPARED,
+            _ => crate::error::EXIT_DIFFERENT,
         }
     }
 
@@ -351,6 +357,7 @@ fn assemble(
     let never_committed = uncommitted.files.iter().any(|f| f.class.is_finding());
     let diverges = completeness.iter().any(|c| !c.missing.is_empty());
     let findings = findings(&completeness);
+    let not_checked = not_checked(&completeness);
     let readers_agree = match completeness.as_slice() {
         [a, b] => Some(a.keys == b.keys && findings.iter().all(|f| f.readers_agree == Some(true))),
         _ => None,
@@ -377,10 +384,44 @@ fn assemble(
             "rows-never-committed"
         } else if diverges {
             "changelog-diverges"
+        } else if not_checked.is_some() {
+            "not-checked"
         } else {
             "complete"
         },
+        not_checked: (!incomplete && !never_committed && !diverges)
+            .then_some(not_checked)
+            .flatten(),
     }
+}
+
+/// Why the completeness part checked nothing, when it did not: a reader whose check was skipped (its
+/// reason), or that compared 0 keys (an empty table, or a bundle that retains none of the splits' files);
+/// also when no reader ran. `None` when every reader compared at least one key.
+fn not_checked(completeness: &[Completeness]) -> Option<String> {
+    if completeness.is_empty() {
+        return Some("no reader ran the changelog-completeness check".to_owned());
+    }
+    completeness.iter().find_map(|c| {
+        if let Some(why) = &c.skipped {
+            return Some(format!("the {} reader's check was skipped: {why}", c.reader));
+        }
+        (c.keys == 0).then(|| {
+            if c.not_retained_splits > 0 {
+                format!(
+                    "the {} reader compared 0 keys: the evidence bundle retains the files of none of the {} \
+                     splits read (`retain --files all` keeps them)",
+                    c.reader, c.not_retained_splits
+                )
+            } else {
+                format!(
+                    "the {} reader compared 0 keys: neither the changelog of snapshots {}..{} nor the table \
+                     holds a key",
+                    c.reader, c.from_snapshot, c.to_snapshot
+                )
+            }
+        })
+    })
 }
 
 /// The keys of every reader's completeness, each once: which readers report it, and whether they agree on

@@ -348,6 +348,10 @@ fn where_values_are(r: &AuditReport) -> &'static str {
 fn verdict_words(r: &AuditReport) -> String {
     match r.verdict {
             "complete" => "COMPLETE: every commit's changelog is durable".to_owned(),
+            "not-checked" => format!(
+                "NOT CHECKED: no finding, but no evidence either: {}",
+                r.not_checked.as_deref().unwrap_or("the changelog-completeness check compared nothing")
+            ),
             "changelog-lost" => format!(
                 "CHANGELOG LOST: a commit's write snapshot became durable but its COMPACT half, which writes \
                  the changelog, never did, so a streaming job reading this table never saw the listed values. \

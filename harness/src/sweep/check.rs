@@ -1,5 +1,5 @@
 //! What the sweep checks in each end state, with expected values from the scenario's writes
-//! ([`super::oracle`]), and the class each point gets.
+//! ([`super::oracle`]): the snapshot chain, the batch read and the streaming changelog.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,106 +8,12 @@ use arrow_array::{Array, Int8Array, RecordBatch};
 use native_reader::scan::ScanMode;
 use serde::Serialize;
 
+use super::class::{exceptions, recoveries, Findings, PointClass};
 use super::oracle::{tuple, Expected, Key, DELETED};
 use crate::corpus::{CrashRun, SnapshotSummary};
 use crate::diff::render_value;
 use crate::error::Result;
 use crate::reader::{StockTableReader, TableReader};
-
-/// The class of one crash point, worst first in [`PointClass::ALL`]. The first four are success classes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "SCREAMING-KEBAB-CASE")]
-pub enum PointClass {
-    /// A read of the end state throws, or the snapshot chain is invalid (ids not contiguous, a snapshot file
-    /// that cannot be read, LATEST past the last snapshot).
-    Corrupt,
-    /// A recovery (`filterAndCommit` after the restart) threw.
-    RecoveryThrew,
-    /// The batch read of the latest snapshot lacks a row the writes made, holds an older value, or holds a
-    /// key the writes deleted.
-    DataLost,
-    /// The batch read holds a key twice.
-    DuplicateRows,
-    /// A recovery after the first committed again, or added a snapshot; or one (user, identifier) has two
-    /// snapshots of one kind.
-    NotIdempotent,
-    /// The streaming changelog from snapshot 1 never delivers a key's final value.
-    ChangelogLost,
-    /// The changelog delivers values the writes never made, or repeats one.
-    ChangelogDuplicated,
-    /// The changelog delivers each key's final value, but misses an intermediate one (a later compaction
-    /// merged it into the next change).
-    ChangelogMerged,
-    /// The native reader does not return what the released reader returns on the end state.
-    ParityDiffers,
-    /// The fault was never reached: the run made fewer operations than the counting run (no evidence).
-    NotReached,
-    /// The commit returned, and a later commit threw the fault's error (a maintenance error kept for it).
-    DeferredFailure,
-    /// The commit threw, but everything was already durable: recovery had nothing to commit.
-    SpuriousFailure,
-    /// The fault fired and the commit still returned normally (a retry or a swallowed error absorbed it).
-    Absorbed,
-    /// The commit failed or crashed, and the restarted job's recovery committed it: nothing lost.
-    Ok,
-}
-
-impl PointClass {
-    /// Every class, worst first.
-    pub const ALL: [PointClass; 14] = [
-        PointClass::Corrupt,
-        PointClass::RecoveryThrew,
-        PointClass::DataLost,
-        PointClass::DuplicateRows,
-        PointClass::NotIdempotent,
-        PointClass::ChangelogLost,
-        PointClass::ChangelogDuplicated,
-        PointClass::ChangelogMerged,
-        PointClass::ParityDiffers,
-        PointClass::NotReached,
-        PointClass::DeferredFailure,
-        PointClass::SpuriousFailure,
-        PointClass::Absorbed,
-        PointClass::Ok,
-    ];
-
-    /// The class as the report spells it (`CHANGELOG-LOST`).
-    pub fn name(self) -> &'static str {
-        match self {
-            PointClass::Corrupt => "CORRUPT",
-            PointClass::RecoveryThrew => "RECOVERY-THREW",
-            PointClass::DataLost => "DATA-LOST",
-            PointClass::DuplicateRows => "DUPLICATE-ROWS",
-            PointClass::NotIdempotent => "NOT-IDEMPOTENT",
-            PointClass::ChangelogLost => "CHANGELOG-LOST",
-            PointClass::ChangelogDuplicated => "CHANGELOG-DUPLICATED",
-            PointClass::ChangelogMerged => "CHANGELOG-MERGED",
-            PointClass::ParityDiffers => "PARITY-DIFFERS",
-            PointClass::NotReached => "NOT-REACHED",
-            PointClass::DeferredFailure => "DEFERRED-FAILURE",
-            PointClass::SpuriousFailure => "SPURIOUS-FAILURE",
-            PointClass::Absorbed => "ABSORBED",
-            PointClass::Ok => "OK",
-        }
-    }
-
-    /// A success class: the commit protocol kept data and changelog whole.
-    pub fn is_success(self) -> bool {
-        matches!(
-            self,
-            PointClass::Ok
-                | PointClass::Absorbed
-                | PointClass::SpuriousFailure
-                | PointClass::DeferredFailure
-        )
-    }
-
-    /// Makes the sweep exit 1: data or changelog lost or wrong, not idempotent, readers differ, or no
-    /// evidence.
-    pub fn fails(self) -> bool {
-        !self.is_success()
-    }
-}
 
 /// One snapshot, as the point's evidence names it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -154,19 +60,6 @@ pub struct Evidence {
     /// Orphan files the fault left for information: `.tmp` files in `snapshot/`, and files in `manifest/` no
     /// snapshot references are not counted here.
     pub tmp_files: usize,
-}
-
-/// Every finding of one point: the classes that apply, each with its detail.
-#[derive(Clone, Debug, Default)]
-pub struct Findings {
-    /// (class, detail), in the order found.
-    pub found: Vec<(PointClass, String)>,
-}
-
-impl Findings {
-    fn add(&mut self, class: PointClass, detail: String) {
-        self.found.push((class, detail));
-    }
 }
 
 /// The rows of `batch` as rendered column values, with their RowKind byte.
@@ -223,15 +116,8 @@ pub fn check(
     };
     evidence.snapshots = snapshots.iter().map(SnapshotRef::from).collect();
     chain(table, &snapshots, &mut f);
+    exceptions(run, &mut f);
     recoveries(run, &mut f);
-    if let Some((step, e)) = &run.later_error {
-        if !e.contains(jvm_bridge::corpus::INJECTED) {
-            f.add(
-                PointClass::RecoveryThrew,
-                format!("step {step} after the swept commit threw: {e}"),
-            );
-        }
-    }
     let Some(end) = snapshots.last().map(|s| s.id) else {
         f.add(PointClass::Corrupt, "the table has no snapshot".into());
         return f;
@@ -286,38 +172,6 @@ fn chain(table: &Path, snapshots: &[SnapshotSummary], f: &mut Findings) {
                 );
             }
         }
-    }
-}
-
-fn recoveries(run: &CrashRun, f: &mut Findings) {
-    for (i, r) in run.recoveries.iter().enumerate() {
-        match &r.error {
-            // The recovery's own injected fault (a recovery sweep): expected to throw.
-            Some(e) if e.contains(jvm_bridge::corpus::INJECTED) => {}
-            Some(e) => f.add(
-                PointClass::RecoveryThrew,
-                format!("recovery {} threw: {e}", i + 1),
-            ),
-            None => {}
-        }
-    }
-    // Once the commit has landed (it returned, or a recovery committed it), a later recovery of the same
-    // committables must commit nothing.
-    let mut landed = !run.restarted;
-    for (i, r) in run.recoveries.iter().enumerate() {
-        let committed = r.committed.unwrap_or(0) > 0 || !r.added.is_empty();
-        if landed && committed {
-            f.add(
-                PointClass::NotIdempotent,
-                format!(
-                    "recovery {} committed again ({} identifier(s), snapshots {:?})",
-                    i + 1,
-                    r.committed.unwrap_or(0),
-                    r.added.iter().map(|s| s.id).collect::<Vec<_>>()
-                ),
-            );
-        }
-        landed |= r.committed.unwrap_or(0) > 0;
     }
 }
 
@@ -433,35 +287,6 @@ fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f:
                 ),
             );
         }
-    }
-}
-
-/// The class of a point from its findings and how its commit ended (the success classes when nothing was
-/// found).
-///
-/// `fired`: whether the point's fault fired (the commit's, or in a recovery sweep the recovery's).
-pub fn classify(run: &CrashRun, findings: &Findings, fired: bool) -> PointClass {
-    if let Some(worst) = findings.found.iter().map(|(c, _)| *c).min() {
-        return worst;
-    }
-    if !fired {
-        return PointClass::NotReached;
-    }
-    let injected = |t: &str| t.contains(jvm_bridge::corpus::INJECTED);
-    if run.later_error.as_ref().is_some_and(|(_, e)| injected(e)) {
-        return PointClass::DeferredFailure;
-    }
-    match &run.commit_error {
-        None => PointClass::Absorbed,
-        Some(_)
-            if run
-                .recoveries
-                .first()
-                .is_some_and(|r| r.committed == Some(0)) =>
-        {
-            PointClass::SpuriousFailure
-        }
-        Some(_) => PointClass::Ok,
     }
 }
 

@@ -15,6 +15,7 @@
 //! from the counting run's names both (they are reads of the same group, which leave the disk as it was).
 
 mod check;
+mod class;
 mod oracle;
 mod plan;
 mod points;
@@ -24,7 +25,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use check::{Evidence, PointClass, SnapshotRef};
+pub use check::{Evidence, SnapshotRef};
+pub use class::PointClass;
 pub use jvm_bridge::corpus::FaultMode;
 pub use oracle::Expected;
 pub use plan::SweptCommit;
@@ -214,15 +216,89 @@ pub struct SweepReport {
     pub count_millis: u64,
     /// Wall time of the whole sweep, milliseconds.
     pub total_millis: u64,
-    /// `clean` (every point in a success class) or `findings`.
+    /// `findings` (a point in a failing class, or an audit that disagrees with the checks), else
+    /// `not-checked` (no point ran: `--ops` named none of the swept commit's operations, or a recovery sweep
+    /// asked for ran no point; the reason in `not_checked`), else `clean` (every point in a success class).
     pub verdict: &'static str,
+    /// Why the verdict is `not-checked`; `None` otherwise.
+    pub not_checked: Option<String>,
 }
 
 impl SweepReport {
-    /// 0 when every point is in a success class, 1 otherwise.
+    /// 0 clean, 1 findings, 3 ([`crate::error::EXIT_NOTHING_COMPARED`]) when nothing was checked.
     pub fn exit_code(&self) -> i32 {
-        i32::from(self.verdict != "clean")
+        match self.verdict {
+            "clean" => crate::error::EXIT_IDENTICAL,
+            "not-checked" => crate::error::EXIT_NOTHING_COMPARED,
+            _ => crate::error::EXIT_DIFFERENT,
+        }
     }
+
+    /// Every point: the commit sweep's, then each recovery sweep's.
+    pub fn every_point(&self) -> impl Iterator<Item = &Point> {
+        self.points
+            .iter()
+            .chain(self.recovery.iter().flat_map(|r| r.points.iter()))
+    }
+
+    /// The verdict in words, as the text report's `verdict:` line and the HTML page say it.
+    pub fn verdict_words(&self) -> String {
+        match self.verdict {
+            "clean" => format!(
+                "CLEAN: every one of the {} points kept data and changelog whole, and every recovery was \
+                 idempotent",
+                self.every_point().count()
+            ),
+            "not-checked" => format!(
+                "NOT CHECKED: {}",
+                self.not_checked.as_deref().unwrap_or("no point ran")
+            ),
+            _ => {
+                let mut failing: Vec<String> = PointClass::ALL
+                    .iter()
+                    .filter(|c| c.fails())
+                    .filter_map(|c| {
+                        let n = self.every_point().filter(|p| p.class == *c).count();
+                        (n > 0).then(|| format!("{n} {}", c.name()))
+                    })
+                    .collect();
+                if self.audit_disagrees > 0 {
+                    failing.push(format!(
+                        "the audit disagreed with the checks at {} point(s)",
+                        self.audit_disagrees
+                    ));
+                }
+                format!("FINDINGS: {}", failing.join(", "))
+            }
+        }
+    }
+}
+
+/// The operations of `requested` (every one of `1..=count` when `None`) that exist, and those past `count`.
+fn requested_ops(requested: Option<&[usize]>, count: usize) -> (Vec<usize>, Vec<usize>) {
+    match requested {
+        None => ((1..=count).collect(), Vec::new()),
+        Some(list) => list.iter().partition(|i| (1..=count).contains(*i)),
+    }
+}
+
+/// `[1, 2, 3, 7]` as `1-3, 7`.
+fn ranges(ops: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ops.len() {
+        let mut j = i;
+        while j + 1 < ops.len() && ops[j + 1] == ops[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            ops[i].to_string()
+        } else {
+            format!("{}-{}", ops[i], ops[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
 }
 
 /// How points are matched to operations ([`SweepReport::order`]).
@@ -267,7 +343,7 @@ pub fn mask_uuids(path: &str) -> String {
 pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
     let started = Instant::now();
     let scenario = crate::corpus::load_scenario(&options.scenario_file)?;
-    let (scenario, swept, left_out) =
+    let (scenario, swept, mut left_out) =
         plan::prepare(&scenario, options.commit, options.writer.as_deref())?;
     let expected = oracle::expected(&scenario)?;
     let stock = StockTableReader::new()?;
@@ -303,14 +379,33 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
     let count_millis = started.elapsed().as_millis() as u64;
 
     // 2. Every point of the commit.
-    let indices: Vec<usize> = match &options.ops {
-        Some(list) => list
-            .iter()
-            .copied()
-            .filter(|i| (1..=ops.len()).contains(i))
-            .collect(),
-        None => (1..=ops.len()).collect(),
-    };
+    let (indices, past) = requested_ops(options.ops.as_deref(), ops.len());
+    if !past.is_empty() {
+        left_out.push(format!(
+            "--ops {}: past the swept commit's {} file operations on Paimon {version}",
+            ranges(&past),
+            ops.len()
+        ));
+    }
+    let mut not_checked = None;
+    if indices.is_empty() || options.modes.is_empty() {
+        not_checked = Some(if options.modes.is_empty() {
+            "no fault mode was given".to_owned()
+        } else if past.is_empty() {
+            format!(
+                "--ops names no operation (the swept commit has {} file operations: 1-{})",
+                ops.len(),
+                ops.len()
+            )
+        } else {
+            format!(
+                "--ops {} names none of the swept commit's {} file operations (1-{}) on Paimon {version}",
+                ranges(&past),
+                ops.len(),
+                ops.len()
+            )
+        });
+    }
     let jobs: Vec<Job> = options
         .modes
         .iter()
@@ -375,9 +470,15 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
                 .as_ref()
                 .map(|w| views_of(w, &after))
                 .unwrap_or_default();
-            let rec_indices: Vec<usize> = (1..=rec_ops.len())
-                .filter(|i| options.recovery_ops.as_ref().is_none_or(|l| l.contains(i)))
-                .collect();
+            let (rec_indices, rec_past) =
+                requested_ops(options.recovery_ops.as_deref(), rec_ops.len());
+            if !rec_past.is_empty() {
+                left_out.push(format!(
+                    "--recovery-ops {}: past the {} file operations of the first recovery after {commit_fault}",
+                    ranges(&rec_past),
+                    rec_ops.len()
+                ));
+            }
             let jobs: Vec<Job> = options
                 .recovery_faults
                 .iter()
@@ -423,13 +524,29 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             .iter()
             .chain(recovery.iter().flat_map(|r| r.points.iter()))
     };
+    // An audit that did not run counts as a disagreement: a point is never clean on a check that was not made.
     let audit_disagrees = every()
-        .filter(|p| p.evidence.audit_agrees == Some(false))
+        .filter(|p| p.evidence.audit_agrees != Some(true))
         .count();
-    let verdict = if every().all(|p| p.class.is_success()) && audit_disagrees == 0 {
-        "clean"
-    } else {
+    if not_checked.is_none()
+        && !options.recovery_faults.is_empty()
+        && recovery.iter().all(|r| r.points.is_empty())
+    {
+        not_checked = Some(if recovery.is_empty() {
+            "--recovery-fault was given, but no point of the commit sweep reached its fault, so no recovery \
+             could be swept"
+                .to_owned()
+        } else {
+            "--recovery-fault was given, but --recovery-ops names none of the first recovery's operations"
+                .to_owned()
+        });
+    }
+    let verdict = if !every().all(|p| p.class.is_success()) || audit_disagrees > 0 {
         "findings"
+    } else if not_checked.is_some() {
+        "not-checked"
+    } else {
+        "clean"
     };
     Ok(SweepReport {
         scenario: scenario.name.clone(),
@@ -448,6 +565,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
         count_millis,
         total_millis: started.elapsed().as_millis() as u64,
         verdict,
+        not_checked: (verdict == "not-checked").then_some(not_checked).flatten(),
     })
 }
 
@@ -544,6 +662,18 @@ fn windows_of(points: &[Point], ops: &[OpView]) -> Vec<ClassWindow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requested_operations_past_the_commit_are_kept_apart_and_named() {
+        assert_eq!(requested_ops(None, 3), (vec![1, 2, 3], vec![]));
+        assert_eq!(
+            requested_ops(Some(&[2, 3, 68, 69, 70, 900]), 69),
+            (vec![2, 3, 68, 69], vec![70, 900])
+        );
+        assert_eq!(requested_ops(Some(&[]), 69), (vec![], vec![]));
+        assert_eq!(ranges(&[900, 901, 902, 910]), "900-902, 910");
+        assert_eq!(ranges(&[7]), "7");
+    }
 
     #[test]
     fn uuids_are_masked_and_nothing_else() {

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::check::{self, Evidence, PointClass, SnapshotRef};
+use super::check::{self, Evidence, SnapshotRef};
+use super::class::{self, PointClass};
 use super::oracle::Expected;
 use super::plan::SweptCommit;
 use super::{
@@ -166,24 +167,22 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
     }
     match crate::audit::audit(&table, crate::audit::AuditReaders::Native) {
         Ok(a) => {
-            let found = |class| findings.found.iter().any(|(c, _)| *c == class);
-            // A lost changelog is the audit's `changelog-lost`; a merged one (a later compaction delivered the
-            // final value) leaves the lost change in files no snapshot references, or in the stream's history:
-            // any finding; a point the checks pass is `complete`.
-            // Rows lost by a dropped committable are only in files no snapshot references: the audit's
-            // `rows-never-committed`.
-            evidence.audit_agrees = Some(if found(PointClass::DataLost) {
-                a.verdict == "rows-never-committed" || a.verdict == "changelog-lost"
-            } else if found(PointClass::ChangelogLost) {
-                a.verdict == "changelog-lost"
-            } else if found(PointClass::ChangelogMerged) {
-                a.verdict != "complete"
-            } else {
-                a.verdict == "complete"
-            });
+            let answer = class::AuditAnswer::Verdict {
+                verdict: a.verdict,
+                rows_never_committed: a.uncommitted.findings().next().is_some(),
+                durable_but_unread: a
+                    .findings
+                    .iter()
+                    .any(|f| f.key.class == crate::audit::KeyClass::DurableButUnread),
+            };
+            evidence.audit_agrees = Some(class::audit_agrees(&findings, &answer));
             evidence.audit = Some(a.verdict.to_owned());
         }
-        Err(e) => evidence.audit = Some(format!("error: {e}")),
+        Err(e) => {
+            evidence.audit_agrees =
+                Some(class::audit_agrees(&findings, &class::AuditAnswer::Failed));
+            evidence.audit = Some(format!("error: {e}"));
+        }
     }
     evidence.tmp_files = std::fs::read_dir(table.join("snapshot"))
         .map(|d| {
@@ -197,7 +196,7 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
         Some(_) => (run.recovery_window.as_ref(), rec_ops),
     };
     let fired = own_window.is_some_and(|w| w.fired_at > 0);
-    let class = check::classify(&run, &findings, fired);
+    let class = class::classify(&run, &findings, fired);
     let (mode, at) = job.own();
     let counted = own_ops.get(at.wrapping_sub(1));
     let words = |op: &str, path: &str| format!("{op} {path}");
@@ -251,7 +250,7 @@ fn parity(
     table: &Path,
     stock: &StockTableReader,
     native: &NativeTableReader,
-    findings: &mut check::Findings,
+    findings: &mut class::Findings,
 ) -> String {
     let mut out = Vec::new();
     for mode in [ReplayMode::Stream, ReplayMode::Batch] {

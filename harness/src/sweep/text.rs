@@ -91,12 +91,7 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
             )?;
         }
     }
-    let every = || {
-        r.points
-            .iter()
-            .chain(r.recovery.iter().flat_map(|s| s.points.iter()))
-    };
-    for p in every().filter(|p| p.kept.is_some()) {
+    for p in r.every_point().filter(|p| p.kept.is_some()) {
         if let Some(k) = &p.kept {
             writeln!(
                 out,
@@ -115,39 +110,16 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
             r.audit_disagrees
         )?;
     }
-    let points = every().count();
+    let points = r.every_point().count();
     writeln!(
         out,
         "\ntime: counting run {:.1} s; {} points in {:.1} s ({:.2} s per point on {threads} thread(s))",
         r.count_millis as f64 / 1000.0,
         points,
         r.total_millis as f64 / 1000.0,
-        every().map(|p| p.millis).sum::<u64>() as f64 / 1000.0 / points.max(1) as f64,
+        r.every_point().map(|p| p.millis).sum::<u64>() as f64 / 1000.0 / points.max(1) as f64,
     )?;
-    let failing: Vec<String> = PointClass::ALL
-        .iter()
-        .filter(|c| c.fails())
-        .filter_map(|c| {
-            let n = every().filter(|p| p.class == *c).count();
-            (n > 0).then(|| format!("{n} {}", c.name()))
-        })
-        .collect();
-    if r.verdict == "clean" {
-        writeln!(
-            out,
-            "verdict: CLEAN: every point kept data and changelog whole, and every recovery was idempotent"
-        )
-    } else {
-        writeln!(
-            out,
-            "verdict: FINDINGS: {}",
-            if failing.is_empty() {
-                "the audit disagreed with the checks".to_owned()
-            } else {
-                failing.join(", ")
-            }
-        )
-    }
+    writeln!(out, "verdict: {}", r.verdict_words())
 }
 
 /// The operations that publish a snapshot, a line each.

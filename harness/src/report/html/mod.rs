@@ -128,6 +128,7 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
     );
     let class = match report.verdict {
         "complete" => "ok",
+        "not-checked" => "info",
         "changelog-lost" | "rows-never-committed" => "bad",
         _ => "warn",
     };

@@ -17,6 +17,8 @@ fn colour(c: PointClass) -> &'static str {
         PointClass::DataLost => "#6e0b0b",
         PointClass::DuplicateRows => "#8250df",
         PointClass::RecoveryThrew => "#9a6700",
+        PointClass::UnexpectedError => "#57606a",
+        PointClass::LaterStepThrew => "#7d4e00",
         PointClass::NotIdempotent => "#e3b341",
         PointClass::Corrupt => "#24292f",
         PointClass::ParityDiffers => "#0550ae",
@@ -40,24 +42,15 @@ pub fn sweep_page(r: &SweepReport) -> String {
         r.points.len(),
         r.total_millis as f64 / 1000.0
     );
-    let v = if r.verdict == "clean" { "ok" } else { "bad" };
-    let failing: Vec<String> = PointClass::ALL
-        .iter()
-        .filter(|c| c.fails())
-        .filter_map(|c| {
-            let n = r.points.iter().filter(|p| p.class == *c).count();
-            (n > 0).then(|| format!("{n} {}", c.name()))
-        })
-        .collect();
+    let v = match r.verdict {
+        "clean" => "ok",
+        "not-checked" => "info",
+        _ => "bad",
+    };
     put!(
         body,
         "<section class=\"verdict v-{v}\"><p class=\"vword\">{}</p></section>",
-        esc(&if r.verdict == "clean" {
-            "CLEAN: every point kept data and changelog whole, and every recovery was idempotent"
-                .to_owned()
-        } else {
-            format!("FINDINGS: {}", failing.join(", "))
-        })
+        esc(&r.verdict_words())
     );
     for l in &r.left_out {
         put!(

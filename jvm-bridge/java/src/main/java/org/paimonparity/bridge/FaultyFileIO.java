@@ -7,6 +7,8 @@ import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
 
 import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The released {@code LocalFileIO}, plus two kinds of faults. Without either it behaves exactly like
@@ -32,6 +34,14 @@ public class FaultyFileIO extends LocalFileIO {
     /** Set by a crash: this instance (its writer and committer) is gone. */
     private transient volatile boolean crashed;
 
+    /**
+     * The output streams opened in a window and not closed yet. A crash releases their file
+     * descriptors (a gone process holds none), so that a long sweep in one JVM does not leak them;
+     * their files keep what was written, as a crash leaves them ({@code LocalFileIO}'s streams do
+     * not buffer).
+     */
+    private final transient Set<Out> open = ConcurrentHashMap.newKeySet();
+
     /** One primitive call. */
     interface IoCall<T> {
         T call() throws IOException;
@@ -50,7 +60,7 @@ public class FaultyFileIO extends LocalFileIO {
         int n = w == null ? 0 : w.record(op, path);
         if (w != null && w.before(n, op)) {
             if (CrashPoints.CRASH.equals(w.mode)) {
-                crashed = true;
+                crash();
             }
             throw CrashPoints.injected(w.mode, n, op, path);
         }
@@ -65,6 +75,14 @@ public class FaultyFileIO extends LocalFileIO {
             throw CrashPoints.injected(w.mode, n, op, path);
         }
         return out;
+    }
+
+    /** Marks this instance crashed and releases the descriptors of its open output streams. */
+    private void crash() {
+        crashed = true;
+        for (Out o : open) {
+            o.release();
+        }
     }
 
     /** Throws when this instance crashed: a write into an open stream of a gone process. */
@@ -106,7 +124,15 @@ public class FaultyFileIO extends LocalFileIO {
     public PositionOutputStream newOutputStream(Path path, boolean overwrite) throws IOException {
         PositionOutputStream out =
                 op("newOutputStream", path, () -> super.newOutputStream(path, overwrite));
-        return CrashPoints.of(path) == null && !crashed ? out : new Out(this, path, out);
+        if (CrashPoints.of(path) == null && !crashed) {
+            return out;
+        }
+        Out o = new Out(this, path, out);
+        open.add(o);
+        if (crashed) {
+            o.release();
+        }
+        return o;
     }
 
     @Override
@@ -134,11 +160,16 @@ public class FaultyFileIO extends LocalFileIO {
         return op("mkdirs", path, () -> super.mkdirs(path));
     }
 
-    /** An output stream opened in a window: its {@code close} is an operation, and a crash stops it. */
+    /**
+     * An output stream opened in a window: its {@code close} is an operation, and a crash stops it.
+     * Its descriptor is released however its {@code close} ends (a fault at the close, or a crash),
+     * never left open.
+     */
     private static final class Out extends PositionOutputStream {
         private final FaultyFileIO io;
         private final Path path;
         private final PositionOutputStream out;
+        private boolean released;
 
         Out(FaultyFileIO io, Path path, PositionOutputStream out) {
             this.io = io;
@@ -175,15 +206,38 @@ public class FaultyFileIO extends LocalFileIO {
             out.flush();
         }
 
+        /** Closes the underlying stream once, quietly: its descriptor is freed, its bytes stay. */
+        synchronized void release() {
+            if (!released) {
+                released = true;
+                io.open.remove(this);
+                try {
+                    out.close();
+                } catch (IOException ignored) {
+                    // Nothing to keep: the stream is gone either way.
+                }
+            }
+        }
+
         @Override
         public void close() throws IOException {
-            io.op(
-                    "close",
-                    path,
-                    () -> {
-                        out.close();
-                        return null;
-                    });
+            try {
+                io.op(
+                        "close",
+                        path,
+                        () -> {
+                            synchronized (this) {
+                                if (!released) {
+                                    released = true;
+                                    io.open.remove(this);
+                                    out.close();
+                                }
+                            }
+                            return null;
+                        });
+            } finally {
+                release();
+            }
         }
     }
 }
