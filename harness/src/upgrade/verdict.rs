@@ -131,6 +131,27 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn the_page_colours_its_verdict_by_the_exit_status_and_lists_what_was_not_checked() {
+        use CellClass::*;
+        let page = |m: &UpgradeMatrix| crate::report::upgrade_page(m, false);
+        assert!(page(&matrix(&[Identical])).contains("verdict v-ok"));
+        assert!(page(&matrix(&[Identical, UpgradeFinding])).contains("verdict v-warn"));
+        // Was the green box: only nothing-compared cells, or only cells whose table was never written.
+        let nothing = page(&matrix(&[NothingCompared]));
+        assert!(nothing.contains("verdict v-info"), "{nothing}");
+        assert!(nothing.contains("<h2>Not checked (1)</h2>"), "{nothing}");
+        assert!(page(&matrix(&[NotWritten])).contains("verdict v-bad"));
+        let mut unbuilt = matrix(&[Identical]);
+        unbuilt.not_built.push(NotBuilt {
+            release: "1.4.2".into(),
+            build: "scripts/build-java --paimon-version 1.4.2".into(),
+        });
+        let unbuilt = page(&unbuilt);
+        assert!(unbuilt.contains("verdict v-info"), "{unbuilt}");
+        assert!(unbuilt.contains("Paimon 1.4.2 is not built"), "{unbuilt}");
+    }
+
+    #[test]
     fn a_matrix_that_compared_nothing_exits_3_with_the_reason() {
         use CellClass::*;
         // No cell at all: the one scenario is pinned to a release that was not run.

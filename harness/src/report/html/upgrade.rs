@@ -19,16 +19,13 @@ pub fn upgrade_page(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
         esc(&m.modes.iter().map(|x| x.name()).collect::<Vec<_>>().join(", ")),
         esc(&m.work_dir.display().to_string())
     );
-    let count = |class| m.cells_of(class).count();
-    let class = if m.interrupted
-        || count(CellClass::NativeDiffers) + count(CellClass::Unsupported) + count(CellClass::Error)
-            > 0
-    {
-        "bad"
-    } else if count(CellClass::UpgradeFinding) > 0 {
-        "warn"
-    } else {
-        "ok"
+    // The box's colour follows the exit status (one rule with the text and the JSON): a failing cell or an
+    // interruption is bad, a matrix that checked less than asked is info, upgrade findings alone warn.
+    let class = match m.exit_code(fail_on_findings) {
+        crate::error::EXIT_IDENTICAL if m.cells_of(CellClass::UpgradeFinding).count() > 0 => "warn",
+        crate::error::EXIT_IDENTICAL => "ok",
+        crate::error::EXIT_NOTHING_COMPARED => "info",
+        _ => "bad",
     };
     put!(
         body,
@@ -101,7 +98,8 @@ pub fn upgrade_page(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
         put!(
             body,
             "<section><h2>Not written ({})</h2><p class=\"note\">The release's writer fails on the scenario; \
-             the corpus is not in that release's row.</p><ul>",
+             every cell that would read its table is a failing <span class=\"mono\">not-written</span> cell.\
+             </p><ul>",
             not_written.len()
         );
         for c in not_written.iter().take(MAX_TABLE_ROWS) {
@@ -112,6 +110,18 @@ pub fn upgrade_page(m: &UpgradeMatrix, fail_on_findings: bool) -> String {
                 esc(&c.release),
                 esc(&shorten(c.detail.as_deref().unwrap_or_default(), MAX_TEXT))
             );
+        }
+        body.push_str("</ul></section>");
+    }
+    let not_checked = m.not_checked();
+    if !not_checked.is_empty() {
+        put!(
+            body,
+            "<section><h2>Not checked ({})</h2><ul>",
+            not_checked.len()
+        );
+        for why in &not_checked {
+            put!(body, "<li>{}</li>", esc(why));
         }
         body.push_str("</ul></section>");
     }
