@@ -535,6 +535,11 @@ pub struct ReproduceArgs {
     /// Also write the outcome as JSON to FILE (`-`: to stdout, the text then goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// The external reader NAME, run as CMD, for a finding made with it (repeatable). A bundle names the
+    /// command its finding ran, but reproduce never runs a program a bundle names: the re-run uses the
+    /// command given here for NAME, or cannot run.
+    #[arg(long = "reader-command", value_name = "NAME=CMD")]
+    pub reader_commands: Vec<String>,
 }
 
 // The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).

@@ -232,28 +232,26 @@ fn manifest_entry(manifest: &Value) -> (Vec<u8>, Vec<u8>) {
 }
 
 #[test]
-fn a_bundle_whose_re_run_writes_no_report_cannot_run_naming_the_command() {
+fn a_bundle_recording_an_argument_retain_never_records_cannot_run_and_runs_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let bundle = c00_bundle(dir.path());
     let mut all = entries(&bundle);
     let mut manifest: Value = serde_json::from_slice(&all[0].1).unwrap();
-    // An option this tool does not know: the re-run stops at its command line, before any report.
+    // bundle.json is not covered by the files' checksums: an edited argument is refused before any run.
     manifest["finding"]["args"]
         .as_array_mut()
         .unwrap()
         .push("--no-such-option".into());
     all[0] = manifest_entry(&manifest);
-    let path = dir.path().join("no-report.tar.zst");
+    let path = dir.path().join("edited.tar.zst");
     write_bundle(&path, &all);
     let (code, out, err) = common::paimon_parity(&["reproduce", s(&path)]);
     assert_eq!(code, 2, "{out}\n{err}");
     assert!(
-        out.contains(&format!(
-            "CANNOT RUN: the recorded command failed on the bundle: `paimon-parity audit {} --reader native \
-             --paimon-version {} --no-such-option --json ",
-            path.display(),
-            common::line_version()
-        )) && out.contains("` wrote no report (exit 2)"),
+        out.contains(
+            "CANNOT RUN: the bundle records the argument `--no-such-option` for `audit`, which `retain` never \
+             records"
+        ),
         "{out}"
     );
 }
@@ -539,8 +537,24 @@ fn a_findings_bundle_of_a_planted_difference_reproduces_its_row_field_and_values
         !manifest["left_out"].as_array().unwrap().is_empty(),
         "the identical split's files are left out"
     );
+    // The bundle names the planted reader's command; reproduce runs it only when the user gives it.
+    let (out, _) = expect(2, &["reproduce", s(&bundle)]);
+    assert!(
+        out.contains("CANNOT RUN: the finding was made with the external reader `planted`"),
+        "{out}"
+    );
     let out_json = dir.path().join("reproduce.json");
-    let (out, _) = expect(0, &["reproduce", s(&bundle), "--json", s(&out_json)]);
+    let (out, _) = expect(
+        0,
+        &[
+            "reproduce",
+            s(&bundle),
+            "--reader-command",
+            &planted,
+            "--json",
+            s(&out_json),
+        ],
+    );
     assert!(out.contains("REPRODUCED"), "{out}");
     let now = &read_json(&out_json)["bundle"]["now"]["first_difference_fields"];
     assert_eq!(now, fields);

@@ -123,6 +123,19 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
             None,
         ));
     };
+    // `bundle.json` is not covered by the files' checksums: its recorded arguments are checked against what
+    // `retain` records before anything runs, so a bundle cannot make this machine run a program or
+    // compare something else.
+    let rerun_args = match rerun_args(&recorded.command, &recorded.args, &args.reader_commands) {
+        Ok(a) => a,
+        Err(why) => return Ok(cannot(why, Some(recorded))),
+    };
+    let rerun_line = format!(
+        "paimon-parity {} {} {}",
+        recorded.command,
+        args.bundle.display(),
+        rerun_args.join(" ")
+    );
     let version = manifest.paimon_version.clone();
     if let Err(e) = native_reader::PaimonRelease::parse(&version) {
         return Ok(cannot(
@@ -159,7 +172,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
     })?;
     let json = dir.path().join("report.json");
     let mut command = vec![recorded.command.clone(), args.bundle.display().to_string()];
-    command.extend(recorded.args.iter().cloned());
+    command.extend(rerun_args.iter().cloned());
     command.extend(["--json".into(), json.display().to_string()]);
     let status = child(&command)?;
     let report: Option<serde_json::Value> = std::fs::read(&json)
@@ -188,7 +201,7 @@ fn reproduce(args: &ReproduceArgs) -> Result<Reproduction> {
     Ok(Reproduction {
         path: args.bundle.clone(),
         verdict,
-        command_line: Some(recorded.command_line.clone()),
+        command_line: Some(rerun_line),
         recorded: Some(recorded),
         now: Some(now),
         reason,
@@ -339,9 +352,144 @@ fn not_retained_hint(
     )
 }
 
+/// The arguments a recorded finding re-runs with, checked against what `retain` records
+/// (`bundle::manifest::finding_of_report`): for `replay` `--mode`, `--from-snapshot`, `--snapshot`,
+/// `--reader`, `--unordered`, `--reader-plans`, `--reader-timeout` and `--paimon-version`; for `audit`
+/// `--reader native|stock|both` and `--paimon-version`; values that are not options themselves.
+///
+/// A recorded `--reader-command NAME=CMD` is replaced by the one `given` names NAME with (`reproduce
+/// --reader-command`): a program the bundle names is never run.
+///
+/// Errors (a `cannot-run` reason, in words): another command, an option outside that list (a bundle edited
+/// by hand or written by another tool: `--json`, `--shard` and the like would change what is compared or
+/// written), and a `--reader-command` whose NAME `given` does not name.
+fn rerun_args(
+    command: &str,
+    args: &[String],
+    given: &[String],
+) -> std::result::Result<Vec<String>, String> {
+    let (with_value, flags): (&[&str], &[&str]) = match command {
+        "replay" => (
+            &[
+                "--mode",
+                "--from-snapshot",
+                "--snapshot",
+                "--reader",
+                "--reader-timeout",
+                "--paimon-version",
+            ],
+            &["--unordered", "--reader-plans"],
+        ),
+        "audit" => (&["--reader", "--paimon-version"], &[]),
+        other => {
+            return Err(format!(
+            "the bundle records the command `{other}`; reproduce re-runs `replay` and `audit` only"
+        ))
+        }
+    };
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--reader-command" && command == "replay" {
+            let recorded = it.next().map_or("", String::as_str);
+            let name = recorded.split_once('=').map_or(recorded, |(n, _)| n);
+            let Some(mine) = given
+                .iter()
+                .find(|g| g.split_once('=').is_some_and(|(n, _)| n == name))
+            else {
+                return Err(format!(
+                    "the finding was made with the external reader `{name}`, which the bundle says ran as \
+                     `{recorded}`; reproduce never runs a program a bundle names: check that command, then \
+                     pass it as `--reader-command {recorded}`"
+                ));
+            };
+            out.extend([a.clone(), mine.clone()]);
+            continue;
+        }
+        if flags.contains(&a.as_str()) {
+            out.push(a.clone());
+            continue;
+        }
+        if !with_value.contains(&a.as_str()) {
+            return Err(format!(
+                "the bundle records the argument `{a}` for `{command}`, which `retain` never records (the \
+                 bundle's bundle.json was edited, or written by another tool); nothing was run"
+            ));
+        }
+        let value = it
+            .next()
+            .filter(|v| !v.starts_with('-'))
+            .ok_or_else(|| format!("the bundle records `{a}` without a value; nothing was run"))?;
+        if command == "audit"
+            && a == "--reader"
+            && !matches!(value.as_str(), "native" | "stock" | "both")
+        {
+            return Err(format!(
+                "the bundle records `--reader {value}` for `audit`, which reads with native, stock or both \
+                 only; nothing was run"
+            ));
+        }
+        out.extend([a.clone(), value.clone()]);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bundle_cannot_make_reproduce_run_a_program_or_another_comparison() {
+        let v = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let recorded = v(&[
+            "--mode",
+            "stream",
+            "--reader",
+            "native",
+            "--unordered",
+            "--paimon-version",
+            "1.0.0",
+        ]);
+        assert_eq!(rerun_args("replay", &recorded, &[]).unwrap(), recorded);
+        let evil = v(&[
+            "--mode",
+            "stream",
+            "--reader",
+            "evil",
+            "--reader-command",
+            "evil=touch /tmp/x",
+        ]);
+        let e = rerun_args("replay", &evil, &[]).unwrap_err();
+        assert!(e.contains("never runs a program a bundle names"), "{e}");
+        // The user's command for that reader runs instead; one for another reader does not count.
+        let rerun = rerun_args("replay", &evil, &v(&["evil=/usr/bin/true"])).unwrap();
+        assert_eq!(rerun[5], "evil=/usr/bin/true");
+        assert!(rerun_args("replay", &evil, &v(&["other=/usr/bin/true"])).is_err());
+        for extra in [
+            &["--shard", "2/2"][..],
+            &["--json", "/tmp/x.json"],
+            &["--threads", "8"],
+        ] {
+            let mut a = recorded.clone();
+            a.extend(v(extra));
+            let e = rerun_args("replay", &a, &[]).unwrap_err();
+            assert!(e.contains(&format!("`{}`", extra[0])), "{e}");
+        }
+        assert!(rerun_args("replay", &v(&["--mode", "--unordered"]), &[]).is_err());
+        assert!(rerun_args("audit", &v(&["--reader", "example"]), &[]).is_err());
+        assert!(rerun_args("audit", &v(&["--mode", "batch"]), &[]).is_err());
+        assert!(rerun_args("sweep", &[], &[]).is_err());
+        assert_eq!(
+            rerun_args(
+                "audit",
+                &v(&["--reader", "both", "--paimon-version", "2.0.0"]),
+                &[]
+            )
+            .unwrap()
+            .len(),
+            4
+        );
+    }
 
     fn finding(verdict: &str, counts: Option<(&str, u64, u64)>) -> Finding {
         Finding {
