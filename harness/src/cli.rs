@@ -265,17 +265,19 @@ pub struct SweepArgs {
     /// the same identifier.
     #[arg(long, value_name = "NAME")]
     pub writer: Option<String>,
-    /// How many times the restarted job recovers the swept commit; the second and later must commit nothing.
-    #[arg(long, default_value_t = 2, value_name = "K")]
-    pub recovery_attempts: usize,
+    /// How many times the restarted job recovers the swept commit (at least 1); the second and later must
+    /// commit nothing. With 1 the idempotence of recovery is not checked, and a sweep without findings is
+    /// NOT CHECKED (exit 3), not CLEAN.
+    #[arg(long, default_value_t = 2, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub recovery_attempts: u64,
     /// Also sweep the first recovery's own operations in these modes (comma-separated, as `--fault`), once
     /// for each distinct durable state the commit's faults leave (nothing, APPEND, APPEND + COMPACT), after
     /// the first commit fault that left it; the later recoveries run clean.
     #[arg(long, value_delimiter = ',', value_name = "MODES")]
     pub recovery_fault: Vec<SweepFault>,
     /// Only these operations of the first recovery in the recovery sweep, e.g. `40-45,70-72` (default: every
-    /// one its counting run recorded).
-    #[arg(long, value_name = "LIST")]
+    /// one its counting run recorded). Needs `--recovery-fault`.
+    #[arg(long, value_name = "LIST", requires = "recovery_fault")]
     pub recovery_ops: Option<String>,
     /// Only these operations, e.g. `1-10,24,60` (default: every one the counting run recorded).
     #[arg(long, value_name = "LIST")]
@@ -286,7 +288,8 @@ pub struct SweepArgs {
     /// Points run at the same time, each in its own table, in one JVM (default: the cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Skip the native reader's replay of each end state.
+    /// Skip the native reader's replay of each end state (a sweep without findings is then NOT CHECKED,
+    /// exit 3, not CLEAN).
     #[arg(long)]
     pub no_parity: bool,
     /// Also write the sweep as JSON to FILE (`-`: to stdout, the text then goes to stderr).

@@ -249,14 +249,13 @@ fn a_sweep_of_no_operation_is_not_checked_and_says_why() {
             "c00-full-compaction-control",
             "--fault",
             "crash",
-            "--no-parity",
             "--ops",
             ops,
         ];
         args.extend_from_slice(extra);
         common::paimon_parity(&args)
     };
-    let (code, out, err) = run("900-910", &[]);
+    let (code, out, err) = run("900-910", &["--no-parity"]);
     assert_eq!(code, 3, "{out}{err}");
     let verdict = out.lines().find(|l| l.starts_with("verdict: ")).unwrap();
     assert!(
@@ -264,7 +263,7 @@ fn a_sweep_of_no_operation_is_not_checked_and_says_why() {
         "{verdict}"
     );
     assert!(!out.contains("CLEAN"), "{out}");
-    let (code, out, err) = run("", &[]);
+    let (code, out, err) = run("", &["--no-parity"]);
     assert_eq!(code, 3, "{out}{err}");
     assert!(
         out.contains("verdict: NOT CHECKED: --ops names no operation"),
@@ -298,8 +297,33 @@ fn a_sweep_of_no_operation_is_not_checked_and_says_why() {
         "{left_out:?}"
     );
 
+    // A check left out is not CLEAN: one recovery does not check idempotence, --no-parity skips the replays.
+    let (code, out, err) = run("1", &["--no-parity", "--recovery-attempts", "1"]);
+    assert_eq!(code, 3, "{out}{err}");
+    let verdict = out.lines().find(|l| l.starts_with("verdict: ")).unwrap();
+    assert!(
+        verdict.starts_with("verdict: NOT CHECKED: no finding at 1 point(s), but not every check ran: idempotence: 1 recovery attempt(s)")
+            && verdict.contains("; parity: the native reader's stream and batch replays of each end state were not run (--no-parity)"),
+        "{verdict}"
+    );
+    // A sweep that recovers nothing, and --recovery-ops without a recovery sweep: usage errors.
+    let (code, _, err) = run("1", &["--recovery-attempts", "0"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run("1", &["--recovery-ops", "5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--recovery-fault"), "{err}");
+
     // A recovery sweep asked for, whose --recovery-ops name none of the recovery's operations: not checked.
-    let (code, out, err) = run("1", &["--recovery-fault", "crash", "--recovery-ops", "900"]);
+    let (code, out, err) = run(
+        "1",
+        &[
+            "--no-parity",
+            "--recovery-fault",
+            "crash",
+            "--recovery-ops",
+            "900",
+        ],
+    );
     assert_eq!(code, 3, "{out}{err}");
     assert!(
         out.contains(

@@ -96,7 +96,7 @@ fn options(args: &SweepArgs, threads: usize) -> Result<SweepOptions> {
         modes,
         commit: args.commit,
         writer: args.writer.clone(),
-        recoveries: args.recovery_attempts,
+        recoveries: usize::try_from(args.recovery_attempts).unwrap_or(usize::MAX),
         recovery_faults,
         recovery_ops,
         ops,

@@ -48,7 +48,8 @@ pub struct SweepOptions {
     pub commit: Option<i64>,
     /// Only a commit of this writer (a step's `user`); any when `None`.
     pub writer: Option<String>,
-    /// How many times the restarted job recovers (2: the second checks idempotence).
+    /// How many times the restarted job recovers (2: the second checks idempotence; below 2 a sweep without
+    /// findings is `not-checked`).
     pub recoveries: usize,
     /// Fault modes of the recovery sweep (`--recovery-fault`): for each distinct durable state the commit's
     /// faults leave, the first recovery's own operations are swept in these modes; none when empty.
@@ -63,7 +64,8 @@ pub struct SweepOptions {
     pub work: PathBuf,
     /// Points run at the same time (one JVM; each point its own table).
     pub threads: usize,
-    /// Replay each end state with the native reader against the released one.
+    /// Replay each end state with the native reader against the released one (without it a sweep without
+    /// findings is `not-checked`).
     pub parity: bool,
     /// A progress bar on stderr.
     pub progress: bool,
@@ -218,7 +220,8 @@ pub struct SweepReport {
     pub total_millis: u64,
     /// `findings` (a point in a failing class, or an audit that disagrees with the checks), else
     /// `not-checked` (no point ran: `--ops` named none of the swept commit's operations, or a recovery sweep
-    /// asked for ran no point; the reason in `not_checked`), else `clean` (every point in a success class).
+    /// asked for ran no point; or a check was left out: fewer than 2 recoveries, no parity; the reason in
+    /// `not_checked`), else `clean` (every point in a success class, every check run).
     pub verdict: &'static str,
     /// Why the verdict is `not-checked`; `None` otherwise.
     pub not_checked: Option<String>,
@@ -540,6 +543,28 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             "--recovery-fault was given, but --recovery-ops names none of the first recovery's operations"
                 .to_owned()
         });
+    }
+    // Checks the options left out: a sweep that finds nothing is not CLEAN without them.
+    let mut skipped = Vec::new();
+    if options.recoveries < 2 {
+        skipped.push(format!(
+            "idempotence: {} recovery attempt(s) per point, and the second is what checks that a landed commit \
+             is not committed again (--recovery-attempts 2)",
+            options.recoveries
+        ));
+    }
+    if !options.parity {
+        skipped.push(
+            "parity: the native reader's stream and batch replays of each end state were not run (--no-parity)"
+                .to_owned(),
+        );
+    }
+    if not_checked.is_none() && !skipped.is_empty() {
+        not_checked = Some(format!(
+            "no finding at {} point(s), but not every check ran: {}",
+            every().count(),
+            skipped.join("; ")
+        ));
     }
     let verdict = if !every().all(|p| p.class.is_success()) || audit_disagrees > 0 {
         "findings"
