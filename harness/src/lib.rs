@@ -13,6 +13,7 @@ pub mod diff;
 pub mod error;
 pub mod external;
 pub mod inspect;
+pub mod location;
 pub mod reader;
 pub mod replay;
 pub mod report;

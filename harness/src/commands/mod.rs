@@ -101,11 +101,13 @@ pub(crate) struct TableArg {
 }
 
 impl TableArg {
-    /// `path` as given when it is a directory; a bundle file unpacked and checked (a line on stderr says
-    /// what it holds).
+    /// `path` as given when it is a directory (a `file:///…` URI as its local path); a bundle file unpacked
+    /// and checked (a line on stderr says what it holds).
     ///
-    /// Errors: [`crate::Error::Bundle`] for a damaged bundle.
+    /// Errors: [`crate::Error::Bundle`] for a damaged bundle; [`crate::Error::Table`] for a store URI or a
+    /// `file:` URI of another host ([`crate::location::local_path`]).
     pub(crate) fn open(path: &Path) -> Result<Self> {
+        let path = &crate::location::local_path(path)?;
         if !crate::bundle::is_bundle(path) {
             return Ok(TableArg {
                 path: path.to_path_buf(),

@@ -581,9 +581,12 @@ pub fn spinner(message: Option<String>) -> Spinner {
     Spinner(bar)
 }
 
-/// Resolves a table directory to a canonical absolute path, with a clear error when it is missing or is
-/// not a Paimon table (no `schema/` directory).
+/// Resolves a table location (a directory, or a `file:///…` URI: [`crate::location::local_path`]) to a
+/// canonical absolute path, with a clear error when it is missing or is not a Paimon table (no `schema/`
+/// directory; the error names the tables the directory holds, when it is a warehouse, a database or a folder
+/// of tables).
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
+    let path = &crate::location::local_path(path)?;
     let canonical = std::fs::canonicalize(path).map_err(|e| Error::TableSource {
         path: path.to_path_buf(),
         context: "cannot open table directory".to_owned(),
@@ -596,9 +599,13 @@ pub fn resolve_table(path: &Path) -> Result<PathBuf> {
         });
     }
     if !canonical.join("schema").is_dir() {
+        let reason = match crate::location::tables_hint(&canonical) {
+            Some(hint) => format!("not a Paimon table: no schema/ directory; {hint}"),
+            None => "not a Paimon table: no schema/ directory".into(),
+        };
         return Err(Error::Table {
             path: canonical,
-            reason: "not a Paimon table: no schema/ directory".into(),
+            reason,
         });
     }
     Ok(canonical)
