@@ -10,28 +10,12 @@
 
 mod common;
 
+use common::{expect_exit as expect, path_str as s, read_json};
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Runs `paimon-parity` and fails with its output when it exits other than `want`.
-fn expect(want: i32, args: &[&str]) -> (String, String) {
-    let (code, out, err) = common::paimon_parity(args);
-    assert_eq!(
-        code, want,
-        "paimon-parity {args:?}: exit {code}\nstdout:\n{out}\nstderr:\n{err}"
-    );
-    (out, err)
-}
 
 /// The archive's entries: raw 512-byte header and content.
 fn entries(bundle: &Path) -> Vec<(Vec<u8>, Vec<u8>)> {

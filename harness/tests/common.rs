@@ -173,6 +173,29 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// A JSON file (a report, a case), panicking with its path when it cannot be read or parsed.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(
+        &std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A path as a command-line argument (the tests' paths are UTF-8).
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs `paimon-parity` and fails with its output when it exits other than `want`: (stdout, stderr).
+pub fn expect_exit(want: i32, args: &[&str]) -> (String, String) {
+    let (code, out, err) = paimon_parity(args);
+    assert_eq!(
+        code, want,
+        "paimon-parity {args:?}: exit {code}\nstdout:\n{out}\nstderr:\n{err}"
+    );
+    (out, err)
+}
+
 /// Runs the `paimon-parity` binary with `args`: (exit status, -1 when killed by a signal; stdout; stderr).
 pub fn paimon_parity(args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_paimon-parity"))

@@ -9,18 +9,14 @@
 
 mod common;
 
+use common::read_json;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use harness::corpus::{first_json_difference, generate_scenario, load_scenario};
 use harness::reader::StockTableReader;
-use serde_json::Value;
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 #[test]
 fn every_scenario_regenerates_its_committed_case_json() {

@@ -10,27 +10,9 @@
 
 mod common;
 
+use common::{expect_exit as expect, path_str as s, read_json};
+
 use std::path::Path;
-
-use serde_json::Value;
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Runs `paimon-parity` and fails with its output when it exits other than `want`: (stdout, stderr).
-fn expect(want: i32, args: &[&str]) -> (String, String) {
-    let (code, out, err) = common::paimon_parity(args);
-    assert_eq!(
-        code, want,
-        "paimon-parity {args:?}: exit {code}\nstdout:\n{out}\nstderr:\n{err}"
-    );
-    (out, err)
-}
 
 fn c00() -> std::path::PathBuf {
     common::corpus("c00-lookup-fault").join("table")

@@ -4,12 +4,6 @@
 
 mod common;
 
-use std::path::Path;
-
-fn json_of(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
 #[test]
 fn a_file_uri_replays_and_audits_the_same_table_as_its_path() {
     let dir = tempfile::tempdir().unwrap();
@@ -28,7 +22,7 @@ fn a_file_uri_replays_and_audits_the_same_table_as_its_path() {
         assert_eq!(code, 0, "{location}: {out}{err}");
     }
     let totals = |v: &serde_json::Value| v["runs"][0]["report"]["totals"].clone();
-    let (a, b) = (json_of(&by_path), json_of(&by_uri));
+    let (a, b) = (common::read_json(&by_path), common::read_json(&by_uri));
     assert!(totals(&a)["splits"].as_u64().unwrap() > 0);
     assert_eq!(
         common::without_timings(&totals(&a)),

@@ -15,7 +15,7 @@ use arrow_array::RecordBatch;
 use arrow_ipc::reader::StreamReader;
 use harness::external::stock_at::{CACHE_ENV, PAYLOAD_FORMAT};
 use harness::external::{
-    Action, PlanAnswer, Request, RequestSplit, ScanRequest, META_SPLIT, META_STATUS,
+    Action, PlanAnswer, PlannedBySelf, Request, RequestSplit, ScanRequest, META_SPLIT, META_STATUS,
 };
 use harness::reader::{StockTableReader, TableReader};
 use harness::replay::ReplayMode;
@@ -125,12 +125,7 @@ fn check_against_direct_stock(name: &str, mode: ScanMode, cache: Option<&Path>) 
         .iter()
         .rev()
         .enumerate()
-        .map(|(index, p)| RequestSplit {
-            index,
-            split_type: p.split_type.clone().unwrap_or_else(|| "DataSplit".into()),
-            java_split: p.java_split.clone(),
-            split: p.split.clone(),
-        })
+        .map(|(index, p)| request_split(index, p))
         .collect();
     let read = Request::new(
         Action::Read,
@@ -239,17 +234,13 @@ fn an_unknown_or_unbuilt_release_is_a_usage_error() {
     assert!(err.contains("stock@1.3.0"), "{err}");
 }
 
-/// Copies the directory `from` to `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
+/// The read request's entry `index` for a split the plan answer holds: the split handed back as planned.
+fn request_split(index: usize, p: &PlannedBySelf) -> RequestSplit {
+    RequestSplit {
+        index,
+        split_type: p.split_type.clone().unwrap_or_else(|| "DataSplit".into()),
+        java_split: p.java_split.clone(),
+        split: p.split.clone(),
     }
 }
 
@@ -262,12 +253,7 @@ fn stock_at_rows(table: &Path, mode: ScanMode, end: i64, cache: &Path) -> Vec<Ve
         .splits
         .iter()
         .enumerate()
-        .map(|(index, p)| RequestSplit {
-            index,
-            split_type: p.split_type.clone().unwrap_or_else(|| "DataSplit".into()),
-            java_split: p.java_split.clone(),
-            split: p.split.clone(),
-        })
+        .map(|(index, p)| request_split(index, p))
         .collect();
     let read = Request::new(Action::Read, table, ScanRequest::of(mode, end), splits);
     streams(&ask(&read, Some(cache)))
@@ -284,7 +270,7 @@ fn a_data_file_rewritten_at_the_same_path_is_read_again_not_served_from_the_cach
     // C06 (append-only, partitioned): two data files of 762 bytes with other rows in one partition.
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("db.db/t");
-    copy_dir(&table("c06-null-partitions"), &copy);
+    common::copy_tree(&table("c06-null-partitions"), &copy);
     let bucket = copy.join("dt=__DEFAULT_PARTITION__/region=eu/bucket-0");
     let (kept, other) = (
         bucket.join("data-45b5eb1b-54dd-419d-acb3-26654168104e-0.parquet"),
