@@ -110,51 +110,21 @@ pub fn write_matrix_text(
         writeln!(out)?;
     }
     writeln!(out)?;
-    let not_written: Vec<_> = m
-        .corpora
-        .iter()
-        .filter(|c| c.origin == Origin::NotWritten)
-        .collect();
-    if !not_written.is_empty() {
-        writeln!(
-            out,
-            "not written ({}: the release's writer failed on the scenario; every cell that reads its table is \
-             a failing `not-written` cell, and the next run tries again):",
-            not_written.len()
-        )?;
-        for c in not_written {
-            writeln!(
-                out,
-                "  {} by {}: {}",
-                c.corpus,
-                c.release,
-                c.detail.as_deref().unwrap_or_default()
-            )?;
-        }
-        writeln!(out)?;
-    }
-    let pinned: Vec<_> = m
-        .corpora
-        .iter()
-        .filter(|c| c.origin == Origin::Pinned)
-        .collect();
-    if !pinned.is_empty() {
-        writeln!(
-            out,
-            "not written by design ({}: the scenario names the releases that write it):",
-            pinned.len()
-        )?;
-        for c in pinned {
-            writeln!(
-                out,
-                "  {} by {}: {}",
-                c.corpus,
-                c.release,
-                c.detail.as_deref().unwrap_or_default()
-            )?;
-        }
-        writeln!(out)?;
-    }
+    write_corpora(
+        out,
+        m,
+        Origin::NotWritten,
+        "the release's writer failed on the scenario; every cell that reads its table is a failing \
+         `not-written` cell, and the next run tries again",
+        "not written",
+    )?;
+    write_corpora(
+        out,
+        m,
+        Origin::Pinned,
+        "the scenario names the releases that write it",
+        "not written by design",
+    )?;
     if !m.not_built.is_empty() {
         writeln!(
             out,
@@ -222,6 +192,32 @@ pub fn write_matrix_text(
     }
     writeln!(out)?;
     writeln!(out, "{}", verdict_line(m, fail_on_findings))
+}
+
+/// The corpora of `origin`, one line each (`  c16 by 1.0.0: why`) under `title (N: why):`; nothing when
+/// there are none.
+fn write_corpora(
+    out: &mut dyn Write,
+    m: &UpgradeMatrix,
+    origin: Origin,
+    why: &str,
+    title: &str,
+) -> std::io::Result<()> {
+    let corpora: Vec<_> = m.corpora.iter().filter(|c| c.origin == origin).collect();
+    if corpora.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{title} ({}: {why}):", corpora.len())?;
+    for c in corpora {
+        writeln!(
+            out,
+            "  {} by {}: {}",
+            c.corpus,
+            c.release,
+            c.detail.as_deref().unwrap_or_default()
+        )?;
+    }
+    writeln!(out)
 }
 
 /// The closing line: the verdict over every cell (as the exit status, [`UpgradeMatrix::exit_code`]:
