@@ -310,15 +310,11 @@ mod tests {
         (kind, vec![k.to_string(), v.to_string()])
     }
 
-    fn classes(f: &Findings) -> Vec<PointClass> {
-        f.found.iter().map(|(c, _)| *c).collect()
-    }
-
     #[test]
     fn a_stream_that_stops_before_the_final_value_lost_it() {
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         stream(&[row(0, 1, 10)], &c00(), &mut ev, &mut f);
-        assert_eq!(classes(&f), [PointClass::ChangelogLost]);
+        assert_eq!(f.classes(), [PointClass::ChangelogLost]);
         assert_eq!(ev.changelog["(1)"], ["(1, 10)"]);
     }
 
@@ -335,7 +331,7 @@ mod tests {
             &mut ev,
             &mut f,
         );
-        assert_eq!(classes(&f), [PointClass::ChangelogMerged]);
+        assert_eq!(f.classes(), [PointClass::ChangelogMerged]);
     }
 
     #[test]
@@ -343,7 +339,7 @@ mod tests {
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         let rows = [row(0, 1, 10), row(2, 1, 20), row(2, 1, 10), row(2, 1, 20)];
         stream(&rows, &c00(), &mut ev, &mut f);
-        assert_eq!(classes(&f), [PointClass::ChangelogDuplicated]);
+        assert_eq!(f.classes(), [PointClass::ChangelogDuplicated]);
         // The complete changelog, -U retractions included, is no finding.
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         stream(
@@ -359,13 +355,13 @@ mod tests {
     fn the_batch_read_must_hold_each_key_once_with_its_last_value() {
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         batch(&[row(0, 1, 20), row(0, 1, 20)], &c00(), &mut ev, &mut f);
-        assert_eq!(classes(&f), [PointClass::DuplicateRows]);
+        assert_eq!(f.classes(), [PointClass::DuplicateRows]);
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         batch(&[row(0, 1, 10), row(0, 2, 5)], &c00(), &mut ev, &mut f);
-        assert_eq!(classes(&f), [PointClass::DataLost, PointClass::DataLost]);
+        assert_eq!(f.classes(), [PointClass::DataLost, PointClass::DataLost]);
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         batch(&[], &c00(), &mut ev, &mut f);
-        assert_eq!(classes(&f), [PointClass::DataLost]);
+        assert_eq!(f.classes(), [PointClass::DataLost]);
         assert!(f.found[0].1.contains("missing"), "{:?}", f.found);
     }
 }

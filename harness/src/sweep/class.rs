@@ -123,6 +123,17 @@ impl Findings {
     pub(super) fn add(&mut self, class: PointClass, detail: String) {
         self.found.push((class, detail));
     }
+
+    /// The classes found, in the order found (the tests of this module and of `check` compare them).
+    #[cfg(test)]
+    pub(super) fn classes(&self) -> Vec<PointClass> {
+        self.found.iter().map(|(c, _)| *c).collect()
+    }
+
+    /// Whether `class` was found.
+    pub(super) fn has(&self, class: PointClass) -> bool {
+        self.found.iter().any(|(c, _)| *c == class)
+    }
 }
 
 /// Whether an exception's text carries the injected fault's marker (the fault's own doing).
@@ -219,7 +230,7 @@ pub enum AuditAnswer<'a> {
 /// - none of those: `complete`. A `not-checked` audit or a failed one never agrees with a point the checks
 ///   could judge.
 pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
-    let found = |class| findings.found.iter().any(|(c, _)| *c == class);
+    let found = |class| findings.has(class);
     let AuditAnswer::Verdict {
         verdict,
         rows_never_committed,
@@ -272,10 +283,6 @@ pub fn classify(run: &CrashRun, findings: &Findings, fired: bool) -> PointClass 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn classes(f: &Findings) -> Vec<PointClass> {
-        f.found.iter().map(|(c, _)| *c).collect()
-    }
 
     /// A run whose commit made `ops` operations, the fault firing at `fired_at` (0: not reached).
     fn run(ops: usize, fired_at: usize, commit_error: Option<&str>) -> CrashRun {
@@ -387,7 +394,7 @@ mod tests {
         let mut f = Findings::default();
         recoveries(&r, &mut f);
         assert!(
-            !classes(&f).contains(&PointClass::NotIdempotent),
+            !f.classes().contains(&PointClass::NotIdempotent),
             "{:?}",
             f.found
         );
