@@ -14,6 +14,25 @@ use crate::replay::ReplayMode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Where tables in object stores are reached from: options for every command.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// The file-system options of tables in object stores (`s3://bucket/wh/db.db/t`), spelled as Paimon
+/// spells them; the standard AWS environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+/// `AWS_SESSION_TOKEN`, `AWS_REGION`, `AWS_ENDPOINT_URL`) fills what they leave unset. Both readers and
+/// external readers get the same map ([`crate::store_options`]); secrets are never printed.
+#[derive(clap::Args, Debug, Default)]
+pub struct StoreArgs {
+    /// A file-system option KEY=VALUE, as Paimon spells it (repeatable): s3.endpoint, s3.access-key,
+    /// s3.secret-key, s3.session-token, s3.region, s3.path.style.access, fs.s3a.* (e.g.
+    /// fs.s3a.connection.timeout in ms, fs.s3a.attempts.maximum).
+    #[arg(long = "option", value_name = "KEY=VALUE", global = true)]
+    pub options: Vec<String>,
+    /// Read file-system options from FILE: KEY=VALUE or KEY: VALUE lines, # comments; --option wins.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub options_file: Option<PathBuf>,
 }
 
 /// The subcommands.

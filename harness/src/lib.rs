@@ -17,6 +17,7 @@ pub mod location;
 pub mod reader;
 pub mod replay;
 pub mod report;
+pub mod store_options;
 pub mod sweep;
 pub mod upgrade;
 

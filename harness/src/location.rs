@@ -1,25 +1,31 @@
-//! Where a table is: the location a command is given (a path, or a `file:///…` URI), resolved to a local
-//! directory; and, for a directory that is not a table, the tables it holds (a warehouse `<db>.db/<table>`,
-//! a database, or any folder of tables), so that the error can name them.
+//! Where a table is: the location a command is given (a path, a `file:///…` URI, or an S3 URI
+//! `s3://bucket/wh/db.db/t`, `s3a://` and `s3n://` read as `s3://`), resolved to a local directory or a
+//! store location; and, for a location that is not a table, the tables it holds (a warehouse
+//! `<db>.db/<table>`, a database, or any folder of tables), so that the error can name them.
 //!
-//! Object stores (`s3://`, `s3a://`, `oss://`, `hdfs://`, …) are recognised and refused by name: the native
-//! reader reads local tables only so far.
+//! Other stores (`oss://`, `hdfs://`, `gs://`, `abfs://`) are recognised and refused by name, saying what
+//! reading them would take.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// URI schemes of the stores Paimon's `FileIO` implementations serve, refused by name until they are read.
-const STORE_SCHEMES: [&str; 9] = [
-    "s3", "s3a", "s3n", "oss", "hdfs", "viewfs", "gs", "abfs", "abfss",
-];
+/// URI schemes of the stores Paimon's `FileIO` implementations serve that are not read yet, refused by
+/// name.
+const OTHER_STORE_SCHEMES: [&str; 6] = ["oss", "hdfs", "viewfs", "gs", "abfs", "abfss"];
 
-/// The local path of a table location: `path` itself, or the path of a `file:` URI (`file:///data/t`,
-/// `file://localhost/data/t`, percent-escapes decoded).
+/// The schemes read as S3 (`s3://`; Hadoop's `s3a://` and `s3n://` name the same objects).
+const S3_SCHEMES: [&str; 3] = ["s3", "s3a", "s3n"];
+
+/// The location of a table as the readers take it: `path` itself, the path of a `file:` URI
+/// (`file:///data/t`, `file://localhost/data/t`, percent-escapes decoded), or an S3 URI as
+/// `s3://bucket/key` without a trailing `/` (`s3a://` and `s3n://` rewritten to `s3://`, the one scheme
+/// Paimon's `paimon-s3` registers).
 ///
 /// Errors: [`Error::Table`] naming the location for a `file:` URI with another host or that is not a valid
-/// URI, and for a store URI (`s3://bucket/db.db/t`), which is not read yet.
-pub fn local_path(path: &Path) -> Result<PathBuf> {
+/// URI, an S3 URI without a bucket, and a URI of another store (`oss://`, `hdfs://`), which is not read
+/// yet.
+pub fn table_location(path: &Path) -> Result<PathBuf> {
     let Some(text) = path.to_str() else {
         return Ok(path.to_path_buf());
     };
@@ -41,15 +47,35 @@ pub fn local_path(path: &Path) -> Result<PathBuf> {
             ))
         });
     }
-    if STORE_SCHEMES.contains(&scheme.as_str()) {
+    if S3_SCHEMES.contains(&scheme.as_str()) {
+        let rest = text.split_once("://").map_or("", |(_, r)| r);
+        let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
+        if bucket.is_empty() {
+            return Err(refuse(
+                "an S3 location names a bucket: s3://bucket/path/to/table".into(),
+            ));
+        }
+        let key = key.trim_matches('/');
+        return Ok(PathBuf::from(if key.is_empty() {
+            format!("s3://{bucket}")
+        } else {
+            format!("s3://{bucket}/{key}")
+        }));
+    }
+    if OTHER_STORE_SCHEMES.contains(&scheme.as_str()) {
         return Err(refuse(format!(
-            "unsupported: tables in object stores and distributed file systems ({scheme}://) are not read \
-             yet; give a local path or a file:/// URI"
+            "unsupported: tables in {scheme}:// are not read yet (s3:// is); reading them needs a native \
+             FileIO for {scheme} and the release's Paimon file system for it on the Java side's class path"
         )));
     }
     Err(refuse(format!(
-        "unknown location scheme `{scheme}://`: give a local path or a file:/// URI"
+        "unknown location scheme `{scheme}://`: give a local path, a file:/// URI or an s3:// URI"
     )))
+}
+
+/// Whether `location` (from [`table_location`]) is in an object store.
+pub fn is_store(location: &Path) -> bool {
+    native_reader::fileio::is_store(location)
 }
 
 /// How deep [`tables_under`] looks: a warehouse holds `<db>.db/<table>`, a folder of corpora
@@ -62,9 +88,35 @@ const MAX_DEPTH: usize = 3;
 /// Unreadable directories are passed over; at most [`MAX_DEPTH`] levels down.
 pub fn tables_under(dir: &Path) -> Vec<String> {
     let mut found = Vec::new();
-    walk(dir, dir, 0, &mut found);
+    if is_store(dir) {
+        walk_store(dir, dir, 0, &mut found);
+    } else {
+        walk(dir, dir, 0, &mut found);
+    }
     found.sort();
     found
+}
+
+/// [`walk`] of a store location: one LIST per prefix, `<prefix>/schema/` marking a table.
+fn walk_store(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    let Ok(io) = native_reader::fileio::for_path(dir) else {
+        return;
+    };
+    let Ok(mut names) = io.list(dir) else {
+        return;
+    };
+    names.sort();
+    for name in names {
+        let child = dir.join(&name);
+        if io.is_dir(&child.join("schema")).unwrap_or(false) {
+            found.push(table_name(root, &child));
+        } else if io.is_dir(&child).unwrap_or(false) {
+            walk_store(root, &child, depth + 1, found);
+        }
+    }
 }
 
 fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
@@ -91,7 +143,13 @@ fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
 
 /// `db.table` for a table in a database directory `<db>.db`, else the path relative to `root`.
 fn table_name(root: &Path, table: &Path) -> String {
-    let relative = table.strip_prefix(root).unwrap_or(table);
+    let relative = match (root.to_str(), table.to_str()) {
+        // Store locations are strings: `Path::strip_prefix` would see `s3:` as a component.
+        (Some(r), Some(t)) if is_store(root) => {
+            Path::new(t.strip_prefix(r).unwrap_or(t).trim_start_matches('/'))
+        }
+        _ => table.strip_prefix(root).unwrap_or(table),
+    };
     let parts: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -128,39 +186,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn file_uris_are_local_paths_and_stores_are_refused_by_name() {
+    fn file_uris_are_local_paths_s3_is_a_store_and_other_stores_are_refused_by_name() {
         assert_eq!(
-            local_path(Path::new("file:///data/my%20db.db/t")).unwrap(),
+            table_location(Path::new("file:///data/my%20db.db/t")).unwrap(),
             PathBuf::from("/data/my db.db/t")
         );
         assert_eq!(
-            local_path(Path::new("file://localhost/data/t")).unwrap(),
+            table_location(Path::new("file://localhost/data/t")).unwrap(),
             PathBuf::from("/data/t")
         );
         assert_eq!(
-            local_path(Path::new("corpora/c01/table")).unwrap(),
+            table_location(Path::new("corpora/c01/table")).unwrap(),
             PathBuf::from("corpora/c01/table")
         );
-        let e = local_path(Path::new("file://otherhost/data/t"))
+        let e = table_location(Path::new("file://otherhost/data/t"))
             .unwrap_err()
             .to_string();
         assert!(
             e.contains("file://otherhost/data/t") && e.contains("`otherhost`"),
             "{e}"
         );
-        for uri in [
-            "s3://bucket/db.db/t",
-            "S3A://bucket/t",
-            "hdfs://nn:8020/w/db.db/t",
-            "oss://b/t",
+        for (uri, read) in [
+            ("s3://bucket/db.db/t/", "s3://bucket/db.db/t"),
+            ("S3A://bucket/t", "s3://bucket/t"),
+            ("s3n://bucket", "s3://bucket"),
         ] {
-            let e = local_path(Path::new(uri)).unwrap_err().to_string();
+            assert_eq!(table_location(Path::new(uri)).unwrap(), PathBuf::from(read));
+        }
+        let e = table_location(Path::new("s3:///t"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("names a bucket"), "{e}");
+        for uri in ["hdfs://nn:8020/w/db.db/t", "oss://b/t"] {
+            let e = table_location(Path::new(uri)).unwrap_err().to_string();
             assert!(
-                e.contains(uri) && e.contains("unsupported: tables in object stores"),
+                e.contains(uri) && e.contains("are not read yet (s3:// is)"),
                 "{e}"
             );
         }
-        let e = local_path(Path::new("ftp://h/t")).unwrap_err().to_string();
+        let e = table_location(Path::new("ftp://h/t"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown location scheme `ftp://`"), "{e}");
     }
 

@@ -20,8 +20,6 @@
 //! beyond the data file's row count is an error (Java would silently ignore it, which could hide a vector
 //! attached to the wrong file).
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use roaring::{RoaringBitmap, RoaringTreemap};
@@ -131,26 +129,29 @@ impl DeletionVector {
         };
         let offset = u64::try_from(deletion.offset)
             .map_err(|_| bad(format!("negative offset {}", deletion.offset)))?;
-        let mut file = File::open(&index).map_err(|e| Error::io(&index, e))?;
-        file.seek(SeekFrom::Start(offset))
+        let io = crate::fileio::for_path(&index)?;
+        // Two ranged reads: the record's size field, then the record.
+        let first = io
+            .read_range(&index, offset..offset + 4)
             .map_err(|e| Error::io(&index, e))?;
-        let mut head = [0u8; 4];
-        file.read_exact(&mut head).map_err(|e| {
-            bad(format!(
-                "cannot read the size field at offset {offset}: {e}"
-            ))
-        })?;
+        let head: [u8; 4] = first
+            .get(..4)
+            .and_then(|h| h.try_into().ok())
+            .ok_or_else(|| {
+                bad(format!(
+                    "cannot read the size field at offset {offset}: the file ends after {} byte(s)",
+                    first.len()
+                ))
+            })?;
         let size = i32::from_be_bytes(head);
         let size = usize::try_from(size)
             .ok()
             .filter(|s| *s <= MAX_SIZE - 4)
             .ok_or_else(|| bad(format!("invalid size {size} at offset {offset}")))?;
-        let mut bytes = Vec::new();
-        bytes.extend_from_slice(&head);
-        (&mut file)
-            .take(size as u64)
-            .read_to_end(&mut bytes)
+        let rest = io
+            .read_range(&index, offset + 4..offset + 4 + size as u64)
             .map_err(|e| Error::io(&index, e))?;
+        let bytes = [&first[..], &rest[..]].concat();
         let dv = DeletionVector::parse(&bytes, deletion.length)
             .map_err(|reason| bad(format!("at offset {offset}: {reason}")))?;
         if let Some(expected) = deletion.cardinality {

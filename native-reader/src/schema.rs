@@ -138,7 +138,7 @@ impl TableSchema {
     /// Applies `SchemaSerializer`'s compatibility rules: version <= 1 without `bucket` gets `bucket=1`,
     /// version <= 2 without `file.format` gets `file.format=orc`.
     pub fn read(path: &Path) -> Result<TableSchema> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::fileio::read(path)?;
         Self::parse(&bytes).map_err(|e| e.at(path))
     }
 

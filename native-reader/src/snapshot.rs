@@ -141,7 +141,7 @@ impl Snapshot {
     /// Errors: [`Error::Io`] when unreadable (including missing), [`Error::Library`] of kind
     /// [`ErrorKind::Json`] (read as [`Error::Json`]) when malformed.
     pub fn read(path: &Path) -> Result<Snapshot> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::fileio::read(path)?;
         Self::parse(&bytes).map_err(|e| Error::library(ErrorKind::Json, path, "", e))
     }
 }
@@ -180,14 +180,15 @@ impl SnapshotManager {
         self.changelog_dir().join(format!("{CHANGELOG_PREFIX}{id}"))
     }
 
-    /// True when `snapshot-<id>` exists.
+    /// True when `snapshot-<id>` exists (false when that cannot be known: the read that follows names the
+    /// failure).
     pub fn snapshot_exists(&self, id: i64) -> bool {
-        self.snapshot_path(id).is_file()
+        crate::fileio::exists(&self.snapshot_path(id)).unwrap_or(false)
     }
 
-    /// True when `changelog/changelog-<id>` exists.
+    /// True when `changelog/changelog-<id>` exists (false when that cannot be known).
     pub fn changelog_exists(&self, id: i64) -> bool {
-        self.changelog_path(id).is_file()
+        crate::fileio::exists(&self.changelog_path(id)).unwrap_or(false)
     }
 
     /// Reads snapshot `id`.
@@ -235,7 +236,7 @@ impl SnapshotManager {
 }
 
 fn read_existing(path: &Path, missing: impl FnOnce() -> String) -> Result<Snapshot> {
-    match std::fs::read(path) {
+    match crate::fileio::for_path(path)?.read(path) {
         Ok(bytes) => {
             Snapshot::parse(&bytes).map_err(|e| Error::library(ErrorKind::Json, path, "", e))
         }
@@ -250,23 +251,20 @@ fn read_existing(path: &Path, missing: impl FnOnce() -> String) -> Result<Snapsh
 /// Reads a hint file (`SnapshotManager.readHint`): the whole content parsed as a decimal i64 (no trimming,
 /// like `Long.parseLong`). Any failure (missing, unreadable, garbage) gives `None`.
 pub fn read_hint(dir: &Path, name: &str) -> Option<i64> {
-    let text = std::fs::read_to_string(dir.join(name)).ok()?;
-    text.parse::<i64>().ok()
+    let bytes = crate::fileio::read(&dir.join(name)).ok()?;
+    std::str::from_utf8(&bytes).ok()?.parse::<i64>().ok()
 }
 
 /// Ids of the files `<prefix><id>` in `dir` (`FileUtils.listVersionedFiles`); an absent directory has none.
 /// Names whose suffix is not a decimal i64 are skipped.
 pub fn list_ids(dir: &Path, prefix: &str) -> Result<Vec<i64>> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
+    let names = match crate::fileio::for_path(dir)?.list(dir) {
+        Ok(names) => names,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::io(dir, e)),
     };
     let mut ids = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
+    for name in names {
         if let Some(id) = name
             .strip_prefix(prefix)
             .and_then(|s| s.parse::<i64>().ok())
@@ -281,7 +279,7 @@ fn find_latest(dir: &Path, prefix: &str) -> Result<Option<i64>> {
     if let Some(h) = read_hint(dir, LATEST_HINT) {
         if h > 0 {
             let next = dir.join(format!("{prefix}{}", h.saturating_add(1)));
-            if !next.exists() {
+            if !crate::fileio::exists(&next)? {
                 return Ok(Some(h));
             }
         }
@@ -291,7 +289,7 @@ fn find_latest(dir: &Path, prefix: &str) -> Result<Option<i64>> {
 
 fn find_earliest(dir: &Path, prefix: &str) -> Result<Option<i64>> {
     if let Some(h) = read_hint(dir, EARLIEST_HINT) {
-        if dir.join(format!("{prefix}{h}")).exists() {
+        if crate::fileio::exists(&dir.join(format!("{prefix}{h}")))? {
             return Ok(Some(h));
         }
     }

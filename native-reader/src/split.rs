@@ -45,14 +45,14 @@ pub struct DataFileDesc {
 }
 
 impl DataFileDesc {
-    /// Where the file is (`DataFilePathFactory#toPath(DataFileMeta)`): the local path of
-    /// [`DataFileDesc::external_path`] when set, else `bucket_path/file_name`.
+    /// Where the file is (`DataFilePathFactory#toPath(DataFileMeta)`): the location of
+    /// [`DataFileDesc::external_path`] when set ([`file_location`]), else `bucket_path/file_name`.
     ///
-    /// Errors: the reason (naming the location) when the external path is not a local one (see
-    /// [`local_path`]).
+    /// Errors: the reason (naming the location) when the external path is on a file system this reader
+    /// cannot read (see [`file_location`]).
     pub fn path(&self, bucket_path: &str) -> Result<PathBuf, String> {
         match &self.external_path {
-            Some(external) => local_path(external),
+            Some(external) => file_location(external),
             None => Ok(Path::new(bucket_path).join(&self.file_name)),
         }
     }
@@ -63,6 +63,20 @@ impl DataFileDesc {
             PathBuf::from(self.external_path.as_deref().unwrap_or(&self.file_name))
         })
     }
+}
+
+/// The location of an absolute path as Paimon writes it (an external data or index file): an S3 URI
+/// (`s3://`, `s3a://`, `s3n://`) as `s3://bucket/key`, read through [`crate::fileio`]; any other location as
+/// [`local_path`].
+///
+/// Errors: as [`local_path`].
+pub fn file_location(location: &str) -> Result<PathBuf, String> {
+    if let Some((scheme, rest)) = location.split_once("://") {
+        if matches!(scheme.to_ascii_lowercase().as_str(), "s3" | "s3a" | "s3n") {
+            return Ok(PathBuf::from(format!("s3://{rest}")));
+        }
+    }
+    local_path(location)
 }
 
 /// The local file of an absolute location as Paimon writes it into `_EXTERNAL_PATH` (`new Path(String)` of

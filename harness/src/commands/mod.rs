@@ -37,6 +37,9 @@ pub fn run(cli: Cli) -> i32 {
 }
 
 fn execute(cli: Cli) -> Result<i32> {
+    let options =
+        crate::store_options::from_args(&cli.store.options, cli.store.options_file.as_deref())?;
+    native_reader::fileio::configure(&options);
     match cli.command {
         Command::Replay(args) => replay::run(args),
         Command::Inspect {
@@ -105,10 +108,10 @@ impl TableArg {
     /// and checked (a line on stderr says what it holds).
     ///
     /// Errors: [`crate::Error::Bundle`] for a damaged bundle; [`crate::Error::Table`] for a store URI or a
-    /// `file:` URI of another host ([`crate::location::local_path`]).
+    /// `file:` URI of another host ([`crate::location::table_location`]).
     pub(crate) fn open(path: &Path) -> Result<Self> {
-        let path = &crate::location::local_path(path)?;
-        if !crate::bundle::is_bundle(path) {
+        let path = &crate::location::table_location(path)?;
+        if crate::location::is_store(path) || !crate::bundle::is_bundle(path) {
             return Ok(TableArg {
                 path: path.to_path_buf(),
                 bundle: None,

@@ -581,12 +581,16 @@ pub fn spinner(message: Option<String>) -> Spinner {
     Spinner(bar)
 }
 
-/// Resolves a table location (a directory, or a `file:///…` URI: [`crate::location::local_path`]) to a
-/// canonical absolute path, with a clear error when it is missing or is not a Paimon table (no `schema/`
-/// directory; the error names the tables the directory holds, when it is a warehouse, a database or a folder
-/// of tables).
+/// Resolves a table location (a directory, a `file:///…` URI or an `s3://` URI:
+/// [`crate::location::table_location`]) to a canonical absolute path or store location, with a clear error
+/// when it is missing or is not a Paimon table (no `schema/` directory; the error names the tables the
+/// location holds, when it is a warehouse, a database or a folder of tables). A store location is checked
+/// with one LIST of its `schema/` prefix; a refused or failed request is an error naming the location.
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
-    let path = &crate::location::local_path(path)?;
+    let path = &crate::location::table_location(path)?;
+    if crate::location::is_store(path) {
+        return resolve_store_table(path);
+    }
     let canonical = std::fs::canonicalize(path).map_err(|e| Error::TableSource {
         path: path.to_path_buf(),
         context: "cannot open table directory".to_owned(),
@@ -609,6 +613,30 @@ pub fn resolve_table(path: &Path) -> Result<PathBuf> {
         });
     }
     Ok(canonical)
+}
+
+/// [`resolve_table`] of a store location.
+fn resolve_store_table(path: &Path) -> Result<PathBuf> {
+    let io = native_reader::fileio::for_path(path)?;
+    let schema = path.join("schema");
+    let names = io.list(&schema).map_err(|e| Error::TableSource {
+        path: path.to_path_buf(),
+        context: "cannot list the table's schema/".to_owned(),
+        source: e.into(),
+    })?;
+    if names.iter().any(|n| n.starts_with("schema-")) {
+        return Ok(path.to_path_buf());
+    }
+    let reason = match crate::location::tables_hint(path) {
+        Some(hint) => format!("not a Paimon table: no schema/ under this prefix; {hint}"),
+        None => {
+            "not a Paimon table: no schema/ under this prefix (no object, or no table in it)".into()
+        }
+    };
+    Err(Error::Table {
+        path: path.to_path_buf(),
+        reason,
+    })
 }
 
 /// Replays `table` from `options.from_snapshot` through `stock` and `native` and compares them.

@@ -8,7 +8,8 @@
 //! mapping stays valid). A file truncated by some other program while it is mapped would make the process
 //! fail with `SIGBUS` where `read` would return an error: set `PAIMON_PARITY_MMAP=0` to read with `read`
 //! system calls instead, on file systems where files may change in place. Files that cannot be mapped
-//! (empty files, special file systems) are read the same way.
+//! (empty files, special file systems) are read the same way. A data file in an object store is fetched
+//! whole with one GET ([`crate::fileio`]) and decoded from memory the same way.
 
 use std::fs::File;
 use std::path::Path;
@@ -39,6 +40,10 @@ pub(crate) enum DataFile {
 /// Opens `path` for decoding (see [`DataFile`]). Errors: [`Error::Io`] naming the file when it cannot be
 /// opened.
 pub(crate) fn open(path: &Path) -> Result<DataFile> {
+    if crate::fileio::is_store(path) {
+        // One GET of the whole object: the decoders slice it as they slice a mapping.
+        return crate::fileio::read(path).map(DataFile::Mapped);
+    }
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     if !mmap_enabled() {
         return Ok(DataFile::Read(file));

@@ -68,8 +68,8 @@ fn file_kind(v: i32) -> std::result::Result<FileKind, Malformed> {
     }
 }
 
-fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::io(path, e))
+fn read_bytes(path: &Path) -> Result<bytes::Bytes> {
+    crate::fileio::read(path)
 }
 
 /// Why the bytes of a manifest do not decode: a check of ours with its text, or a library's error with what

@@ -253,6 +253,14 @@ fn try_find(
     timeline: &Timeline,
     pairs: &mut [CommitPair],
 ) -> Result<Uncommitted> {
+    if native_reader::fileio::is_store(table.path()) {
+        return Err(crate::Error::Table {
+            path: table.path().to_path_buf(),
+            reason: "unsupported: the bucket directories of a table in an object store are not listed yet \
+                     (the audit's other parts read the store)"
+                .into(),
+        });
+    }
     let referenced =
         listing::referenced(table, timeline.earliest_snapshot, timeline.latest_snapshot)?;
     let (buckets, candidates) = listing::candidates(table, &referenced)?;

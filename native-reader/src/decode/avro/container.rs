@@ -22,8 +22,13 @@ use super::schema::{parse_schema, unwrap_nullable, Schema};
 /// schema, codec or a value is malformed or a column's Avro type does not fit its Paimon type.
 pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
     let decode_err = |e: DecodeError| e.at(path);
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut input = BufReader::new(file);
+    let mut input: Input = if crate::fileio::is_store(path) {
+        // One GET of the whole object, read from memory.
+        BufReader::new(Box::new(std::io::Cursor::new(crate::fileio::read(path)?)))
+    } else {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        BufReader::new(Box::new(file))
+    };
     let header = read_header(&mut input).map_err(&decode_err)?;
     let fields = match unwrap_nullable(&header.schema) {
         Schema::Record(fields) => fields.clone(),
@@ -164,9 +169,12 @@ pub(super) fn read_header(input: &mut impl Read) -> std::result::Result<Header, 
     })
 }
 
+/// Where the container's bytes come from: the open local file, or an object store's object in memory.
+type Input = BufReader<Box<dyn Read + Send>>;
+
 pub(super) struct AvroBatches {
     path: PathBuf,
-    input: BufReader<File>,
+    input: Input,
     codec: apache_avro::Codec,
     sync: [u8; 16],
     fields: Vec<(String, Schema)>,

@@ -1,0 +1,368 @@
+//! Tests of [`super::Table`].
+
+use super::*;
+
+#[test]
+fn table_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Table>();
+}
+
+fn write_schema(dir: &Path, id: i64, options: &str) {
+    std::fs::create_dir_all(dir.join("schema")).unwrap();
+    std::fs::write(
+        dir.join("schema").join(format!("schema-{id}")),
+        format!(
+            r#"{{"version":3,"id":{id},"fields":[{{"id":0,"name":"p","type":"STRING"}},{{"id":1,"name":"v","type":"INT"}}],
+            "highestFieldId":1,"partitionKeys":["p"],"primaryKeys":[],"options":{{{options}}}}}"#
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
+    use crate::read_options::Refused;
+    // The list itself: each option with the first and last release whose released reader applies it
+    // (`shared/docs/paimon-1.x-lines.md` §2: the release that brought each option).
+    use PaimonRelease::*;
+    let listed: Vec<(&str, PaimonRelease, PaimonRelease)> = UNSUPPORTED_READ_OPTIONS
+        .iter()
+        .map(|o| (o.pattern, o.releases.first, o.releases.last))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("fields.*.default-value", V1_0_0, V1_2_0),
+            ("scan.file-creation-time-millis", V1_0_0, V2_0_0),
+            ("scan.snapshot-id", V1_0_0, V2_0_0),
+            ("scan.tag-name", V1_0_0, V2_0_0),
+            ("scan.watermark", V1_0_0, V2_0_0),
+            ("scan.timestamp-millis", V1_0_0, V2_0_0),
+            ("scan.timestamp", V1_0_0, V2_0_0),
+            ("scan.version", V1_0_0, V2_0_0),
+            ("scan.mode", V1_0_0, V2_0_0),
+            ("incremental-between", V1_0_0, V2_0_0),
+            ("incremental-between-timestamp", V1_0_0, V2_0_0),
+            ("incremental-to-auto-tag", V1_1_1, V2_0_0),
+            ("scan.creation-time-millis", V1_2_0, V2_0_0),
+            ("scan.bounded.watermark", V1_0_0, V2_0_0),
+            ("streaming.read.snapshot.delay", V1_0_0, V2_0_0),
+            ("consumer-id", V1_0_0, V2_0_0),
+            ("scan.fallback-branch", V1_0_0, V2_0_0),
+            ("scan.primary-branch", V1_4_2, V2_0_0),
+            ("chain-table.enabled", V1_4_2, V2_0_0),
+            ("scan.bucket", V2_0_0, V2_0_0),
+            ("batch-scan-mode", V1_3_1, V2_0_0),
+            ("sort-engine", V1_0_0, V2_0_0),
+            ("aggregation.remove-record-on-delete", V1_1_1, V2_0_0),
+            ("key-value.sequence_number.enabled", V1_4_2, V2_0_0),
+            ("scan.ignore-corrupt-files", V1_4_2, V2_0_0),
+            ("scan.ignore-lost-files", V1_4_2, V2_0_0),
+        ]
+    );
+    // Every entry: refused on its releases (with a value it refuses), read on the others, and read with a
+    // value whose behaviour this reader has.
+    for o in UNSUPPORTED_READ_OPTIONS {
+        let key = o.pattern.replace('*', "d");
+        for line in PaimonRelease::ALL {
+            assert_eq!(
+                o.refuses(line, &key, "7"),
+                (o.releases.first..=o.releases.last).contains(&line),
+                "{key} on {line:?}"
+            );
+            if let Refused::Unless(values) = o.refused {
+                for v in values {
+                    assert!(!o.refuses(line, &key, v), "{key}={v} on {line:?}");
+                    assert!(
+                        !o.refuses(line, &key, &v.to_ascii_uppercase()),
+                        "{key}={v} on {line:?}"
+                    );
+                }
+            }
+        }
+        // The read-time default values are refused exactly where the release applies them.
+        if o.pattern == "fields.*.default-value" {
+            for line in PaimonRelease::ALL {
+                assert_eq!(
+                    o.refuses(line, &key, "7"),
+                    line.rules().read_time_default_values,
+                    "{line}"
+                );
+            }
+        }
+    }
+    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "latest-full").is_none());
+    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "compacted-full").is_some());
+    assert!(crate::read_options::refusal(V2_0_0, "sort-engine", "loser-tree").is_none());
+    assert!(crate::read_options::refusal(V2_0_0, "sort-engine", "min-heap").is_some());
+    for (options, line, refused) in [
+        (r#""fields.v.default-value":"7""#, V1_0_0, true),
+        // 2.0 has no such option: its reader ignores it, and so does this one.
+        (r#""fields.v.default-value":"7""#, V2_0_0, false),
+        (
+            r#""scan.file-creation-time-millis":"1700000000000""#,
+            V1_0_0,
+            true,
+        ),
+        (
+            r#""scan.file-creation-time-millis":"1700000000000""#,
+            V2_0_0,
+            true,
+        ),
+        // Not the pattern: no column name between `fields.` and `.default-value`.
+        (r#""fields..default-value":"7""#, V1_0_0, false),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write_schema(dir.path(), 0, options);
+        let table = Table::open_as(dir.path(), line).unwrap();
+        let result = table.check_read_options();
+        assert_eq!(result.is_err(), refused, "{options} on {line:?}");
+        if let Err(err) = result {
+            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+            let key = options.split('"').nth(1).unwrap();
+            assert!(
+                err.to_string().contains(&format!("table option `{key}=")),
+                "{err}"
+            );
+            assert!(err.to_string().contains("schema-0"), "{err}");
+        }
+        // Planning refuses it too, before reading a manifest.
+        if refused {
+            let err = table.plan_batch(None).unwrap_err();
+            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        }
+    }
+}
+
+#[test]
+fn open_errors_name_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope");
+    let err = Table::open(&missing).unwrap_err();
+    assert!(matches!(err, Error::NotATable { .. }), "{err}");
+    assert!(err.to_string().contains("nope"));
+    let err = Table::open(dir.path()).unwrap_err();
+    assert!(matches!(err, Error::NotATable { .. }), "{err}");
+    std::fs::create_dir(dir.path().join("schema")).unwrap();
+    std::fs::write(dir.path().join("schema").join("schema-x"), "{}").unwrap();
+    let err = Table::open(dir.path()).unwrap_err();
+    assert!(matches!(err, Error::NotATable { .. }), "{err}");
+    write_schema(dir.path(), 0, r#""bucket":"oops""#);
+    let err = Table::open(dir.path()).unwrap_err();
+    assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
+    assert!(err.to_string().contains("schema-0"));
+}
+
+#[test]
+fn open_reads_latest_schema_and_caches_others() {
+    let dir = tempfile::tempdir().unwrap();
+    write_schema(dir.path(), 0, r#""bucket":"2""#);
+    write_schema(
+        dir.path(),
+        1,
+        r#""bucket":"3","data-file.path-directory":"data/""#,
+    );
+    let t = Table::open(dir.path()).unwrap();
+    assert_eq!(t.schema().id, 1);
+    assert_eq!(t.options().bucket, 3);
+    assert_eq!(t.schema_by_id(0).unwrap().id, 0);
+    assert_eq!(t.schema_by_id(0).unwrap().option("bucket"), Some("2"));
+    assert!(matches!(t.schema_by_id(7).unwrap_err(), Error::Io { .. }));
+    assert_eq!(t.latest_snapshot_id().unwrap(), None);
+    assert_eq!(t.earliest_snapshot_id().unwrap(), None);
+    let root = t.root_string();
+    assert_eq!(
+        t.bucket_path("p=a/", 0),
+        format!("{root}/data/p=a/bucket-0")
+    );
+    assert_eq!(t.bucket_path("", 2), format!("{root}/data/bucket-2"));
+    assert!(t.plan_stream(1, 0).unwrap().is_empty());
+}
+
+#[test]
+fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
+    use PaimonRelease::*;
+    // Each option with the first supported release that knows it and the one before, which ignores it
+    // (`shared/docs/paimon-1.x-lines.md` §1).
+    for (options, needle, first, before) in [
+        (
+            r#""row-tracking.enabled":"true""#,
+            "row-tracking.enabled",
+            V1_3_1,
+            V1_2_0,
+        ),
+        (
+            r#""data-evolution.enabled":"TRUE""#,
+            "data-evolution.enabled",
+            V1_3_1,
+            V1_2_0,
+        ),
+        (
+            r#""pk-clustering-override":"true""#,
+            "pk-clustering-override",
+            V1_4_2,
+            V1_3_1,
+        ),
+        (
+            r#""sequence.snapshot-ordering":"true""#,
+            "sequence.snapshot-ordering",
+            V2_0_0,
+            V1_4_2,
+        ),
+        (
+            r#""fields.m.map.storage-layout":"shared-shredding""#,
+            "fields.m.map.storage-layout",
+            V2_0_0,
+            V1_4_2,
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write_schema(dir.path(), 0, options);
+        for release in [first, V2_0_0] {
+            let err = Table::open_as(dir.path(), release)
+                .unwrap()
+                .check_readable()
+                .unwrap_err();
+            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+            let text = err.to_string();
+            assert!(text.contains(needle) && text.contains("schema-0"), "{text}");
+        }
+        for release in [before, V1_0_0] {
+            Table::open_as(dir.path(), release)
+                .unwrap()
+                .check_readable()
+                .unwrap();
+        }
+    }
+    for options in [
+        r#""row-tracking.enabled":"false""#,
+        r#""fields.m.map.storage-layout":"default""#,
+        "",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write_schema(dir.path(), 0, options);
+        Table::open(dir.path()).unwrap().check_readable().unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("schema")).unwrap();
+    std::fs::write(
+        dir.path().join("schema/schema-3"),
+        r#"{"version":3,"id":3,"fields":[{"id":0,"name":"k","type":"INT"},{"id":1,"name":"payload","type":"BLOB"}],
+           "highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{}}"#,
+    )
+    .unwrap();
+    let err = Table::open(dir.path())
+        .unwrap()
+        .check_readable()
+        .unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("`payload`") && err.to_string().contains("BLOB"));
+}
+
+#[test]
+fn row_tracking_files_are_named() {
+    let mut f = crate::manifest::DataFileMeta {
+        file_name: "data-9.parquet".into(),
+        file_size: 1,
+        row_count: 1,
+        min_key: Vec::new(),
+        max_key: Vec::new(),
+        min_sequence_number: 0,
+        max_sequence_number: 0,
+        schema_id: 0,
+        level: 0,
+        extra_files: Vec::new(),
+        creation_time: None,
+        delete_row_count: None,
+        embedded_index: None,
+        file_source: None,
+        value_stats_cols: None,
+        external_path: None,
+        first_row_id: None,
+        write_cols: None,
+    };
+    use PaimonRelease::*;
+    assert_eq!(row_tracking_file(&f, V2_0_0), None);
+    f.first_row_id = Some(0);
+    let reason = row_tracking_file(&f, V1_3_1).unwrap();
+    assert!(reason.contains("data-9.parquet") && reason.contains("_FIRST_ROW_ID"));
+    // Releases before 1.3.0 know no row ids: their reader reads the file as a plain one.
+    assert_eq!(row_tracking_file(&f, V1_2_0), None);
+    f.first_row_id = None;
+    f.write_cols = Some(vec!["a".into()]);
+    assert!(row_tracking_file(&f, V2_0_0)
+        .unwrap()
+        .contains("_WRITE_COLS"));
+    assert_eq!(row_tracking_file(&f, V1_0_0), None);
+}
+
+#[test]
+fn index_files_resolve_external_then_bucket_dir_then_index_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    write_schema(dir.path(), 0, r#""bucket":"2""#);
+    let t = Table::open_as(dir.path(), PaimonRelease::V1_3_1).unwrap();
+    let root = t.root_string();
+    // BinaryRow of one STRING partition value "a": arity 1, null bits, inline string (0x80 | len 1).
+    let mut partition = 1i32.to_be_bytes().to_vec();
+    partition.extend_from_slice(&[0; 8]);
+    partition.extend_from_slice(&[b'a', 0, 0, 0, 0, 0, 0, 0x81]);
+    let manifest = Path::new("/t/manifest/index-manifest-0");
+    assert!(!t.index_file_in_data_file_dir());
+    assert_eq!(
+        t.index_file_path(&partition, 1, "index-u-0", None, manifest)
+            .unwrap(),
+        PathBuf::from(format!("{root}/index/index-u-0"))
+    );
+    assert_eq!(
+        t.index_file_path(
+            &partition,
+            1,
+            "index-u-0",
+            Some("file:/elsewhere/index-u-0"),
+            manifest
+        )
+        .unwrap(),
+        PathBuf::from("/elsewhere/index-u-0")
+    );
+    let err = t
+        .index_file_path(
+            &partition,
+            1,
+            "index-u-0",
+            Some("oss://b/index-u-0"),
+            manifest,
+        )
+        .unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("index-manifest-0"), "{err}");
+    // 1.2.0 reads no `_EXTERNAL_PATH` of index files (apache/paimon#6132 is 1.3.0's): `<table>/index/`.
+    assert_eq!(
+        Table::open_as(dir.path(), PaimonRelease::V1_2_0)
+            .unwrap()
+            .index_file_path(
+                &partition,
+                1,
+                "index-u-0",
+                Some("file:/elsewhere/index-u-0"),
+                manifest
+            )
+            .unwrap(),
+        PathBuf::from(format!("{root}/index/index-u-0"))
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    write_schema(dir.path(), 0, r#""index-file-in-data-file-dir":"true""#);
+    // A release before 1.3.0 does not know the option.
+    assert!(!Table::open_as(dir.path(), PaimonRelease::V1_2_0)
+        .unwrap()
+        .index_file_in_data_file_dir());
+    let t = Table::open_as(dir.path(), PaimonRelease::V2_0_0).unwrap();
+    let root = t.root_string();
+    assert!(t.index_file_in_data_file_dir());
+    assert_eq!(
+        t.index_file_path(&partition, 1, "index-u-0", None, manifest)
+            .unwrap(),
+        PathBuf::from(format!("{root}/p=a/bucket-1/index-u-0"))
+    );
+}
