@@ -178,6 +178,12 @@ impl S3FileIO {
             _ => ErrorKind::Other,
         };
         let text = error.to_string();
+        // A refusal inside a generic error (object_store names LIST failures by their status only).
+        let kind = if kind == ErrorKind::Other && text.contains("403 Forbidden") {
+            ErrorKind::PermissionDenied
+        } else {
+            kind
+        };
         let mut hint = String::new();
         if kind == ErrorKind::PermissionDenied && self.anonymous {
             hint = " (no credentials were given: set s3.access-key and s3.secret-key, or \
