@@ -440,6 +440,10 @@ pub struct ReplayArgs {
     /// counted as `not retained`.
     #[arg(required = true, num_args = 1..)]
     pub tables: Vec<PathBuf>,
+    /// Replay every table in each warehouse, database or folder of tables given (as `db.table` in a
+    /// warehouse), side by side in one report; a table given is replayed as itself.
+    #[arg(long)]
+    pub all_tables: bool,
     /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); default: the
     /// earliest retained snapshot. Snapshot ids start at 1 (0 and negative ids are usage errors), and an id
     /// outside the table's retained snapshots is a usage error naming them.

@@ -87,6 +87,11 @@ const MAX_DEPTH: usize = 3;
 /// for a table of the database `dir` itself (a `*.db` directory), else its path relative to `dir`.
 /// Unreadable directories are passed over; at most [`MAX_DEPTH`] levels down.
 pub fn tables_under(dir: &Path) -> Vec<String> {
+    tables_in(dir).into_iter().map(|(name, _)| name).collect()
+}
+
+/// The tables under `dir` as [`tables_under`] finds them: each one's name and location, sorted by name.
+pub fn tables_in(dir: &Path) -> Vec<(String, PathBuf)> {
     let mut found = Vec::new();
     if is_store(dir) {
         walk_store(dir, dir, 0, &mut found);
@@ -98,7 +103,7 @@ pub fn tables_under(dir: &Path) -> Vec<String> {
 }
 
 /// [`walk`] of a store location: one LIST per prefix, `<prefix>/schema/` marking a table.
-fn walk_store(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
+fn walk_store(root: &Path, dir: &Path, depth: usize, found: &mut Vec<(String, PathBuf)>) {
     if depth >= MAX_DEPTH {
         return;
     }
@@ -112,14 +117,14 @@ fn walk_store(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
     for name in names {
         let child = dir.join(&name);
         if io.is_dir(&child.join("schema")).unwrap_or(false) {
-            found.push(table_name(root, &child));
+            found.push((table_name(root, &child), child));
         } else if io.is_dir(&child).unwrap_or(false) {
             walk_store(root, &child, depth + 1, found);
         }
     }
 }
 
-fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
+fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<(String, PathBuf)>) {
     if depth >= MAX_DEPTH {
         return;
     }
@@ -134,7 +139,7 @@ fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<String>) {
     children.sort();
     for child in children {
         if child.join("schema").is_dir() {
-            found.push(table_name(root, &child));
+            found.push((table_name(root, &child), child));
         } else {
             walk(root, &child, depth + 1, found);
         }

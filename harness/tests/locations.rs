@@ -68,3 +68,52 @@ fn a_folder_of_tables_names_them_and_a_store_uri_is_refused_by_name() {
         );
     }
 }
+
+#[test]
+fn all_tables_replays_every_table_of_a_warehouse_in_one_report() {
+    let warehouse = tempfile::tempdir().unwrap();
+    for (corpus, table) in [
+        ("format-avro", "sales.db/avro"),
+        ("format-orc", "ops.db/orc"),
+    ] {
+        common::copy_tree(
+            &common::corpus(corpus).join("table"),
+            &warehouse.path().join(table),
+        );
+    }
+    let json = warehouse.path().join("report.json");
+    let (_, err) = common::expect_exit(
+        0,
+        &[
+            "replay",
+            "--all-tables",
+            common::path_str(warehouse.path()),
+            "--json",
+            common::path_str(&json),
+        ],
+    );
+    assert!(err.contains("2 table(s): ops.orc, sales.avro"), "{err}");
+    let report = common::read_json(&json);
+    let tables: Vec<String> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["table"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .take(2)
+                .collect::<Vec<_>>()
+                .join("<")
+        })
+        .collect();
+    assert_eq!(tables, ["orc<ops.db", "avro<sales.db"], "{report}");
+    // Without --all-tables the warehouse is named, not replayed.
+    let (code, _, err) = common::paimon_parity(&["replay", common::path_str(warehouse.path())]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("give one of them: ops.orc, sales.avro"),
+        "{err}"
+    );
+}

@@ -197,7 +197,39 @@ fn start_stock() -> Result<StockTableReader> {
 }
 
 /// The replays of [`run`], each pushed to `runs` as it ends.
-fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
+/// `--all-tables`: each location that is not a table replaced by the tables under it (a warehouse, a
+/// database, a folder of tables; [`crate::location::tables_in`]), in name order.
+///
+/// Errors: the error of [`resolve_table`] for a location that is neither a table nor holds one.
+fn every_table(locations: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
+    let mut out = Vec::new();
+    for given in locations {
+        let location = crate::location::table_location(given)?;
+        let resolved = resolve_table(&location);
+        if resolved.is_ok() || crate::bundle::is_bundle(&location) {
+            out.push(location);
+            continue;
+        }
+        let tables = crate::location::tables_in(&location);
+        if tables.is_empty() {
+            return resolved.map(|_| Vec::new());
+        }
+        eprintln!(
+            "{}: {} table(s): {}",
+            location.display(),
+            tables.len(),
+            tables
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.extend(tables.into_iter().map(|(_, p)| p));
+    }
+    Ok(out)
+}
+
+fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
@@ -211,6 +243,9 @@ fn run_replays(args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         args.reader_plans,
         line,
     )?;
+    if args.all_tables {
+        args.tables = every_table(&args.tables)?;
+    }
     // Bundle files are unpacked (and checked) first; their replays compare only the retained splits.
     let opened = args
         .tables
