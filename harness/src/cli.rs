@@ -573,6 +573,12 @@ pub struct ReproduceArgs {
 pub struct BenchArgs {
     /// The table directory.
     pub table: PathBuf,
+    /// Also read the same splits natively from a copy of the table in an object store (e.g.
+    /// s3://bucket/wh/db.db/t on a local server, with --option or the AWS environment): native-1t-store and
+    /// native-par-store beside native-1t and native-par, the ratio to disk, and requests and bytes per
+    /// split.
+    #[arg(long, value_name = "URI")]
+    pub store: Option<PathBuf>,
     /// Write the report as JSON to FILE (default `benches/results/<UTC timestamp>.json`).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -237,3 +237,67 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
         );
     }
 }
+
+#[test]
+fn bench_reads_the_store_copy_beside_the_disk_and_counts_its_requests() {
+    let server = S3Server::start();
+    let table = common::corpus("c05-types-parquet").join("table");
+    let uri = server.put_tree(&table, "wh/db.db/bench");
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let mut args: Vec<String> = [
+        "bench",
+        common::path_str(&table),
+        "--store",
+        &uri,
+        "--native-only",
+        "--no-rss",
+        "--samples",
+        "1",
+        "--json",
+        common::path_str(&json),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(server.option_args());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let before = server.request_count();
+    common::expect_exit(0, &args);
+    let report = common::read_json(&json);
+    let kinds = report["kinds"].as_array().unwrap();
+    assert!(!kinds.is_empty(), "{report}");
+    for kind in kinds {
+        let names: Vec<&str> = kind["measurements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"native-1t-store"), "{names:?}");
+        let native = kind["measurements"][0]["rows"].as_u64();
+        let store = kind["measurements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "native-1t-store")
+            .unwrap()["rows"]
+            .as_u64();
+        assert_eq!(native, store, "{kind}");
+        // A Parquet data file read whole is one GET (the target is at most 3).
+        let requests = &kind["store_requests"];
+        assert_eq!(requests["gets_per_data_file"], 1.0, "{requests}");
+        assert_eq!(requests["total"]["head"], 0, "{requests}");
+        assert!(
+            kind["ratios"]["native-1t vs native-1t-store"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+    }
+    let ops = server.operations_since(before);
+    assert!(
+        ops.keys().all(|op| READ_OPERATIONS.contains(&op.as_str())),
+        "{ops:?}"
+    );
+}

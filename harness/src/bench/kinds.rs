@@ -95,6 +95,7 @@ pub(super) fn bench_kind(
     k: &KindSplits,
     opts: &BenchOptions,
     readers: &[Box<dyn crate::reader::TableReader>],
+    store: Option<&StoreCopy>,
 ) -> Result<KindReport> {
     let splits: Vec<Split> = k.splits.iter().map(|s| s.split.clone()).collect();
     let files = split_files(&splits);
@@ -148,6 +149,14 @@ pub(super) fn bench_kind(
             )
         })?);
     }
+    let store_requests = match store {
+        Some(copy) => {
+            let (timed, requests) = copy.measure(&splits, file_bytes, opts)?;
+            measurements.extend(timed);
+            Some(requests)
+        }
+        None => None,
+    };
     if let Some(stock) = stock {
         measurements.push(measure("stock-export", samples, file_bytes, || {
             let mut n = 0u64;
@@ -347,6 +356,16 @@ pub(super) fn bench_kind(
     ratio("native-par vs stock-export", "native-par", "stock-export");
     ratio("replay-1t vs stock-export", "replay-1t", "stock-export");
     ratio("replay-par vs replay-1t", "replay-par", "replay-1t");
+    ratio(
+        "native-1t vs native-1t-store",
+        "native-1t",
+        "native-1t-store",
+    );
+    ratio(
+        "native-par vs native-par-store",
+        "native-par",
+        "native-par-store",
+    );
     for reader in readers {
         let name = format!("reader:{}", reader.side());
         ratio(&format!("native-1t vs {name}"), "native-1t", &name);
@@ -365,5 +384,6 @@ pub(super) fn bench_kind(
         ratios,
         flamegraph,
         unmeasured,
+        store_requests,
     })
 }

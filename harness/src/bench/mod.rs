@@ -26,6 +26,7 @@ mod kinds;
 mod output;
 mod plain;
 mod profile;
+mod store;
 mod timing;
 
 use std::collections::BTreeMap;
@@ -48,6 +49,7 @@ pub use kinds::plan_kinds;
 pub use output::{default_json_path, write_text};
 pub use plain::{plain_decode, split_files};
 pub use profile::flamegraph;
+pub use store::{StoreCopy, StoreRequests};
 pub use timing::native_read_all;
 pub(crate) use timing::{native_read_all_with, native_read_split};
 
@@ -78,6 +80,8 @@ pub struct BenchOptions {
     /// `native-par` decodes inside each split in parallel too
     /// (`native_reader::read::ReadOptions::decode_ahead`; default true).
     pub decode_ahead: bool,
+    /// A copy of the table in an object store, read natively beside the table on disk (`--store`).
+    pub store: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
@@ -94,6 +98,7 @@ impl Default for BenchOptions {
             max_splits: None,
             kinds: Vec::new(),
             decode_ahead: true,
+            store: None,
         }
     }
 }
@@ -173,6 +178,9 @@ pub struct KindReport {
     pub flamegraph: Option<String>,
     /// Readers asked for (`--reader`) that could not be measured on this kind, with the reason.
     pub unmeasured: BTreeMap<String, String>,
+    /// What one native read of the kind's splits from the store copy (`--store`) requested.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store_requests: Option<StoreRequests>,
 }
 
 /// One measured reader over all splits of a kind.
@@ -225,6 +233,10 @@ pub fn run(
     } else {
         Some(jvm_bridge::StockReader::new()?)
     };
+    let store = match &opts.store {
+        Some(uri) => Some(StoreCopy::open(table, &native, uri)?),
+        None => None,
+    };
     let mut kinds = plan_kinds(table, &native, stock.as_ref(), end)?;
     if !opts.kinds.is_empty() {
         kinds.retain(|k| opts.kinds.iter().any(|name| name == k.kind));
@@ -256,6 +268,7 @@ pub fn run(
             k,
             opts,
             readers,
+            store.as_ref(),
         )?);
     }
     let native_replay_peak_rss = if opts.measure_rss {

@@ -70,6 +70,20 @@ pub fn write_text(out: &mut impl Write, r: &BenchReport) -> std::io::Result<()> 
         for (name, v) in &k.fixed_cost_us {
             writeln!(out, "  fixed cost {name}: {v:.0} us")?;
         }
+        if let Some(s) = &k.store_requests {
+            writeln!(
+                out,
+                "  store requests of one read: {} GET, {} HEAD, {} LIST, {:.1} MB; {:.2} GET per split, \
+                 {:.2} GET per data file, {:.0} bytes per split",
+                s.total.get,
+                s.total.head,
+                s.total.list,
+                s.total.bytes as f64 / 1e6,
+                s.gets_per_split,
+                s.gets_per_data_file,
+                s.bytes_per_split
+            )?;
+        }
         for (name, why) in &k.unmeasured {
             writeln!(out, "  not measured {name}: {why}")?;
         }

@@ -12,6 +12,7 @@ use crate::report::write_json;
 pub(super) fn run(args: BenchArgs) -> Result<i32> {
     let BenchArgs {
         table,
+        store,
         json,
         samples,
         threads,
@@ -80,6 +81,7 @@ pub(super) fn run(args: BenchArgs) -> Result<i32> {
         .collect();
     let line = crate::reader::this_release()?;
     let readers = super::replay::readers(&names, &reader_commands, reader_timeout, false, line)?;
+    opts.store = store;
     let report = crate::bench::run(&table, &opts, &readers)?;
     let mut out = std::io::stdout().lock();
     crate::bench::write_text(&mut out, &report).map_err(stdout_err)?;
