@@ -135,6 +135,7 @@ pub(super) mod tests {
                     ratios: Default::default(),
                     flamegraph: None,
                     unmeasured: Default::default(),
+                    store_requests: None,
                 })
                 .collect(),
             native_replay_peak_rss: serde_json::Value::Null,
