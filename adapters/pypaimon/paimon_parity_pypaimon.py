@@ -561,18 +561,22 @@ def parse_request(raw):
         raise UnusableRequest("a read request needs a splits list")
     if action == "plan" and not isinstance(request.get("scan"), dict):
         raise UnusableRequest("a plan request needs a scan object")
-    options = request.get("options") or {}
-    if not isinstance(options, dict):
-        raise UnusableRequest("options must be a JSON object")
+    for key in ("options", "file_io_options"):
+        if not isinstance(request.get(key) or {}, dict):
+            raise UnusableRequest("%s must be a JSON object" % key)
     return request
 
 
-def open_table(table_path, options):
+def open_table(table_path, options, file_io_options=None):
+    """The table at table_path (a local path, or a store URI such as s3://bucket/wh/db.db/t, reached with
+    file_io_options: s3.endpoint, s3.access-key, ... as the harness got them; pypaimon reads the same
+    key families), with the dynamic options."""
     from pypaimon.table.file_store_table import FileStoreTable
 
     dynamic = {str(k): str(v) for k, v in (options or {}).items()}
     dynamic.update(PINNED_OPTIONS)
-    table = FileStoreTable.from_path(table_path)
+    storage = {str(k): str(v) for k, v in (file_io_options or {}).items()}
+    table = FileStoreTable.from_path(table_path, storage or None)
     return table.copy(dynamic)
 
 
@@ -590,7 +594,7 @@ def run_read(pa, pc, out, request):
     splits = request["splits"]
     table = table_error = None
     try:
-        table = open_table(request["table_path"], request.get("options"))
+        table = open_table(request["table_path"], request.get("options"), request.get("file_io_options"))
     except Exception as error:
         table_error = error
         log.error("cannot open the table:\n%s", traceback.format_exc())
@@ -650,7 +654,7 @@ def run_plan(pa, pc, out, request):
     back in a `read` request, where `java_split` (pypaimon's own `serialize_split_v1` bytes) makes the read
     decode exactly the split pypaimon planned.
     """
-    table = open_table(request["table_path"], request.get("options"))
+    table = open_table(request["table_path"], request.get("options"), request.get("file_io_options"))
     splits = plan_splits(table, request["scan"])
     answer = {"splits": [plan_answer(split) for split in splits]}
     out.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")

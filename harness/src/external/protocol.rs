@@ -85,12 +85,18 @@ pub struct Request {
     pub action: Action,
     /// The released Paimon the planner ran, e.g. `2.0.0`.
     pub paimon_version: String,
-    /// Absolute, canonical table directory.
+    /// Absolute, canonical table directory, or the table's store URI (`s3://bucket/wh/db.db/t`).
     pub table_path: String,
     /// The scan.
     pub scan: ScanRequest,
     /// Dynamic table options (empty today).
     pub options: BTreeMap<String, String>,
+    /// The file-system options of the run, as Paimon spells them (`s3.endpoint`, `s3.access-key`,
+    /// `s3.secret-key`, `s3.path.style.access`, …: `--option`, `--options-file`, the AWS environment),
+    /// for a table in an object store; empty for a local table. Holds secrets: sent on the reader's stdin
+    /// only, never written anywhere else.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub file_io_options: BTreeMap<String, String>,
     /// The splits to read (empty for [`Action::Plan`]).
     pub splits: Vec<RequestSplit>,
 }
@@ -105,6 +111,11 @@ impl Request {
             table_path: table.display().to_string(),
             scan,
             options: BTreeMap::new(),
+            file_io_options: if native_reader::fileio::is_store(table) {
+                native_reader::fileio::configured().as_map().clone()
+            } else {
+                BTreeMap::new()
+            },
             splits,
         }
     }

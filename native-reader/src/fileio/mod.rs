@@ -79,6 +79,16 @@ pub fn configure(options: &FileIOOptions) {
     }
 }
 
+/// The options [`configure`] last set (empty when never set): what external readers get to reach the same
+/// stores. Holds secrets: hand it to readers only, print [`FileIOOptions::redacted`].
+pub fn configured() -> FileIOOptions {
+    registry()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .options
+        .clone()
+}
+
 /// How a location is stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
