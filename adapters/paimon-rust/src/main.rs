@@ -132,7 +132,7 @@ fn read_request() -> Result<Request, String> {
         .get("table_path")
         .and_then(Value::as_str)
         .ok_or("no table_path")?;
-    if !table_path.starts_with('/') {
+    if !table_path.starts_with('/') && !table_path.contains("://") {
         return Err(format!("table_path {table_path:?} is not absolute"));
     }
     let table_path = match table_path.trim_end_matches('/') {
@@ -328,6 +328,13 @@ fn split_index(split: &Value, position: usize) -> String {
 }
 
 async fn serve<W: Write>(req: &Request, out: &mut W) -> Result<(), Fatal> {
+    if let Some((scheme, _)) = req.table_path.split_once("://") {
+        let msg = format!(
+            "tables in {scheme}:// are not read by this adapter: it builds paimon 0.4.0 with the storage-fs \
+             feature only (reading them needs its storage-s3 feature, with the request's file_io_options)"
+        );
+        return answer_all_failed(req, out, Status::Unsupported, &msg);
+    }
     let table = open_table(&req.table_path, &req.options).await;
     let mut ctx = match table {
         Ok(table) => match output_schema(&table) {
