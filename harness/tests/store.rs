@@ -173,12 +173,26 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
         l.local_addr().unwrap().port()
     };
     let unreachable = format!("s3.endpoint=http://127.0.0.1:{closed}");
+    // A store that refuses the LIST a table's schema/ needs (a policy without s3:ListBucket), and one
+    // that throttles every request.
+    let no_list = s3server::faulty::FaultyProxy::start(
+        server.port(),
+        std::sync::Arc::new(|_: &str, target: &str| {
+            target
+                .contains("list-type=2")
+                .then_some((403, "AccessDenied"))
+        }),
+    );
+    let throttled = s3server::faulty::FaultyProxy::start(
+        server.port(),
+        std::sync::Arc::new(|_: &str, _: &str| Some((503, "SlowDown"))),
+    );
     let cases: Vec<(&str, String, Vec<String>, &str)> = vec![
         (
             "wrong credentials",
             uri.clone(),
             vec![endpoint.clone(), key.clone(), "s3.secret-key=wrong".into()],
-            "403 Forbidden",
+            "the credentials are wrong (SignatureDoesNotMatch)",
         ),
         (
             "no credentials",
@@ -190,7 +204,7 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
             "a missing bucket",
             "s3://no-such-bucket/wh/db.db/t".into(),
             vec![endpoint.clone(), key.clone(), secret.clone()],
-            "NoSuchBucket",
+            "the bucket does not exist (NoSuchBucket)",
         ),
         (
             "a missing prefix",
@@ -205,6 +219,27 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
             "it holds 1 table(s), give one of them: db.t",
         ),
         (
+            "a 403 on the listing",
+            uri.clone(),
+            vec![
+                format!("s3.endpoint={}", no_list.endpoint()),
+                key.clone(),
+                secret.clone(),
+            ],
+            "access denied (AccessDenied)",
+        ),
+        (
+            "throttling that outlasts the retries",
+            uri.clone(),
+            vec![
+                format!("s3.endpoint={}", throttled.endpoint()),
+                key.clone(),
+                secret.clone(),
+                "fs.s3a.attempts.maximum=2".into(),
+            ],
+            "throttled, still after the retries",
+        ),
+        (
             "an unreachable endpoint",
             uri.clone(),
             vec![
@@ -213,7 +248,7 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
                 secret.clone(),
                 "fs.s3a.attempts.maximum=1".into(),
             ],
-            "is the endpoint http://127.0.0.1:",
+            "cannot connect",
         ),
     ];
     for (case, location, options, want) in cases {
@@ -230,6 +265,11 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
             "{case}: {err}"
         );
         assert!(!err.contains(server.secret()), "{case}: {err}");
+        eprintln!(
+            "{case}: exit {code} in {:.2} s: {}",
+            started.elapsed().as_secs_f64(),
+            err.trim()
+        );
         assert!(
             started.elapsed() < std::time::Duration::from_secs(60),
             "{case} took {:?}",

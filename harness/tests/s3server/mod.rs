@@ -3,6 +3,8 @@
 //! Its request log (`s3s::ops` at debug level) says which S3 operation each request was, so a test can
 //! count them.
 
+pub mod faulty;
+
 use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -76,6 +78,11 @@ impl S3Server {
             std::thread::sleep(Duration::from_millis(50));
         }
         server
+    }
+
+    /// The server's port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// `http://127.0.0.1:PORT`.

@@ -201,7 +201,37 @@ impl S3FileIO {
         } else {
             kind
         };
-        std::io::Error::new(kind, format!("{what} on {}: {text}{hint}", self.endpoint))
+        std::io::Error::new(
+            kind,
+            format!(
+                "{what} on {}: {}{text}{hint}",
+                self.endpoint,
+                summary(&text)
+            ),
+        )
+    }
+}
+
+/// What a store's error means in a few words, from the status and S3 error code in its text (`""` when
+/// nothing is recognised), ending with `: ` before the full text.
+fn summary(text: &str) -> String {
+    let code = text
+        .split_once("<Code>")
+        .and_then(|(_, rest)| rest.split_once("</Code>"))
+        .map_or("", |(code, _)| code);
+    let words = match code {
+        "SignatureDoesNotMatch" | "InvalidAccessKeyId" => "the credentials are wrong",
+        "AccessDenied" => "access denied",
+        "NoSuchBucket" => "the bucket does not exist",
+        "SlowDown" | "Throttling" | "RequestLimitExceeded" => "throttled, still after the retries",
+        "" if text.contains("error sending request") => "cannot connect",
+        "" if text.contains("503 Service Unavailable") => "throttled, still after the retries",
+        _ => return String::new(),
+    };
+    if code.is_empty() {
+        format!("{words}: ")
+    } else {
+        format!("{words} ({code}): ")
     }
 }
 

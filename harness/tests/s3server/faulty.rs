@@ -1,0 +1,98 @@
+//! A proxy on loopback in front of the S3 server that answers some requests itself with an S3 error (a
+//! 403 on a LIST, a 503 `SlowDown` on everything) and passes the others through: the failures a real
+//! store gives that s3s-fs cannot be told to give. One request per connection (`Connection: close` is
+//! added to what is passed on; it is not a signed header).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+
+/// What the proxy answers in place of the server: HTTP status, S3 error code.
+pub type Answer = (u16, &'static str);
+
+/// Decides from a request's method and target (`/bucket?list-type=2&prefix=…`) whether the proxy answers
+/// it itself.
+pub type Rule = dyn Fn(&str, &str) -> Option<Answer> + Send + Sync;
+
+/// A running proxy; its thread ends with the test process.
+pub struct FaultyProxy {
+    port: u16,
+}
+
+impl FaultyProxy {
+    /// Starts a proxy to `127.0.0.1:upstream` that answers the requests `rule` picks.
+    pub fn start(upstream: u16, rule: Arc<Rule>) -> FaultyProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let rule = rule.clone();
+                std::thread::spawn(move || {
+                    let _ = serve(client, upstream, &*rule);
+                });
+            }
+        });
+        FaultyProxy { port }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+fn serve(client: TcpStream, upstream: u16, rule: &Rule) -> std::io::Result<()> {
+    let mut reader = BufReader::new(client.try_clone()?);
+    let mut head = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        if let Some(v) = line
+            .to_ascii_lowercase()
+            .strip_prefix("content-length:")
+            .map(|v| v.trim().to_string())
+        {
+            length = v.parse().unwrap_or(0);
+        }
+        if line == "\r\n" {
+            break;
+        }
+        head.push(line);
+    }
+    let mut body = vec![0u8; length];
+    reader.read_exact(&mut body)?;
+    let request_line = head.first().cloned().unwrap_or_default();
+    let mut parts = request_line.split_whitespace();
+    let (method, target) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    let mut client = client;
+    if let Some((status, code)) = rule(method, target) {
+        let xml = format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>{code}</Code><Message>injected by \
+             the test proxy</Message></Error>"
+        );
+        write!(
+            client,
+            "HTTP/1.1 {status} {code}\r\nContent-Type: application/xml\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{xml}",
+            xml.len()
+        )?;
+        return client.flush();
+    }
+    let mut server = TcpStream::connect(("127.0.0.1", upstream))?;
+    for line in head
+        .iter()
+        .filter(|l| !l.to_ascii_lowercase().starts_with("connection:"))
+    {
+        server.write_all(line.as_bytes())?;
+    }
+    server.write_all(b"Connection: close\r\n\r\n")?;
+    server.write_all(&body)?;
+    std::io::copy(&mut server, &mut client)?;
+    Ok(())
+}
