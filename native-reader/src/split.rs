@@ -247,6 +247,9 @@ mod tests {
                 "/ext/a/data-1.parquet",
             ),
             ("/ext/a/data-1.parquet", "/ext/a/data-1.parquet"),
+            // Read through the store's FileIO (`crate::fileio`).
+            ("s3://bucket/a/data-1.parquet", "s3://bucket/a/data-1.parquet"),
+            ("s3a://bucket/a/data-1.parquet", "s3://bucket/a/data-1.parquet"),
         ] {
             assert_eq!(
                 desc(Some(location)).path("/t/bucket-0").unwrap(),
@@ -255,7 +258,7 @@ mod tests {
             );
         }
         for location in [
-            "s3://bucket/a/data-1.parquet",
+            "oss://bucket/a/data-1.parquet",
             "hdfs://nn:8020/a/data-1.parquet",
             "file://otherhost/a/data-1.parquet",
             "relative/data-1.parquet",

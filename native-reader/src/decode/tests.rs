@@ -230,9 +230,9 @@ fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
     })
     .collect();
     assert_eq!(ids, vec![0, 1, 3, 4, 5, 6, 8, 9]);
-    // A non-local external path is refused, naming it.
+    // An external path on a file system this reader has no FileIO for is refused, naming it.
     let remote = DataFileDesc {
-        external_path: Some("s3://bucket/data-x-0.parquet".into()),
+        external_path: Some("oss://bucket/data-x-0.parquet".into()),
         ..file
     };
     let err = read_file(&table, &bucket, &remote, None, &FileReadOptions::default())
@@ -240,7 +240,7 @@ fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
         .unwrap();
     assert!(matches!(err, crate::Error::Unsupported { .. }), "{err}");
     assert!(
-        err.to_string().contains("s3://bucket/data-x-0.parquet"),
+        err.to_string().contains("oss://bucket/data-x-0.parquet"),
         "{err}"
     );
 }
