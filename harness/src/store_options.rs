@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 
 /// The options of a run, in the order that decides a key given twice: the options file, then each
 /// `--option` (the last wins), then the AWS environment for what they leave unset; and
-/// `s3.path.style.access=true` for an endpoint given as an address ([`FileIOOptions::with_path_style_for_addresses`]).
+/// `s3.path.style.access=true` for an endpoint given as an address ([`FileIOOptions::with_path_style_for_addresses`]),
+/// and bounded retries where none are given ([`FileIOOptions::with_bounded_retries`]).
 ///
 /// Errors: [`Error::Usage`] for an `--option` without `=` or with an empty key; [`Error::Table`] naming the
 /// file and line for an options file that cannot be read or has a line that is neither `KEY=VALUE`,
@@ -36,7 +37,8 @@ pub fn from_args(options: &[String], file: Option<&Path>) -> Result<FileIOOption
     }
     Ok(FileIOOptions::from_map(map)
         .with_aws_environment(|v| std::env::var(v).ok())
-        .with_path_style_for_addresses())
+        .with_path_style_for_addresses()
+        .with_bounded_retries())
 }
 
 /// An `--option` as it may be shown in an error: its value hidden when its key names a secret.

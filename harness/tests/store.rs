@@ -1,7 +1,8 @@
-//! Tables in an object store (issue 34): every committed corpus put into a real S3-compatible server on
-//! loopback (`s3s-fs`, `scripts/s3-server`) is planned and read from the store exactly as from disk, the
-//! commands only read it (the server's own request log counts the operations), and bad input against the
-//! live server exits 2 naming the URI and what failed, without showing the secret key.
+//! Tables in an object store (issue 34): every corpus put into a real S3-compatible server on loopback
+//! (SeaweedFS, `scripts/s3-server`) is planned and read from the store exactly as from disk, by the native
+//! reader and by the released reader in a replay of every mode; the commands only read it (a recording
+//! proxy counts the S3 operations); and bad input against the live server exits 2 naming the URI and what
+//! failed, without showing the secret key.
 
 mod common;
 mod s3server;
@@ -18,10 +19,10 @@ use s3server::S3Server;
 /// The S3 operations a read-only command may send.
 const READ_OPERATIONS: [&str; 3] = ["GetObject", "HeadObject", "ListObjectsV2"];
 
-/// The native reader's options for `server` (as `--option` gives them to the command).
-fn options(server: &S3Server) -> FileIOOptions {
+/// The native reader's options for `server` through `proxy` (as `--option` gives them to the command).
+fn options(server: &S3Server, proxy: &s3server::Proxy) -> FileIOOptions {
     let mut o = FileIOOptions::new();
-    o.set("s3.endpoint", server.endpoint());
+    o.set("s3.endpoint", proxy.endpoint());
     o.set("s3.access-key", s3server::ACCESS_KEY);
     o.set("s3.secret-key", server.secret());
     o.set("s3.path.style.access", "true");
@@ -29,16 +30,24 @@ fn options(server: &S3Server) -> FileIOOptions {
 }
 
 /// Each committed corpus's table and its URI in `server` (`s3://paimon-parity/corpora/<name>/table`).
+/// Each corpus of this process's release line (`common::line_corpora`) and its URI in `server`
+/// (`s3://paimon-parity/corpora-<release>/<name>/table`), uploaded once per process.
 fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
-    common::corpora()
-        .into_iter()
-        .map(|dir| {
-            let table = dir.join("table");
-            let name = common::corpus_name(&dir);
-            let uri = server.put_tree(&table, &format!("corpora/{name}/table"));
-            (table, uri)
+    static UPLOADED: std::sync::OnceLock<Vec<(PathBuf, String)>> = std::sync::OnceLock::new();
+    UPLOADED
+        .get_or_init(|| {
+            let release = common::line_version();
+            common::line_corpora(&release)
+                .into_iter()
+                .map(|dir| {
+                    let table = dir.join("table");
+                    let name = common::corpus_name(&dir);
+                    let uri = server.put_tree(&table, &format!("corpora-{release}/{name}/table"));
+                    (table, uri)
+                })
+                .collect()
         })
-        .collect()
+        .clone()
 }
 
 /// Every split `reader` plans for `table` in `mode` up to `end`, as JSON with the table's location
@@ -73,13 +82,15 @@ fn plan_and_read(
 
 #[test]
 fn every_corpus_plans_and_reads_the_same_from_the_store_as_from_disk() {
-    let server = S3Server::start();
-    native_reader::fileio::configure(&options(&server));
+    let server = S3Server::shared();
+    let proxy = server.proxy();
+    let corpora = upload_corpora(server);
+    native_reader::fileio::configure(&options(server, &proxy));
     let reader = common::native();
     let before = native_reader::fileio::store_requests();
     let mut compared = 0;
     let mut splits = 0;
-    for (disk, uri) in upload_corpora(&server) {
+    for (disk, uri) in corpora {
         let store = PathBuf::from(&uri);
         let end = SnapshotManager::new(&disk)
             .latest_snapshot_id()
@@ -109,7 +120,7 @@ fn every_corpus_plans_and_reads_the_same_from_the_store_as_from_disk() {
     eprintln!("{compared} scans, {splits} splits from the store: {requests:?}");
     assert!(compared >= 4 * 30 && splits > 500, "{compared} {splits}");
     // What the reader counted is what the server answered, and only reads.
-    let ops = server.operations_since(0);
+    let ops = proxy.operations_since(0);
     assert!(
         ops.keys().all(|op| READ_OPERATIONS.contains(&op.as_str())),
         "{ops:?}"
@@ -123,16 +134,17 @@ fn every_corpus_plans_and_reads_the_same_from_the_store_as_from_disk() {
 
 #[test]
 fn inspect_and_audit_only_read_the_store_and_never_show_the_secret() {
-    let server = S3Server::start();
+    let server = S3Server::shared();
+    let proxy = server.proxy();
     let table = common::corpus("c00-lookup-fault").join("table");
-    let uri = server.put_tree(&table, "wh/db.db/c00");
+    let uri = server.put_tree(&table, "inspect/wh/db.db/c00");
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("audit.json");
     let mut checked = BTreeMap::new();
     for (command, want) in [("inspect", 0), ("audit", 1)] {
-        let before = server.request_count();
+        let before = proxy.request_count();
         let mut args = vec![command.to_string(), uri.clone()];
-        args.extend(server.option_args());
+        args.extend(proxy.option_args());
         if command == "audit" {
             args.extend(["--json".to_string(), common::path_str(&json).to_string()]);
         }
@@ -146,7 +158,7 @@ fn inspect_and_audit_only_read_the_store_and_never_show_the_secret() {
             !shown.contains(server.secret()),
             "{command} showed the secret"
         );
-        let ops = server.operations_since(before);
+        let ops = proxy.operations_since(before);
         assert!(
             ops.keys().all(|op| READ_OPERATIONS.contains(&op.as_str())),
             "{command}: {ops:?}"
@@ -162,10 +174,10 @@ fn inspect_and_audit_only_read_the_store_and_never_show_the_secret() {
 
 #[test]
 fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
-    let server = S3Server::start();
+    let server = S3Server::shared();
     let table = common::corpus("c01-key-order").join("table");
-    let uri = server.put_tree(&table, "wh/db.db/t");
-    let endpoint = format!("s3.endpoint={}", server.endpoint());
+    let uri = server.put_tree(&table, "bad/wh/db.db/t");
+    let endpoint = format!("s3.endpoint=http://127.0.0.1:{}", server.port());
     let key = format!("s3.access-key={}", s3server::ACCESS_KEY);
     let secret = format!("s3.secret-key={}", server.secret());
     let closed = {
@@ -208,13 +220,13 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
         ),
         (
             "a missing prefix",
-            format!("s3://{}/wh/db.db/missing", s3server::BUCKET),
+            format!("s3://{}/bad/wh/db.db/missing", s3server::BUCKET),
             vec![endpoint.clone(), key.clone(), secret.clone()],
             "not a Paimon table: no schema/ under this prefix",
         ),
         (
             "a warehouse",
-            format!("s3://{}/wh", s3server::BUCKET),
+            format!("s3://{}/bad/wh", s3server::BUCKET),
             vec![endpoint.clone(), key.clone(), secret.clone()],
             "it holds 1 table(s), give one of them: db.t",
         ),
@@ -280,9 +292,10 @@ fn bad_store_input_exits_2_naming_the_uri_and_what_failed() {
 
 #[test]
 fn bench_reads_the_store_copy_beside_the_disk_and_counts_its_requests() {
-    let server = S3Server::start();
+    let server = S3Server::shared();
+    let proxy = server.proxy();
     let table = common::corpus("c05-types-parquet").join("table");
-    let uri = server.put_tree(&table, "wh/db.db/bench");
+    let uri = server.put_tree(&table, "bench/wh/db.db/bench");
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
     let mut args: Vec<String> = [
@@ -300,9 +313,9 @@ fn bench_reads_the_store_copy_beside_the_disk_and_counts_its_requests() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    args.extend(server.option_args());
+    args.extend(proxy.option_args());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let before = server.request_count();
+    let before = proxy.request_count();
     common::expect_exit(0, &args);
     let report = common::read_json(&json);
     let kinds = report["kinds"].as_array().unwrap();
@@ -335,9 +348,82 @@ fn bench_reads_the_store_copy_beside_the_disk_and_counts_its_requests() {
                 > 0.0
         );
     }
-    let ops = server.operations_since(before);
+    let ops = proxy.operations_since(before);
     assert!(
         ops.keys().all(|op| READ_OPERATIONS.contains(&op.as_str())),
         "{ops:?}"
+    );
+}
+
+/// A replay report's runs without what names the location or the run: tables, timings, paths.
+fn runs_without_locations(report: &serde_json::Value, locations: &[(String, String)]) -> String {
+    let mut text = common::without_timings(&report["runs"]).to_string();
+    for (from, to) in locations {
+        text = text.replace(from.as_str(), to.as_str());
+    }
+    text
+}
+
+#[test]
+fn a_replay_of_every_corpus_from_the_store_equals_the_replay_from_disk_in_every_mode() {
+    let server = S3Server::shared();
+    let proxy = server.proxy();
+    let corpora = upload_corpora(server);
+    let dir = tempfile::tempdir().unwrap();
+    let replay = |tables: Vec<String>, json: &Path, store: bool| {
+        let mut args = vec!["replay".to_string()];
+        args.extend(tables);
+        args.extend(["--mode", "all", "--json"].map(String::from));
+        args.push(common::path_str(json).to_string());
+        if store {
+            args.extend(proxy.option_args());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = common::paimon_parity(&args);
+        assert!(code == 0 || code == 3, "exit {code}\n{out}\n{err}");
+        (code, common::read_json(json))
+    };
+    let disk_json = dir.path().join("disk.json");
+    let store_json = dir.path().join("store.json");
+    let (disk_code, disk) = replay(
+        corpora
+            .iter()
+            .map(|(d, _)| common::path_str(d).to_string())
+            .collect(),
+        &disk_json,
+        false,
+    );
+    let before = proxy.request_count();
+    let (store_code, store) = replay(
+        corpora.iter().map(|(_, u)| u.clone()).collect(),
+        &store_json,
+        true,
+    );
+    assert_eq!(store_code, disk_code);
+    let locations: Vec<(String, String)> = corpora
+        .iter()
+        .map(|(d, u)| (u.clone(), common::path_str(d).to_string()))
+        .collect();
+    let runs = store["runs"].as_array().unwrap().len();
+    assert_eq!(runs, 4 * corpora.len(), "{store}");
+    assert_eq!(
+        runs_without_locations(&store, &locations),
+        runs_without_locations(&disk, &[]),
+        "the replay from the store differs from the replay from disk"
+    );
+    let ops = proxy.operations_since(before);
+    eprintln!(
+        "{} corpora x 4 modes replayed from the store by both readers, as from disk; requests: {ops:?}",
+        corpora.len()
+    );
+    assert!(
+        ops.keys().all(|op| READ_OPERATIONS.contains(&op.as_str())),
+        "{ops:?}"
+    );
+    assert!(
+        !std::fs::read_to_string(&store_json)
+            .unwrap()
+            .contains(server.secret()),
+        "the report shows the secret"
     );
 }

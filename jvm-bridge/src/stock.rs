@@ -86,12 +86,53 @@ struct PlannedSplit {
     java_split: Option<JavaSplit>,
 }
 
+/// The file-system options of tables in object stores as JSON ([`set_file_io_options`]), and whether the
+/// JVM has them yet.
+static FILE_IO_OPTIONS: std::sync::Mutex<(String, bool)> =
+    std::sync::Mutex::new((String::new(), true));
+
+/// Sets the file-system options (Paimon's spelling: `s3.endpoint`, `s3.access-key`, `s3.secret-key`,
+/// `s3.path.style.access`, `fs.s3a.*`) the released reader opens tables in object stores with: given to
+/// `CatalogContext.create(Options)` and `FileIO.get` (the bridge's `TableLocations`) when the next
+/// [`StockReader`] is made, so that a command that never starts the JVM does not start it for them.
+/// They hold secrets: never printed on either side.
+pub fn set_file_io_options(options: &std::collections::BTreeMap<String, String>) {
+    let json = serde_json::to_string(options).unwrap_or_else(|_| "{}".to_string());
+    let mut set = FILE_IO_OPTIONS.lock().unwrap_or_else(|e| e.into_inner());
+    if set.0 != json {
+        *set = (json, false);
+    }
+}
+
+/// Hands the JVM the options of [`set_file_io_options`] when it does not have them yet.
+fn apply_file_io_options() -> Result<()> {
+    let mut set = FILE_IO_OPTIONS.lock().unwrap_or_else(|e| e.into_inner());
+    if set.1 {
+        return Ok(());
+    }
+    let json = set.0.clone();
+    with_env(|env| {
+        let json = env.new_string(&json)?;
+        env.call_static_method(
+            "org/paimonparity/bridge/TableLocations",
+            "setOptions",
+            "(Ljava/lang/String;)V",
+            &[JValue::Object(&json)],
+        )?;
+        Ok(())
+    })?;
+    set.1 = true;
+    Ok(())
+}
+
 impl StockReader {
-    /// Starts the JVM if needed (see [`crate::jvm`]).
+    /// Starts the JVM if needed (see [`crate::jvm`]) and hands it the file-system options of
+    /// [`set_file_io_options`].
     ///
-    /// Errors: [`Error::JvmStart`].
+    /// Errors: [`Error::JvmStart`]; [`Error::Java`] when the options cannot be set.
     pub fn new() -> Result<Self> {
         jvm::ensure_started()?;
+        apply_file_io_options()?;
         Ok(Self { _started: () })
     }
 

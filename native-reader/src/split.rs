@@ -248,8 +248,14 @@ mod tests {
             ),
             ("/ext/a/data-1.parquet", "/ext/a/data-1.parquet"),
             // Read through the store's FileIO (`crate::fileio`).
-            ("s3://bucket/a/data-1.parquet", "s3://bucket/a/data-1.parquet"),
-            ("s3a://bucket/a/data-1.parquet", "s3://bucket/a/data-1.parquet"),
+            (
+                "s3://bucket/a/data-1.parquet",
+                "s3://bucket/a/data-1.parquet",
+            ),
+            (
+                "s3a://bucket/a/data-1.parquet",
+                "s3://bucket/a/data-1.parquet",
+            ),
         ] {
             assert_eq!(
                 desc(Some(location)).path("/t/bucket-0").unwrap(),

@@ -40,6 +40,7 @@ fn execute(cli: Cli) -> Result<i32> {
     let options =
         crate::store_options::from_args(&cli.store.options, cli.store.options_file.as_deref())?;
     native_reader::fileio::configure(&options);
+    jvm_bridge::stock::set_file_io_options(options.as_map());
     match cli.command {
         Command::Replay(args) => replay::run(args),
         Command::Inspect {

@@ -1,7 +1,7 @@
-//! A proxy on loopback in front of the S3 server that answers some requests itself with an S3 error (a
-//! 403 on a LIST, a 503 `SlowDown` on everything) and passes the others through: the failures a real
-//! store gives that s3s-fs cannot be told to give. One request per connection (`Connection: close` is
-//! added to what is passed on; it is not a signed header).
+//! A proxy on loopback in front of the S3 server that records each request's S3 operation, answers some
+//! requests itself with an S3 error (a 403 on a LIST, a 503 `SlowDown` on everything) and passes the
+//! others through: the failures a real store gives that the server cannot be told to give. One request
+//! per connection (`Connection: close` is added to what is passed on; it is not a signed header).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -14,6 +14,27 @@ pub type Answer = (u16, &'static str);
 /// it itself.
 pub type Rule = dyn Fn(&str, &str) -> Option<Answer> + Send + Sync;
 
+/// Told each request's S3 operation ([`operation`]).
+pub type Recorder = dyn Fn(String) + Send + Sync;
+
+/// The S3 operation of a request: `HeadObject`, `GetObject`, `ListObjectsV2` (a GET of a bucket),
+/// `CopyObject` (a PUT with `x-amz-copy-source`), `PutObject`, `DeleteObject`, else the method (`Post`).
+pub fn operation(method: &str, target: &str, copy: bool) -> String {
+    let path = target.split('?').next().unwrap_or_default();
+    let object = path.trim_matches('/').contains('/');
+    match method {
+        "HEAD" if object => "HeadObject",
+        "HEAD" => "HeadBucket",
+        "GET" if object => "GetObject",
+        "GET" => "ListObjectsV2",
+        "PUT" if copy => "CopyObject",
+        "PUT" => "PutObject",
+        "DELETE" => "DeleteObject",
+        _ => "Post",
+    }
+    .to_string()
+}
+
 /// A running proxy; its thread ends with the test process.
 pub struct FaultyProxy {
     port: u16,
@@ -22,13 +43,18 @@ pub struct FaultyProxy {
 impl FaultyProxy {
     /// Starts a proxy to `127.0.0.1:upstream` that answers the requests `rule` picks.
     pub fn start(upstream: u16, rule: Arc<Rule>) -> FaultyProxy {
+        Self::start_recording(upstream, rule, Arc::new(|_| {}))
+    }
+
+    /// [`FaultyProxy::start`], telling `record` each request's operation.
+    pub fn start_recording(upstream: u16, rule: Arc<Rule>, record: Arc<Recorder>) -> FaultyProxy {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
-                let rule = rule.clone();
+                let (rule, record) = (rule.clone(), record.clone());
                 std::thread::spawn(move || {
-                    let _ = serve(client, upstream, &*rule);
+                    let _ = serve(client, upstream, &*rule, &*record);
                 });
             }
         });
@@ -41,7 +67,7 @@ impl FaultyProxy {
     }
 }
 
-fn serve(client: TcpStream, upstream: u16, rule: &Rule) -> std::io::Result<()> {
+fn serve(client: TcpStream, upstream: u16, rule: &Rule, record: &Recorder) -> std::io::Result<()> {
     let mut reader = BufReader::new(client.try_clone()?);
     let mut head = Vec::new();
     let mut length = 0usize;
@@ -70,6 +96,10 @@ fn serve(client: TcpStream, upstream: u16, rule: &Rule) -> std::io::Result<()> {
         parts.next().unwrap_or_default(),
         parts.next().unwrap_or_default(),
     );
+    let copy = head
+        .iter()
+        .any(|l| l.to_ascii_lowercase().starts_with("x-amz-copy-source:"));
+    record(operation(method, target, copy));
     let mut client = client;
     if let Some((status, code)) = rule(method, target) {
         let xml = format!(

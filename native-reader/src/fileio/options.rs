@@ -155,6 +155,20 @@ impl FileIOOptions {
         self
     }
 
+    /// Bounds what Hadoop S3A would otherwise retry for minutes (its defaults: 7 retries of a failed
+    /// request, 20 of a throttled one, each SDK call attempted up to 10 or 20 times), where no spelling of
+    /// the option is given: `fs.s3a.attempts.maximum=3`, `fs.s3a.retry.limit=3` and
+    /// `fs.s3a.retry.throttle.limit=3`. Both readers then give up on a store that keeps failing within
+    /// seconds, not minutes; the native reader reads `attempts.maximum` as its retries.
+    pub fn with_bounded_retries(mut self) -> Self {
+        for name in ["attempts.maximum", "retry.limit", "retry.throttle.limit"] {
+            if self.s3_value(name).is_none() {
+                self.map.insert(format!("fs.s3a.{name}"), "3".to_string());
+            }
+        }
+        self
+    }
+
     /// The value of the S3 option `name` (after the prefix, `.`-separated: `endpoint`, `access.key`) in any
     /// spelling; when several spellings are set, the one with the longest prefix (`fs.s3a.` before `s3.`).
     fn s3_value(&self, name: &str) -> Option<&str> {

@@ -147,9 +147,10 @@ impl S3FileIO {
     /// The object key of `path` in this bucket.
     fn key(&self, path: &Path) -> std::io::Result<ObjectPath> {
         match super::location(path) {
-            Ok(Location::S3 { bucket, key }) if bucket == self.bucket => {
-                ObjectPath::parse(&key).or_else(|_| Ok(ObjectPath::from(key.as_str())))
-            }
+            // The key exactly as Paimon wrote it (`dt=50%25` for a partition value `50%`): `parse` keeps
+            // it as it is (`from` would escape its `%` into another key), and the request URL encodes it.
+            Ok(Location::S3 { bucket, key }) if bucket == self.bucket => ObjectPath::parse(&key)
+                .map_err(|e| std::io::Error::other(format!("not an object key: {key}: {e}"))),
             _ => Err(std::io::Error::other(format!(
                 "{} is not in the bucket `{}`",
                 path.display(),

@@ -5,7 +5,6 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.JoinedRow;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
@@ -75,8 +74,10 @@ public final class StockReader {
 
     private StockReader() {}
 
+    /** The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}). */
     private static FileStoreTable openTable(String tableDir) {
-        return FileStoreTableFactory.create(LocalFileIO.create(), new Path(tableDir));
+        return FileStoreTableFactory.create(
+                TableLocations.fileIO(tableDir), TableLocations.path(tableDir));
     }
 
     /**
@@ -96,7 +97,9 @@ public final class StockReader {
 
     /** {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none. */
     public static long latestSnapshotId(String tableDir) {
-        Long id = snapshotManager(LocalFileIO.create(), new Path(tableDir)).latestSnapshotId();
+        Long id =
+                snapshotManager(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
+                        .latestSnapshotId();
         return id == null ? -1L : id;
     }
 

@@ -1,0 +1,82 @@
+package org.paimonparity.bridge;
+
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.utils.JsonSerdeUtil;
+
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where the released reader finds a table: a local directory through {@code LocalFileIO}, or a URI of an
+ * object store ({@code s3://bucket/wh/db.db/t}) through the release's own file system for its scheme,
+ * picked by {@code FileIO.get(path, CatalogContext.create(options))} with the file-system options the
+ * Rust side set ({@link #setOptions}: {@code s3.endpoint}, {@code s3.access-key}, …). Hadoop's {@code
+ * s3a://} and {@code s3n://} are read as {@code s3://}, the one scheme {@code paimon-s3} registers.
+ *
+ * <p>One FileIO per scheme and authority, reused by every table and split of the process (a store's
+ * FileIO holds its client and connection pool). The options hold secrets: they are never printed.
+ */
+public final class TableLocations {
+
+    private static volatile Map<String, String> options = new HashMap<>();
+    private static final Map<String, FileIO> STORES = new ConcurrentHashMap<>();
+
+    private TableLocations() {}
+
+    /**
+     * Sets the file-system options (a JSON object of string values) for the stores opened from now on;
+     * stores opened before with other options are dropped.
+     */
+    public static synchronized void setOptions(String optionsJson) {
+        JsonNode node = JsonSerdeUtil.fromJson(optionsJson, JsonNode.class);
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException("file-system options must be a JSON object");
+        }
+        Map<String, String> map = new HashMap<>();
+        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        if (!map.equals(options)) {
+            options = map;
+            STORES.clear();
+        }
+    }
+
+    /** {@code location} as Paimon's {@code Path}: {@code s3a://} and {@code s3n://} as {@code s3://}. */
+    public static Path path(String location) {
+        String lower = location.toLowerCase();
+        if (lower.startsWith("s3a://") || lower.startsWith("s3n://")) {
+            return new Path("s3://" + location.substring(6));
+        }
+        return new Path(location);
+    }
+
+    /** The FileIO of {@code location}: {@code LocalFileIO} for a path, else its store's (cached). */
+    public static FileIO fileIO(String location) {
+        Path path = path(location);
+        URI uri = path.toUri();
+        String scheme = uri.getScheme();
+        if (scheme == null || scheme.equals("file")) {
+            return LocalFileIO.create();
+        }
+        String key = scheme + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority());
+        return STORES.computeIfAbsent(
+                key,
+                k -> {
+                    try {
+                        return FileIO.get(path, CatalogContext.create(Options.fromMap(options)));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(
+                                "no file system for " + k + ": " + e.getClass().getName() + ": "
+                                        + e.getMessage(),
+                                e);
+                    }
+                });
+    }
+}
