@@ -427,3 +427,31 @@ fn a_replay_of_every_corpus_from_the_store_equals_the_replay_from_disk_in_every_
         "the report shows the secret"
     );
 }
+
+#[test]
+fn retain_of_a_store_table_is_unsupported_by_name_before_anything_runs() {
+    let server = S3Server::shared();
+    let proxy = server.proxy();
+    let uri = server.put_tree(
+        &common::corpus("c01-key-order").join("table"),
+        "retain/wh/db.db/t",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b.tar.zst");
+    let mut args = vec![
+        "retain".to_string(),
+        uri.clone(),
+        "--out".into(),
+        common::path_str(&out).into(),
+    ];
+    args.extend(proxy.option_args());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = common::paimon_parity(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&uri) && err.contains("unsupported: bundles of a table in an object store"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    assert_eq!(proxy.request_count(), 0, "nothing was asked of the store");
+}

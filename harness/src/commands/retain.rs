@@ -74,6 +74,17 @@ pub(super) struct Retained {
 /// Writes the bundle; exit 0 when written.
 pub(super) fn run(args: RetainArgs) -> Result<i32> {
     check_json_target(args.json.as_deref())?;
+    let location = crate::location::table_location(&args.table)?;
+    if crate::location::is_store(&location) {
+        // Refused before the replay runs: the bundle is packed from a local directory listing.
+        return Err(Error::Table {
+            path: location,
+            reason: "unsupported: bundles of a table in an object store are not written yet (the bundle \
+                     is packed from a local listing of the table); replay, audit, inspect and bench read \
+                     it in place"
+                .into(),
+        });
+    }
     if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
