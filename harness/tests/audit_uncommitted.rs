@@ -4,35 +4,13 @@
 
 mod common;
 
-use std::path::Path;
-
 use harness::audit::{run, UncommittedClass, UncommittedKind};
-
-/// A copy of c00-lookup-control as a recovery that dropped commit 2's whole committable leaves it: both
-/// snapshots of identifier 2 gone (`filterAndCommit` drops a committable whose identifier the user's latest
-/// snapshot already has; here as if it never landed), its files still in the bucket.
-fn dropped_commit_2(into: &Path) {
-    let control = common::line_corpora(&common::line_version())
-        .into_iter()
-        .find(|d| common::corpus_name(d) == "c00-lookup-control")
-        .unwrap();
-    common::copy_tree(&control.join("table"), into);
-    let snapshots = into.join("snapshot");
-    for id in [3, 4] {
-        let path = snapshots.join(format!("snapshot-{id}"));
-        let json: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        assert_eq!(json["commitIdentifier"], 2, "{}", path.display());
-        std::fs::remove_file(path).unwrap();
-    }
-    std::fs::write(snapshots.join("LATEST"), "2").unwrap();
-}
 
 #[test]
 fn a_dropped_committable_is_found_in_its_files_and_only_there() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("table");
-    dropped_commit_2(&table);
+    common::dropped_commit_2(&table);
     let r = run(&table, "both").unwrap();
     // What is left is commit 1, complete, and its changelog agrees with the table.
     assert!(r.incomplete_pairs().is_empty(), "{:?}", r.pairs);
@@ -109,7 +87,7 @@ fn a_dropped_committable_is_found_in_its_files_and_only_there() {
 fn a_leftover_whose_rows_the_table_has_is_not_a_finding() {
     let dir = tempfile::tempdir().unwrap();
     let dropped = dir.path().join("dropped");
-    dropped_commit_2(&dropped);
+    common::dropped_commit_2(&dropped);
     let control = common::line_corpora(&common::line_version())
         .into_iter()
         .find(|d| common::corpus_name(d) == "c00-lookup-control")

@@ -234,3 +234,23 @@ pub fn without_timings(v: &serde_json::Value) -> serde_json::Value {
         other => other.clone(),
     }
 }
+
+/// A copy of c00-lookup-control as a recovery that dropped commit 2's whole committable leaves it: both
+/// snapshots of identifier 2 gone (`filterAndCommit` drops a committable whose identifier the user's latest
+/// snapshot already has; here as if it never landed), its files still in the bucket.
+pub fn dropped_commit_2(into: &Path) {
+    let control = line_corpora(&line_version())
+        .into_iter()
+        .find(|d| corpus_name(d) == "c00-lookup-control")
+        .unwrap();
+    copy_tree(&control.join("table"), into);
+    let snapshots = into.join("snapshot");
+    for id in [3, 4] {
+        let path = snapshots.join(format!("snapshot-{id}"));
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(json["commitIdentifier"], 2, "{}", path.display());
+        std::fs::remove_file(path).unwrap();
+    }
+    std::fs::write(snapshots.join("LATEST"), "2").unwrap();
+}

@@ -455,3 +455,47 @@ fn retain_of_a_store_table_is_unsupported_by_name_before_anything_runs() {
     assert!(!out.exists());
     assert_eq!(proxy.request_count(), 0, "nothing was asked of the store");
 }
+
+#[test]
+fn the_audit_finds_files_never_committed_in_the_store_as_on_disk() {
+    let server = S3Server::shared();
+    let proxy = server.proxy();
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table");
+    common::dropped_commit_2(&table);
+    let uri = server.put_tree(&table, "uncommitted/wh/db.db/t");
+    let audit = |location: &str, json: &Path, store: bool| {
+        let mut args = vec![
+            "audit".to_string(),
+            location.to_string(),
+            "--json".into(),
+            common::path_str(json).into(),
+        ];
+        if store {
+            args.extend(proxy.option_args());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        common::expect_exit(1, &args);
+        let mut part = common::read_json(json)["audit"]["uncommitted"].clone();
+        for f in part["files"].as_array_mut().unwrap() {
+            f.as_object_mut().unwrap().remove("modified");
+        }
+        part.to_string()
+    };
+    let disk = audit(
+        common::path_str(&table),
+        &dir.path().join("disk.json"),
+        false,
+    );
+    let before = proxy.request_count();
+    let store = audit(&uri, &dir.path().join("store.json"), true);
+    assert_eq!(store.replace(&uri, common::path_str(&table)), disk);
+    // From the scenario (as harness/tests/audit_uncommitted.rs): commit 2's three files, found in the store.
+    assert!(disk.contains("rows-the-table-lacks"), "{disk}");
+    assert!(!disk.contains("\"skipped\":\""), "{disk}");
+    let ops = proxy.operations_since(before);
+    assert!(
+        ops.keys().all(|op| READ_OPERATIONS.contains(&op.as_str())),
+        "{ops:?}"
+    );
+}

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 
-use super::FileIO;
+use super::{FileIO, FileStatus};
 
 /// Local files, read with `std::fs`. A `file:` URI is read as its path.
 #[derive(Debug, Default)]
@@ -58,5 +58,27 @@ impl FileIO for LocalFileIO {
             }
         }
         Ok(names)
+    }
+
+    fn list_status(&self, dir: &Path) -> std::io::Result<Vec<FileStatus>> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(local(dir))? {
+            let entry = entry?;
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            // Symbolic links followed, as `std::fs::metadata` does.
+            let meta = std::fs::metadata(entry.path()).ok();
+            out.push(FileStatus {
+                name,
+                is_dir: meta.as_ref().is_some_and(std::fs::Metadata::is_dir),
+                size: meta.as_ref().map_or(0, std::fs::Metadata::len),
+                modified_millis: meta
+                    .and_then(|m| m.modified().ok())
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .and_then(|d| i64::try_from(d.as_millis()).ok()),
+            });
+        }
+        Ok(out)
     }
 }

@@ -21,10 +21,10 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 
-use bytes::Bytes;
-
 use crate::error::{Error, Result};
 
+/// The bytes a [`FileIO`] returns (the `bytes` crate's, shared without copying).
+pub use bytes::Bytes;
 pub use options::{FileIOOptions, S3Settings};
 pub use store::RequestCounts;
 
@@ -50,6 +50,24 @@ pub trait FileIO: Send + Sync + std::fmt::Debug {
     /// (`FileIO.listStatus`). A missing directory is an error of kind `NotFound` on a local file system and
     /// an empty list on a store, where directories do not exist apart from their objects.
     fn list(&self, dir: &Path) -> std::io::Result<Vec<String>>;
+
+    /// The files and directories directly in `dir`, with their sizes and modification times
+    /// (`FileIO.listStatus`); errors and a missing directory as [`FileIO::list`].
+    fn list_status(&self, dir: &Path) -> std::io::Result<Vec<FileStatus>>;
+}
+
+/// One entry of [`FileIO::list_status`] (`org.apache.paimon.fs.FileStatus`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileStatus {
+    /// The name in its directory.
+    pub name: String,
+    /// Whether it is a directory (on a store: a common prefix of keys).
+    pub is_dir: bool,
+    /// Its size in bytes (0 for a directory).
+    pub size: u64,
+    /// When it was last modified, in milliseconds since the Unix epoch, when known (an object's
+    /// `Last-Modified`; a directory of a store has none).
+    pub modified_millis: Option<i64>,
 }
 
 /// The options the stores are built with ([`configure`]), and the stores built so far, by `s3://bucket`.

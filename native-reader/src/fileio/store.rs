@@ -18,7 +18,7 @@ use object_store::path::Path as ObjectPath;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig};
 
 use super::options::FileIOOptions;
-use super::{FileIO, Location};
+use super::{FileIO, FileStatus, Location};
 
 /// Requests made to stores, by kind, and the bytes their bodies carried.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -27,7 +27,7 @@ pub struct RequestCounts {
     pub get: u64,
     /// HEAD requests.
     pub head: u64,
-    /// LIST requests (`ListObjectsV2`, one per page).
+    /// LIST calls (`ListObjectsV2`; a listing of more than 1000 keys takes one request per page).
     pub list: u64,
     /// Bytes received in GET bodies.
     pub bytes: u64,
@@ -271,6 +271,32 @@ impl FileIO for S3FileIO {
         LISTS.fetch_add(1, Ordering::Relaxed);
         let listed = self.run("LIST", self.store.list_with_delimiter(Some(&key)))?;
         Ok(!listed.objects.is_empty() || !listed.common_prefixes.is_empty())
+    }
+
+    fn list_status(&self, dir: &Path) -> std::io::Result<Vec<FileStatus>> {
+        let key = self.key(dir)?;
+        LISTS.fetch_add(1, Ordering::Relaxed);
+        let listed = self.run("LIST", self.store.list_with_delimiter(Some(&key)))?;
+        let mut out: Vec<FileStatus> = listed
+            .common_prefixes
+            .iter()
+            .filter_map(|p| p.parts().next_back().map(|n| n.as_ref().to_string()))
+            .map(|name| FileStatus {
+                name,
+                is_dir: true,
+                size: 0,
+                modified_millis: None,
+            })
+            .collect();
+        out.extend(listed.objects.iter().filter_map(|o| {
+            Some(FileStatus {
+                name: o.location.filename()?.to_string(),
+                is_dir: false,
+                size: o.size,
+                modified_millis: Some(o.last_modified.timestamp_millis()),
+            })
+        }));
+        Ok(out)
     }
 
     fn list(&self, dir: &Path) -> std::io::Result<Vec<String>> {

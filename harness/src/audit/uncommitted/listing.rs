@@ -132,8 +132,8 @@ fn read_lists(
 
 /// Snapshot files of `dir` whose names start with `prefix`, in name order (tags are named, not numbered).
 fn snapshot_files(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
+    let names = match native_reader::fileio::for_path(dir)?.list(dir) {
+        Ok(names) => names,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => {
             return Err(Error::Io {
@@ -142,14 +142,10 @@ fn snapshot_files(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
             })
         }
     };
-    let mut out: Vec<PathBuf> = entries
-        .flatten()
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.starts_with(prefix) && !n.ends_with(".tmp"))
-        })
-        .map(|e| e.path())
+    let mut out: Vec<PathBuf> = names
+        .into_iter()
+        .filter(|n| n.starts_with(prefix) && !n.ends_with(".tmp"))
+        .map(|n| dir.join(n))
         .collect();
     out.sort();
     Ok(out)
@@ -286,17 +282,16 @@ pub(super) fn candidates(
     let mut buckets = 0;
     let mut out = Vec::new();
     let mut stack: Vec<(PathBuf, Vec<Option<String>>)> = vec![(PathBuf::from(&base), Vec::new())];
+    let io = native_reader::fileio::for_path(Path::new(&base))?;
     while let Some((dir, partition)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+        let Ok(mut entries) = io.list_status(&dir) else {
             continue;
         };
-        let mut entries: Vec<_> = entries.flatten().collect();
-        entries.sort_by_key(|e| e.file_name());
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
         for e in entries {
-            let Some(name) = e.file_name().to_str().map(str::to_owned) else {
-                continue;
-            };
-            if !e.file_type().is_ok_and(|t| t.is_dir())
+            let name = e.name.clone();
+            let child = dir.join(&name);
+            if !e.is_dir
                 || name.starts_with('.')
                 || name.starts_with('_')
                 || (partition.is_empty()
@@ -315,19 +310,14 @@ pub(super) fn candidates(
                     }
                 };
                 buckets += 1;
-                let bucket_path = e.path().to_string_lossy().into_owned();
-                let mut files: Vec<_> = std::fs::read_dir(e.path())
-                    .map_err(|source| Error::Io {
-                        path: e.path(),
-                        source,
-                    })?
-                    .flatten()
-                    .collect();
-                files.sort_by_key(|f| f.file_name());
-                for f in files {
-                    let Some(file) = f.file_name().to_str().map(str::to_owned) else {
-                        continue;
-                    };
+                let bucket_path = child.to_string_lossy().into_owned();
+                let mut files = io.list_status(&child).map_err(|source| Error::Io {
+                    path: child.clone(),
+                    source,
+                })?;
+                files.sort_by(|a, b| a.name.cmp(&b.name));
+                for f in files.into_iter().filter(|f| !f.is_dir) {
+                    let file = f.name;
                     let changelog = file.starts_with(changelog_prefix);
                     if !(changelog || file.starts_with(data_prefix))
                         || !FORMATS.iter().any(|x| file.ends_with(x))
@@ -335,25 +325,21 @@ pub(super) fn candidates(
                     {
                         continue;
                     }
-                    let meta = f.metadata().ok();
                     out.push(Candidate {
                         bucket_path: bucket_path.clone(),
                         bucket,
                         partition: partition.clone(),
                         name: file,
                         changelog,
-                        size: meta.as_ref().map_or(0, std::fs::Metadata::len),
-                        modified_millis: meta
-                            .and_then(|m| m.modified().ok())
-                            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                            .and_then(|d| i64::try_from(d.as_millis()).ok()),
+                        size: f.size,
+                        modified_millis: f.modified_millis,
                     });
                 }
             } else if let Some((_, value)) = name.split_once('=') {
                 let value = unescape(value);
                 let mut p = partition.clone();
                 p.push((value != default_name).then_some(value));
-                stack.push((e.path(), p));
+                stack.push((child, p));
             }
         }
     }

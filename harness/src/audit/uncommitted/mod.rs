@@ -223,11 +223,15 @@ fn writer_mtimes(table: &Table, timeline: &Timeline) -> bool {
     else {
         return false;
     };
-    std::fs::metadata(table.snapshot_manager().snapshot_path(latest))
-        .and_then(|m| m.modified())
+    // The snapshot file's modification time (an object's Last-Modified on a store), from a listing of
+    // the snapshot directory.
+    let snapshots = table.snapshot_manager().snapshot_dir();
+    let name = format!("snapshot-{latest}");
+    native_reader::fileio::for_path(&snapshots)
         .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_millis()).ok())
+        .and_then(|io| io.list_status(&snapshots).ok())
+        .and_then(|listed| listed.into_iter().find(|f| f.name == name))
+        .and_then(|f| f.modified_millis)
         .is_some_and(|m| (recorded - SLACK_MILLIS..=recorded + SLACK_MILLIS).contains(&m))
 }
 
@@ -253,14 +257,6 @@ fn try_find(
     timeline: &Timeline,
     pairs: &mut [CommitPair],
 ) -> Result<Uncommitted> {
-    if native_reader::fileio::is_store(table.path()) {
-        return Err(crate::Error::Table {
-            path: table.path().to_path_buf(),
-            reason: "unsupported: the bucket directories of a table in an object store are not listed yet \
-                     (the audit's other parts read the store)"
-                .into(),
-        });
-    }
     let referenced =
         listing::referenced(table, timeline.earliest_snapshot, timeline.latest_snapshot)?;
     let (buckets, candidates) = listing::candidates(table, &referenced)?;

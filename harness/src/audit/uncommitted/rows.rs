@@ -61,7 +61,41 @@ impl Record {
 /// Errors: the format reader's, as text.
 fn footer(path: &Path) -> std::result::Result<(i64, Vec<String>), String> {
     let name = path.to_string_lossy();
+    if native_reader::fileio::is_store(path) {
+        // One GET of the whole object, read from memory.
+        let bytes = native_reader::fileio::read(path).map_err(|e| e.to_string())?;
+        return footer_of(&name, bytes);
+    }
     let file = File::open(path).map_err(|e| e.to_string())?;
+    footer_of(&name, file)
+}
+
+/// A data file to read a footer of: the local file, or an object's bytes.
+trait FooterInput:
+    parquet::file::reader::ChunkReader + orc_rust::reader::ChunkReader + 'static
+{
+    /// The whole file as a stream (Avro's container is read from its start).
+    fn stream(self) -> Box<dyn std::io::Read>;
+}
+
+impl FooterInput for File {
+    fn stream(self) -> Box<dyn std::io::Read> {
+        Box::new(std::io::BufReader::new(self))
+    }
+}
+
+impl FooterInput for native_reader::fileio::Bytes {
+    fn stream(self) -> Box<dyn std::io::Read> {
+        Box::new(std::io::Cursor::new(self))
+    }
+}
+
+/// [`footer`] of a file opened as `input`.
+fn footer_of(
+    name: &str,
+    input: impl FooterInput,
+) -> std::result::Result<(i64, Vec<String>), String> {
+    let file = input;
     if name.ends_with(".parquet") {
         let b = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
             .map_err(|e| e.to_string())?;
@@ -76,8 +110,7 @@ fn footer(path: &Path) -> std::result::Result<(i64, Vec<String>), String> {
             columns.map(|c| c.name().to_owned()).collect(),
         ))
     } else {
-        let reader =
-            apache_avro::Reader::new(std::io::BufReader::new(file)).map_err(|e| e.to_string())?;
+        let reader = apache_avro::Reader::new(file.stream()).map_err(|e| e.to_string())?;
         let columns = match reader.writer_schema() {
             apache_avro::Schema::Record(r) => r.fields.iter().map(|f| f.name.clone()).collect(),
             _ => Vec::new(),
@@ -217,7 +250,8 @@ pub(super) fn lacking(
     let mut missing_files = 0;
     for f in committed.iter().filter(|f| f.changelog == c.changelog) {
         let path = Path::new(&c.bucket_path).join(&f.meta.file_name);
-        if f.meta.external_path.is_none() && !path.is_file() {
+        if f.meta.external_path.is_none() && !native_reader::fileio::exists(&path).unwrap_or(false)
+        {
             missing_files += 1;
             continue;
         }
