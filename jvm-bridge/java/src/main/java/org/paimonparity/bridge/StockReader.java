@@ -75,9 +75,12 @@ public final class StockReader {
     private StockReader() {}
 
     /** The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}). */
-    private static FileStoreTable openTable(String tableDir) {
-        return FileStoreTableFactory.create(
-                TableLocations.fileIO(tableDir), TableLocations.path(tableDir));
+    private static FileStoreTable openTable(String tableDir) throws Exception {
+        return TableLocations.opening(
+                tableDir,
+                () ->
+                        FileStoreTableFactory.create(
+                                TableLocations.fileIO(tableDir), TableLocations.path(tableDir)));
     }
 
     /**
@@ -96,10 +99,15 @@ public final class StockReader {
     }
 
     /** {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none. */
-    public static long latestSnapshotId(String tableDir) {
+    public static long latestSnapshotId(String tableDir) throws Exception {
         Long id =
-                snapshotManager(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
-                        .latestSnapshotId();
+                TableLocations.opening(
+                        tableDir,
+                        () ->
+                                snapshotManager(
+                                                TableLocations.fileIO(tableDir),
+                                                TableLocations.path(tableDir))
+                                        .latestSnapshotId());
         return id == null ? -1L : id;
     }
 
@@ -150,7 +158,8 @@ public final class StockReader {
      * the released {@code Table.copy(Map)}. Which options a scan mode sets is decided on the Rust side
      * ({@code jvm_bridge::scan_options}).
      */
-    private static FileStoreTable openWithOptions(String tableDir, String optionsJson) {
+    private static FileStoreTable openWithOptions(String tableDir, String optionsJson)
+            throws Exception {
         JsonNode options = JsonSerdeUtil.fromJson(optionsJson, JsonNode.class);
         if (options == null || !options.isObject()) {
             throw new IllegalArgumentException("scan options JSON must be an object");
@@ -183,7 +192,7 @@ public final class StockReader {
      * returns a handle for {@link #nextStreamPlan} and {@link #closeStreamScan}. The Rust side calls
      * {@code nextStreamPlan} until its stop rule ends the stream.
      */
-    public static long openStreamScan(String tableDir, String optionsJson) {
+    public static long openStreamScan(String tableDir, String optionsJson) throws Exception {
         FileStoreTable table = openWithOptions(tableDir, optionsJson);
         StreamTableScan scan = table.newReadBuilder().newStreamScan();
         long handle = NEXT_HANDLE.getAndIncrement();

@@ -9,9 +9,11 @@ import org.apache.paimon.utils.JsonSerdeUtil;
 
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -78,5 +80,33 @@ public final class TableLocations {
                                 e);
                     }
                 });
+    }
+    /** Whether {@code location} is a URI with a scheme other than {@code file}: a store. */
+    public static boolean isStore(String location) {
+        String scheme = path(location).toUri().getScheme();
+        return scheme != null && !scheme.equals("file");
+    }
+
+    /**
+     * Runs {@code open} on the table at {@code location}; for a store, a failure is rethrown naming
+     * the location and what failed ({@code cannot open the table at s3://...: <class>: <message>};
+     * neither holds the options). Local tables fail exactly as before.
+     */
+    public static <T> T opening(String location, Callable<T> open) throws Exception {
+        if (!isStore(location)) {
+            return open.call();
+        }
+        try {
+            return open.call();
+        } catch (Exception | LinkageError e) {
+            throw new IOException(
+                    "cannot open the table at "
+                            + location
+                            + ": "
+                            + e.getClass().getName()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
     }
 }
