@@ -57,49 +57,52 @@ fn threads() -> u32 {
 /// Bytes read (and hashed, and compressed) at a time.
 const CHUNK: usize = 256 << 10;
 
-/// A file of the table directory.
+/// A file of the table (a local directory or a store location, [`native_reader::fileio`]).
 #[derive(Clone, Debug)]
 pub struct TableFile {
     /// Its path inside the table directory, `/`-separated.
     pub relative: String,
-    /// Where it is.
+    /// Where it is: a local path, or a store URI (`s3://bucket/key`).
     pub absolute: PathBuf,
     /// Metadata or data.
     pub kind: FileKind,
     /// Size in bytes.
     pub size: u64,
+    /// Last modified, in milliseconds since the epoch, when the file system says.
+    pub modified_millis: Option<i64>,
 }
 
-/// Every regular file under `table` (symbolic links followed), metadata first, each group sorted by path.
+/// Every file under `table` (a local directory, symbolic links followed, or a store location listed with
+/// LIST requests only), metadata first, each group sorted by path.
 ///
-/// Errors: [`Error::TableSource`] naming a directory or file that cannot be listed.
+/// Errors: [`Error::TableSource`] naming a directory that cannot be listed.
 pub fn list_table(table: &Path) -> Result<Vec<TableFile>> {
-    let mut out = Vec::new();
-    let mut dirs = vec![table.to_path_buf()];
     let err = |path: &Path, e: std::io::Error| Error::TableSource {
         path: path.to_path_buf(),
         context: "cannot list the table for the bundle".into(),
         source: e.into(),
     };
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).map_err(|e| err(&dir, e))? {
-            let entry = entry.map_err(|e| err(&dir, e))?;
-            let path = entry.path();
-            let meta = std::fs::metadata(&path).map_err(|e| err(&path, e))?;
-            if meta.is_dir() {
-                dirs.push(path);
-            } else if meta.is_file() {
-                let rel = path.strip_prefix(table).unwrap_or(&path);
-                let relative = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
+    let io = native_reader::fileio::for_path(table).map_err(|e| Error::TableSource {
+        path: table.to_path_buf(),
+        context: "cannot list the table for the bundle".into(),
+        source: e.into(),
+    })?;
+    let mut out = Vec::new();
+    // (directory, its path relative to the table with a trailing `/`, or empty for the table itself)
+    let mut dirs = vec![(table.to_path_buf(), String::new())];
+    while let Some((dir, prefix)) = dirs.pop() {
+        for status in io.list_status(&dir).map_err(|e| err(&dir, e))? {
+            let path = dir.join(&status.name);
+            let relative = format!("{prefix}{}", status.name);
+            if status.is_dir {
+                dirs.push((path, format!("{relative}/")));
+            } else {
                 out.push(TableFile {
-                    kind: FileKind::of(rel),
+                    kind: FileKind::of(Path::new(&relative)),
                     relative,
                     absolute: path,
-                    size: meta.len(),
+                    size: status.size,
+                    modified_millis: status.modified_millis,
                 });
             }
         }
@@ -126,11 +129,11 @@ pub struct PackStats {
 }
 
 /// Writes the bundle `out`: `manifest` first (its `files[].sha256` filled in here), then each file of
-/// `sources` (in the order and with the sizes of `manifest.files`) under [`TABLE_DIR`].
+/// `sources` (in the order and with the sizes of `manifest.files`; local or in a store) under [`TABLE_DIR`].
 ///
 /// Errors: [`Error::Io`] naming `out` when it cannot be written; [`Error::TableSource`] naming a table file
 /// that cannot be read or whose size changed while it was read.
-pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<PackStats> {
+pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[TableFile]) -> Result<PackStats> {
     let started = Instant::now();
     let io = |e: std::io::Error| Error::Io {
         path: out.to_path_buf(),
@@ -239,7 +242,8 @@ pub fn pack(out: &Path, manifest: &mut Manifest, sources: &[PathBuf]) -> Result<
 
 /// Appends the file `source` (`size` bytes) as the entry `table/<path>`: its header (and a long-name entry when
 /// the path needs one) through the tar crate, then its content chunk by chunk, each chunk sent to the hashing
-/// thread (`None` after the last one) as it is compressed.
+/// thread (`None` after the last one) as it is compressed. A file in a store is read by ranged GETs of one
+/// chunk each, so that memory stays a few chunks whatever the file's size.
 ///
 /// Errors: [`Error::TableSource`] naming a file that cannot be read or is shorter than listed; `io` for the
 /// bundle.
@@ -248,21 +252,19 @@ fn feed<W: Write>(
     pipe: &Pipe<'_>,
     path: &str,
     size: u64,
-    source: &Path,
+    source: &TableFile,
     io: &dyn Fn(std::io::Error) -> Error,
 ) -> Result<()> {
     let read_err = |e: std::io::Error| Error::TableSource {
-        path: source.to_path_buf(),
+        path: source.absolute.clone(),
         context: "cannot read it into the bundle".into(),
         source: e.into(),
     };
-    let mut input = File::open(source).map_err(read_err)?;
-    let mtime = input
-        .metadata()
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
+    let mut input = Source::open(&source.absolute).map_err(read_err)?;
+    let mtime = source
+        .modified_millis
+        .and_then(|m| u64::try_from(m / 1000).ok())
+        .unwrap_or(0);
     let mut header = tar::Header::new_gnu();
     header.set_entry_type(tar::EntryType::Regular);
     header.set_size(size);
@@ -276,7 +278,7 @@ fn feed<W: Write>(
     while left > 0 {
         let mut chunk = pipe.buffer();
         chunk.resize((left as usize).min(CHUNK), 0);
-        input.read_exact(&mut chunk).map_err(|e| {
+        input.read_exact(&mut chunk, size - left).map_err(|e| {
             read_err(std::io::Error::new(
                 e.kind(),
                 format!(
@@ -294,6 +296,47 @@ fn feed<W: Write>(
     pipe.to_hash.send(None).map_err(|_| hashing_gone())?;
     let pad = (512 - (size % 512) as usize) % 512;
     builder.get_mut().write_all(&[0u8; 512][..pad]).map_err(io)
+}
+
+/// A table file being read into the bundle: a local file read in order, or a store object read by range.
+enum Source {
+    /// A local file.
+    Local(File),
+    /// An object in a store, and its URI.
+    Store(Arc<dyn native_reader::fileio::FileIO>, PathBuf),
+}
+
+impl Source {
+    /// Opens `path` (a local path, `file:` URI or store URI).
+    fn open(path: &Path) -> std::io::Result<Source> {
+        if native_reader::fileio::is_store(path) {
+            let io = native_reader::fileio::for_path(path).map_err(std::io::Error::other)?;
+            Ok(Source::Store(io, path.to_path_buf()))
+        } else {
+            let local = native_reader::split::local_path(&path.to_string_lossy())
+                .unwrap_or_else(|_| path.to_path_buf());
+            File::open(local).map(Source::Local)
+        }
+    }
+
+    /// Fills `buf` with the bytes from `offset` on (the local file is read in order: `offset` is where it
+    /// already is).
+    fn read_exact(&mut self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        match self {
+            Source::Local(f) => f.read_exact(buf),
+            Source::Store(io, path) => {
+                let bytes = io.read_range(path, offset..offset + buf.len() as u64)?;
+                if bytes.len() < buf.len() {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        format!("{} bytes at {offset}, {} asked", bytes.len(), buf.len()),
+                    ));
+                }
+                buf.copy_from_slice(&bytes[..buf.len()]);
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The way chunks go to the hashing thread, and the chunks it is done with.

@@ -56,7 +56,11 @@ type Place = (Vec<Option<String>>, i32);
 /// Errors: none of its own; a scan the native planner cannot plan widens the selection to the named
 /// buckets (said in [`Needed::notes`]).
 pub fn needed(table: &Path, reports: &[Value], release: PaimonRelease) -> Result<Needed> {
-    let table = std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf());
+    let table = if native_reader::fileio::is_store(table) {
+        table.to_path_buf()
+    } else {
+        std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf())
+    };
     let reader = NativeTableReader::for_release(release);
     let mut out = Needed::default();
     let mut buckets: HashMap<Place, BTreeSet<String>> = HashMap::new();
@@ -242,8 +246,18 @@ fn place_of(partition: &Value, bucket: &Value) -> Option<Place> {
     Some((values, bucket.as_i64()? as i32))
 }
 
-/// `path` relative to `table`, `/`-separated (a `file:` scheme dropped); `None` outside it.
+/// `path` relative to `table`, `/`-separated (a `file:` scheme dropped; a store URI compared as text); `None`
+/// outside it.
 fn relative_to(table: &Path, path: &Path) -> Option<String> {
+    if native_reader::fileio::is_store(table) {
+        let table = table.to_string_lossy();
+        let path = path.to_string_lossy();
+        let rest = path.strip_prefix(table.trim_end_matches('/'))?;
+        if !rest.is_empty() && !rest.starts_with('/') {
+            return None;
+        }
+        return Some(rest.trim_matches('/').to_owned());
+    }
     let text = path.to_string_lossy();
     let plain = native_reader::split::local_path(&text)
         .ok()
@@ -258,25 +272,24 @@ fn relative_to(table: &Path, path: &Path) -> Option<String> {
     )
 }
 
-/// Every directory named `name` under `table`, relative to it.
+/// Every directory named `name` under `table` (local, or in a store through its LIST requests), relative to
+/// it.
 fn bucket_dirs(table: &Path, name: &str) -> Vec<String> {
+    let Ok(io) = native_reader::fileio::for_path(table) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    let mut dirs: Vec<PathBuf> = vec![table.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+    let mut dirs: Vec<(PathBuf, String)> = vec![(table.to_path_buf(), String::new())];
+    while let Some((dir, prefix)) = dirs.pop() {
+        let Ok(entries) = io.list_status(&dir) else {
             continue;
         };
-        for e in entries.flatten() {
-            let p = e.path();
-            if !p.is_dir() {
-                continue;
-            }
-            if e.file_name().to_string_lossy() == name {
-                if let Some(rel) = relative_to(table, &p) {
-                    out.push(rel);
-                }
+        for e in entries.into_iter().filter(|e| e.is_dir) {
+            let relative = format!("{prefix}{}", e.name);
+            if e.name == name {
+                out.push(relative);
             } else {
-                dirs.push(p);
+                dirs.push((dir.join(&e.name), format!("{relative}/")));
             }
         }
     }

@@ -74,17 +74,6 @@ pub(super) struct Retained {
 /// Writes the bundle; exit 0 when written.
 pub(super) fn run(args: RetainArgs) -> Result<i32> {
     check_json_target(args.json.as_deref())?;
-    let location = crate::location::table_location(&args.table)?;
-    if crate::location::is_store(&location) {
-        // Refused before the replay runs: the bundle is packed from a local directory listing.
-        return Err(Error::Table {
-            path: location,
-            reason: "unsupported: bundles of a table in an object store are not written yet (the bundle \
-                     is packed from a local listing of the table); replay, audit, inspect and bench read \
-                     it in place"
-                .into(),
-        });
-    }
     if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
@@ -261,7 +250,7 @@ fn retain(args: &RetainArgs) -> Result<Retained> {
             .map(|s| s.notes.clone())
             .unwrap_or_default(),
     };
-    let sources: Vec<PathBuf> = kept.iter().map(|f| f.absolute.clone()).collect();
+    let sources: Vec<TableFile> = kept.iter().map(|f| (*f).clone()).collect();
     let stats = pack(&args.out, &mut manifest, &sources)?;
     Ok(Retained {
         path: args.out.clone(),
@@ -321,8 +310,12 @@ fn read_finding_report(path: &Path) -> Result<Value> {
     Ok(v)
 }
 
-/// Refuses a bundle path inside the table directory (the harness never writes into the table it reads).
+/// Refuses a bundle path inside the table directory (the harness never writes into the table it reads). A
+/// table in a store cannot hold a local bundle path.
 fn refuse_out_inside(table: &Path, out: &Path) -> Result<()> {
+    if crate::location::is_store(table) {
+        return Ok(());
+    }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -369,6 +362,16 @@ fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
     for a in [&mut replay, &mut audit] {
         a.extend(["--paimon-version".into(), version.clone()]);
     }
+    // The children read the store with this run's options: handed over in a file only this user can read,
+    // never on a command line (which `ps` shows and the reports record).
+    let options = native_reader::fileio::configured();
+    if !options.is_empty() {
+        let file = dir.path().join("file-io-options");
+        write_private(&file, &options)?;
+        for a in [&mut replay, &mut audit] {
+            a.extend(["--options-file".into(), file.display().to_string()]);
+        }
+    }
     let mut reports = Vec::new();
     for (name, mut command) in [("replay", replay), ("audit", audit)] {
         let json = dir.path().join(format!("{name}.json"));
@@ -397,6 +400,28 @@ fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
         reports.push(v);
     }
     Ok(reports)
+}
+
+/// Writes `options` to `path` as `KEY=VALUE` lines (an options file, `crate::store_options`), readable by
+/// this user only.
+///
+/// Errors: [`Error::Io`] naming `path`.
+fn write_private(path: &Path, options: &native_reader::fileio::FileIOOptions) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io)?;
+    for (k, v) in options.as_map() {
+        writeln!(file, "{k}={v}").map_err(io)?;
+    }
+    Ok(())
 }
 
 /// `exit N`, or `killed by signal N`, for people.
