@@ -304,6 +304,12 @@ pub struct SweepArgs {
     /// Keep the table of the first point of each window in DIR (for `inspect`, `audit`, `replay`).
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+    /// Write the points' tables under LOCATION (default: the system's temporary directory): a local
+    /// directory, or a store URI (`s3://bucket/prefix`, with the --option of the store) to sweep the commit
+    /// where the table lives; the points are named by the store's operations (HEAD, GET, PUT, COPY, DELETE,
+    /// LIST). Each run writes into its own `paimon-parity-sweep-<pid>` below it and removes it at the end.
+    #[arg(long, value_name = "LOCATION")]
+    pub work: Option<PathBuf>,
     /// Points run at the same time, each in its own table, in one JVM (default: the cores).
     #[arg(long)]
     pub threads: Option<usize>,

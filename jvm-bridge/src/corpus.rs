@@ -292,8 +292,8 @@ pub struct CorpusWriter {
 }
 
 impl CorpusWriter {
-    /// Creates a table at `table_dir` from `schema_json` (see the module docs) with
-    /// `new SchemaManager(LocalFileIO.create(), path).createTable(schema)`.
+    /// Creates a table at `table_dir` (a local path or a store URI) from `schema_json` (see the module docs)
+    /// with `new SchemaManager(FileIO, path).createTable(schema)`, the location's released `FileIO`.
     ///
     /// Errors: [`crate::Error::Java`] (bad JSON or type string, invalid schema, table exists, I/O),
     /// [`crate::Error::Protocol`] (non-UTF-8 path).
@@ -309,6 +309,27 @@ impl CorpusWriter {
                 &[JValue::Object(&dir), JValue::Object(&schema)],
             )?;
             Ok(())
+        })
+    }
+
+    /// Deletes everything under `location` (a table the sweep or the corpus writer wrote, local or in a
+    /// store) with the released `FileIO.delete(path, true)` (`TableLocations.deleteAll`); `Ok(false)` when
+    /// nothing was there.
+    ///
+    /// Errors: [`crate::Error::Java`] (the store refuses, I/O), [`crate::Error::Protocol`] (non-UTF-8 path).
+    pub fn delete_table(location: &Path) -> Result<bool> {
+        let dir = path_arg(location)?;
+        with_env(|env| {
+            let dir = env.new_string(dir)?;
+            let deleted = env
+                .call_static_method(
+                    "org/paimonparity/bridge/TableLocations",
+                    "deleteAll",
+                    "(Ljava/lang/String;)Z",
+                    &[JValue::Object(&dir)],
+                )?
+                .z()?;
+            Ok(deleted)
         })
     }
 

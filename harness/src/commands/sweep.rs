@@ -40,7 +40,7 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
     let outcome = options(&args, threads).and_then(|o| {
         crate::replay::stop_on_interrupt();
         let r = sweep(&o);
-        let _ = std::fs::remove_dir_all(&o.work);
+        crate::sweep::remove_work(&o.work);
         r
     });
     if let Some(path) = &args.json {
@@ -90,7 +90,11 @@ fn options(args: &SweepArgs, threads: usize) -> Result<SweepOptions> {
     };
     let modes = modes_of(&args.fault);
     let recovery_faults = modes_of(&args.recovery_fault);
-    let work = std::env::temp_dir().join(format!("paimon-parity-sweep-{}", std::process::id()));
+    let base = match &args.work {
+        Some(location) => crate::location::table_location(location)?,
+        None => std::env::temp_dir(),
+    };
+    let work = base.join(format!("paimon-parity-sweep-{}", std::process::id()));
     Ok(SweepOptions {
         scenario_file,
         modes,

@@ -221,25 +221,10 @@ pub fn first_json_difference(expected: &Value, actual: &Value) -> Option<String>
 /// Errors: [`Error::Io`], [`Error::Table`] (a snapshot file is not the expected JSON).
 pub fn snapshot_summaries(table: &Path) -> Result<Vec<SnapshotSummary>> {
     let dir = table.join("snapshot");
-    let entries = std::fs::read_dir(&dir).map_err(|e| Error::Io {
-        path: dir.clone(),
-        source: e,
-    })?;
-    let mut ids = BTreeSet::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::Io {
-            path: dir.clone(),
-            source: e,
-        })?;
-        let name = entry.file_name();
-        if let Some(id) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("snapshot-"))
-            .and_then(|n| n.parse::<i64>().ok())
-        {
-            ids.insert(id);
-        }
-    }
+    let ids: BTreeSet<i64> = list_names(&dir)?
+        .iter()
+        .filter_map(|n| n.strip_prefix("snapshot-")?.parse::<i64>().ok())
+        .collect();
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
         let path = dir.join(format!("snapshot-{id}"));
@@ -264,21 +249,10 @@ pub fn snapshot_summaries(table: &Path) -> Result<Vec<SnapshotSummary>> {
 /// The options of the latest schema of `table` (`schema/schema-N` with the largest N).
 pub(super) fn latest_options(table: &Path) -> Result<Value> {
     let dir = table.join("schema");
-    let entries = std::fs::read_dir(&dir).map_err(|e| Error::Io {
-        path: dir.clone(),
-        source: e,
-    })?;
-    let mut latest: Option<i64> = None;
-    for entry in entries.flatten() {
-        if let Some(id) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.strip_prefix("schema-"))
-            .and_then(|n| n.parse::<i64>().ok())
-        {
-            latest = latest.max(Some(id));
-        }
-    }
+    let latest: Option<i64> = list_names(&dir)?
+        .iter()
+        .filter_map(|n| n.strip_prefix("schema-")?.parse::<i64>().ok())
+        .max();
     let id = latest.ok_or_else(|| Error::Table {
         path: dir.clone(),
         reason: "no schema file".into(),
@@ -292,10 +266,24 @@ pub(super) fn latest_options(table: &Path) -> Result<Value> {
     Ok(json!(options))
 }
 
-fn read_json(path: &Path) -> Result<Value> {
-    let bytes = std::fs::read(path).map_err(|e| Error::Io {
-        path: path.to_path_buf(),
+/// The names in the directory `dir`, local or in a store ([`native_reader::fileio`]).
+///
+/// Errors: [`Error::Io`] naming `dir`.
+fn list_names(dir: &Path) -> Result<Vec<String>> {
+    let io = native_reader::fileio::for_path(dir).map_err(|e| Error::Io {
+        path: dir.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    io.list(dir).map_err(|e| Error::Io {
+        path: dir.to_path_buf(),
         source: e,
+    })
+}
+
+fn read_json(path: &Path) -> Result<Value> {
+    let bytes = native_reader::fileio::read(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
     })?;
     serde_json::from_slice(&bytes).map_err(|e| Error::TableSource {
         path: path.to_path_buf(),

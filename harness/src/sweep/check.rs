@@ -60,6 +60,10 @@ pub struct Evidence {
     /// Orphan files the fault left for information: `.tmp` files in `snapshot/`, and files in `manifest/` no
     /// snapshot references are not counted here.
     pub tmp_files: usize,
+    /// The `snapshot/LATEST` hint at the end, when there is one. Below the last snapshot it is stale: readers
+    /// probe past it (`HintFileUtils`), at the cost of a request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_hint: Option<i64>,
 }
 
 /// The rows of `batch` as rendered column values, with their RowKind byte.
@@ -163,7 +167,9 @@ fn chain(table: &Path, snapshots: &[SnapshotSummary], f: &mut Findings) {
         }
     }
     let last = snapshots.last().map_or(0, |s| s.id);
-    if let Ok(text) = std::fs::read_to_string(table.join("snapshot/LATEST")) {
+    if let Ok(text) = native_reader::fileio::read(&table.join("snapshot/LATEST"))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+    {
         if let Ok(hint) = text.trim().parse::<i64>() {
             if hint > last {
                 f.add(

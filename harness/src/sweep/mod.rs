@@ -22,7 +22,7 @@ mod points;
 pub mod text;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use check::{Evidence, SnapshotRef};
@@ -351,17 +351,25 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
     let expected = oracle::expected(&scenario)?;
     let stock = StockTableReader::new()?;
     let version = stock.bridge().paimon_version()?;
-    std::fs::create_dir_all(&options.work).map_err(|e| Error::Io {
-        path: options.work.clone(),
-        source: e,
-    })?;
+    if !native_reader::fileio::is_store(&options.work) {
+        std::fs::create_dir_all(&options.work).map_err(|e| Error::Io {
+            path: options.work.clone(),
+            source: e,
+        })?;
+    } else if options.keep.is_some() {
+        return Err(Error::Usage(format!(
+            "--keep with the points written in a store ({}): unsupported (kept tables are moved on local \
+             disk); sweep on local disk to keep them",
+            options.work.display()
+        )));
+    }
     // 1. Count.
     let count_dir = options.work.join("count");
-    let _ = std::fs::remove_dir_all(&count_dir);
+    remove_work(&count_dir);
     let counted = run_with_crash_point(
         &scenario,
         &count_dir.join("table"),
-        &count_dir.join("io"),
+        &io_dir(&count_dir),
         &stock,
         &CrashPoint {
             step: swept.step,
@@ -378,7 +386,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
         )));
     }
     let ops = views_of(&counted.window, &counted.durable);
-    let _ = std::fs::remove_dir_all(&count_dir);
+    remove_work(&count_dir);
     let count_millis = started.elapsed().as_millis() as u64;
 
     // 2. Every point of the commit.
@@ -452,11 +460,11 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
                 p.path
             );
             let dir = options.work.join(format!("recovery-count-{n}"));
-            let _ = std::fs::remove_dir_all(&dir);
+            remove_work(&dir);
             let counted = run_with_crash_point(
                 &scenario,
                 &dir.join("table"),
-                &dir.join("io"),
+                &io_dir(&dir),
                 &stock,
                 &CrashPoint {
                     step: swept.step,
@@ -467,7 +475,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
                 },
             )?;
             let after = crate::corpus::snapshot_summaries(&dir.join("table")).unwrap_or_default();
-            let _ = std::fs::remove_dir_all(&dir);
+            remove_work(&dir);
             let rec_ops = counted
                 .recovery_window
                 .as_ref()
@@ -594,6 +602,32 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
     })
 }
 
+/// Removes a point's directory: on local disk, or (a store prefix) through the released `FileIO`'s recursive
+/// delete, with its local I/O directory ([`io_dir`]). Quiet: what cannot be removed stays.
+pub fn remove_work(dir: &Path) {
+    if native_reader::fileio::is_store(dir) {
+        let _ = jvm_bridge::CorpusWriter::delete_table(dir);
+        let _ = std::fs::remove_dir_all(io_dir(dir));
+    } else {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// The writer's local I/O directory (`IOManager`: spills, lookup files) of the point at `dir`: beside its
+/// table on local disk; for a table in a store, under the system's temporary directory.
+pub fn io_dir(dir: &Path) -> PathBuf {
+    if native_reader::fileio::is_store(dir) {
+        let name = dir
+            .file_name()
+            .map_or_else(|| "point".into(), |n| n.to_string_lossy().into_owned());
+        std::env::temp_dir()
+            .join(format!("paimon-parity-sweep-io-{}", std::process::id()))
+            .join(name)
+    } else {
+        dir.join("io")
+    }
+}
+
 /// The swept commit's snapshots a point left durable before any recovery, in words.
 fn durable_state(p: &Point) -> String {
     if p.durable.is_empty() {
@@ -617,7 +651,8 @@ fn views_of(
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let publishes = (o.op == "rename")
+            // A rename on local disk, the COPY onto `snapshot-N` on a store (`FaultyStoreFileIO`).
+            let publishes = (o.op == "rename" || o.op == "COPY")
                 .then(|| o.path.strip_prefix("snapshot/snapshot-"))
                 .flatten()
                 .and_then(|id| id.parse::<i64>().ok())

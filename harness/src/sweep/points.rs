@@ -136,7 +136,7 @@ pub(super) fn keep_firsts(
                 p.kept = Some(to);
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
+        super::remove_work(&dir);
     }
 }
 
@@ -144,12 +144,12 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
     let started = Instant::now();
     let options = ctx.options;
     let dir = job.dir(&options.work);
-    let _ = std::fs::remove_dir_all(&dir);
+    super::remove_work(&dir);
     let table = dir.join("table");
     let run = run_with_crash_point(
         ctx.scenario,
         &table,
-        &dir.join("io"),
+        &super::io_dir(&dir),
         ctx.stock,
         &CrashPoint {
             step: ctx.swept.step,
@@ -159,7 +159,11 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
             recovery_fault: job.recovery,
         },
     )?;
-    let table = std::fs::canonicalize(&table).unwrap_or(table);
+    let table = if native_reader::fileio::is_store(&table) {
+        table
+    } else {
+        std::fs::canonicalize(&table).unwrap_or(table)
+    };
     let mut evidence = Evidence::default();
     let mut findings = check::check(ctx.stock, &table, &run, ctx.expected, &mut evidence);
     if options.parity {
@@ -184,13 +188,17 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
             evidence.audit = Some(format!("error: {e}"));
         }
     }
-    evidence.tmp_files = std::fs::read_dir(table.join("snapshot"))
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-                .count()
-        })
-        .unwrap_or(0);
+    // Temporary snapshot objects left behind (`snapshot/.snapshot-N.<uuid>.tmp`), local or in the store.
+    let snapshot_dir = table.join("snapshot");
+    evidence.tmp_files = native_reader::fileio::for_path(&snapshot_dir)
+        .ok()
+        .and_then(|io| io.list(&snapshot_dir).ok())
+        .map_or(0, |names| {
+            names.iter().filter(|n| n.ends_with(".tmp")).count()
+        });
+    evidence.latest_hint = native_reader::fileio::read(&snapshot_dir.join("LATEST"))
+        .ok()
+        .and_then(|b| String::from_utf8_lossy(&b).trim().parse().ok());
     let (own_window, own_ops) = match job.recovery {
         None => (Some(&run.window), ops),
         Some(_) => (run.recovery_window.as_ref(), rec_ops),

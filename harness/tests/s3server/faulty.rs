@@ -71,25 +71,65 @@ fn serve(client: TcpStream, upstream: u16, rule: &Rule, record: &Recorder) -> st
     let mut reader = BufReader::new(client.try_clone()?);
     let mut head = Vec::new();
     let mut length = 0usize;
+    let (mut chunked, mut expect_continue) = (false, false);
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 {
             return Ok(());
         }
-        if let Some(v) = line
-            .to_ascii_lowercase()
-            .strip_prefix("content-length:")
-            .map(|v| v.trim().to_string())
-        {
-            length = v.parse().unwrap_or(0);
+        let lower = line.to_ascii_lowercase();
+        if let Some(v) = lower.strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+        chunked |= lower.starts_with("transfer-encoding:") && lower.contains("chunked");
+        if lower.starts_with("expect:") && lower.contains("100-continue") {
+            // The client waits for the go-ahead before its body (S3A's PUTs): given here, not forwarded.
+            expect_continue = true;
+            continue;
         }
         if line == "\r\n" {
             break;
         }
         head.push(line);
     }
-    let mut body = vec![0u8; length];
-    reader.read_exact(&mut body)?;
+    if expect_continue {
+        let mut c = client.try_clone()?;
+        c.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
+        c.flush()?;
+    }
+    let body = if chunked {
+        // Forwarded as sent: every chunk up to the last (empty) one and the trailer's end.
+        let mut raw = Vec::new();
+        loop {
+            let mut size_line = String::new();
+            reader.read_line(&mut size_line)?;
+            raw.extend_from_slice(size_line.as_bytes());
+            let size = usize::from_str_radix(size_line.trim().split(';').next().unwrap_or("0"), 16)
+                .unwrap_or(0);
+            if size == 0 {
+                // The trailer's lines (a checksum, perhaps), up to the empty line.
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line)? == 0 {
+                        break;
+                    }
+                    raw.extend_from_slice(line.as_bytes());
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                break;
+            }
+            let mut chunk = vec![0u8; size + 2];
+            reader.read_exact(&mut chunk)?;
+            raw.extend_from_slice(&chunk);
+        }
+        raw
+    } else {
+        let mut body = vec![0u8; length];
+        reader.read_exact(&mut body)?;
+        body
+    };
     let request_line = head.first().cloned().unwrap_or_default();
     let mut parts = request_line.split_whitespace();
     let (method, target) = (

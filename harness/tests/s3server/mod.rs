@@ -4,6 +4,9 @@
 //! recording proxy ([`S3Server::proxy`]), which counts the requests by S3 operation, so that a test can
 //! prove a command only read.
 
+// Shared by the store test binaries (store.rs, store_sweep.rs), each of which uses a part of it.
+#![allow(dead_code)]
+
 pub mod faulty;
 
 use std::collections::BTreeMap;
@@ -191,6 +194,23 @@ impl S3Server {
             }
         });
         format!("s3://{BUCKET}/{key}")
+    }
+
+    /// The objects under `prefix` in [`BUCKET`], at any depth (listed directly, not through any proxy).
+    /// SeaweedFS keeps the empty folders of deleted objects and lists them as common prefixes: those are
+    /// walked, not counted.
+    pub fn objects_under(&self, prefix: &str) -> Vec<String> {
+        let store = self.client();
+        let mut out = Vec::new();
+        let mut prefixes = vec![object_store::path::Path::parse(prefix).unwrap()];
+        while let Some(p) = prefixes.pop() {
+            let listed = runtime()
+                .block_on(store.list_with_delimiter(Some(&p)))
+                .unwrap();
+            out.extend(listed.objects.iter().map(|m| m.location.to_string()));
+            prefixes.extend(listed.common_prefixes);
+        }
+        out
     }
 
     /// A recording proxy of its own for one test.

@@ -8,7 +8,6 @@ import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
@@ -99,7 +98,8 @@ public final class CorpusWriter {
             }
             builder.options(map);
         }
-        new SchemaManager(LocalFileIO.create(), new Path(tableDir)).createTable(builder.build());
+        new SchemaManager(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
+                .createTable(builder.build());
     }
 
     private static List<String> stringList(JsonNode root, String key) {
@@ -367,7 +367,8 @@ public final class CorpusWriter {
             dynamic.put(e.getKey(), e.getValue().asText());
         }
         FileStoreTable table =
-                FileStoreTableFactory.create(LocalFileIO.create(), new Path(tableDir))
+                FileStoreTableFactory.create(
+                                TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
                         .copy(dynamic);
         Map<String, String> staticPartition = new LinkedHashMap<>();
         if (partitionValuesJson != null) {
@@ -461,7 +462,7 @@ public final class CorpusWriter {
     }
 
     /**
-     * {@code new SchemaManager(LocalFileIO, table).commitChanges(...)} for {@code
+     * {@code new SchemaManager(FileIO, table).commitChanges(...)} for {@code
      * [{"op":"add-column","name":..,"type":..}, {"op":"rename-column","from":..,"to":..},
      * {"op":"drop-column","name":..}, {"op":"set-option","key":..,"value":..},
      * {"op":"remove-option","key":..}, {"op":"update-column-nullability","name":..,"nullable":..}]}.
@@ -515,7 +516,8 @@ public final class CorpusWriter {
                     throw new IllegalArgumentException("unknown schema change op '" + op + "'");
             }
         }
-        new SchemaManager(LocalFileIO.create(), new Path(tableDir)).commitChanges(out);
+        new SchemaManager(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
+                .commitChanges(out);
     }
 
     private static String text(JsonNode node, String key) {
@@ -811,7 +813,9 @@ public final class CorpusWriter {
                     "commit.callback." + FailAfterAppendCallback.class.getName() + ".param",
                     tableDir);
             FileStoreTable t =
-                    FileStoreTableFactory.create(new FaultyFileIO(), new Path(tableDir))
+                    FileStoreTableFactory.create(
+                                    FaultyFileIO.forTable(tableDir),
+                                    TableLocations.path(tableDir))
                             .copy(dynamic);
             StreamWriteBuilder builder = t.newStreamWriteBuilder().withCommitUser(commitUser);
             IOManager newIo = IOManager.create(ioTmpDir);

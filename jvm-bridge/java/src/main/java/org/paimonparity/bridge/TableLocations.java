@@ -81,6 +81,15 @@ public final class TableLocations {
                     }
                 });
     }
+    /**
+     * Deletes everything under {@code location} with its file system's recursive {@code delete}
+     * (on a store: LIST, then DELETE of each object). Returns whether anything was deleted. Only
+     * the sweep and the corpus writer call it, on tables they wrote themselves.
+     */
+    public static boolean deleteAll(String location) throws IOException {
+        return fileIO(location).delete(path(location), true);
+    }
+
     /** Whether {@code location} is a URI with a scheme other than {@code file}: a store. */
     public static boolean isStore(String location) {
         String scheme = path(location).toUri().getScheme();

@@ -1,0 +1,223 @@
+//! The crash-point sweep on a table in an object store (issue 34): the C00 scenario written by the released
+//! writer into a real S3-compatible server on loopback (SeaweedFS, `scripts/s3-server`), each point's table in
+//! its own prefix, the faulty `FileIO` wrapping the store's released `FileIO`. Points are named by the store's
+//! operations; the store-only faults are a COPY whose acknowledgement is lost, a temporary snapshot object
+//! left behind, and a stale `LATEST` hint. Expected classes come from the scenario's writes (commit 1 writes
+//! (1, 10), commit 2 writes (1, 20)) and from what each point leaves durable.
+
+mod common;
+mod s3server;
+
+use serde_json::Value;
+
+use s3server::S3Server;
+
+/// The store operations a point may be named by.
+const STORE_OPERATIONS: [&str; 6] = ["HEAD", "GET", "PUT", "COPY", "DELETE", "LIST"];
+
+/// Runs `sweep` of C00's control scenario with its points in the store, faults `modes` at `ops`
+/// (`1000`: past the commit, the counting run alone); returns the JSON report's `sweep`.
+fn sweep(proxy: &s3server::Proxy, name: &str, modes: &str, ops: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("sweep.json");
+    let scenario = common::repo_root().join("corpora/c00-full-compaction-control/scenario.json");
+    let mut args = vec![
+        "sweep".to_string(),
+        common::path_str(&scenario).into(),
+        "--work".into(),
+        format!("s3://{}/sweeps/{name}", s3server::BUCKET),
+        "--fault".into(),
+        modes.into(),
+        "--ops".into(),
+        ops.into(),
+        "--threads".into(),
+        "2".into(),
+        "--json".into(),
+        common::path_str(&json).into(),
+    ];
+    args.extend(proxy.option_args());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = common::paimon_parity(&args);
+    assert!(matches!(code, 0 | 1 | 3), "exit {code}: {out}\n{err}");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let server = S3Server::shared();
+    assert!(
+        !text.contains(server.secret()),
+        "the report shows the secret"
+    );
+    assert!(!err.contains(server.secret()) && !out.contains(server.secret()));
+    serde_json::from_str::<Value>(&text).unwrap()["sweep"].clone()
+}
+
+/// The index of the COPY publishing the `kind` snapshot.
+fn publication(ops: &[Value], kind: &str) -> usize {
+    ops.iter()
+        .find(|o| o["op"] == "COPY" && o["publishes"].as_str().is_some_and(|p| p.starts_with(kind)))
+        .unwrap_or_else(|| panic!("no {kind} publication in {ops:?}"))["index"]
+        .as_u64()
+        .unwrap() as usize
+}
+
+fn op(ops: &[Value], index: usize) -> (String, String) {
+    let o = &ops[index - 1];
+    (
+        o["op"].as_str().unwrap().to_owned(),
+        o["path"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn point<'a>(sweep: &'a Value, mode: &str, at: usize) -> &'a Value {
+    sweep["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["mode"] == mode && p["op_index"] == at)
+        .unwrap_or_else(|| panic!("no point {mode} {at}"))
+}
+
+fn durable_kinds(p: &Value) -> Vec<String> {
+    p["durable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_sweep_in_the_store_names_store_operations_and_finds_the_store_only_failures() {
+    let server = S3Server::shared();
+    let proxy = server.proxy();
+    let release = common::line_version();
+
+    // The counting run: every operation is a store operation, and a snapshot is published as S3A renames,
+    // a PUT of the temporary object, the COPY onto snapshot-N, the DELETE of the temporary object.
+    let counted = sweep(&proxy, &format!("count-{release}"), "crash", "1000");
+    let ops = counted["ops"].as_array().unwrap().clone();
+    assert!(ops.len() > 20, "{ops:?}");
+    for o in &ops {
+        assert!(STORE_OPERATIONS.contains(&o["op"].as_str().unwrap()), "{o}");
+    }
+    let (append, compact) = (publication(&ops, "APPEND"), publication(&ops, "COMPACT"));
+    assert!(append < compact);
+    for p in [append, compact] {
+        let (copy, snapshot) = op(&ops, p);
+        let id = snapshot.strip_prefix("snapshot/snapshot-").unwrap();
+        let tmp = format!("snapshot/.snapshot-{id}.<uuid>.tmp");
+        assert_eq!(copy, "COPY");
+        assert_eq!(op(&ops, p - 1), ("PUT".to_owned(), tmp.clone()));
+        assert_eq!(op(&ops, p + 1), ("DELETE".to_owned(), tmp));
+    }
+    // The names are what the server was asked: COPY and DELETE requests reached it.
+    let seen = proxy.operations_since(0);
+    for request in ["CopyObject", "DeleteObject", "PutObject"] {
+        assert!(seen.contains_key(request), "{request}: {seen:?}");
+    }
+    // The last hint written by the commit: `PUT snapshot/LATEST` after the COMPACT publication.
+    let latest = (compact..=ops.len())
+        .find(|&i| op(&ops, i) == ("PUT".to_owned(), "snapshot/LATEST".to_owned()))
+        .expect("the commit writes the LATEST hint after its COMPACT snapshot");
+
+    // Crashes around the publications.
+    let crash = sweep(
+        &proxy,
+        &format!("crash-{release}"),
+        "crash",
+        &format!(
+            "{},{append},{},{compact},{}",
+            append - 1,
+            append + 1,
+            compact + 1
+        ),
+    );
+    // Before the APPEND snapshot is durable nothing of commit 2 is: the recovery commits it whole.
+    for at in [append - 1, append] {
+        assert_eq!(point(&crash, "crash", at)["class"], "OK", "crash at {at}");
+    }
+    // The crash between the COPY and the DELETE of the APPEND snapshot: the snapshot is published, its
+    // temporary object is left behind, and the COMPACT half is never committed (the split-commit loss).
+    let left_behind = point(&crash, "crash", append + 1);
+    assert_eq!(left_behind["class"], "CHANGELOG-LOST");
+    assert_eq!(durable_kinds(left_behind), ["APPEND"]);
+    assert_eq!(left_behind["evidence"]["tmp_files"], 1);
+    assert_eq!(
+        left_behind["evidence"]["batch"],
+        serde_json::json!(["(1, 20)"])
+    );
+    assert_eq!(
+        left_behind["evidence"]["changelog"]["(1)"],
+        serde_json::json!(["(1, 10)"])
+    );
+    assert_eq!(left_behind["evidence"]["audit"], "changelog-lost");
+    assert_eq!(left_behind["evidence"]["parity"], "identical");
+    assert_eq!(point(&crash, "crash", compact)["class"], "CHANGELOG-LOST");
+    // The crash after the COMPACT COPY: everything is durable, the temporary object stays.
+    let after = point(&crash, "crash", compact + 1);
+    assert_eq!(after["class"], "SPURIOUS-FAILURE");
+    assert_eq!(durable_kinds(after), ["APPEND", "COMPACT"]);
+    assert_eq!(after["evidence"]["tmp_files"], 1);
+
+    // The COPY whose acknowledgement is lost: the snapshot is published, the committer is told it failed.
+    // 2.0.0 checks whether the snapshot it meant to write is there when the publication fails
+    // (apache/paimon#6778), finds it, and goes on to the COMPACT half; 1.x treats the commit as failed, its
+    // recovery drops the whole identifier, and the COMPACT half is lost.
+    let lost_ack = sweep(
+        &proxy,
+        &format!("lost-ack-{release}"),
+        "fail-after",
+        &format!("{append},{compact}"),
+    );
+    let at_append = point(&lost_ack, "fail-after", append);
+    if release.starts_with("1.") {
+        assert_eq!(at_append["class"], "CHANGELOG-LOST", "{at_append}");
+        assert_eq!(durable_kinds(at_append), ["APPEND"]);
+        assert!(at_append["commit_error"].is_string(), "{at_append}");
+        assert_eq!(
+            at_append["evidence"]["tmp_files"], 0,
+            "deleted after the failure"
+        );
+    } else {
+        assert_eq!(at_append["class"], "ABSORBED", "{at_append}");
+        assert_eq!(durable_kinds(at_append), ["APPEND", "COMPACT"]);
+        assert!(at_append["commit_error"].is_null(), "{at_append}");
+    }
+    let at_compact = point(&lost_ack, "fail-after", compact);
+    assert_eq!(durable_kinds(at_compact), ["APPEND", "COMPACT"]);
+    assert_eq!(
+        at_compact["class"],
+        if release.starts_with("1.") {
+            "SPURIOUS-FAILURE"
+        } else {
+            "ABSORBED"
+        }
+    );
+
+    // The LATEST hint: a PUT that fails once is retried by the committer (the hint is right at the end); a
+    // crash there leaves it stale, one below the last snapshot, and readers probe past it and read everything.
+    let hint = sweep(
+        &proxy,
+        &format!("hint-{release}"),
+        "crash,fail",
+        &latest.to_string(),
+    );
+    for (mode, class, behind) in [("fail", "ABSORBED", 0), ("crash", "SPURIOUS-FAILURE", 1)] {
+        let p = point(&hint, mode, latest);
+        assert_eq!(p["class"], class, "{p}");
+        assert_eq!(durable_kinds(p), ["APPEND", "COMPACT"]);
+        assert_eq!(p["evidence"]["parity"], "identical");
+        assert_eq!(
+            p["evidence"]["changelog"],
+            serde_json::json!({}),
+            "no key differs"
+        );
+        let last = p["durable"][1]["id"].as_i64().unwrap();
+        assert_eq!(p["evidence"]["latest_hint"], last - behind, "{mode}");
+    }
+
+    // Every run's prefix (`paimon-parity-sweep-<pid>`, the points' tables below it) was removed at its end:
+    // no object is left under --work.
+    for name in ["count", "crash", "lost-ack", "hint"] {
+        let left = server.objects_under(&format!("sweeps/{name}-{release}"));
+        assert!(left.is_empty(), "{name}: {left:?}");
+    }
+}
