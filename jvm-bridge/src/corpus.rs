@@ -333,6 +333,25 @@ impl CorpusWriter {
         })
     }
 
+    /// Writes `content` to the file at `location` (local or in a store) with the released
+    /// `FileIO.overwriteFileUtf8` (`TableLocations.writeUtf8`): a store receives one PUT.
+    ///
+    /// Errors: [`crate::Error::Java`] (the store refuses, I/O), [`crate::Error::Protocol`] (non-UTF-8 path).
+    pub fn write_file(location: &Path, content: &str) -> Result<()> {
+        let path = path_arg(location)?;
+        with_env(|env| {
+            let path = env.new_string(path)?;
+            let content = env.new_string(content)?;
+            env.call_static_method(
+                "org/paimonparity/bridge/TableLocations",
+                "writeUtf8",
+                "(Ljava/lang/String;Ljava/lang/String;)V",
+                &[JValue::Object(&path), JValue::Object(&content)],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Opens a writer: `newStreamWriteBuilder().withCommitUser(commit_user)`, its `newWrite()` with
     /// `IOManager.create(io_tmp_dir)` (needed by `lookup` and deletion vectors) and its `newCommit()`.
     ///

@@ -26,6 +26,7 @@ pub(super) fn run(command: CorpusCommand) -> Result<i32> {
                 jvm_bridge::jvm::select_paimon_version(v)?;
             }
             let file = crate::corpus::resolve_scenario(&scenario)?;
+            let out = crate::location::table_location(&out)?;
             let case = crate::corpus::generate(&file, &out)?;
             writeln!(std::io::stdout(), "wrote {}", case.display()).map_err(stdout_err)?;
             Ok(0)

@@ -90,15 +90,7 @@ pub fn run_with_crash_point(
             point.step, scenario.name
         )));
     };
-    let exists = if native_reader::fileio::is_store(table) {
-        native_reader::fileio::for_path(table)
-            .ok()
-            .and_then(|io| io.list(table).ok())
-            .is_some_and(|names| !names.is_empty())
-    } else {
-        table.exists()
-    };
-    if exists {
+    if super::location_exists(table) {
         return Err(Error::Scenario(format!(
             "{} already exists",
             table.display()

@@ -16,9 +16,10 @@ use super::{RowSpec, Scenario, SchemaChange, Step, TableSpec};
 use crate::error::{Error, Result};
 use crate::reader::StockTableReader;
 
-/// Generates the scenario in `scenario_file` into `out` (the corpus directory): `out/table/` is the Paimon
-/// table, `out/scenario.json` a copy of the scenario, `out/case.json` the description, the snapshots and
-/// the stock reader's summary. Returns the path of `case.json`.
+/// Generates the scenario in `scenario_file` into `out` (the corpus directory, local or a store URI such as
+/// `s3://bucket/corpora/c01`): `out/table/` is the Paimon table, `out/scenario.json` a copy of the scenario,
+/// `out/case.json` the description, the snapshots and the stock reader's summary. In a store every file is
+/// written by the released writer's `FileIO`. Returns the path of `case.json`.
 ///
 /// The process's JVM must run the release the scenario names (if it names one); select it with
 /// `jvm_bridge::jvm::select_paimon_version` before the JVM starts.
@@ -32,7 +33,19 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
         path: path.to_path_buf(),
         source: e,
     };
+    let case_path = out.join("case.json");
+    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::ScenarioSource {
+        context: String::new(),
+        source: e.into(),
+    })?;
     let target = out.join("scenario.json");
+    if native_reader::fileio::is_store(out) {
+        let scenario_text =
+            std::fs::read_to_string(scenario_file).map_err(|e| io(scenario_file, e))?;
+        jvm_bridge::CorpusWriter::write_file(&target, &scenario_text)?;
+        jvm_bridge::CorpusWriter::write_file(&case_path, &(text + "\n"))?;
+        return Ok(case_path);
+    }
     let same = match (
         std::fs::canonicalize(scenario_file),
         std::fs::canonicalize(&target),
@@ -43,11 +56,6 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
     if !same {
         std::fs::copy(scenario_file, &target).map_err(|e| io(&target, e))?;
     }
-    let case_path = out.join("case.json");
-    let text = serde_json::to_string_pretty(&case).map_err(|e| Error::ScenarioSource {
-        context: String::new(),
-        source: e.into(),
-    })?;
     std::fs::write(&case_path, text + "\n").map_err(|e| io(&case_path, e))?;
     Ok(case_path)
 }
@@ -57,7 +65,7 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
 /// Errors: as [`generate`].
 pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     let table = out.join("table");
-    if table.exists() {
+    if super::location_exists(&table) {
         return Err(Error::Scenario(format!(
             "{} already exists; remove it first to regenerate",
             table.display()
@@ -94,7 +102,10 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
         path: path.to_path_buf(),
         source: e,
     };
-    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let store = native_reader::fileio::is_store(out);
+    if !store {
+        std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    }
     static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let tmp = std::env::temp_dir().join(format!(
         "paimon-parity-io-{}-{}-{}",
@@ -109,7 +120,11 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
         source: e.into(),
     })?;
     jvm_bridge::CorpusWriter::create_table(&table, &schema)?;
-    let table = std::fs::canonicalize(&table).map_err(|e| io(&table, e))?;
+    let table = if store {
+        table
+    } else {
+        std::fs::canonicalize(&table).map_err(|e| io(&table, e))?
+    };
     let mut run = Run::new(&table, &tmp, &scenario.table, &stock);
     run.writer_options = scenario.writer_options.clone();
     run.commit_users = scenario.commit_users.clone();

@@ -34,6 +34,19 @@ pub use summary::{
     SnapshotSummary, StockSplitSummary, StockSummary,
 };
 
+/// Whether anything is at `location`: a local path that exists, or a store prefix with at least one entry
+/// (one LIST). A store that cannot be asked counts as empty: the writer's own error names it next.
+fn location_exists(location: &std::path::Path) -> bool {
+    if native_reader::fileio::is_store(location) {
+        native_reader::fileio::for_path(location)
+            .ok()
+            .and_then(|io| io.list(location).ok())
+            .is_some_and(|names| !names.is_empty())
+    } else {
+        location.exists()
+    }
+}
+
 /// Commit user of steps that name none.
 pub const DEFAULT_USER: &str = "paimon-parity-corpus";
 /// The commit user of an `overwrite` step when it names none (the released `BatchWriteBuilderImpl` would pick a

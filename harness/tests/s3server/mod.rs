@@ -4,7 +4,7 @@
 //! recording proxy ([`S3Server::proxy`]), which counts the requests by S3 operation, so that a test can
 //! prove a command only read.
 
-// Shared by the store test binaries (store.rs, store_sweep.rs), each of which uses a part of it.
+// Shared by the store test binaries (store.rs, store_write.rs), each of which uses a part of it.
 #![allow(dead_code)]
 
 pub mod faulty;

@@ -90,6 +90,15 @@ public final class TableLocations {
         return fileIO(location).delete(path(location), true);
     }
 
+    /**
+     * Writes {@code content} (UTF-8) to the file at {@code location} with its file system's {@code
+     * overwriteFileUtf8} (on a store: one PUT). The corpus writer writes a corpus's {@code
+     * scenario.json} and {@code case.json} beside its table with it.
+     */
+    public static void writeUtf8(String location, String content) throws IOException {
+        fileIO(location).overwriteFileUtf8(path(location), content);
+    }
+
     /** Whether {@code location} is a URI with a scheme other than {@code file}: a store. */
     public static boolean isStore(String location) {
         String scheme = path(location).toUri().getScheme();
