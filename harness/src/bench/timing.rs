@@ -140,7 +140,10 @@ pub(crate) fn native_read_all_with(
             scope
                 .spawn(|| {
                     let mut n = 0u64;
-                    for s in splits {
+                    let mut prefetched = 0;
+                    for (i, s) in splits.iter().enumerate() {
+                        // In a store, the next splits' files are fetched while this one is decoded.
+                        prefetched = native_reader::read::prefetch_window(splits, i, prefetched);
                         n += native_read_split(table, s)?;
                     }
                     Ok(n)

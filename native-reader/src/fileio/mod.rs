@@ -14,6 +14,7 @@
 
 pub mod local;
 pub mod options;
+pub mod prefetch;
 pub mod store;
 
 use std::collections::HashMap;
@@ -54,6 +55,14 @@ pub trait FileIO: Send + Sync + std::fmt::Debug {
     /// The files and directories directly in `dir`, with their sizes and modification times
     /// (`FileIO.listStatus`); errors and a missing directory as [`FileIO::list`].
     fn list_status(&self, dir: &Path) -> std::io::Result<Vec<FileStatus>>;
+
+    /// Starts fetching the whole files at `paths` in the background, so that the [`FileIO::read`]s that
+    /// follow find them fetched: an object store's GETs run at the same time ([`prefetch::Prefetched`], at
+    /// most [`prefetch::LIMIT`] waiting); a local file system needs nothing. A fetch that fails is done
+    /// again by its read, which reports the error.
+    fn prefetch(&self, paths: &[PathBuf]) {
+        let _ = paths;
+    }
 }
 
 /// One entry of [`FileIO::list_status`] (`org.apache.paimon.fs.FileStatus`).
@@ -192,6 +201,26 @@ pub fn for_path(path: &Path) -> Result<Arc<dyn FileIO>> {
 /// The whole content of `path`. Errors: [`Error::Io`] naming the path.
 pub fn read(path: &Path) -> Result<Bytes> {
     for_path(path)?.read(path).map_err(|e| Error::io(path, e))
+}
+
+/// Starts fetching the files at `paths` ahead of their reads ([`FileIO::prefetch`]); files on local disk and
+/// locations that cannot be read are left to their reads.
+pub fn prefetch(paths: &[PathBuf]) {
+    let mut by_store: HashMap<String, (Arc<dyn FileIO>, Vec<PathBuf>)> = HashMap::new();
+    for path in paths {
+        if let Ok(Location::S3 { bucket, .. }) = location(path) {
+            if let Ok(io) = for_path(path) {
+                by_store
+                    .entry(bucket)
+                    .or_insert_with(|| (io, Vec::new()))
+                    .1
+                    .push(path.clone());
+            }
+        }
+    }
+    for (io, paths) in by_store.values() {
+        io.prefetch(paths);
+    }
 }
 
 /// Whether a file exists at `path`. Errors: [`Error::Io`] naming the path when the answer is not known

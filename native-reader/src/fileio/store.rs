@@ -85,6 +85,8 @@ pub struct S3FileIO {
     endpoint: String,
     /// Whether the options carried no credentials (requests are then unsigned, for public buckets).
     anonymous: bool,
+    /// Whole objects being fetched ahead of their reads ([`FileIO::prefetch`]).
+    prefetched: super::prefetch::Prefetched,
 }
 
 impl S3FileIO {
@@ -141,6 +143,7 @@ impl S3FileIO {
             store: Arc::new(store),
             endpoint: s3.endpoint.unwrap_or_else(|| "AWS S3".to_string()),
             anonymous,
+            prefetched: Default::default(),
         })
     }
 
@@ -239,6 +242,13 @@ fn summary(text: &str) -> String {
 impl FileIO for S3FileIO {
     fn read(&self, path: &Path) -> std::io::Result<Bytes> {
         let key = self.key(path)?;
+        if let Some(task) = self.prefetched.take(&key) {
+            // Fetched ahead (its GET counted then); a fetch that failed is done again below.
+            if let Ok(Ok(bytes)) = runtime()?.block_on(task) {
+                BYTES.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                return Ok(bytes);
+            }
+        }
         GETS.fetch_add(1, Ordering::Relaxed);
         let bytes = self.run("GET", async { self.store.get(&key).await?.bytes().await })?;
         BYTES.fetch_add(bytes.len() as u64, Ordering::Relaxed);
@@ -254,6 +264,25 @@ impl FileIO for S3FileIO {
         let bytes = self.run("GET (range)", self.store.get_range(&key, range))?;
         BYTES.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         Ok(bytes)
+    }
+
+    fn prefetch(&self, paths: &[std::path::PathBuf]) {
+        let Ok(rt) = runtime() else {
+            return;
+        };
+        for path in paths.iter().take(super::prefetch::LIMIT / 2) {
+            let Ok(key) = self.key(path) else {
+                continue;
+            };
+            if self.prefetched.contains(&key) {
+                continue;
+            }
+            GETS.fetch_add(1, Ordering::Relaxed);
+            let store = self.store.clone();
+            let get = key.clone();
+            let task = rt.spawn(async move { store.get(&get).await?.bytes().await });
+            self.prefetched.insert(key, task);
+        }
     }
 
     fn exists(&self, path: &Path) -> std::io::Result<bool> {

@@ -152,6 +152,21 @@ pub fn read_split(table: &Arc<Table>, split: &Split, batch_size: usize) -> Resul
     read_split_with(table, split, batch_size, None)
 }
 
+/// Starts fetching the data files of `split` when they are in an object store, all at once (one GET each,
+/// [`crate::fileio::prefetch`]), so that its readers do not wait for them one after another. Files fetched
+/// already, or being fetched, are not asked for again; local files need nothing.
+pub fn prefetch_split(split: &Split) {
+    if crate::fileio::is_store(Path::new(&split.bucket_path)) {
+        let paths: Vec<PathBuf> = split
+            .data_files
+            .iter()
+            .chain(&split.before_files)
+            .filter_map(|f| f.path(&split.bucket_path).ok())
+            .collect();
+        crate::fileio::prefetch(&paths);
+    }
+}
+
 /// [`read_split`], decoding ahead inside the split on `ahead`'s threads when given
 /// ([`crate::read::ahead`]): each sorted run of a merge section, and the next file of a split read without
 /// merging, are decoded on the pool while this thread merges or consumes the current batch. The batches
@@ -169,6 +184,7 @@ pub fn read_split_with(
     let batch_size = batch_size.max(1);
     let schema: SchemaRef = Arc::new(read_schema_as(&table.schema().fields, table.string_views()));
     let kind = split_read_kind(table.is_primary_key_table(), split)?;
+    prefetch_split(split);
     let inner = match kind {
         SplitReadKind::NoMerge => Inner::Plain(SplitReader::with_ahead(
             table.clone(),

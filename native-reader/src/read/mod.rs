@@ -207,6 +207,42 @@ pub struct OrderedSplitReads {
     options: ReadOptions,
     budget: Arc<Budget>,
     next_to_start: usize,
+    /// The splits before this one had their files in a store asked for ([`prefetch_window`]).
+    prefetched_up_to: usize,
+}
+
+/// How far ahead of the split being started the files of later splits in an object store are fetched: at most
+/// this many splits...
+const PREFETCH_SPLITS: usize = 8;
+/// ...and at most this many bytes of their files (as the plan gives their sizes), so that memory stays bounded
+/// by a few splits.
+const PREFETCH_BYTES: i64 = 64 << 20;
+
+/// Starts fetching the files of split `index` of `splits` (in an object store) and of the splits after it,
+/// within [`PREFETCH_SPLITS`] and [`PREFETCH_BYTES`], from `from` on (the splits before `from` were asked for
+/// already); returns the index past the last split asked for, the `from` of the next call. A reader going
+/// through a plan split after split calls it before each split, so that the latency of a GET is paid while
+/// the splits before are decoded, not file after file. Files on local disk need nothing: no-op.
+pub fn prefetch_window(splits: &[Split], index: usize, from: usize) -> usize {
+    let mut bytes = 0i64;
+    let mut next = from.max(index);
+    let end = splits.len().min(index + PREFETCH_SPLITS);
+    for (j, split) in splits.iter().enumerate().take(end).skip(index) {
+        bytes += split
+            .data_files
+            .iter()
+            .chain(&split.before_files)
+            .map(|f| f.file_size)
+            .sum::<i64>();
+        if j > index && bytes > PREFETCH_BYTES {
+            break;
+        }
+        if j >= next {
+            crate::merge::prefetch_split(split);
+            next = j + 1;
+        }
+    }
+    next
 }
 
 impl OrderedSplitReads {
@@ -225,6 +261,7 @@ impl OrderedSplitReads {
             shared.clone(),
         );
         let batch_size = self.options.batch_size;
+        self.prefetched_up_to = prefetch_window(&self.splits, index, self.prefetched_up_to);
         // Decoding ahead inside the split when there are threads to spare for it (crate::read::ahead).
         // Only where splits alone no longer keep the threads busy: the last splits of the plan (all of
         // them when it has fewer splits than threads). Elsewhere the splits are the parallelism, and
@@ -332,5 +369,6 @@ pub fn read_splits(
             limit: options.buffer_bytes,
         }),
         next_to_start: 0,
+        prefetched_up_to: 0,
     })
 }
