@@ -620,9 +620,10 @@ pub fn io_dir(dir: &Path) -> PathBuf {
         let name = dir
             .file_name()
             .map_or_else(|| "point".into(), |n| n.to_string_lossy().into_owned());
-        std::env::temp_dir()
-            .join(format!("paimon-parity-sweep-io-{}", std::process::id()))
-            .join(name)
+        std::env::temp_dir().join(format!(
+            "paimon-parity-sweep-io-{}-{name}",
+            std::process::id()
+        ))
     } else {
         dir.join("io")
     }

@@ -46,7 +46,7 @@ final class Compat {
     }
 
     /**
-     * A JSON value of a type the 1.0 line does not have, for {@code CorpusWriter.toInternal}: none
+     * A JSON value of a type the 1.0 line does not have, for {@code JsonRows.toInternal}: none
      * (every type the corpora write in this generation is handled there), so {@code null}.
      */
     static Object toInternalOfLineType(DataField field, JsonNode v) {

@@ -49,7 +49,7 @@ final class Compat {
     }
 
     /**
-     * A JSON value of a type the shared {@code CorpusWriter.toInternal} does not handle: none in 1.3
+     * A JSON value of a type the shared {@code JsonRows.toInternal} does not handle: none in 1.3
      * (VARIANT corpora are written from 1.4), so {@code null}.
      */
     static Object toInternalOfLineType(DataField field, JsonNode v) {

@@ -90,7 +90,7 @@ final class Compat {
     }
 
     /**
-     * A JSON value of a type new in this generation, for {@code CorpusWriter.toInternal}: VARIANT
+     * A JSON value of a type new in this generation, for {@code JsonRows.toInternal}: VARIANT
      * from any JSON value ({@code GenericVariant.fromJson} of its text), VECTOR from a JSON array of
      * exactly {@code length} elements ({@code BinaryVector.fromInternalArray}); {@code null} for
      * other types.
@@ -110,7 +110,7 @@ final class Compat {
                                         + " elements");
                     }
                     return BinaryVector.fromInternalArray(
-                            CorpusWriter.toArray(field, vector.getElementType(), v),
+                            JsonRows.toArray(field, vector.getElementType(), v),
                             vector.getElementType());
                 }
             default:
