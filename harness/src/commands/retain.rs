@@ -362,10 +362,10 @@ fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
     for a in [&mut replay, &mut audit] {
         a.extend(["--paimon-version".into(), version.clone()]);
     }
-    // The children read the store with this run's options: handed over in a file only this user can read,
-    // never on a command line (which `ps` shows and the reports record).
+    // The children read a store with this run's options: handed over in a file only this user can read, never
+    // on a command line (which `ps` shows and the reports record). A local table needs none.
     let options = native_reader::fileio::configured();
-    if !options.is_empty() {
+    if crate::location::is_store(table) && !options.is_empty() {
         let file = dir.path().join("file-io-options");
         write_private(&file, &options)?;
         for a in [&mut replay, &mut audit] {
