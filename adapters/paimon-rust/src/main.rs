@@ -86,13 +86,15 @@ fn main() -> ExitCode {
 
 async fn serve<W: Write>(req: &Request, out: &mut W) -> Result<(), Fatal> {
     if let Some((scheme, _)) = req.table_path.split_once("://") {
-        let msg = format!(
-            "tables in {scheme}:// are not read by this adapter: it builds paimon 0.4.0 with the storage-fs \
-             feature only (reading them needs its storage-s3 feature, with the request's file_io_options)"
-        );
-        return answer_all_failed(req, out, Status::Unsupported, &msg);
+        if !matches!(scheme.to_ascii_lowercase().as_str(), "s3" | "s3a" | "file") {
+            let msg = format!(
+                "tables in {scheme}:// are not read by this adapter: it builds paimon 0.4.0 with the \
+                 storage-fs and storage-s3 features only"
+            );
+            return answer_all_failed(req, out, Status::Unsupported, &msg);
+        }
     }
-    let table = open_table(&req.table_path, &req.options).await;
+    let table = open_table(&req.table_path, &req.options, &req.file_io_options).await;
     let mut ctx = match table {
         Ok(table) => match output_schema(&table) {
             Ok(schema) => Ctx {

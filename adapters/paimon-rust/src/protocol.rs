@@ -25,6 +25,9 @@ pub(crate) struct Request {
     pub(crate) table_path: String,
     pub(crate) scan: Scan,
     pub(crate) options: HashMap<String, String>,
+    /// The run's file-system options for a table in an object store (`s3.endpoint`, `s3.access-key`, ...,
+    /// as Paimon spells them); empty for a local table. They hold secrets: never echoed.
+    pub(crate) file_io_options: HashMap<String, String>,
     pub(crate) splits: Vec<Value>,
 }
 
@@ -99,6 +102,7 @@ pub(crate) fn read_request() -> Result<Request, String> {
             .collect()
     };
     let options = strings("options");
+    let file_io_options = strings("file_io_options");
     let splits = match obj.get("splits") {
         Some(Value::Array(a)) => a.clone(),
         None | Some(Value::Null) if action == Action::Plan => Vec::new(),
@@ -109,6 +113,7 @@ pub(crate) fn read_request() -> Result<Request, String> {
         table_path,
         scan,
         options,
+        file_io_options,
         splits,
     })
 }

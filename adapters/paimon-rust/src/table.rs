@@ -1,4 +1,4 @@
-//! The table as the crate opens it, its own plans, and a request's split rebuilt as the crate's `DataSplit` from them by partition, bucket and
+//! The table as the crate opens it (local, or in S3 with the request's `file_io_options`), its own plans, and a request's split rebuilt as the crate's `DataSplit` from them by partition, bucket and
 //! file names (Java 1.0's version-5 body, which the crate cannot decode).
 
 use std::collections::HashMap;
@@ -25,13 +25,24 @@ pub(crate) struct Ctx {
     pub(crate) plans: HashMap<(i64, bool), Result<Vec<DataSplit>, String>>,
 }
 
-/// The table at the local `path` (`FileIO::from_path`, `SchemaManager::latest`, `Table::new`; no catalog),
-/// copied with the scan's dynamic `options`.
+/// The table at `path`, a local path or an `s3://` / `s3a://` URI (`FileIO::from_path` with the request's
+/// `file_io_options`, which the crate's `storage-s3` reads in Paimon's `s3.` spellings; `SchemaManager::latest`,
+/// `Table::new`; no catalog), copied with the scan's dynamic `options`.
 pub(crate) async fn open_table(
     path: &str,
     options: &HashMap<String, String>,
+    file_io_options: &HashMap<String, String>,
 ) -> paimon::Result<Table> {
-    let file_io = FileIO::from_path(path)?.build()?;
+    let mut props = file_io_options.clone();
+    // The crate's S3 storage needs a region, and finds none for an S3-compatible endpoint: AWS's default, as
+    // Paimon's S3A and the native reader take it, unless the options name one.
+    if path.contains("://")
+        && !path.starts_with("file:")
+        && !props.keys().any(|k| k.ends_with("region"))
+    {
+        props.insert("s3.region".into(), "us-east-1".into());
+    }
+    let file_io = FileIO::from_path(path)?.with_props(props).build()?;
     let schema = SchemaManager::new(file_io.clone(), path.to_string())
         .latest()
         .await?
