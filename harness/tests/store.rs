@@ -11,23 +11,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use harness::reader::{NativeTableReader, TableReader};
-use native_reader::fileio::FileIOOptions;
 use native_reader::scan::ScanMode;
 use native_reader::snapshot::SnapshotManager;
 use s3server::S3Server;
 
 /// The S3 operations a read-only command may send.
 const READ_OPERATIONS: [&str; 3] = ["GetObject", "HeadObject", "ListObjectsV2"];
-
-/// The native reader's options for `server` through `proxy` (as `--option` gives them to the command).
-fn options(server: &S3Server, proxy: &s3server::Proxy) -> FileIOOptions {
-    let mut o = FileIOOptions::new();
-    o.set("s3.endpoint", proxy.endpoint());
-    o.set("s3.access-key", s3server::ACCESS_KEY);
-    o.set("s3.secret-key", server.secret());
-    o.set("s3.path.style.access", "true");
-    o
-}
 
 /// Each committed corpus's table and its URI in `server` (`s3://paimon-parity/corpora/<name>/table`).
 /// Each corpus of this process's release line (`common::line_corpora`) and its URI in `server`
@@ -85,7 +74,7 @@ fn every_corpus_plans_and_reads_the_same_from_the_store_as_from_disk() {
     let server = S3Server::shared();
     let proxy = server.proxy();
     let corpora = upload_corpora(server);
-    native_reader::fileio::configure(&options(server, &proxy));
+    native_reader::fileio::configure(&proxy.file_io_options());
     let reader = common::native();
     let before = native_reader::fileio::store_requests();
     let mut compared = 0;

@@ -238,16 +238,15 @@ fn a_corpus_generated_into_the_store_is_the_one_written_on_disk() {
         .find(|d| common::corpus_name(d) == name)
         .expect("this release writes c01");
     let out = format!("s3://{}/generated-{release}/{name}", s3server::BUCKET);
-    let mut args = vec![
-        "corpus".to_string(),
-        "generate".into(),
-        name.into(),
-        "--out".into(),
-        out.clone(),
-    ];
-    args.extend(proxy.option_args());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (stdout, _) = common::expect_exit(0, &args);
+    // `paimon-parity ARGS` with the store's options, expecting exit `code`: (stdout, stderr).
+    let run = |args: &[&str], code: i32| {
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        args.extend(proxy.option_args());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        common::expect_exit(code, &args)
+    };
+    let generate = ["corpus", "generate", name, "--out", out.as_str()];
+    let (stdout, _) = run(&generate, 0);
     assert!(stdout.contains(&format!("{out}/case.json")), "{stdout}");
     let objects = server.objects_under(&format!("generated-{release}/{name}"));
     for file in [
@@ -264,15 +263,7 @@ fn a_corpus_generated_into_the_store_is_the_one_written_on_disk() {
         );
     }
     // The case the store holds, read back through the native reader's FileIO.
-    let options = native_reader::fileio::FileIOOptions::from_map(
-        proxy
-            .option_args()
-            .chunks(2)
-            .filter_map(|c| c[1].split_once('='))
-            .map(|(k, v)| (k.to_owned(), v.to_owned()))
-            .collect(),
-    );
-    native_reader::fileio::configure(&options);
+    native_reader::fileio::configure(&proxy.file_io_options());
     let case: Value = serde_json::from_slice(
         &native_reader::fileio::read(std::path::Path::new(&format!("{out}/case.json"))).unwrap(),
     )
@@ -289,26 +280,9 @@ fn a_corpus_generated_into_the_store_is_the_one_written_on_disk() {
     ] {
         assert_eq!(case[part], on_disk[part], "{part}");
     }
-    let mut args = vec![
-        "replay".to_string(),
-        format!("{out}/table"),
-        "--mode".into(),
-        "all".into(),
-    ];
-    args.extend(proxy.option_args());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (stdout, _) = common::expect_exit(0, &args);
+    let (stdout, _) = run(&["replay", &format!("{out}/table"), "--mode", "all"], 0);
     assert!(stdout.contains("IDENTICAL"), "{stdout}");
     // Generating again never overwrites the table.
-    let mut args = vec![
-        "corpus".to_string(),
-        "generate".into(),
-        name.into(),
-        "--out".into(),
-        out.clone(),
-    ];
-    args.extend(proxy.option_args());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (_, err) = common::expect_exit(2, &args);
+    let (_, err) = run(&generate, 2);
     assert!(err.contains("already exists"), "{err}");
 }

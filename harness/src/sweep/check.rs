@@ -111,6 +111,9 @@ pub fn check(
     evidence: &mut Evidence,
 ) -> Findings {
     let mut f = Findings::default();
+    evidence.latest_hint = native_reader::fileio::read(&table.join("snapshot/LATEST"))
+        .ok()
+        .and_then(|b| String::from_utf8_lossy(&b).trim().parse().ok());
     let snapshots = match crate::corpus::snapshot_summaries(table) {
         Ok(s) => s,
         Err(e) => {
@@ -119,7 +122,7 @@ pub fn check(
         }
     };
     evidence.snapshots = snapshots.iter().map(SnapshotRef::from).collect();
-    chain(table, &snapshots, &mut f);
+    chain(evidence.latest_hint, &snapshots, &mut f);
     exceptions(run, &mut f);
     recoveries(run, &mut f);
     let Some(end) = snapshots.last().map(|s| s.id) else {
@@ -140,7 +143,9 @@ pub fn check(
     f
 }
 
-fn chain(table: &Path, snapshots: &[SnapshotSummary], f: &mut Findings) {
+/// The snapshot chain: ids without gaps, one snapshot of each kind per (user, identifier), and the `LATEST`
+/// hint (read once by [`check`]) not past the last snapshot.
+fn chain(latest_hint: Option<i64>, snapshots: &[SnapshotSummary], f: &mut Findings) {
     for w in snapshots.windows(2) {
         if w[1].id != w[0].id + 1 {
             f.add(
@@ -167,16 +172,12 @@ fn chain(table: &Path, snapshots: &[SnapshotSummary], f: &mut Findings) {
         }
     }
     let last = snapshots.last().map_or(0, |s| s.id);
-    if let Ok(text) = native_reader::fileio::read(&table.join("snapshot/LATEST"))
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-    {
-        if let Ok(hint) = text.trim().parse::<i64>() {
-            if hint > last {
-                f.add(
-                    PointClass::Corrupt,
-                    format!("snapshot/LATEST says {hint}, past the last snapshot {last}"),
-                );
-            }
+    if let Some(hint) = latest_hint {
+        if hint > last {
+            f.add(
+                PointClass::Corrupt,
+                format!("snapshot/LATEST says {hint}, past the last snapshot {last}"),
+            );
         }
     }
 }

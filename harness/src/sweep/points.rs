@@ -196,9 +196,6 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
         .map_or(0, |names| {
             names.iter().filter(|n| n.ends_with(".tmp")).count()
         });
-    evidence.latest_hint = native_reader::fileio::read(&snapshot_dir.join("LATEST"))
-        .ok()
-        .and_then(|b| String::from_utf8_lossy(&b).trim().parse().ok());
     let (own_window, own_ops) = match job.recovery {
         None => (Some(&run.window), ops),
         Some(_) => (run.recovery_window.as_ref(), rec_ops),

@@ -249,6 +249,17 @@ impl Proxy {
         .collect()
     }
 
+    /// The same options as a map, as `--option` hands them to the native reader.
+    pub fn file_io_options(&self) -> native_reader::fileio::FileIOOptions {
+        native_reader::fileio::FileIOOptions::from_map(
+            self.option_args()
+                .chunks(2)
+                .filter_map(|c| c[1].split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        )
+    }
+
     /// How many requests went through so far.
     pub fn request_count(&self) -> usize {
         self.seen.lock().unwrap().len()
