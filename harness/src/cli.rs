@@ -136,6 +136,7 @@ table, 3 nothing compared.")]
   paimon-parity upgrade-matrix --releases 1.0.0,2.0.0
   paimon-parity upgrade-matrix c07-deletion-vectors format-parquet --mode stream,batch --json matrix.json
   paimon-parity upgrade-matrix --work /tmp/matrix --html matrix.html --junit matrix.xml
+  AWS_ENDPOINT_URL=http://127.0.0.1:8333 paimon-parity upgrade-matrix c01-key-order --store s3://bucket/matrix
 
 The corpora each release writes are kept in --work (default $PAIMON_PARITY_CACHE/upgrade-matrix, else
 ~/.cache/paimon-parity/upgrade-matrix) and reused while their scenario is unchanged.")]
@@ -224,6 +225,10 @@ pub enum CorpusCommand {
         /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
         #[arg(long)]
         paimon_version: Option<String>,
+        /// Remove what an earlier run wrote there first (`<out>/case.json` and `<out>/table`; in a store
+        /// through the released FileIO) instead of refusing a table that exists.
+        #[arg(long)]
+        replace: bool,
     },
     /// List the committed scenarios (`corpora/*/scenario.json`).
     List,
@@ -244,6 +249,11 @@ pub struct UpgradeMatrixArgs {
     /// reports and logs (default `$PAIMON_PARITY_CACHE/upgrade-matrix`).
     #[arg(long, value_name = "DIR")]
     pub work: Option<PathBuf>,
+    /// Write every release's corpora into this store and read them from it (`s3://bucket/prefix`: the
+    /// tables go to `<URI>/<release>/<scenario>/table`, reused while their scenario is unchanged), with
+    /// the run's `--option`s; the work directory keeps the reports, logs and release A's cached reading.
+    #[arg(long, value_name = "URI")]
+    pub store: Option<PathBuf>,
     /// The scans, as `replay --mode` takes them.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub mode: Vec<ModeArg>,

@@ -41,6 +41,30 @@ pub fn from_args(options: &[String], file: Option<&Path>) -> Result<FileIOOption
         .with_bounded_retries())
 }
 
+/// Writes `options` to `path` as `KEY=VALUE` lines (an options file, read back by [`from_args`]), created
+/// new and readable by this user only (mode 0600): how a parent hands a child process its options, never on a
+/// command line (which `ps` shows and reports record).
+///
+/// Errors: [`Error::Io`] naming `path` (it exists already, or cannot be written).
+pub fn write_private(path: &Path, options: &FileIOOptions) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io)?;
+    for (k, v) in options.as_map() {
+        writeln!(file, "{k}={v}").map_err(io)?;
+    }
+    Ok(())
+}
+
 /// An `--option` as it may be shown in an error: its value hidden when its key names a secret.
 fn shown(option: &str) -> String {
     match option.split_once('=') {

@@ -285,4 +285,122 @@ fn a_corpus_generated_into_the_store_is_the_one_written_on_disk() {
     // Generating again never overwrites the table.
     let (_, err) = run(&generate, 2);
     assert!(err.contains("already exists"), "{err}");
+    // Unless asked to replace it: the table is written again (a new commit time in the snapshots).
+    let snapshot = format!("{out}/table/snapshot/snapshot-1");
+    let before = native_reader::fileio::read(std::path::Path::new(&snapshot)).unwrap();
+    let mut replace = generate.to_vec();
+    replace.push("--replace");
+    run(&replace, 0);
+    let after = native_reader::fileio::read(std::path::Path::new(&snapshot)).unwrap();
+    assert_ne!(before, after, "--replace wrote the table again");
+}
+
+/// `upgrade-matrix --store s3://…`: release 1.0.0 and the newest built release each write `c01-key-order`
+/// into the store (`<store>/<release>/c01-key-order/table`), and every pair replays the tables from the
+/// store: 1.0.0's table read by the newest release through the native reader and release 1.0.0's own reader
+/// (both given the run's options in a file, never on a command line). c01 is a deduplicate table both
+/// releases read alike (its committed `case.json` of each release records the same batch and stream), so
+/// every cell is identical. A second run reuses the tables in the store. Runs once, in the 1.0.0 pass of the
+/// tests (it spans the releases itself).
+#[test]
+fn an_upgrade_matrix_writes_its_corpora_into_the_store_and_reads_them_from_it() {
+    if common::line_version() != "1.0.0" {
+        eprintln!("left out: the matrix spans the releases and runs in the 1.0.0 pass");
+        return;
+    }
+    let newest = jvm_bridge::jvm::built_versions()
+        .1
+        .into_iter()
+        .filter(|v| v != "1.0.0")
+        .max_by_key(|v| native_reader::PaimonRelease::parse(v).ok())
+        .expect("a release besides 1.0.0 is built (scripts/build-java --paimon-version 2.0.0)");
+    let server = S3Server::shared();
+    let proxy = server.proxy();
+    let prefix = format!("matrix-{}", std::process::id());
+    let store = format!("s3://{}/{prefix}", s3server::BUCKET);
+    let work = tempfile::tempdir().unwrap();
+    let run = |releases: &str, json: &std::path::Path| {
+        let mut args: Vec<String> = [
+            "upgrade-matrix",
+            "c01-key-order",
+            "--releases",
+            releases,
+            "--mode",
+            "batch,stream",
+            "--store",
+            &store,
+            "--work",
+            common::path_str(work.path()),
+            "--json",
+            common::path_str(json),
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        args.extend(proxy.option_args());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (stdout, _) = common::expect_exit(0, &args);
+        let text = std::fs::read_to_string(json).unwrap();
+        assert!(
+            !text.contains(server.secret()),
+            "the report shows the secret"
+        );
+        assert!(!stdout.contains(server.secret()));
+        (stdout, serde_json::from_str::<Value>(&text).unwrap())
+    };
+    let json = work.path().join("matrix.json");
+    let (stdout, report) = run(&format!("1.0.0,{newest}"), &json);
+    assert!(stdout.contains(&store), "{stdout}");
+    let m = &report["upgrade_matrix"];
+    assert_eq!(m["store"], store.as_str());
+    for release in ["1.0.0", newest.as_str()] {
+        let corpus = m["corpora"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["release"] == release)
+            .unwrap();
+        assert_eq!(corpus["origin"], "generated", "{corpus}");
+        assert_eq!(
+            corpus["table"],
+            format!("{store}/{release}/c01-key-order/table").as_str()
+        );
+        let objects = server.objects_under(&format!("{prefix}/{release}/c01-key-order/"));
+        for file in ["case.json", "scenario.json", "table/snapshot/LATEST"] {
+            assert!(
+                objects.iter().any(|o| o.ends_with(file)),
+                "{release} {file}: {objects:?}"
+            );
+        }
+    }
+    // Three pairs (1.0.0 x 1.0.0, 1.0.0 x newest, newest x newest), two scans each, all identical.
+    let cells = m["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6, "{cells:?}");
+    for c in cells {
+        assert_eq!(c["class"], "identical", "{c}");
+    }
+    let cross = cells
+        .iter()
+        .find(|c| c["written_by"] == "1.0.0" && c["read_by"] == newest.as_str())
+        .unwrap();
+    assert!(
+        cross["stock_at"].is_object(),
+        "release 1.0.0's own reading: {cross}"
+    );
+    // The children's options never stay behind, and no log holds the secret.
+    assert!(!work.path().join("file-io-options").exists());
+    for log in std::fs::read_dir(work.path().join("runs")).unwrap() {
+        let text = std::fs::read_to_string(log.unwrap().path()).unwrap_or_default();
+        assert!(
+            !text.contains(server.secret()),
+            "a child's log shows the secret"
+        );
+    }
+    // The next run reuses what the store holds.
+    let (_, again) = run("1.0.0", &work.path().join("again.json"));
+    assert_eq!(again["upgrade_matrix"]["corpora"][0]["origin"], "reused");
+    assert_eq!(
+        again["upgrade_matrix"]["cells"][0]["class"], "identical",
+        "{again}"
+    );
 }

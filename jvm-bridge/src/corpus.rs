@@ -299,6 +299,7 @@ impl CorpusWriter {
     /// [`crate::Error::Protocol`] (non-UTF-8 path).
     pub fn create_table(table_dir: &Path, schema_json: &str) -> Result<()> {
         let dir = path_arg(table_dir)?;
+        crate::stock::apply_file_io_options()?;
         with_env(|env| {
             let dir = env.new_string(dir)?;
             let schema = env.new_string(schema_json)?;
@@ -319,6 +320,7 @@ impl CorpusWriter {
     /// Errors: [`crate::Error::Java`] (the store refuses, I/O), [`crate::Error::Protocol`] (non-UTF-8 path).
     pub fn delete_table(location: &Path) -> Result<bool> {
         let dir = path_arg(location)?;
+        crate::stock::apply_file_io_options()?;
         with_env(|env| {
             let dir = env.new_string(dir)?;
             let deleted = env
@@ -339,6 +341,7 @@ impl CorpusWriter {
     /// Errors: [`crate::Error::Java`] (the store refuses, I/O), [`crate::Error::Protocol`] (non-UTF-8 path).
     pub fn write_file(location: &Path, content: &str) -> Result<()> {
         let path = path_arg(location)?;
+        crate::stock::apply_file_io_options()?;
         with_env(|env| {
             let path = env.new_string(path)?;
             let content = env.new_string(content)?;

@@ -105,7 +105,7 @@ pub fn set_file_io_options(options: &std::collections::BTreeMap<String, String>)
 }
 
 /// Hands the JVM the options of [`set_file_io_options`] when it does not have them yet.
-fn apply_file_io_options() -> Result<()> {
+pub(crate) fn apply_file_io_options() -> Result<()> {
     let mut set = FILE_IO_OPTIONS.lock().unwrap_or_else(|e| e.into_inner());
     if set.1 {
         return Ok(());

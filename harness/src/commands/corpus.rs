@@ -21,12 +21,16 @@ pub(super) fn run(command: CorpusCommand) -> Result<i32> {
             scenario,
             out,
             paimon_version,
+            replace,
         } => {
             if let Some(v) = &paimon_version {
                 jvm_bridge::jvm::select_paimon_version(v)?;
             }
             let file = crate::corpus::resolve_scenario(&scenario)?;
             let out = crate::location::table_location(&out)?;
+            if replace {
+                crate::corpus::remove_generated(&out)?;
+            }
             let case = crate::corpus::generate(&file, &out)?;
             writeln!(std::io::stdout(), "wrote {}", case.display()).map_err(stdout_err)?;
             Ok(0)

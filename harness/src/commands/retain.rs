@@ -367,7 +367,7 @@ fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
     let options = native_reader::fileio::configured();
     if crate::location::is_store(table) && !options.is_empty() {
         let file = dir.path().join("file-io-options");
-        write_private(&file, &options)?;
+        crate::store_options::write_private(&file, &options)?;
         for a in [&mut replay, &mut audit] {
             a.extend(["--options-file".into(), file.display().to_string()]);
         }
@@ -400,28 +400,6 @@ fn run_finders(args: &RetainArgs, table: &Path) -> Result<Vec<Value>> {
         reports.push(v);
     }
     Ok(reports)
-}
-
-/// Writes `options` to `path` as `KEY=VALUE` lines (an options file, `crate::store_options`), readable by
-/// this user only.
-///
-/// Errors: [`Error::Io`] naming `path`.
-fn write_private(path: &Path, options: &native_reader::fileio::FileIOOptions) -> Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let io = |e: std::io::Error| Error::Io {
-        path: path.to_path_buf(),
-        source: e,
-    };
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(io)?;
-    for (k, v) in options.as_map() {
-        writeln!(file, "{k}={v}").map_err(io)?;
-    }
-    Ok(())
 }
 
 /// `exit N`, or `killed by signal N`, for people.

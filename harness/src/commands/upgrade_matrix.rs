@@ -108,6 +108,11 @@ fn matrix(args: &UpgradeMatrixArgs) -> Result<UpgradeMatrix> {
         .work
         .clone()
         .unwrap_or_else(|| crate::external::cache_dir().join("upgrade-matrix"));
+    let store = args
+        .store
+        .as_deref()
+        .map(crate::location::table_location)
+        .transpose()?;
     crate::replay::stop_on_interrupt();
     run_matrix(&MatrixOptions {
         releases: releases.run,
@@ -116,6 +121,7 @@ fn matrix(args: &UpgradeMatrixArgs) -> Result<UpgradeMatrix> {
         modes,
         work,
         exe: crate::external::stock_at::paimon_parity_exe(),
+        store,
         progress: true,
     })
 }

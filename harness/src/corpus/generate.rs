@@ -60,6 +60,32 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
     Ok(case_path)
 }
 
+/// Removes what [`generate`] wrote into `out`: `case.json` first (so that a half-removed corpus is never
+/// taken for a complete one), then `table/`; in a store with the released `FileIO` (the bridge's
+/// `TableLocations.deleteAll`), locally with `std::fs`. `scenario.json` is left: the next write replaces it.
+///
+/// Errors: [`Error::Io`] naming what cannot be removed locally; [`Error::Stock`] when the store refuses.
+pub fn remove_generated(out: &Path) -> Result<()> {
+    let (case, table) = (out.join("case.json"), out.join("table"));
+    if native_reader::fileio::is_store(out) {
+        jvm_bridge::CorpusWriter::delete_table(&case)?;
+        jvm_bridge::CorpusWriter::delete_table(&table)?;
+        return Ok(());
+    }
+    let io = |path: &Path, e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    match std::fs::remove_file(&case) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&case, e)),
+        _ => {}
+    }
+    if table.exists() {
+        std::fs::remove_dir_all(&table).map_err(|e| io(&table, e))?;
+    }
+    Ok(())
+}
+
 /// Runs `scenario` into `out/table` and returns the `case.json` value (without writing it).
 ///
 /// Errors: as [`generate`].
@@ -67,7 +93,7 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     let table = out.join("table");
     if super::location_exists(&table) {
         return Err(Error::Scenario(format!(
-            "{} already exists; remove it first to regenerate",
+            "{} already exists; remove it first, or pass --replace, to regenerate",
             table.display()
         )));
     }

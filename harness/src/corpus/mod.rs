@@ -22,7 +22,7 @@ mod summary;
 mod tests;
 
 pub use crash::{run_with_crash_point, CrashPoint, CrashRun, Recovery};
-pub use generate::{generate, generate_scenario, BatchRead, CommitRecord};
+pub use generate::{generate, generate_scenario, remove_generated, BatchRead, CommitRecord};
 pub use list::{corpora_dir, scenario_files};
 pub use load::{load_scenario, resolve_scenario};
 pub use scenario::{
@@ -34,17 +34,30 @@ pub use summary::{
     SnapshotSummary, StockSplitSummary, StockSummary,
 };
 
-/// Whether anything is at `location`: a local path that exists, or a store prefix with at least one entry
-/// (one LIST). A store that cannot be asked counts as empty: the writer's own error names it next.
+/// Whether anything is at `location`: a local path that exists, or a store prefix with at least one object
+/// under it, at any depth (a LIST per folder walked, until the first object). Folders alone do not count:
+/// some S3-compatible servers (SeaweedFS's filer) keep the folders of deleted objects as common prefixes.
+/// A store that cannot be asked counts as empty: the writer's own error names it next.
 fn location_exists(location: &std::path::Path) -> bool {
-    if native_reader::fileio::is_store(location) {
-        native_reader::fileio::for_path(location)
-            .ok()
-            .and_then(|io| io.list(location).ok())
-            .is_some_and(|names| !names.is_empty())
-    } else {
-        location.exists()
+    if !native_reader::fileio::is_store(location) {
+        return location.exists();
     }
+    let Ok(io) = native_reader::fileio::for_path(location) else {
+        return false;
+    };
+    let mut folders = vec![location.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = io.list_status(&folder) else {
+            return false;
+        };
+        for e in entries {
+            if !e.is_dir {
+                return true;
+            }
+            folders.push(folder.join(&e.name));
+        }
+    }
+    false
 }
 
 /// Commit user of steps that name none.

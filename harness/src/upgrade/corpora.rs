@@ -134,16 +134,52 @@ fn written_by(dir: &Path) -> Option<String> {
 /// scenario (for people: it is never read back).
 const FAILED_FILE: &str = "generate-failed.txt";
 
-/// The table `release` wrote for `scenario`: committed, reused from `work/corpora/<release>/<name>` (only a
-/// complete write of the same scenario: `case.json` and `table/`), or generated there now by `exe corpus
-/// generate <scenario> --out <dir> --paimon-version <release>` (a child process: one release per JVM). A
-/// failed generation is [`Origin::NotWritten`] with the writer's error, recorded beside it
-/// (`generate-failed.txt`, with the scenario) and tried again by the next run.
+/// How the matrix starts its child processes: this binary, with the run's file-system options handed over in
+/// a file only this user can read (`--options-file`, for tables in a store), never on a command line.
+#[derive(Clone, Copy, Debug)]
+pub struct Children<'a> {
+    /// The `paimon-parity` binary.
+    pub exe: &'a Path,
+    /// The options file (`crate::store_options::write_private`), when the tables are in a store.
+    pub options_file: Option<&'a Path>,
+}
+
+impl Children<'_> {
+    /// A command running the binary, with `--options-file` when there is one.
+    pub fn command(&self) -> Command {
+        let mut command = Command::new(self.exe);
+        if let Some(file) = self.options_file {
+            command.arg("--options-file").arg(file);
+        }
+        command
+    }
+}
+
+/// Where the tables the releases write go: the work directory (`<work>/corpora/<release>/<name>`), or a
+/// store (`<store>/<release>/<name>`, e.g. `s3://bucket/matrix/1.0.0/c01-key-order`), with what the people
+/// running it need (the failures of the writer) kept in the work directory either way.
+#[derive(Clone, Copy, Debug)]
+pub struct Destination<'a> {
+    /// The local work directory.
+    pub work: &'a Path,
+    /// The store URI the corpora are written into, if not the work directory.
+    pub store: Option<&'a Path>,
+}
+
+/// The table `release` wrote for `scenario`: committed (only when the corpora stay on local disk: with a
+/// store every table is written into it), reused from the destination (only a complete write of the same
+/// scenario: its `scenario.json` equal to the scenario, and `case.json`, which `corpus generate` writes
+/// last), or generated there now by `exe corpus generate <scenario> --out <dir> --paimon-version <release>`
+/// (a child process: one release per JVM; `--replace` in a store, where an earlier half-written table is
+/// removed through the released FileIO). A failed generation is [`Origin::NotWritten`] with the writer's
+/// error, recorded in the work directory (`corpora/<release>/<name>/generate-failed.txt`, with the
+/// scenario) and tried again by the next run.
 ///
-/// Errors: [`Error::Io`] when the work directory cannot be written or the child cannot be started.
+/// Errors: [`Error::Io`] when the work directory cannot be written or the child cannot be started;
+/// [`Error::Native`] when the store cannot be read.
 pub fn table_of(
-    exe: &Path,
-    work: &Path,
+    children: Children<'_>,
+    to: Destination<'_>,
     scenario: &ScenarioFile,
     release: &str,
 ) -> Result<CorpusSource> {
@@ -157,34 +193,47 @@ pub fn table_of(
     if let Some(why) = scenario.not_written_by(release) {
         return Ok(source(Origin::Pinned, None, Some(why)));
     }
-    if let Some(table) = scenario.committed_table(release) {
-        return Ok(source(Origin::Committed, Some(table), None));
-    }
-    let dir = work.join("corpora").join(release).join(&scenario.name);
-    let same_scenario =
-        std::fs::read(dir.join("scenario.json")).ok().as_deref() == Some(scenario.bytes.as_slice());
-    if same_scenario && dir.join("case.json").is_file() && dir.join("table").is_dir() {
-        return Ok(source(Origin::Reused, Some(dir.join("table")), None));
-    }
+    let local = to.work.join("corpora").join(release).join(&scenario.name);
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
         source: e,
     };
-    if dir.exists() {
+    let dir = match to.store {
+        Some(store) => store.join(release).join(&scenario.name),
+        None => {
+            if let Some(table) = scenario.committed_table(release) {
+                return Ok(source(Origin::Committed, Some(table), None));
+            }
+            local.clone()
+        }
+    };
+    if complete(&dir, &scenario.bytes)? {
+        return Ok(source(Origin::Reused, Some(dir.join("table")), None));
+    }
+    if to.store.is_none() && dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(|e| io(&dir, e))?;
     }
-    let parent = dir.parent().unwrap_or(work);
-    std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-    let output = Command::new(exe)
+    let parent = dir.parent().unwrap_or(to.work);
+    if to.store.is_none() {
+        std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+    }
+    let mut command = children.command();
+    command
         .args(["corpus", "generate"])
         .arg(&scenario.file)
         .arg("--out")
         .arg(&dir)
         .args(["--paimon-version", release])
-        .env_remove(jvm_bridge::jvm::PAIMON_VERSION_ENV)
-        .output()
-        .map_err(|e| io(exe, e))?;
-    if output.status.success() && dir.join("case.json").is_file() {
+        .env_remove(jvm_bridge::jvm::PAIMON_VERSION_ENV);
+    if to.store.is_some() {
+        command.arg("--replace");
+    }
+    let output = command.output().map_err(|e| io(children.exe, e))?;
+    if output.status.success() && complete(&dir, &scenario.bytes)? {
+        if to.store.is_some() {
+            // The failure an earlier run recorded in the work directory is answered.
+            let _ = std::fs::remove_dir_all(&local);
+        }
         return Ok(source(Origin::Generated, Some(dir.join("table")), None));
     }
     let why = format!(
@@ -193,13 +242,30 @@ pub fn table_of(
         last_lines(&String::from_utf8_lossy(&output.stderr), 3)
     );
     // Keep the failure (and the scenario it was for), not the half-written table.
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
-    std::fs::write(dir.join("scenario.json"), &scenario.bytes)
-        .map_err(|e| io(&dir.join("scenario.json"), e))?;
-    std::fs::write(dir.join(FAILED_FILE), format!("{why}\n"))
-        .map_err(|e| io(&dir.join(FAILED_FILE), e))?;
+    let _ = std::fs::remove_dir_all(&local);
+    std::fs::create_dir_all(&local).map_err(|e| io(&local, e))?;
+    std::fs::write(local.join("scenario.json"), &scenario.bytes)
+        .map_err(|e| io(&local.join("scenario.json"), e))?;
+    std::fs::write(local.join(FAILED_FILE), format!("{why}\n"))
+        .map_err(|e| io(&local.join(FAILED_FILE), e))?;
     Ok(source(Origin::NotWritten, None, Some(why)))
+}
+
+/// Whether `dir` (local or in a store) holds a complete write of the scenario `bytes`: its `scenario.json`
+/// equal to them, its `case.json` (written last) present, and locally its `table/`.
+///
+/// Errors: [`Error::Native`] when the store cannot be read (a missing object is not an error).
+fn complete(dir: &Path, bytes: &[u8]) -> Result<bool> {
+    if !native_reader::fileio::is_store(dir) {
+        let same = std::fs::read(dir.join("scenario.json")).ok().as_deref() == Some(bytes);
+        return Ok(same && dir.join("case.json").is_file() && dir.join("table").is_dir());
+    }
+    let scenario = dir.join("scenario.json");
+    if !native_reader::fileio::exists(&scenario)? {
+        return Ok(false);
+    }
+    let same = native_reader::fileio::read(&scenario)?.as_ref() == bytes;
+    Ok(same && native_reader::fileio::exists(&dir.join("case.json"))?)
 }
 
 /// The last `n` non-empty lines of `text`, joined with ` | `.
@@ -244,8 +310,14 @@ mod tests {
         let dir = crate::corpus::corpora_dir();
         let pinned = ScenarioFile::read(&dir.join("c16-postpone-bucket/scenario.json")).unwrap();
         let s = table_of(
-            Path::new("/nonexistent"),
-            Path::new("/nonexistent"),
+            Children {
+                exe: Path::new("/nonexistent"),
+                options_file: None,
+            },
+            Destination {
+                work: Path::new("/nonexistent"),
+                store: None,
+            },
             &pinned,
             "1.0.0",
         )
@@ -258,7 +330,12 @@ mod tests {
     /// written script open for a moment: ETXTBSY).
     fn table_of_retrying(exe: &Path, work: &Path, s: &ScenarioFile) -> CorpusSource {
         for _ in 0..50 {
-            match table_of(exe, work, s, "1.0.0") {
+            let children = Children {
+                exe,
+                options_file: None,
+            };
+            let to = Destination { work, store: None };
+            match table_of(children, to, s, "1.0.0") {
                 Err(Error::Io { source, .. }) if source.raw_os_error() == Some(26) => {
                     std::thread::sleep(std::time::Duration::from_millis(20))
                 }

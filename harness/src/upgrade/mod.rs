@@ -41,7 +41,7 @@ use native_reader::PaimonRelease;
 use serde::Serialize;
 
 pub use classify::{classify, CellClass, ChildReport, RunView};
-pub use corpora::{CorpusSource, Origin, ScenarioFile};
+pub use corpora::{Children, CorpusSource, Destination, Origin, ScenarioFile};
 pub use rules::{candidate_rules, changed_rules, differing_column, RuleChange, TableFacts};
 
 use crate::error::{Error, Result};
@@ -65,6 +65,10 @@ pub struct MatrixOptions {
     pub work: PathBuf,
     /// The `paimon-parity` binary the children run.
     pub exe: PathBuf,
+    /// A store URI (`s3://bucket/prefix`) the releases write their corpora into (`<store>/<A>/<name>`) and the
+    /// children read them from, with the run's file-system options; `None`: the committed corpora and the
+    /// work directory.
+    pub store: Option<PathBuf>,
     /// Show progress bars on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
 }
@@ -80,6 +84,8 @@ pub struct UpgradeMatrix {
     pub scenarios: Vec<String>,
     /// The work directory.
     pub work_dir: PathBuf,
+    /// The store the corpora were written into and read from (`--store`), if any.
+    pub store: Option<PathBuf>,
     /// Per release and scenario, the table that release wrote (or why there is none).
     pub corpora: Vec<CorpusSource>,
     /// Per pair (A, B), A <= B: the counts of its cells and its replay.
@@ -278,6 +284,15 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
     let runs_dir = work.join("runs");
     std::fs::create_dir_all(&runs_dir).map_err(|e| io(&runs_dir, e))?;
     let cache = work.join("stock-cache");
+    let options_file = children_options(&work, options.store.as_deref())?;
+    let children = Children {
+        exe: &options.exe,
+        options_file: options_file.as_deref(),
+    };
+    let to = Destination {
+        work: &work,
+        store: options.store.as_deref(),
+    };
     let scenarios = options
         .scenarios
         .iter()
@@ -301,7 +316,7 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
     for release in &releases {
         for s in &scenarios {
             progress.set_message(format!("{} written by {release}", s.name));
-            corpora.push(corpora::table_of(&options.exe, &work, s, release)?);
+            corpora.push(corpora::table_of(children, to, s, release)?);
             progress.inc(1);
             if crate::replay::interrupted() {
                 break;
@@ -343,7 +358,8 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
         let log = runs_dir.join(format!("stock-{a}-record.log"));
         // A failed recording only costs JVM starts: stock@A then plans and reads per request.
         let _ = run_child(
-            Command::new(&options.exe)
+            children
+                .command()
                 .args(["stock-reader", "--paimon-version", a, "record"])
                 .args(&tables)
                 .args(["--mode", &modes_arg, "--cache"])
@@ -375,6 +391,7 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
             ));
             let (pair, pair_cells) = run_pair(
                 options,
+                children,
                 &runs_dir,
                 &cache,
                 (a, b),
@@ -389,11 +406,15 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
     }
     progress.finish_and_clear();
     attribute(&mut cells);
+    if let Some(file) = &options_file {
+        let _ = std::fs::remove_file(file);
+    }
     Ok(UpgradeMatrix {
         releases,
         modes: options.modes.clone(),
         scenarios: scenarios.iter().map(|s| s.name.clone()).collect(),
         work_dir: work,
+        store: options.store.clone(),
         corpora,
         pairs,
         cells,
@@ -401,6 +422,37 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
         interrupted,
         not_built: options.not_built.iter().map(|r| NotBuilt::of(*r)).collect(),
     })
+}
+
+/// The options file the children of a matrix over a store get (`<work>/file-io-options`, mode 0600, written
+/// anew: the run's options, removed when the matrix ends); `None` for corpora on local disk.
+///
+/// Errors: [`Error::Usage`] when `store` is not a store URI; [`Error::Native`] when the store cannot be
+/// reached with the run's options (wrong credentials, unreachable endpoint: checked once, before any
+/// child starts); [`Error::Io`] when the file cannot be written.
+fn children_options(work: &Path, store: Option<&Path>) -> Result<Option<PathBuf>> {
+    let Some(store) = store else {
+        return Ok(None);
+    };
+    if !native_reader::fileio::is_store(store) {
+        return Err(Error::Usage(format!(
+            "--store {}: not an object-store URI (s3://bucket/prefix); corpora on local disk go into --work",
+            store.display()
+        )));
+    }
+    native_reader::fileio::exists(store)?;
+    let file = work.join("file-io-options");
+    match std::fs::remove_file(&file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(Error::Io {
+                path: file,
+                source: e,
+            })
+        }
+        _ => {}
+    }
+    crate::store_options::write_private(&file, &native_reader::fileio::configured())?;
+    Ok(Some(file))
 }
 
 /// A progress bar of `len` steps drawn with `template` (hidden without `progress`).
@@ -444,6 +496,7 @@ fn run_child(command: &mut Command, log: &Path) -> Result<Option<i32>> {
 /// Errors: [`Error::Io`] when the child cannot be started.
 fn run_pair(
     options: &MatrixOptions,
+    children: Children<'_>,
     runs_dir: &Path,
     cache: &Path,
     (a, b): (&str, &str),
@@ -488,7 +541,8 @@ fn run_pair(
     let _ = std::fs::remove_file(&json);
     let tables: Vec<&Path> = sources.iter().filter_map(|s| s.table.as_deref()).collect();
     let code = run_child(
-        Command::new(&options.exe)
+        children
+            .command()
             .arg("replay")
             .args(&tables)
             .args([

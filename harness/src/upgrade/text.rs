@@ -83,6 +83,13 @@ pub fn write_matrix_text(
             .collect::<Vec<_>>()
             .join(", ")
     )?;
+    if let Some(store) = &m.store {
+        writeln!(
+            out,
+            "tables: written into and read from {} (<release>/<scenario>/table)",
+            store.display()
+        )?;
+    }
     writeln!(
         out,
         "rows: written by A; columns: read by B (native reader and release A's own reader against release \

@@ -107,6 +107,7 @@ pub(super) mod tests {
             modes: vec![ReplayMode::Batch],
             scenarios: vec!["c".into()],
             work_dir: PathBuf::from("/w"),
+            store: None,
             corpora: Vec::new(),
             pairs: Vec::new(),
             cells: classes.iter().map(|c| cell(*c)).collect(),

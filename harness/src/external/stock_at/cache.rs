@@ -64,12 +64,17 @@ impl StockCache {
         table: &Path,
         scan: &ScanRequest,
     ) -> Result<CacheEntry> {
-        let table = std::fs::canonicalize(table).map_err(|e| Error::TableSource {
-            path: table.to_path_buf(),
-            context: "cannot open table directory".into(),
-            source: e.into(),
-        })?;
-        let fingerprint = fingerprint(&table)?;
+        let (table, fingerprint) = if native_reader::fileio::is_store(table) {
+            (table.to_path_buf(), store_fingerprint(table)?)
+        } else {
+            let table = std::fs::canonicalize(table).map_err(|e| Error::TableSource {
+                path: table.to_path_buf(),
+                context: "cannot open table directory".into(),
+                source: e.into(),
+            })?;
+            let fingerprint = fingerprint(&table)?;
+            (table, fingerprint)
+        };
         let key = serde_json::json!({
             "release": version,
             "table": table.display().to_string(),
@@ -196,6 +201,40 @@ fn fingerprint(table: &Path) -> Result<u64> {
                 .to_string_lossy()
                 .into_owned();
             files.push((relative, stamp(&meta)));
+        }
+    }
+    files.sort();
+    let mut h = DefaultHasher::new();
+    files.hash(&mut h);
+    Ok(h.finish())
+}
+
+/// [`fingerprint`] of a table in a store: every object under it, by its path relative to the table, size and
+/// `Last-Modified`, listed through the native reader's FileIO (one LIST per directory; nothing is read).
+///
+/// Errors: [`Error::TableSource`] naming the directory that cannot be listed.
+fn store_fingerprint(table: &Path) -> Result<u64> {
+    let io = native_reader::fileio::for_path(table)?;
+    let mut files: Vec<(String, u64, Option<i64>)> = Vec::new();
+    let mut dirs = vec![table.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let entries = io.list_status(&dir).map_err(|e| Error::TableSource {
+            path: dir.clone(),
+            context: "cannot list".into(),
+            source: e.into(),
+        })?;
+        for entry in entries {
+            let path = dir.join(&entry.name);
+            if entry.is_dir {
+                dirs.push(path);
+                continue;
+            }
+            let relative = path
+                .strip_prefix(table)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .into_owned();
+            files.push((relative, entry.size, entry.modified_millis));
         }
     }
     files.sort();

@@ -56,6 +56,21 @@ impl Released {
     }
 }
 
+/// Adds the request's `file_io_options` (the parent's options for a table in a store) to this process's own
+/// (its `--option`s and the AWS environment, which they override), for both the native side and the JVM,
+/// which starts after this.
+fn apply_file_io_options(request: &Request) {
+    if request.file_io_options.is_empty() {
+        return;
+    }
+    let mut options = native_reader::fileio::configured();
+    for (k, v) in &request.file_io_options {
+        options.set(k.clone(), v.clone());
+    }
+    native_reader::fileio::configure(&options);
+    jvm_bridge::stock::set_file_io_options(options.as_map());
+}
+
 /// Answers one `paimon-parity-reader/1` request read from `input` on `out` with release `version`'s released
 /// reader (the process must have selected `version` before: `jvm_bridge::jvm::select_paimon_version`).
 ///
@@ -87,6 +102,7 @@ pub fn serve(
             request.protocol
         )));
     }
+    apply_file_io_options(&request);
     let table = PathBuf::from(&request.table_path);
     let mode = scan_mode(&request.scan)?;
     let entry = match cache {
