@@ -348,6 +348,20 @@ fn an_upgrade_matrix_writes_its_corpora_into_the_store_and_reads_them_from_it() 
         assert!(!stdout.contains(server.secret()));
         (stdout, serde_json::from_str::<Value>(&text).unwrap())
     };
+    // A store that cannot be listed stops the matrix before any child starts, naming it.
+    let mut bad: Vec<String> = ["upgrade-matrix", "c01-key-order", "--releases", "1.0.0"]
+        .iter()
+        .map(|a| a.to_string())
+        .chain(["--store".into(), "s3://no-such-bucket-here/m".into()])
+        .chain(["--work".into(), common::path_str(work.path()).into()])
+        .collect();
+    bad.extend(proxy.option_args());
+    let bad: Vec<&str> = bad.iter().map(String::as_str).collect();
+    let (_, err) = common::expect_exit(2, &bad);
+    assert!(
+        err.contains("s3://no-such-bucket-here/m") && err.contains("the bucket does not exist"),
+        "{err}"
+    );
     let json = work.path().join("matrix.json");
     let (stdout, report) = run(&format!("1.0.0,{newest}"), &json);
     assert!(stdout.contains(&store), "{stdout}");

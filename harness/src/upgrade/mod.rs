@@ -427,8 +427,8 @@ pub fn run_matrix(options: &MatrixOptions) -> Result<UpgradeMatrix> {
 /// The options file the children of a matrix over a store get (`<work>/file-io-options`, mode 0600, written
 /// anew: the run's options, removed when the matrix ends); `None` for corpora on local disk.
 ///
-/// Errors: [`Error::Usage`] when `store` is not a store URI; [`Error::Native`] when the store cannot be
-/// reached with the run's options (wrong credentials, unreachable endpoint: checked once, before any
+/// Errors: [`Error::Usage`] when `store` is not a store URI; [`Error::Table`] naming it when the store cannot
+/// be listed with the run's options (a missing bucket, wrong credentials, an unreachable endpoint: checked once, before any
 /// child starts); [`Error::Io`] when the file cannot be written.
 fn children_options(work: &Path, store: Option<&Path>) -> Result<Option<PathBuf>> {
     let Some(store) = store else {
@@ -440,7 +440,13 @@ fn children_options(work: &Path, store: Option<&Path>) -> Result<Option<PathBuf>
             store.display()
         )));
     }
-    native_reader::fileio::exists(store)?;
+    // One LIST: a HEAD of a missing key answers 404 whether or not the bucket exists.
+    native_reader::fileio::for_path(store)?
+        .list_status(store)
+        .map_err(|e| Error::Table {
+            path: store.to_path_buf(),
+            reason: format!("--store: cannot list the store: {e}"),
+        })?;
     let file = work.join("file-io-options");
     match std::fs::remove_file(&file) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
