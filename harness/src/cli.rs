@@ -299,6 +299,12 @@ pub struct SweepArgs {
     /// NOT CHECKED (exit 3), not CLEAN.
     #[arg(long, default_value_t = 2, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub recovery_attempts: u64,
+    /// How the restarted job recovers the swept commit: `stock` (`filterAndCommit`, as released and as
+    /// Flink's committer does) or `pair-aware` (the bridge's `PairAwareRecovery`, released APIs only: an
+    /// identifier whose APPEND snapshot is durable and whose COMPACT one is not gets its COMPACT half
+    /// committed first).
+    #[arg(long, value_enum, default_value = "stock")]
+    pub recovery: SweepRecovery,
     /// Also sweep the first recovery's own operations in these modes (comma-separated, as `--fault`), once
     /// for each distinct durable state the commit's faults leave (nothing, APPEND, APPEND + COMPACT), after
     /// the first commit fault that left it; the later recoveries run clean.
@@ -336,6 +342,16 @@ pub struct SweepArgs {
     /// Also write a self-contained HTML page to FILE: a strip per fault mode, an operation per cell.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+}
+
+/// A `--recovery` value of `sweep` (`jvm_bridge::corpus::RecoveryStrategy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SweepRecovery {
+    /// `filterAndCommit`, as released.
+    Stock,
+    /// The bridge's `PairAwareRecovery`, then `filterAndCommit`.
+    PairAware,
 }
 
 /// A `--fault` value of `sweep`.

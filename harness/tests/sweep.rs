@@ -37,6 +37,7 @@ fn options_of(
         work: work.to_path_buf(),
         threads: 2,
         parity: true,
+        strategy: Default::default(),
         progress: false,
     }
 }

@@ -33,6 +33,7 @@ fn crashes_at_output_stream_closes_leak_no_descriptor() {
         work: dir.path().to_path_buf(),
         threads: 1,
         parity: false,
+        strategy: Default::default(),
         progress: false,
     };
     // The counting run: the close of every output stream the swept commit opens.

@@ -136,6 +136,44 @@ impl FaultMode {
     }
 }
 
+/// How a restarted job recovers the committables of its checkpoint.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecoveryStrategy {
+    /// `StreamTableCommit.filterAndCommit`, as released (what Flink's `StoreCommitter` does on restore): an
+    /// identifier any snapshot of the commit user carries is dropped whole.
+    #[default]
+    Stock,
+    /// The bridge's `PairAwareRecovery` (released APIs only), then `filterAndCommit`: an identifier whose
+    /// APPEND snapshot is durable and whose COMPACT one is not gets its COMPACT half committed alone, with
+    /// the same identifier (only its changelog when a later commit already removed a file it compacts).
+    PairAware,
+}
+
+impl RecoveryStrategy {
+    /// The name the command line, the JSON and the Java side use (`stock`, `pair-aware`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RecoveryStrategy::Stock => "stock",
+            RecoveryStrategy::PairAware => "pair-aware",
+        }
+    }
+}
+
+/// What one recovery did ([`CorpusWriter::recover_identifier_with`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+pub struct RecoveryOutcome {
+    /// Identifiers committed in all (by the strategy's own step and by `filterAndCommit`).
+    pub committed: i32,
+    /// Identifiers whose whole COMPACT half the pair-aware step committed.
+    pub compact_halves: Vec<i64>,
+    /// Identifiers of which the pair-aware step committed only the COMPACT half's changelog, because a later
+    /// commit had already removed a file the half compacts.
+    pub changelog_only: Vec<i64>,
+}
+
 /// One primitive file operation recorded in a crash window.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
 pub struct FileOp {
@@ -549,6 +587,37 @@ impl CorpusWriter {
                 )?
                 .i()?)
         })
+    }
+
+    /// [`recover_identifier`](Self::recover_identifier) with `strategy` (`CorpusWriter.recoverIdentifierWith`):
+    /// the same restart, then the strategy's recovery of `identifier`'s committables.
+    ///
+    /// Errors: [`crate::Error::Java`] (also when `identifier` was never prepared); [`crate::Error::Protocol`]
+    /// when the answer is not the outcome's JSON.
+    pub fn recover_identifier_with(
+        &self,
+        identifier: i64,
+        strategy: RecoveryStrategy,
+    ) -> Result<RecoveryOutcome> {
+        let handle = self.handle;
+        let json = with_env(|env| {
+            let strategy = env.new_string(strategy.name())?;
+            let answer = env
+                .call_static_method(
+                    CLASS,
+                    "recoverIdentifierWith",
+                    "(JJLjava/lang/String;)Ljava/lang/String;",
+                    &[
+                        JValue::Long(handle),
+                        JValue::Long(identifier),
+                        JValue::Object(&strategy),
+                    ],
+                )?
+                .l()?;
+            java_string(env, answer)
+        })?;
+        serde_json::from_str::<RecoveryOutcome>(&json)
+            .map_err(|e| Error::protocol_source(format!("bad recovery outcome JSON `{json}`"), e))
     }
 
     /// Closes the write and the commit and builds new ones with the same commit user (they restore from the

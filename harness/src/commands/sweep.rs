@@ -4,13 +4,13 @@
 use serde::Serialize;
 
 use super::stdout_err;
-use crate::cli::{SweepArgs, SweepFault};
+use crate::cli::{SweepArgs, SweepFault, SweepRecovery};
 use crate::error::{Error, Result};
 use crate::report::{
     check_html_target, check_json_target, sweep_page, text_output, write_html, write_json,
     JsonReport,
 };
-use crate::sweep::{sweep, FaultMode, SweepOptions, SweepReport};
+use crate::sweep::{sweep, FaultMode, RecoveryStrategy, SweepOptions, SweepReport};
 
 /// The JSON report of a sweep: the common envelope with `command: "sweep"` and the sweep.
 #[derive(Serialize)]
@@ -108,6 +108,10 @@ fn options(args: &SweepArgs, threads: usize) -> Result<SweepOptions> {
         work,
         threads,
         parity: !args.no_parity,
+        strategy: match args.recovery {
+            SweepRecovery::Stock => RecoveryStrategy::Stock,
+            SweepRecovery::PairAware => RecoveryStrategy::PairAware,
+        },
         progress: true,
     })
 }

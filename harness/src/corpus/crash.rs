@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use jvm_bridge::corpus::{close_crash_window, open_crash_window, CrashWindow, FaultMode};
+use jvm_bridge::corpus::{
+    close_crash_window, open_crash_window, CrashWindow, FaultMode, RecoveryStrategy,
+};
 use serde::Serialize;
 
 use super::generate::{explain, Run};
@@ -27,6 +29,8 @@ pub struct CrashPoint {
     /// A fault inside the first recovery: its mode and the recovery's operation it fires at (from 1).
     /// [`FaultMode::None`] counts the first recovery's operations without a fault; `None` records nothing.
     pub recovery_fault: Option<(FaultMode, usize)>,
+    /// How the restarted job recovers (`filterAndCommit` as released, or pair-aware first).
+    pub strategy: RecoveryStrategy,
 }
 
 /// What one recovery did.
@@ -39,6 +43,13 @@ pub struct Recovery {
     pub error: Option<String>,
     /// The snapshots it added (`APPEND`, `COMPACT`, …, by id).
     pub added: Vec<SnapshotSummary>,
+    /// Identifiers whose COMPACT half the pair-aware step committed whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compact_halves: Vec<i64>,
+    /// Identifiers of which the pair-aware step committed only the COMPACT half's changelog (a later commit
+    /// had removed a file it compacts).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changelog_only: Vec<i64>,
 }
 
 /// What happened in one run ([`run_with_crash_point`]).
@@ -187,7 +198,10 @@ fn recover(
         if let Some((mode, at)) = fault {
             open_crash_window(run.table, mode, at)?;
         }
-        let result = run.writer(user)?.writer.recover_identifier(identifier);
+        let result = run
+            .writer(user)?
+            .writer
+            .recover_identifier_with(identifier, point.strategy);
         if fault.is_some() {
             out.recovery_window = Some(close_crash_window(run.table)?);
         }
@@ -196,14 +210,20 @@ fn recover(
             .into_iter()
             .filter(|s| !before.iter().any(|b| b.id == s.id))
             .collect();
-        let (committed, error) = match result {
-            Ok(n) => (Some(n), None),
+        let (outcome, error) = match result {
+            Ok(o) => (Some(o), None),
             Err(e) => (None, Some(explain(&Error::from(e)))),
         };
+        let (compact_halves, changelog_only) = outcome
+            .as_ref()
+            .map(|o| (o.compact_halves.clone(), o.changelog_only.clone()))
+            .unwrap_or_default();
         out.recoveries.push(Recovery {
-            committed,
+            committed: outcome.map(|o| o.committed),
             error,
             added,
+            compact_halves,
+            changelog_only,
         });
     }
     Ok(())

@@ -312,6 +312,8 @@ mod tests {
             committed,
             error: error.map(str::to_owned),
             added: vec![],
+            compact_halves: vec![],
+            changelog_only: vec![],
         }
     }
 

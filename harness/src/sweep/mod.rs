@@ -27,7 +27,7 @@ use std::time::Instant;
 
 pub use check::{Evidence, SnapshotRef};
 pub use class::PointClass;
-pub use jvm_bridge::corpus::FaultMode;
+pub use jvm_bridge::corpus::{FaultMode, RecoveryStrategy};
 pub use oracle::Expected;
 pub use plan::SweptCommit;
 use points::{keep_firsts, run_jobs, Ctx, Job};
@@ -67,6 +67,9 @@ pub struct SweepOptions {
     /// Replay each end state with the native reader against the released one (without it a sweep without
     /// findings is `not-checked`).
     pub parity: bool,
+    /// How the restarted job recovers: `filterAndCommit` as released (`stock`), or the bridge's
+    /// `PairAwareRecovery` first (`pair-aware`, `--recovery`).
+    pub strategy: RecoveryStrategy,
     /// A progress bar on stderr.
     pub progress: bool,
 }
@@ -97,6 +100,13 @@ pub struct RecoveryView {
     pub error: Option<String>,
     /// Snapshots it added.
     pub added: Vec<SnapshotRef>,
+    /// Identifiers whose COMPACT half the pair-aware step committed whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compact_halves: Vec<i64>,
+    /// Identifiers of which the pair-aware step committed only the changelog (a later commit had removed a
+    /// file the half compacts).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changelog_only: Vec<i64>,
 }
 
 /// One class found at a point, with its detail.
@@ -194,6 +204,8 @@ pub struct SweepReport {
     pub scenario_file: PathBuf,
     /// The released Paimon that wrote and read every point.
     pub paimon_version: String,
+    /// How the restarted job recovered (`stock`: `filterAndCommit` as released; `pair-aware`).
+    pub recovery_strategy: RecoveryStrategy,
     /// The commit swept.
     pub swept: SweptCommit,
     /// What of the scenario was left out (its own fault), in words.
@@ -377,6 +389,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
             at: 0,
             recoveries: 0,
             recovery_fault: None,
+            strategy: options.strategy,
         },
     )?;
     if let Some(e) = &counted.commit_error {
@@ -472,6 +485,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
                     at: commit.1,
                     recoveries: 1,
                     recovery_fault: Some((FaultMode::None, 0)),
+                    strategy: options.strategy,
                 },
             )?;
             let after = crate::corpus::snapshot_summaries(&dir.join("table")).unwrap_or_default();
@@ -585,6 +599,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
         scenario: scenario.name.clone(),
         scenario_file: options.scenario_file.clone(),
         paimon_version: version,
+        recovery_strategy: options.strategy,
         swept,
         left_out,
         expected,

@@ -157,6 +157,7 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
             at: job.commit.1,
             recoveries: options.recoveries.max(usize::from(job.recovery.is_some())),
             recovery_fault: job.recovery,
+            strategy: options.strategy,
         },
     )?;
     let table = if native_reader::fileio::is_store(&table) {
@@ -237,6 +238,8 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
                 committed: r.committed,
                 error: r.error.clone(),
                 added: r.added.iter().map(SnapshotRef::from).collect(),
+                compact_halves: r.compact_halves.clone(),
+                changelog_only: r.changelog_only.clone(),
             })
             .collect(),
         evidence,

@@ -19,6 +19,15 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
         r.ops.len()
     )?;
     write_publications(out, &r.ops)?;
+    writeln!(
+        out,
+        "  recovery: {}",
+        match r.recovery_strategy {
+            crate::sweep::RecoveryStrategy::Stock => "stock (filterAndCommit, as released)",
+            crate::sweep::RecoveryStrategy::PairAware =>
+                "pair-aware (the missing COMPACT half first, released APIs; then filterAndCommit)",
+        }
+    )?;
     let pool = r.ops.iter().filter(|o| o.pool).count();
     if pool > 0 {
         writeln!(

@@ -298,6 +298,46 @@ public final class CorpusWriter {
         }
     }
 
+    /**
+     * {@link #recoverIdentifier} with a recovery strategy: {@code stock} ({@code filterAndCommit},
+     * as released) or {@code pair-aware} ({@link PairAwareRecovery}: the missing COMPACT half of an
+     * identifier whose APPEND is durable is committed first). Returns, as JSON, {@code
+     * {"committed":n,"compact_halves":[identifiers],"changelog_only":[identifiers]}}.
+     */
+    public static String recoverIdentifierWith(long handle, long identifier, String strategy)
+            throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            List<CommitMessage> messages = w.kept.get(identifier);
+            if (messages == null) {
+                throw new IllegalStateException("identifier " + identifier + " was never prepared");
+            }
+            w.pending.remove(identifier);
+            w.reopen();
+            Map<Long, List<CommitMessage>> committables = new LinkedHashMap<>();
+            committables.put(identifier, messages);
+            switch (strategy) {
+                case "stock":
+                    return "{\"committed\":"
+                            + w.commit.filterAndCommit(committables)
+                            + ",\"compact_halves\":[],\"changelog_only\":[]}";
+                case "pair-aware":
+                    PairAwareRecovery.Outcome o =
+                            PairAwareRecovery.recover(
+                                    w.table, w.commitUser, committables, w.commit);
+                    return "{\"committed\":"
+                            + o.committed()
+                            + ",\"compact_halves\":"
+                            + o.compactHalves
+                            + ",\"changelog_only\":"
+                            + o.changelogOnly
+                            + "}";
+                default:
+                    throw new IllegalArgumentException("unknown recovery strategy " + strategy);
+            }
+        }
+    }
+
     /** {@link CrashPoints#open}: numbers the table's file operations from now on, with one fault. */
     public static void openCrashWindow(String tableDir, String mode, int at) {
         CrashPoints.open(tableDir, mode, at);

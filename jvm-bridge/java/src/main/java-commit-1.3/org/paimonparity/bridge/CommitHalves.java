@@ -1,0 +1,62 @@
+package org.paimonparity.bridge;
+
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The halves of a commit message in the commit API of 1.3 on (1.3.x, 1.4.x, 2.0.x): {@code
+ * FileStoreCommitImpl} puts a message's {@code CompactIncrement} (its files, changelog and index
+ * files) into the COMPACT snapshot and its {@code DataIncrement} into the APPEND one. Its twin:
+ * {@code src/main/java-commit-1.0}.
+ */
+final class CommitHalves {
+
+    private CommitHalves() {}
+
+    /** The names of the files the message's compaction removes. */
+    static Set<String> compactBefore(CommitMessageImpl m) {
+        Set<String> names = new HashSet<>();
+        for (DataFileMeta f : m.compactIncrement().compactBefore()) {
+            names.add(f.fileName());
+        }
+        return names;
+    }
+
+    /** The message with its COMPACT half alone, or empty when it has none. */
+    static Optional<CommitMessage> compactHalf(CommitMessageImpl m) {
+        CompactIncrement c = m.compactIncrement();
+        if (c.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(message(m, c));
+    }
+
+    /** The message with its COMPACT half's changelog files alone, or empty when it has none. */
+    static Optional<CommitMessage> changelogOnly(CommitMessageImpl m) {
+        List<DataFileMeta> changelog = m.compactIncrement().changelogFiles();
+        if (changelog.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                message(
+                        m,
+                        new CompactIncrement(
+                                Collections.emptyList(), Collections.emptyList(), changelog)));
+    }
+
+    private static CommitMessage message(CommitMessageImpl m, CompactIncrement c) {
+        DataIncrement none =
+                new DataIncrement(
+                        Collections.emptyList(), Collections.emptyList(), Collections.emptyList());
+        return new CommitMessageImpl(m.partition(), m.bucket(), m.totalBuckets(), none, c);
+    }
+}
