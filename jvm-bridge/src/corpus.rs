@@ -148,7 +148,7 @@ pub enum RecoveryStrategy {
     Stock,
     /// The bridge's `PairAwareRecovery` (released APIs only), then `filterAndCommit`: an identifier whose
     /// APPEND snapshot is durable and whose COMPACT one is not gets its COMPACT half committed alone, with
-    /// the same identifier (only its changelog when a later commit already removed a file it compacts).
+    /// the same identifier (left out where a later commit already removed a file it compacts).
     PairAware,
 }
 
@@ -169,9 +169,9 @@ pub struct RecoveryOutcome {
     pub committed: i32,
     /// Identifiers whose whole COMPACT half the pair-aware step committed.
     pub compact_halves: Vec<i64>,
-    /// Identifiers of which the pair-aware step committed only the COMPACT half's changelog, because a later
-    /// commit had already removed a file the half compacts.
-    pub changelog_only: Vec<i64>,
+    /// Identifiers with a message whose COMPACT half the pair-aware step left out, because a later commit had
+    /// already removed a file it compacts (that compaction made the changelog of the same changes).
+    pub conflicts: Vec<i64>,
 }
 
 /// One primitive file operation recorded in a crash window.

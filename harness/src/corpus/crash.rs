@@ -46,10 +46,10 @@ pub struct Recovery {
     /// Identifiers whose COMPACT half the pair-aware step committed whole.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub compact_halves: Vec<i64>,
-    /// Identifiers of which the pair-aware step committed only the COMPACT half's changelog (a later commit
-    /// had removed a file it compacts).
+    /// Identifiers with a message whose COMPACT half the pair-aware step left out, because a later commit had
+    /// already removed a file it compacts (that compaction made the changelog of the same changes).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub changelog_only: Vec<i64>,
+    pub conflicts: Vec<i64>,
 }
 
 /// What happened in one run ([`run_with_crash_point`]).
@@ -175,9 +175,17 @@ fn crash_steps(
     };
     let later = &scenario.steps[point.step + 1..];
     if restart {
+        // Other jobs' steps while the swept job is down, up to its `restart` step.
+        let down = later
+            .iter()
+            .position(|s| matches!(s, Step::Restart))
+            .unwrap_or(0);
+        out.later_error = later_steps(run, point.step + 1, &later[..down]);
         recover(run, user, identifier, point, &mut out)?;
         run.mark_stale_after_recovery(user);
-        out.later_error = later_steps(run, point.step + 1, later);
+        if out.later_error.is_none() {
+            out.later_error = later_steps(run, point.step + 1 + down, &later[down..]);
+        }
     } else {
         out.later_error = later_steps(run, point.step + 1, later);
         recover(run, user, identifier, point, &mut out)?;
@@ -214,16 +222,16 @@ fn recover(
             Ok(o) => (Some(o), None),
             Err(e) => (None, Some(explain(&Error::from(e)))),
         };
-        let (compact_halves, changelog_only) = outcome
+        let (compact_halves, conflicts) = outcome
             .as_ref()
-            .map(|o| (o.compact_halves.clone(), o.changelog_only.clone()))
+            .map(|o| (o.compact_halves.clone(), o.conflicts.clone()))
             .unwrap_or_default();
         out.recoveries.push(Recovery {
             committed: outcome.map(|o| o.committed),
             error,
             added,
             compact_halves,
-            changelog_only,
+            conflicts,
         });
     }
     Ok(())

@@ -406,6 +406,7 @@ impl<'a> Run<'a> {
                 partition,
                 rows,
             } => self.overwrite(user, partition.as_deref(), rows),
+            Step::Restart => Ok(()),
             Step::ReadBatch => {
                 let batch = batch_summary(self.stock, self.table, None)?;
                 self.batch_reads.push(BatchRead {

@@ -185,6 +185,11 @@ pub enum Step {
     },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
+    /// In a sweep scenario, where the job of the swept commit restarts: the steps between the swept commit
+    /// and this one are other jobs' work while it is down (a dedicated compaction job, another writer), and a
+    /// swept commit that threw or crashed is recovered here, after them; without it, right after the swept
+    /// commit. Anywhere else it does nothing.
+    Restart,
     /// A seeded random burst of commits.
     Random(RandomBurst),
 }
@@ -261,6 +266,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Reopen { .. } => "reopen",
         Step::Overwrite { .. } => "overwrite",
         Step::ReadBatch => "read-batch",
+        Step::Restart => "restart",
         Step::Random(_) => "random",
     }
 }

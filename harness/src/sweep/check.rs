@@ -243,7 +243,28 @@ fn is_subsequence(short: &[String], long: &[String]) -> bool {
 
 fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f: &mut Findings) {
     let mut got: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    // A consumer's view: what each key holds. A retraction (-U, -D) of anything else is a change delivered
+    // again (or out of order): a consumer that applies it retracts a value it does not hold.
+    let mut holds: BTreeMap<Key, String> = BTreeMap::new();
+    let mut stray: BTreeMap<Key, Vec<String>> = BTreeMap::new();
     for (kind, values) in rows {
+        let key = key_of(values, expected);
+        let value = tuple(values.iter().map(String::as_str));
+        match kind {
+            1 | 3 => {
+                if holds.get(&key) != Some(&value) {
+                    let held = holds.get(&key).map_or(DELETED, String::as_str);
+                    stray.entry(key.clone()).or_default().push(format!(
+                        "{} {value} while it holds {held}",
+                        if *kind == 1 { "-U" } else { "-D" }
+                    ));
+                }
+                holds.remove(&key);
+            }
+            _ => {
+                holds.insert(key.clone(), value.clone());
+            }
+        }
         let state = match kind {
             0 | 2 => tuple(values.iter().map(String::as_str)),
             3 => DELETED.to_owned(),
@@ -261,6 +282,17 @@ fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f:
     for key in keys {
         let have = got.get(key).unwrap_or(&none);
         let want = expected.changes.get(key).unwrap_or(&none);
+        if let Some(retractions) = stray.get(key) {
+            ev.changelog.insert(key.clone(), have.clone());
+            f.add(
+                PointClass::ChangelogDuplicated,
+                format!(
+                    "key {key}: the changelog retracts what the key does not hold ({}): a change delivered \
+                     twice or out of order",
+                    retractions.join("; ")
+                ),
+            );
+        }
         if have == want {
             continue;
         }
@@ -339,6 +371,31 @@ mod tests {
             &mut f,
         );
         assert_eq!(f.classes(), [PointClass::ChangelogMerged]);
+    }
+
+    #[test]
+    fn a_change_delivered_twice_retracts_a_value_the_key_no_longer_holds() {
+        // +I (1, 10), then -U (1, 10) +U (1, 20) twice (a COMPACT half's changelog committed beside the
+        // changelog a later compaction made of the same files): the states alone read 10 -> 20.
+        let rows = [
+            row(0, 1, 10),
+            row(1, 1, 10),
+            row(2, 1, 20),
+            row(1, 1, 10),
+            row(2, 1, 20),
+        ];
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        stream(&rows, &c00(), &mut ev, &mut f);
+        assert_eq!(f.classes(), [PointClass::ChangelogDuplicated]);
+        assert!(
+            f.found[0].1.contains("-U (1, 10) while it holds (1, 20)"),
+            "{:?}",
+            f.found
+        );
+        // Once, it is the complete changelog.
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        stream(&rows[..3], &c00(), &mut ev, &mut f);
+        assert!(f.found.is_empty(), "{:?}", f.found);
     }
 
     #[test]

@@ -313,7 +313,7 @@ mod tests {
             error: error.map(str::to_owned),
             added: vec![],
             compact_halves: vec![],
-            changelog_only: vec![],
+            conflicts: vec![],
         }
     }
 

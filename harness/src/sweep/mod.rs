@@ -103,10 +103,10 @@ pub struct RecoveryView {
     /// Identifiers whose COMPACT half the pair-aware step committed whole.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub compact_halves: Vec<i64>,
-    /// Identifiers of which the pair-aware step committed only the changelog (a later commit had removed a
-    /// file the half compacts).
+    /// Identifiers with a message whose COMPACT half the pair-aware step left out, because a later commit had
+    /// already removed a file it compacts (that compaction made the changelog of the same changes).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub changelog_only: Vec<i64>,
+    pub conflicts: Vec<i64>,
 }
 
 /// One class found at a point, with its detail.

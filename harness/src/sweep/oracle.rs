@@ -157,8 +157,11 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
                     }
                 }
             }
-            Step::Compact { .. } | Step::ReadBatch | Step::Reopen { .. } | Step::Recover { .. } => {
-            }
+            Step::Compact { .. }
+            | Step::ReadBatch
+            | Step::Restart
+            | Step::Reopen { .. }
+            | Step::Recover { .. } => {}
             Step::ArmFault { .. } => {}
             Step::Alter { .. } | Step::Overwrite { .. } | Step::Random(_) => {
                 return Err(unsupported(format!(

@@ -239,7 +239,7 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
                 error: r.error.clone(),
                 added: r.added.iter().map(SnapshotRef::from).collect(),
                 compact_halves: r.compact_halves.clone(),
-                changelog_only: r.changelog_only.clone(),
+                conflicts: r.conflicts.clone(),
             })
             .collect(),
         evidence,

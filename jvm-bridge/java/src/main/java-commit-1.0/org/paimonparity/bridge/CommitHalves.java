@@ -50,22 +50,6 @@ final class CommitHalves {
         return Optional.of(message(m, c, new IndexIncrement(added, deleted)));
     }
 
-    /** The message with its COMPACT half's changelog files alone, or empty when it has none. */
-    static Optional<CommitMessage> changelogOnly(CommitMessageImpl m) {
-        List<DataFileMeta> changelog = m.compactIncrement().changelogFiles();
-        if (changelog.isEmpty()) {
-            return Optional.empty();
-        }
-        CompactIncrement c =
-                new CompactIncrement(
-                        Collections.emptyList(), Collections.emptyList(), changelog);
-        return Optional.of(
-                message(
-                        m,
-                        c,
-                        new IndexIncrement(Collections.emptyList(), Collections.emptyList())));
-    }
-
     private static List<IndexFileMeta> dv(List<IndexFileMeta> files) {
         List<IndexFileMeta> out = new ArrayList<>();
         for (IndexFileMeta f : files) {

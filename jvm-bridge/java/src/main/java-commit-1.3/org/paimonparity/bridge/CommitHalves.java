@@ -8,7 +8,6 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -38,19 +37,6 @@ final class CommitHalves {
             return Optional.empty();
         }
         return Optional.of(message(m, c));
-    }
-
-    /** The message with its COMPACT half's changelog files alone, or empty when it has none. */
-    static Optional<CommitMessage> changelogOnly(CommitMessageImpl m) {
-        List<DataFileMeta> changelog = m.compactIncrement().changelogFiles();
-        if (changelog.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(
-                message(
-                        m,
-                        new CompactIncrement(
-                                Collections.emptyList(), Collections.emptyList(), changelog)));
     }
 
     private static CommitMessage message(CommitMessageImpl m, CompactIncrement c) {

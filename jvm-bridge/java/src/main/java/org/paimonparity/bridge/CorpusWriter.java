@@ -302,7 +302,7 @@ public final class CorpusWriter {
      * {@link #recoverIdentifier} with a recovery strategy: {@code stock} ({@code filterAndCommit},
      * as released) or {@code pair-aware} ({@link PairAwareRecovery}: the missing COMPACT half of an
      * identifier whose APPEND is durable is committed first). Returns, as JSON, {@code
-     * {"committed":n,"compact_halves":[identifiers],"changelog_only":[identifiers]}}.
+     * {"committed":n,"compact_halves":[identifiers],"conflicts":[identifiers]}}.
      */
     public static String recoverIdentifierWith(long handle, long identifier, String strategy)
             throws Exception {
@@ -320,7 +320,7 @@ public final class CorpusWriter {
                 case "stock":
                     return "{\"committed\":"
                             + w.commit.filterAndCommit(committables)
-                            + ",\"compact_halves\":[],\"changelog_only\":[]}";
+                            + ",\"compact_halves\":[],\"conflicts\":[]}";
                 case "pair-aware":
                     PairAwareRecovery.Outcome o =
                             PairAwareRecovery.recover(
@@ -329,8 +329,8 @@ public final class CorpusWriter {
                             + o.committed()
                             + ",\"compact_halves\":"
                             + o.compactHalves
-                            + ",\"changelog_only\":"
-                            + o.changelogOnly
+                            + ",\"conflicts\":"
+                            + o.conflicts
                             + "}";
                 default:
                     throw new IllegalArgumentException("unknown recovery strategy " + strategy);

@@ -29,12 +29,14 @@ import java.util.TreeMap;
  * smaller identifier). When they hold an APPEND (or OVERWRITE) and no COMPACT, it commits the
  * committable's COMPACT half alone, with the same identifier, through the released {@code
  * TableCommitImpl.commit(identifier, messages)} of a commit that ignores empty commits (so no
- * second APPEND is made). When a later commit has already removed a file that half compacts (a
- * dedicated compaction job, another writer), committing it would fail with "File deletion conflicts
- * detected! Give up committing." and the job could never restart: then only the half's changelog
- * files are committed (a COMPACT snapshot without data files), so the changelog still reaches
- * readers and the data stays as the later commit left it. Then {@code filterAndCommit} does what it
- * always does with every committable (it now finds the repaired identifiers committed).
+ * second APPEND is made). When a later commit has already removed a file a message's half
+ * compacts (a dedicated compaction job, another writer), committing it would fail with "File
+ * deletion conflicts detected! Give up committing." and the job could never restart; that half is
+ * left out: the later compaction rewrote the same files, and with a {@code lookup} or {@code
+ * full-compaction} changelog producer it made the changelog of the same changes (committing the
+ * half's own changelog too would deliver them twice, which the sweep's scenario {@code
+ * compaction-job-while-down} shows). Then {@code filterAndCommit} does what it always does with
+ * every committable (it now finds the repaired identifiers committed).
  *
  * <p>A Flink job's committer would call {@link #recover} where it calls {@code filterAndCommit}
  * on restore ({@code StoreCommitter.filterAndCommit}), with its table, commit user and commit.
@@ -43,18 +45,18 @@ public final class PairAwareRecovery {
 
     private PairAwareRecovery() {}
 
-    /** What one recovery did: identifiers whose COMPACT half it committed, whole or changelog only. */
+    /** What one recovery did: identifiers whose COMPACT half it committed, or left out. */
     public static final class Outcome {
-        /** Identifiers whose whole COMPACT half was committed. */
+        /** Identifiers whose COMPACT half was committed (the messages that do not conflict). */
         public final List<Long> compactHalves = new ArrayList<>();
-        /** Identifiers of which only the COMPACT half's changelog was committed (a conflict). */
-        public final List<Long> changelogOnly = new ArrayList<>();
+        /** Identifiers with a message whose COMPACT half was left out: a later commit compacted it. */
+        public final List<Long> conflicts = new ArrayList<>();
         /** What {@code filterAndCommit} committed afterwards. */
         public int stock;
 
         /** Identifiers committed in all. */
         public int committed() {
-            return compactHalves.size() + changelogOnly.size() + stock;
+            return compactHalves.size() + stock;
         }
     }
 
@@ -86,20 +88,22 @@ public final class PairAwareRecovery {
             boolean conflict = false;
             for (CommitMessage m : e.getValue()) {
                 CommitMessageImpl message = (CommitMessageImpl) m;
-                if (!allLive(table, message, CommitHalves.compactBefore(message))) {
-                    conflict = true;
-                    CommitHalves.changelogOnly(message).ifPresent(half::add);
-                } else {
+                if (allLive(table, message, CommitHalves.compactBefore(message))) {
                     CommitHalves.compactHalf(message).ifPresent(half::add);
+                } else if (CommitHalves.compactHalf(message).isPresent()) {
+                    conflict = true;
                 }
             }
+            if (conflict) {
+                outcome.conflicts.add(identifier);
+            }
             if (half.isEmpty()) {
-                continue; // the commit had no COMPACT half (or nothing of it can be kept)
+                continue; // the commit had no COMPACT half, or a later commit compacted it
             }
             try (TableCommitImpl own = table.newCommit(commitUser).ignoreEmptyCommit(true)) {
                 own.commit(identifier, half);
             }
-            (conflict ? outcome.changelogOnly : outcome.compactHalves).add(identifier);
+            outcome.compactHalves.add(identifier);
         }
         outcome.stock = commit.filterAndCommit(committables);
         return outcome;
