@@ -245,23 +245,34 @@ fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f:
     let mut got: BTreeMap<Key, Vec<String>> = BTreeMap::new();
     // A consumer's view: what each key holds. A retraction (-U, -D) of anything else is a change delivered
     // again (or out of order): a consumer that applies it retracts a value it does not hold.
+    // A stray retraction followed by the value the key held is that change delivered again; followed by
+    // another value, an earlier commit's change delivered late (the key held a later value already).
     let mut holds: BTreeMap<Key, String> = BTreeMap::new();
-    let mut stray: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    let mut pending: BTreeMap<Key, (String, String)> = BTreeMap::new();
+    let mut stray: BTreeMap<Key, Vec<(bool, String)>> = BTreeMap::new();
     for (kind, values) in rows {
         let key = key_of(values, expected);
         let value = tuple(values.iter().map(String::as_str));
         match kind {
             1 | 3 => {
                 if holds.get(&key) != Some(&value) {
-                    let held = holds.get(&key).map_or(DELETED, String::as_str);
-                    stray.entry(key.clone()).or_default().push(format!(
-                        "{} {value} while it holds {held}",
-                        if *kind == 1 { "-U" } else { "-D" }
-                    ));
+                    let held = holds.get(&key).map_or(DELETED, String::as_str).to_owned();
+                    let sign = if *kind == 1 { "-U" } else { "-D" };
+                    let what = format!("{sign} {value} while it holds {held}");
+                    if *kind == 3 {
+                        stray.entry(key.clone()).or_default().push((false, what));
+                    } else {
+                        pending.insert(key.clone(), (held, what));
+                    }
                 }
                 holds.remove(&key);
             }
             _ => {
+                if let Some((held, what)) = pending.remove(&key) {
+                    let late = held != value;
+                    let what = format!("{what}, then +U {value}");
+                    stray.entry(key.clone()).or_default().push((late, what));
+                }
                 holds.insert(key.clone(), value.clone());
             }
         }
@@ -282,14 +293,27 @@ fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f:
     for key in keys {
         let have = got.get(key).unwrap_or(&none);
         let want = expected.changes.get(key).unwrap_or(&none);
-        if let Some(retractions) = stray.get(key) {
+        for (late, words, class) in [
+            (true, "out of order", PointClass::ChangelogOutOfOrder),
+            (false, "twice", PointClass::ChangelogDuplicated),
+        ] {
+            let of: Vec<&str> = stray
+                .get(key)
+                .into_iter()
+                .flatten()
+                .filter(|(l, _)| *l == late)
+                .map(|(_, w)| w.as_str())
+                .collect();
+            if of.is_empty() {
+                continue;
+            }
             ev.changelog.insert(key.clone(), have.clone());
             f.add(
-                PointClass::ChangelogDuplicated,
+                class,
                 format!(
                     "key {key}: the changelog retracts what the key does not hold ({}): a change delivered \
-                     twice or out of order",
-                    retractions.join("; ")
+                     {words}",
+                    of.join("; ")
                 ),
             );
         }
@@ -396,6 +420,40 @@ mod tests {
         let (mut ev, mut f) = (Evidence::default(), Findings::default());
         stream(&rows[..3], &c00(), &mut ev, &mut f);
         assert!(f.found.is_empty(), "{:?}", f.found);
+    }
+
+    #[test]
+    fn an_earlier_change_delivered_after_a_later_one_is_out_of_order() {
+        // The writes go 10 -> 20 -> 30; the stream delivers commit 3's change (20 -> 30) before commit 2's
+        // (10 -> 20): the consumer ends at (1, 20).
+        let mut e = c00();
+        e.rows.insert("(1)".into(), "(1, 30)".into());
+        e.changes.get_mut("(1)").unwrap().push("(1, 30)".into());
+        let rows = [
+            row(0, 1, 10),
+            row(1, 1, 20),
+            row(2, 1, 30),
+            row(1, 1, 10),
+            row(2, 1, 20),
+        ];
+        let (mut ev, mut f) = (Evidence::default(), Findings::default());
+        stream(&rows, &e, &mut ev, &mut f);
+        assert_eq!(
+            f.classes(),
+            [PointClass::ChangelogOutOfOrder, PointClass::ChangelogLost],
+            "{:?}",
+            f.found
+        );
+        assert!(
+            f.found[0]
+                .1
+                .contains("-U (1, 20) while it holds (1, 10), then +U (1, 30)")
+                && f.found[0]
+                    .1
+                    .contains("-U (1, 10) while it holds (1, 30), then +U (1, 20)"),
+            "{:?}",
+            f.found
+        );
     }
 
     #[test]

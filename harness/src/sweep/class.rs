@@ -34,6 +34,10 @@ pub enum PointClass {
     ChangelogLost,
     /// The changelog delivers values the writes never made, or repeats one.
     ChangelogDuplicated,
+    /// The changelog delivers a commit's change after a later one: it retracts a value the key held before its
+    /// current one, so a consumer applying it in order is left at a stale value (a commit's changelog committed
+    /// late, after the next commit's).
+    ChangelogOutOfOrder,
     /// The changelog delivers each key's final value, but misses an intermediate one (a later compaction
     /// merged it into the next change).
     ChangelogMerged,
@@ -53,7 +57,7 @@ pub enum PointClass {
 
 impl PointClass {
     /// Every class, worst first.
-    pub const ALL: [PointClass; 16] = [
+    pub const ALL: [PointClass; 17] = [
         PointClass::Corrupt,
         PointClass::UnexpectedError,
         PointClass::RecoveryThrew,
@@ -62,6 +66,7 @@ impl PointClass {
         PointClass::DuplicateRows,
         PointClass::NotIdempotent,
         PointClass::ChangelogLost,
+        PointClass::ChangelogOutOfOrder,
         PointClass::ChangelogDuplicated,
         PointClass::ChangelogMerged,
         PointClass::ParityDiffers,
@@ -84,6 +89,7 @@ impl PointClass {
             PointClass::NotIdempotent => "NOT-IDEMPOTENT",
             PointClass::ChangelogLost => "CHANGELOG-LOST",
             PointClass::ChangelogDuplicated => "CHANGELOG-DUPLICATED",
+            PointClass::ChangelogOutOfOrder => "CHANGELOG-OUT-OF-ORDER",
             PointClass::ChangelogMerged => "CHANGELOG-MERGED",
             PointClass::ParityDiffers => "PARITY-DIFFERS",
             PointClass::NotReached => "NOT-REACHED",

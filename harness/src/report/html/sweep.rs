@@ -14,6 +14,7 @@ fn colour(c: PointClass) -> &'static str {
         PointClass::ChangelogLost => "#cf222e",
         PointClass::ChangelogMerged => "#d4620b",
         PointClass::ChangelogDuplicated => "#bf3989",
+        PointClass::ChangelogOutOfOrder => "#8250df",
         PointClass::DataLost => "#6e0b0b",
         PointClass::DuplicateRows => "#8250df",
         PointClass::RecoveryThrew => "#9a6700",
