@@ -399,6 +399,20 @@ pub enum ReportCommand {
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
     },
+    /// The JSON reports of crash-point sweeps (`sweep --json`) side by side: per release, scenario and fault
+    /// mode, each remedy's failing windows and totals (the release's own recovery, `--recovery pair-aware`,
+    /// candidates), as a text table, JSON and one HTML page. Exit 0 when every report was read.
+    Remedy {
+        /// The sweeps' JSON reports.
+        #[arg(required = true, num_args = 1..)]
+        reports: Vec<PathBuf>,
+        /// Also write the report as JSON to FILE (`-` for stdout, the text then goes to stderr).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Also write the report as a self-contained HTML page to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
 }
 
 /// What the hidden `stock-reader` does besides answering a request.

@@ -19,12 +19,19 @@ use crate::report::{
 ///
 /// Errors: [`Error::Report`] naming the file that cannot be read or merged; [`Error::Io`] for an output.
 pub(super) fn run(command: ReportCommand) -> Result<i32> {
-    let ReportCommand::Merge {
-        reports,
-        json,
-        junit,
-        html,
-    } = command;
+    let (reports, json, junit, html) = match command {
+        ReportCommand::Merge {
+            reports,
+            json,
+            junit,
+            html,
+        } => (reports, json, junit, html),
+        ReportCommand::Remedy {
+            reports,
+            json,
+            html,
+        } => return remedy(&reports, json.as_deref(), html.as_deref()),
+    };
     check_json_target(json.as_deref())?;
     check_json_target(junit.as_deref())?;
     check_html_target(html.as_deref())?;
@@ -178,6 +185,24 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
 use std::io::Write;
 
 /// A report file, checked to be a `replay` report of this schema that ran to the end.
+/// Runs `report remedy`: the text table, and the JSON and HTML asked for; exit 0.
+///
+/// Errors: as [`crate::report::remedy::remedy_report`]; [`Error::Io`] for an output.
+fn remedy(reports: &[PathBuf], json: Option<&Path>, html: Option<&Path>) -> Result<i32> {
+    check_json_target(json)?;
+    check_html_target(html)?;
+    let r = crate::report::remedy::remedy_report(reports)?;
+    if let Some(path) = json {
+        write_json(path, &r)?;
+    }
+    if let Some(path) = html {
+        crate::report::write_html(path, &crate::report::remedy_page(&r))?;
+    }
+    let mut out = text_output(json);
+    crate::report::remedy::write_remedy_text(&mut out, &r).map_err(stdout_err)?;
+    Ok(0)
+}
+
 fn read_report(path: &Path) -> Result<Value> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::Report {
         path: path.to_path_buf(),

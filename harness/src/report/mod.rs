@@ -4,6 +4,7 @@ mod html;
 mod json;
 mod junit;
 mod matrix;
+pub mod remedy;
 mod sweep_junit;
 mod upgrade_junit;
 
@@ -12,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 pub(crate) use html::esc;
 pub use html::{
-    audit_page, check_html_target, inspect_page, replay_page, sweep_page, timelines, upgrade_page,
-    write_html,
+    audit_page, check_html_target, inspect_page, remedy_cell_words, remedy_page, replay_page,
+    sweep_page, timelines, upgrade_page, write_html,
 };
 pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION};
 pub use junit::{junit_xml, write_junit, JunitRun};

@@ -43,11 +43,13 @@ macro_rules! put {
     }};
 }
 
+mod remedy;
 mod runs;
 mod sweep;
 mod timeline;
 mod upgrade;
 
+pub use remedy::{cell_words as remedy_cell_words, remedy_page};
 use runs::*;
 pub use sweep::sweep_page;
 use timeline::*;
