@@ -305,6 +305,10 @@ pub struct SweepArgs {
     /// committed first).
     #[arg(long, value_enum, default_value = "stock")]
     pub recovery: SweepRecovery,
+    /// Sweep twice, with the release's own recovery and with the remedy `--recovery` names, and mark each
+    /// point `closed`, `still-lost`, `newly-broken` or `unchanged` (exit 0 when the remedy fails nowhere).
+    #[arg(long)]
+    pub compare: bool,
     /// Also sweep the first recovery's own operations in these modes (comma-separated, as `--fault`), once
     /// for each distinct durable state the commit's faults leave (nothing, APPEND, APPEND + COMPACT), after
     /// the first commit fault that left it; the later recoveries run clean.

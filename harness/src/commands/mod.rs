@@ -10,6 +10,7 @@ mod reproduce;
 mod retain;
 mod stock_reader;
 mod sweep;
+mod sweep_compare;
 mod upgrade_matrix;
 
 use std::path::{Path, PathBuf};

@@ -25,6 +25,9 @@ struct SweepJson<'a> {
 ///
 /// Errors (exit 2): see [`crate::sweep::sweep`]; a report path that cannot be written; a bad `--ops` list.
 pub(super) fn run(args: SweepArgs) -> Result<i32> {
+    if args.compare {
+        return super::sweep_compare::run(args);
+    }
     check_json_target(args.json.as_deref())?;
     check_json_target(args.junit.as_deref())?;
     check_html_target(args.html.as_deref())?;

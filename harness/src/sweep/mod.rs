@@ -16,6 +16,7 @@
 
 mod check;
 mod class;
+pub mod compare;
 mod oracle;
 mod plan;
 mod points;
