@@ -192,8 +192,11 @@ pub struct SweepReport {
     pub scenario: String,
     /// The scenario file.
     pub scenario_file: PathBuf,
-    /// The released Paimon that wrote and read every point.
+    /// The released Paimon that wrote and read every point (the release a candidate is based on).
     pub paimon_version: String,
+    /// The Paimon that wrote, committed, recovered and read every point: the release, or the candidate run
+    /// instead of it (`sweep --candidate`), with its label for the text, JUnit and HTML reports.
+    pub paimon: crate::report::PaimonUsed,
     /// The commit swept.
     pub swept: SweptCommit,
     /// What of the scenario was left out (its own fault), in words.
@@ -585,6 +588,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
         scenario: scenario.name.clone(),
         scenario_file: options.scenario_file.clone(),
         paimon_version: version,
+        paimon: crate::report::PaimonUsed::current(),
         swept,
         left_out,
         expected,
