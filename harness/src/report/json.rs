@@ -93,7 +93,8 @@ pub struct PaimonUsed {
     /// "jars", "built_at", "overlay_loaded_from"}`; `None` when it runs the release.
     pub candidate: Option<serde_json::Value>,
     /// The candidates compared as readers against the release, which stays the reference (`replay
-    /// --candidate`, reader `candidate@NAME`), each as `candidate`.
+    /// --candidate`, reader `candidate@NAME`), each as `candidate` (`overlay_loaded_from` null: each ran in
+    /// a child process).
     pub compared_candidates: Vec<serde_json::Value>,
     /// How the text reports name it: `Paimon V`, or `candidate NAME (based on V), not a release`.
     pub label: String,
@@ -105,9 +106,15 @@ impl PaimonUsed {
     pub fn current() -> Self {
         let version = jvm_bridge::jvm::paimon_version();
         let candidate = jvm_bridge::jvm::candidate();
+        // Their JVMs are child processes: this process's JVM runs the release, so it cannot say where the
+        // candidate's overlay was loaded from.
         let compared = compared_candidates()
             .iter()
-            .map(jvm_bridge::Candidate::report_json)
+            .map(|c| {
+                let mut j = c.report_json();
+                j["overlay_loaded_from"] = serde_json::Value::Null;
+                j
+            })
             .collect();
         PaimonUsed {
             label: paimon_label(),
