@@ -109,6 +109,11 @@ table, 3 nothing compared.")]
         /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
         #[arg(long)]
         paimon_version: Option<String>,
+        /// Read with candidate NAME (`scripts/build-java --candidate NAME`: a release with patches laid over it,
+        /// labelled `candidate NAME (based on V), not a release`) instead of release V; the native reader keeps
+        /// V's rules.
+        #[arg(long, value_name = "NAME")]
+        candidate: Option<String>,
     },
     /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
     /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, and any reader of the
@@ -282,6 +287,12 @@ pub struct SweepArgs {
     /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long)]
     pub paimon_version: Option<String>,
+    /// Candidate NAME (`scripts/build-java --candidate NAME`: a release with patches laid over it) writes,
+    /// commits and recovers every point instead of the release it is based on, whose rules the native reader
+    /// keeps; the reports name it `candidate NAME (based on V), not a release`. The oracle stays the
+    /// scenario's model.
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
     /// The fault modes, comma-separated: `crash` (the operation and every later one of the writer and
     /// committer fail), `fail` (the operation throws once before it takes effect), `fail-after` (it takes
     /// effect, then throws once).
@@ -376,6 +387,9 @@ pub struct StockReaderArgs {
     /// The released Paimon whose reader answers (its build in `jvm-bridge/java/target/paimon-<V>`).
     #[arg(long, value_name = "VERSION")]
     pub paimon_version: String,
+    /// Answer with candidate NAME, based on `--paimon-version` (`candidate@NAME`), instead of the release.
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
     /// Without an action: answer the one request on stdin.
     #[command(subcommand)]
     pub action: Option<StockReaderAction>,
@@ -525,6 +539,11 @@ pub struct ReplayArgs {
     /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
     #[arg(long, value_name = "VERSION")]
     pub paimon_version: Option<String>,
+    /// Also compare candidate NAME (`scripts/build-java --candidate NAME --based-on V`: release V with patches
+    /// laid over it) with the released V, which stays the reference: the reader `candidate@NAME`, run in a
+    /// child process of its own JVM, planning by itself (like `stock@V`). `--paimon-version` defaults to V.
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
     /// The readers to compare with the released one, repeatable or comma-separated: `native` (this
     /// project's), a reader shipped in `adapters/readers.json` (`example`, `paimon-rust`, `pypaimon`), or one
     /// declared with `--reader-command`. Each runs as its own replay; see `adapters/README.md`.

@@ -298,7 +298,8 @@ fn an_unknown_reader_is_a_usage_error_naming_the_known_ones() {
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains(
-            "unknown reader `nope`; known: native, stock@<release>, example, paimon-rust, pypaimon"
+            "unknown reader `nope`; known: native, stock@<release>, candidate@<name>, example, paimon-rust, \
+             pypaimon"
         ),
         "{stderr}"
     );

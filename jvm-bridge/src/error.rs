@@ -17,6 +17,11 @@ pub enum Error {
     /// The JVM could not be started: libjvm not found, classpath missing, `JNI_CreateJavaVM` failed.
     #[error("cannot start the JVM: {0}")]
     JvmStart(String),
+    /// A candidate build (`scripts/build-java --candidate`, [`crate::candidate`]) cannot be used: no
+    /// candidate of that name is built (the message names the built ones and the build command), its
+    /// `candidate.json` is unreadable, or its release is not built.
+    #[error("{0}")]
+    Candidate(String),
     /// A JNI call failed without a Java exception (bad signature, thread not attachable, ...), in words.
     #[error("JNI error: {0}")]
     Jni(String),

@@ -8,7 +8,9 @@
 //!   release: `<crate>/java/target/paimon-<version>/classes` plus every jar in `<crate>/java/target/paimon-<version>/lib`
 //!   (built by `scripts/build-java --paimon-version <version>`). The release is the one given to
 //!   [`select_paimon_version`] before the JVM starts, else the env var `PAIMON_PARITY_PAIMON_VERSION`, else
-//!   [`DEFAULT_PAIMON_VERSION`]. One process runs exactly one release: its JVM has one classpath;
+//!   [`DEFAULT_PAIMON_VERSION`]. One process runs exactly one release: its JVM has one classpath. A
+//!   candidate chosen with [`select_candidate`] puts its overlay in front of its release's build
+//!   ([`crate::candidate`]) and starts without the class-data archive;
 //! - `-Duser.timezone=UTC` (paimon-arrow stamps TIMESTAMP WITH LOCAL TIME ZONE with the JVM zone),
 //!   `--add-opens=java.base/java.nio=ALL-UNNAMED` (Arrow memory on JDK 17), `-Xrs` (signals stay with Rust),
 //!   `-Xmx` from `PAIMON_PARITY_XMX` (default `2g`), then the options of `PAIMON_PARITY_JVM_OPTIONS`;
@@ -22,6 +24,7 @@ use std::sync::{Mutex, OnceLock};
 use jni::objects::{JObject, JObjectArray, JString, JThrowable, JValue};
 use jni::{InitArgsBuilder, JNIEnv, JNIVersion, JavaVM};
 
+use crate::candidate::Candidate;
 use crate::class_data::{self, Choice};
 use crate::error::{Error, Result};
 
@@ -52,6 +55,8 @@ static JVM: OnceLock<JavaVM> = OnceLock::new();
 static SELECTED: Mutex<Option<String>> = Mutex::new(None);
 /// The release whose build the running JVM loaded (`None` when started from `PAIMON_PARITY_CLASSPATH`).
 static STARTED_WITH: OnceLock<Option<String>> = OnceLock::new();
+/// The candidate chosen with [`select_candidate`] (the JVM runs it once started).
+static CANDIDATE: Mutex<Option<Candidate>> = Mutex::new(None);
 /// Serialises start-up and remembers a failed `JNI_CreateJavaVM` (which cannot be retried).
 static START: Mutex<Option<String>> = Mutex::new(None);
 /// The `-Xmx` value the running JVM was started with, quoted in `OutOfMemoryError` messages.
@@ -87,6 +92,14 @@ pub fn select_compilation(compilation: Compilation) {
 pub fn select_paimon_version(version: &str) -> Result<()> {
     check_version_name(version)?;
     let _start = START.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(c) = CANDIDATE.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+        if c.based_on != version {
+            return Err(Error::JvmStart(format!(
+                "this process runs {}; Paimon {version} needs another process",
+                c.label()
+            )));
+        }
+    }
     if let Some(started) = STARTED_WITH.get() {
         return match started {
             Some(v) if v == version => Ok(()),
@@ -101,6 +114,41 @@ pub fn select_paimon_version(version: &str) -> Result<()> {
     }
     *SELECTED.lock().unwrap_or_else(|p| p.into_inner()) = Some(version.to_owned());
     Ok(())
+}
+
+/// Chooses candidate `name` ([`crate::candidate`]) for this process's JVM instead of a release: its class
+/// path is the candidate's overlay, then the build of the release it is based on, which also becomes
+/// [`paimon_version`] (the native reader follows that release's rules). Call it before the JVM starts;
+/// calling it again with the same candidate is fine. Returns the candidate read from its `candidate.json`.
+///
+/// Errors: [`Error::Candidate`] for a candidate that is not built (naming the built ones and the build
+/// command); [`Error::JvmStart`] when the JVM already runs something else, or another release was selected.
+pub fn select_candidate(name: &str) -> Result<Candidate> {
+    let candidate = Candidate::load(name)?;
+    let _start = START.lock().unwrap_or_else(|p| p.into_inner());
+    let mut chosen = CANDIDATE.lock().unwrap_or_else(|p| p.into_inner());
+    let same = chosen.as_ref().is_some_and(|c| c.name == name);
+    if STARTED_WITH.get().is_some() && !same {
+        return Err(Error::JvmStart(format!(
+            "this process's JVM already runs another Paimon build; {} needs another process",
+            candidate.label()
+        )));
+    }
+    let mut selected = SELECTED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(v) = selected.as_ref().filter(|v| **v != candidate.based_on) {
+        return Err(Error::JvmStart(format!(
+            "Paimon {v} was selected for this process; {} needs another process",
+            candidate.label()
+        )));
+    }
+    *selected = Some(candidate.based_on.clone());
+    *chosen = Some(candidate.clone());
+    Ok(candidate)
+}
+
+/// The candidate chosen with [`select_candidate`], if any: the JVM runs it, not a release.
+pub fn candidate() -> Option<Candidate> {
+    CANDIDATE.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
 /// The Paimon release whose build the JVM loads (or would load): the one given to
@@ -135,10 +183,14 @@ fn check_version_name(version: &str) -> Result<()> {
 /// The directory the Java side of Paimon release `version` is built into:
 /// `<crate>/java/target/paimon-<version>` (with `classes/` and `lib/`).
 pub fn build_dir(version: &str) -> PathBuf {
+    target_dir().join(format!("paimon-{version}"))
+}
+
+/// The directory holding the builds of every release and candidate: `<crate>/java/target`.
+pub fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("java")
         .join("target")
-        .join(format!("paimon-{version}"))
 }
 
 /// The classpath the JVM is (or would be) started with, `:`-separated.
@@ -149,9 +201,18 @@ pub fn classpath() -> Result<String> {
     if let Some(cp) = classpath_override() {
         return Ok(cp);
     }
-    let version = paimon_version();
-    check_version_name(&version)?;
-    let dir = build_dir(&version);
+    if let Some(c) = candidate() {
+        return c.classpath();
+    }
+    release_classpath(&paimon_version())
+}
+
+/// The class path of release `version`'s build: [`build_dir`]`/classes`, then `lib/*.jar` sorted.
+///
+/// Errors: [`Error::JvmStart`] for a name that is not a release's, or a build that is missing.
+pub fn release_classpath(version: &str) -> Result<String> {
+    check_version_name(version)?;
+    let dir = build_dir(version);
     default_classpath(&dir.join("classes"), &dir.join("lib"))
 }
 
@@ -224,9 +285,7 @@ fn bridge_marker(classes: &Path) -> PathBuf {
 /// The directory holding every release's build ([`build_dir`]'s parent, `<crate>/java/target`) and the
 /// releases built there (`paimon-<V>` with the bridge classes), sorted.
 pub fn built_versions() -> (PathBuf, Vec<String>) {
-    let target = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("java")
-        .join("target");
+    let target = target_dir();
     let mut built: Vec<String> = std::fs::read_dir(&target)
         .map(|d| {
             d.filter_map(|e| e.ok())
@@ -306,7 +365,8 @@ pub fn vm() -> Result<&'static JavaVM> {
     }
     let release = classpath_override().is_none().then(paimon_version);
     let mut archive = None;
-    if let Some(version) = &release {
+    // A candidate's overlay is not in the release's archive: it starts without one.
+    if let Some(version) = release.as_ref().filter(|_| candidate().is_none()) {
         match class_data::choose(&build_dir(version)) {
             Choice::Use {
                 archive: file,
@@ -392,6 +452,11 @@ pub fn running_jdk() -> Option<String> {
         Ok(format!("{vendor} {version}").trim().to_owned())
     })
     .ok()
+}
+
+/// Whether this process's JVM has started (asking never starts it).
+pub fn is_running() -> bool {
+    JVM.get().is_some()
 }
 
 /// Starts the JVM if needed (see [`vm`]).

@@ -1,5 +1,6 @@
 //! `paimon-parity audit`: the changelog audit of a table, as text and optionally JSON.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::stdout_err;
@@ -10,7 +11,8 @@ use crate::report::{
     JsonReport,
 };
 
-/// Audits `table` with `reader` (stock side and native line of `paimon_version`, when given); exit status 0
+/// Audits `table` with `reader` (stock side and native line of `paimon_version`, when given; the stock side
+/// run by `candidate` instead of the release when given, and labelled so); exit status 0
 /// complete, 1 changelog lost. `bundle`: the table is an unpacked evidence bundle (only the splits whose
 /// files it retains are read).
 #[allow(clippy::too_many_arguments)]
@@ -22,8 +24,11 @@ pub(super) fn run(
     html: Option<PathBuf>,
     max_keys: usize,
     paimon_version: Option<String>,
+    candidate: Option<String>,
 ) -> Result<i32> {
-    if let Some(v) = &paimon_version {
+    if let Some(name) = &candidate {
+        super::select_candidate(name, paimon_version.as_deref())?;
+    } else if let Some(v) = &paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
     check_json_target(json.as_deref())?;
@@ -32,6 +37,9 @@ pub(super) fn run(
     let report = crate::audit::audit_with(table, reader, bundle);
     if let Ok(r) = &report {
         let mut out = text_output(json.as_deref());
+        if candidate.is_some() {
+            writeln!(out, "audited with {}", crate::report::paimon_label()).map_err(stdout_err)?;
+        }
         crate::audit::write_text(&mut out, r, max_keys).map_err(stdout_err)?;
     }
     // The JSON is written however the command ends (an unreadable table: `status` `error`).
@@ -43,6 +51,7 @@ pub(super) fn run(
             "html": html,
             "max_keys": max_keys,
             "paimon_version": paimon_version,
+            "candidate": candidate,
         });
         let outcome = report.as_ref().map(|r| r.exit_code());
         let mut envelope = JsonReport::new("audit", options, outcome);

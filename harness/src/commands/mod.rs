@@ -67,6 +67,7 @@ fn execute(cli: Cli) -> Result<i32> {
             html,
             max_keys,
             paimon_version,
+            candidate,
         } => {
             let table = TableArg::open(&table)?;
             audit::run(
@@ -77,6 +78,7 @@ fn execute(cli: Cli) -> Result<i32> {
                 html,
                 max_keys,
                 paimon_version,
+                candidate,
             )
         }
         Command::Retain(args) => retain::run(args),
@@ -95,6 +97,39 @@ fn execute(cli: Cli) -> Result<i32> {
             std::io::Write::flush(&mut out).map_err(stdout_err)?;
             Ok(0)
         }
+    }
+}
+
+/// Selects candidate `name` for this process's JVM (`--candidate`; [`jvm_bridge::jvm::select_candidate`]),
+/// checking that `--paimon-version`, when given, is the release it is based on. Prints on stderr what runs:
+/// `running candidate NAME (based on V), not a release: N patches, M overlay classes`.
+///
+/// Errors: [`crate::Error::Usage`] for a candidate that is not built (naming the built ones and the build
+/// command) or based on another release than `paimon_version`.
+fn select_candidate(name: &str, paimon_version: Option<&str>) -> Result<jvm_bridge::Candidate> {
+    let candidate = jvm_bridge::Candidate::load(name).map_err(usage)?;
+    if let Some(v) = paimon_version.filter(|v| *v != candidate.based_on) {
+        return Err(crate::Error::Usage(format!(
+            "--candidate {name} is based on Paimon {}, not --paimon-version {v}",
+            candidate.based_on
+        )));
+    }
+    let candidate = jvm_bridge::jvm::select_candidate(name).map_err(usage)?;
+    eprintln!(
+        "running {}: {} patch(es), {} overlay class(es), {} jar(s)",
+        candidate.label(),
+        candidate.patches.len(),
+        candidate.classes.len(),
+        candidate.jars.len()
+    );
+    Ok(candidate)
+}
+
+/// A candidate that cannot be used is a usage error (exit 2, the message naming the built ones).
+pub(super) fn usage(e: jvm_bridge::Error) -> crate::Error {
+    match e {
+        jvm_bridge::Error::Candidate(m) => crate::Error::Usage(m),
+        other => crate::Error::Stock(other),
     }
 }
 

@@ -34,7 +34,10 @@ pub(super) fn readers(
         .map(|f| ReaderSpec::parse_flag(f))
         .collect::<Result<_>>()?;
     let needs_shipped = names.iter().any(|r| {
-        r != "native" && stock_at::release_of(r).is_none() && !declared.iter().any(|d| &d.name == r)
+        r != "native"
+            && stock_at::release_of(r).is_none()
+            && stock_at::candidate_of(r).is_none()
+            && !declared.iter().any(|d| &d.name == r)
     });
     if needs_shipped {
         declared.extend(shipped_readers()?);
@@ -59,8 +62,20 @@ pub(super) fn readers(
             ));
             continue;
         }
+        // `candidate@NAME`: a candidate, answered like `stock@V` by its own JVM; never the reference.
+        if let (Some(candidate), false) = (
+            stock_at::candidate_of(name),
+            declared.iter().any(|d| d.name == name),
+        ) {
+            out.push(Box::new(
+                ExternalReader::new(stock_at::candidate_spec(candidate)?)
+                    .with_timeout(Duration::from_secs(reader_timeout.max(1)))
+                    .plans_by_itself(true),
+            ));
+            continue;
+        }
         let spec = declared.iter().find(|d| d.name == name).ok_or_else(|| {
-            let mut known: Vec<&str> = vec!["native", "stock@<release>"];
+            let mut known: Vec<&str> = vec!["native", "stock@<release>", "candidate@<name>"];
             known.extend(declared.iter().map(|d| d.name.as_str()));
             Error::Usage(format!(
                 "unknown reader `{name}`; known: {} (or declare one with --reader-command NAME=COMMAND)",
@@ -230,6 +245,30 @@ fn every_table(locations: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBu
 }
 
 fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
+    if let Some(name) = &args.candidate {
+        // The released V stays the reference; the candidate is one more reader, in its own process.
+        let candidate = jvm_bridge::Candidate::load(name).map_err(super::usage)?;
+        let release = args
+            .paimon_version
+            .get_or_insert_with(|| candidate.based_on.clone());
+        if *release != candidate.based_on {
+            return Err(Error::Usage(format!(
+                "--candidate {name} is based on Paimon {}, not --paimon-version {release}",
+                candidate.based_on
+            )));
+        }
+        let reader = format!("{}{name}", stock_at::CANDIDATE_PREFIX);
+        if !args.readers.contains(&reader) {
+            args.readers.push(reader);
+        }
+        eprintln!(
+            "reference: the released Paimon {}; compared: {} as the reader {}{name}",
+            candidate.based_on,
+            candidate.label(),
+            stock_at::CANDIDATE_PREFIX
+        );
+        crate::report::compare_candidate(candidate);
+    }
     if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
@@ -405,6 +444,9 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     let mut out = text_output(json.as_deref());
     let summaries: Vec<MatrixRun> = runs.iter().map(|r| r.summary.clone()).collect();
     write_matrix(&mut out, &summaries).map_err(stdout_err)?;
+    for line in crate::report::compared_candidate_lines() {
+        writeln!(out, "{line}").map_err(stdout_err)?;
+    }
     if stopped {
         writeln!(
             out,

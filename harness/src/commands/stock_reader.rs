@@ -1,5 +1,6 @@
-//! `paimon-parity stock-reader --paimon-version V [describe | record ...]` (hidden): the released reader of
-//! Paimon `V` as the external reader `stock@V` ([`crate::external::stock_at`]).
+//! `paimon-parity stock-reader --paimon-version V [--candidate NAME] [describe | record ...]` (hidden): the
+//! released reader of Paimon `V` as the external reader `stock@V` ([`crate::external::stock_at`]), or
+//! candidate `NAME` (based on V) as `candidate@NAME`.
 
 use std::io::Write;
 
@@ -16,6 +17,16 @@ use crate::external::stock_at::{self, StockCache};
 /// planned.
 pub(super) fn run(args: StockReaderArgs) -> Result<i32> {
     let version = args.paimon_version.trim().to_owned();
+    if let Some(name) = &args.candidate {
+        // Before `describe`: the description names the candidate. Only reads its candidate.json.
+        let c = jvm_bridge::jvm::select_candidate(name).map_err(super::usage)?;
+        if c.based_on != version {
+            return Err(Error::Usage(format!(
+                "candidate@{name} is based on Paimon {}, not {version}",
+                c.based_on
+            )));
+        }
+    }
     if let Some(StockReaderAction::Describe) = args.action {
         let d = stock_at::describe(&version);
         let text = serde_json::to_string(&d).unwrap_or_default();
@@ -30,7 +41,9 @@ pub(super) fn run(args: StockReaderArgs) -> Result<i32> {
             jvm_bridge::jvm::CLASSPATH_ENV
         )));
     }
-    jvm_bridge::jvm::select_paimon_version(&version)?;
+    if args.candidate.is_none() {
+        jvm_bridge::jvm::select_paimon_version(&version)?;
+    }
     match args.action {
         Some(StockReaderAction::Record {
             tables,

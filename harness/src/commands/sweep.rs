@@ -31,7 +31,9 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
     check_json_target(args.json.as_deref())?;
     check_json_target(args.junit.as_deref())?;
     check_html_target(args.html.as_deref())?;
-    if let Some(v) = &args.paimon_version {
+    if let Some(name) = &args.candidate {
+        super::select_candidate(name, args.paimon_version.as_deref())?;
+    } else if let Some(v) = &args.paimon_version {
         jvm_bridge::jvm::select_paimon_version(v)?;
     }
     let options_json = serde_json::to_value(&args).unwrap_or_default();

@@ -1,4 +1,4 @@
-//! `paimon-parity sweep SCENARIO --compare --recovery pair-aware`: the scenario swept twice, by two child
+//! `paimon-parity sweep SCENARIO --compare --recovery pair-aware` (or `--candidate NAME`): the scenario swept twice, by two child
 //! processes of this binary (one Paimon build per JVM, so that a candidate can run beside its release): the
 //! base with the release's own recovery, and the remedy the other arguments name; then each point marked
 //! ([`crate::sweep::compare`]).
@@ -37,9 +37,10 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
                 .into(),
         ));
     }
-    if args.recovery == SweepRecovery::Stock {
+    if args.recovery == SweepRecovery::Stock && args.candidate.is_none() {
         return Err(Error::Usage(
-            "sweep --compare needs a remedy to compare with the release's own recovery: --recovery pair-aware"
+            "sweep --compare needs a remedy to compare with the release's own recovery: --recovery \
+             pair-aware, or --candidate NAME"
                 .into(),
         ));
     }
@@ -55,9 +56,15 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
         crate::store_options::write_private(&options_file, &options)?;
     }
     let mut sweeps = Vec::new();
-    for (side, recovery) in [("base", SweepRecovery::Stock), ("remedy", args.recovery)] {
+    for (side, recovery, candidate) in [
+        ("base", SweepRecovery::Stock, None),
+        ("remedy", args.recovery, args.candidate.as_deref()),
+    ] {
         let json = dir.path().join(format!("{side}.json"));
         let mut a = child_args(&args, recovery, &json);
+        if let Some(name) = candidate {
+            a.extend(["--candidate".into(), name.to_owned()]);
+        }
         if !options.is_empty() {
             a.extend(["--options-file".into(), options_file.display().to_string()]);
         }
@@ -74,11 +81,8 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
         })?;
         sweeps.push(v);
     }
-    let remedy_words = match args.recovery {
-        SweepRecovery::PairAware => "pair-aware recovery",
-        SweepRecovery::Stock => "released",
-    };
-    let c = compare("released", &sweeps[0], remedy_words, &sweeps[1])?;
+    let remedy_words = crate::report::remedy::remedy_label(&sweeps[1]);
+    let c = compare("released", &sweeps[0], &remedy_words, &sweeps[1])?;
     if let Some(path) = &args.json {
         let report = CompareJson {
             envelope: JsonReport::new("sweep", options_json, Ok(c.exit_code())),

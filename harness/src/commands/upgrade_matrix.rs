@@ -51,6 +51,8 @@ pub(super) fn run(args: UpgradeMatrixArgs) -> Result<i32> {
             Err(_) => args.releases.join(","),
         };
         envelope.paimon_line = None;
+        envelope.paimon.version = envelope.paimon_version.clone();
+        envelope.paimon.label = format!("Paimon {}", envelope.paimon_version);
         envelope.jdk = outcome
             .as_ref()
             .ok()

@@ -80,6 +80,94 @@ impl ReplayRun {
     }
 }
 
+/// The Paimon a command ran (`paimon` in the JSON envelope): release `version`, or a candidate based on it.
+/// A candidate is never the oracle: where one is named, the reports say `candidate NAME (based on V), not a
+/// release` ([`PaimonUsed::label`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct PaimonUsed {
+    /// The release: the one the JVM runs, or the one the candidate is based on (whose rules the native
+    /// reader follows either way).
+    pub version: String,
+    /// The candidate this process's JVM runs instead of the release (`sweep`/`audit --candidate`):
+    /// `jvm_bridge::Candidate::report_json`, `{"name", "based_on", "patches": [...], "source", "classes": N,
+    /// "jars", "built_at", "overlay_loaded_from"}`; `None` when it runs the release.
+    pub candidate: Option<serde_json::Value>,
+    /// The candidates compared as readers against the release, which stays the reference (`replay
+    /// --candidate`, reader `candidate@NAME`), each as `candidate` (`overlay_loaded_from` null: each ran in
+    /// a child process).
+    pub compared_candidates: Vec<serde_json::Value>,
+    /// How the text reports name it: `Paimon V`, or `candidate NAME (based on V), not a release`.
+    pub label: String,
+}
+
+impl PaimonUsed {
+    /// What this process runs: [`jvm_bridge::jvm::candidate`], else release
+    /// [`jvm_bridge::jvm::paimon_version`]; the compared candidates of [`compare_candidate`].
+    pub fn current() -> Self {
+        let version = jvm_bridge::jvm::paimon_version();
+        let candidate = jvm_bridge::jvm::candidate();
+        // Their JVMs are child processes: this process's JVM runs the release, so it cannot say where the
+        // candidate's overlay was loaded from.
+        let compared = compared_candidates()
+            .iter()
+            .map(|c| {
+                let mut j = c.report_json();
+                j["overlay_loaded_from"] = serde_json::Value::Null;
+                j
+            })
+            .collect();
+        PaimonUsed {
+            label: paimon_label(),
+            candidate: candidate.as_ref().map(jvm_bridge::Candidate::report_json),
+            compared_candidates: compared,
+            version,
+        }
+    }
+}
+
+/// The candidates this process compares with the release as readers ([`compare_candidate`]).
+static COMPARED: std::sync::Mutex<Vec<jvm_bridge::Candidate>> = std::sync::Mutex::new(Vec::new());
+
+/// Records that this process compares `candidate` with the release (`replay --candidate`), for
+/// [`PaimonUsed::compared_candidates`].
+pub fn compare_candidate(candidate: jvm_bridge::Candidate) {
+    COMPARED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(candidate);
+}
+
+/// The candidates recorded with [`compare_candidate`], in order.
+pub fn compared_candidates() -> Vec<jvm_bridge::Candidate> {
+    COMPARED.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
+/// `candidate@NAME is candidate NAME (based on V), not a release; the reference is the released Paimon V`
+/// for each compared candidate ([`compare_candidate`]), for the text reports of `replay`.
+pub fn compared_candidate_lines() -> Vec<String> {
+    compared_candidates()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}{} is {}; the reference is the released Paimon {}",
+                crate::external::stock_at::CANDIDATE_PREFIX,
+                c.name,
+                c.label(),
+                c.based_on
+            )
+        })
+        .collect()
+}
+
+/// The Paimon this process runs, in words: `Paimon 1.0.0`, or `candidate NAME (based on 1.0.0), not a
+/// release` when the JVM runs a candidate ([`jvm_bridge::jvm::select_candidate`]).
+pub fn paimon_label() -> String {
+    match jvm_bridge::jvm::candidate() {
+        Some(c) => c.label(),
+        None => format!("Paimon {}", jvm_bridge::jvm::paimon_version()),
+    }
+}
+
 /// The envelope around a command's result.
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonReport<'a> {
@@ -94,6 +182,9 @@ pub struct JsonReport<'a> {
     /// The released Paimon version of the stock reader (`--paimon-version`, else
     /// `PAIMON_PARITY_PAIMON_VERSION`, else 1.0.0).
     pub paimon_version: String,
+    /// The Paimon this command ran, with the candidate it ran instead of the release, if any, and the
+    /// candidates a replay compared with the release (`replay --candidate`): [`PaimonUsed`].
+    pub paimon: PaimonUsed,
     /// The release whose rules the native reader planned as (`1.0.0` … `2.0.0`, `native_reader::line`; before
     /// the rules were keyed by release this was a minor line, `1.0.x`); `None` for a version it does not
     /// implement.
@@ -158,6 +249,7 @@ impl<'a> JsonReport<'a> {
             schema_version: SCHEMA_VERSION,
             command,
             tool_version: env!("CARGO_PKG_VERSION"),
+            paimon: PaimonUsed::current(),
             paimon_version,
             paimon_line,
             jdk: jvm_bridge::jvm::running_jdk(),

@@ -38,7 +38,17 @@ impl JunitRun {
             table: table.to_path_buf(),
             name,
             mode,
-            reader: report.reader.clone(),
+            // A candidate is named with its label (`candidate@fix (candidate fix (based on 2.0.0), not a
+            // release)`), the version string its reader gives.
+            reader: match &report.reader_version {
+                Some(v)
+                    if crate::external::stock_at::candidate_of(&report.reader).is_some()
+                        && v.starts_with(&report.reader) =>
+                {
+                    v.clone()
+                }
+                _ => report.reader.clone(),
+            },
             seconds: report.totals.wall_time_ms as f64 / 1000.0,
             verdict: report.verdict.to_owned(),
             summary: super::summary_line(report),

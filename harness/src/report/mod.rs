@@ -16,7 +16,10 @@ pub use html::{
     audit_page, check_html_target, inspect_page, remedy_cell_words, remedy_page, replay_page,
     sweep_page, timelines, upgrade_page, write_html,
 };
-pub use json::{JsonReport, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION};
+pub use json::{
+    compare_candidate, compared_candidate_lines, compared_candidates, paimon_label, JsonReport,
+    PaimonUsed, ReplayRun, ReportError, Status, SCHEMA, SCHEMA_VERSION,
+};
 pub use junit::{junit_xml, write_junit, JunitRun};
 pub(crate) use matrix::table_name;
 pub use matrix::{write_matrix, write_run, MatrixRun};
@@ -162,6 +165,8 @@ fn reader_suffix(report: &ReplayReport) -> String {
         return String::new();
     }
     match &report.reader_version {
+        // A candidate's version string starts with its name: `candidate@fix (candidate fix (based on ...`.
+        Some(v) if v.starts_with(&report.reader) => format!(" against {v}"),
         Some(v) => format!(" against {} ({v})", report.reader),
         None => format!(" against {}", report.reader),
     }

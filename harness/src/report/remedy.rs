@@ -66,14 +66,17 @@ impl RemedyReport {
     }
 }
 
-/// The remedy a sweep report stands for: `released` with stock recovery, `pair-aware recovery`, and a
-/// candidate's label (`candidate NAME (based on V), not a release`) before either when the report names one
-/// (`paimon.candidate` of the envelope, or `sweep.candidate`).
+/// The remedy a sweep report (the envelope) stands for: see [`remedy_label`].
 fn remedy_of(v: &Value) -> String {
-    let candidate = [&v["paimon"]["candidate"], &v["sweep"]["candidate"]]
-        .into_iter()
-        .find(|c| c.is_object());
-    let recovery = match v["sweep"]["recovery_strategy"].as_str() {
+    remedy_label(&v["sweep"])
+}
+
+/// The remedy a sweep (the report's `sweep` object) stands for: `released` with stock recovery, `pair-aware
+/// recovery`, and a candidate's label (`candidate NAME (based on V), not a release`) before either when the
+/// sweep ran one (`sweep.paimon.candidate`).
+pub fn remedy_label(sweep: &Value) -> String {
+    let candidate = Some(&sweep["paimon"]["candidate"]).filter(|c| c.is_object());
+    let recovery = match sweep["recovery_strategy"].as_str() {
         Some("pair-aware") => "pair-aware recovery",
         _ => "stock recovery",
     };

@@ -43,9 +43,9 @@ pub fn junit_xml(r: &SweepReport) -> String {
     for (name, points) in suites {
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{} (Paimon {})\" tests=\"{}\" failures=\"{}\">",
+            "  <testsuite name=\"{} ({})\" tests=\"{}\" failures=\"{}\">",
             xml(&name),
-            xml(&r.paimon_version),
+            xml(&r.paimon.label),
             points.len(),
             points.iter().filter(|p| p.class.fails()).count()
         );

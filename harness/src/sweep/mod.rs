@@ -203,10 +203,13 @@ pub struct SweepReport {
     pub scenario: String,
     /// The scenario file.
     pub scenario_file: PathBuf,
-    /// The released Paimon that wrote and read every point.
+    /// The released Paimon that wrote and read every point (the release a candidate is based on).
     pub paimon_version: String,
     /// How the restarted job recovered (`stock`: `filterAndCommit` as released; `pair-aware`).
     pub recovery_strategy: RecoveryStrategy,
+    /// The Paimon that wrote, committed, recovered and read every point: the release, or the candidate run
+    /// instead of it (`sweep --candidate`), with its label for the text, JUnit and HTML reports.
+    pub paimon: crate::report::PaimonUsed,
     /// The commit swept.
     pub swept: SweptCommit,
     /// What of the scenario was left out (its own fault), in words.
@@ -601,6 +604,7 @@ pub fn sweep(options: &SweepOptions) -> Result<SweepReport> {
         scenario_file: options.scenario_file.clone(),
         paimon_version: version,
         recovery_strategy: options.strategy,
+        paimon: crate::report::PaimonUsed::current(),
         swept,
         left_out,
         expected,

@@ -11,9 +11,9 @@ use super::{ClassWindow, OpView, PointClass, SweepReport};
 pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::io::Result<()> {
     writeln!(
         out,
-        "paimon-parity sweep {} (Paimon {}): commit {} of user {}, {} file operations",
+        "paimon-parity sweep {} ({}): commit {} of user {}, {} file operations",
         r.scenario,
-        r.paimon_version,
+        r.paimon.label,
         r.swept.identifier,
         r.swept.user,
         r.ops.len()

@@ -32,6 +32,41 @@ use crate::error::{Error, Result};
 /// The prefix of the reader name: `stock@1.0.0` is the released reader of Paimon 1.0.0.
 pub const PREFIX: &str = "stock@";
 
+/// The prefix of a candidate's reader name: `candidate@fix` is candidate `fix` (`scripts/build-java
+/// --candidate fix --based-on V`), answered like `stock@V` by a child process whose JVM runs the candidate.
+pub const CANDIDATE_PREFIX: &str = "candidate@";
+
+/// The candidate a reader name `candidate@NAME` names (`NAME`), or `None` for any other name.
+pub fn candidate_of(name: &str) -> Option<&str> {
+    name.trim().strip_prefix(CANDIDATE_PREFIX)
+}
+
+/// The reader spec of `candidate@<name>`: this binary's `stock-reader --paimon-version V --candidate NAME`,
+/// V being the release the candidate is based on. The candidate is one more reader diffed against the
+/// release, never the reference.
+///
+/// Errors: [`Error::Usage`] when the candidate is not built (naming the built ones and the build command).
+pub fn candidate_spec(name: &str) -> Result<ReaderSpec> {
+    let candidate = jvm_bridge::Candidate::load(name)
+        .map_err(|e| Error::Usage(format!("{CANDIDATE_PREFIX}{name}: {e}")))?;
+    check_built(&candidate.based_on)?;
+    Ok(ReaderSpec {
+        name: format!("{CANDIDATE_PREFIX}{name}"),
+        command: vec![
+            paimon_parity_exe().display().to_string(),
+            "stock-reader".into(),
+            "--paimon-version".into(),
+            candidate.based_on.clone(),
+            "--candidate".into(),
+            name.to_owned(),
+        ],
+        setup: Some(format!(
+            "scripts/build-java --candidate {name} --based-on {} --patch FILE",
+            candidate.based_on
+        )),
+    })
+}
+
 /// The `java_split.format` of the splits `stock@V` plans: the bridge's `java.io` serialization of the
 /// released `DataSplit` (`jvm_bridge::StockSplit::payload`), base64; only the release that planned the split
 /// reads it back.
@@ -112,6 +147,8 @@ mod tests {
         assert_eq!(release_of(" stock@2.0.0"), Some("2.0.0"));
         assert_eq!(release_of("native"), None);
         assert_eq!(release_of("stock"), None);
+        assert_eq!(candidate_of("candidate@fix-1"), Some("fix-1"));
+        assert_eq!(candidate_of("stock@1.0.0"), None);
     }
 
     #[test]
@@ -119,5 +156,12 @@ mod tests {
         let e = spec("1.3.0").unwrap_err();
         assert!(matches!(e, Error::Usage(_)), "{e}");
         assert!(e.to_string().contains("stock@1.3.0"), "{e}");
+        let e = candidate_spec("no-such-candidate").unwrap_err();
+        assert!(matches!(e, Error::Usage(_)), "{e}");
+        assert!(
+            e.to_string()
+                .contains("scripts/build-java --candidate no-such-candidate"),
+            "{e}"
+        );
     }
 }

@@ -28,9 +28,27 @@ pub fn describe(version: &str) -> Description {
     }
 }
 
-/// The reader's name in its streams (`paimon.parity.reader`).
+/// The reader's name in its streams (`paimon.parity.reader`): `stock@V (the released Paimon V reader)`, or
+/// for a candidate this process runs, `candidate@NAME (candidate NAME (based on V), not a release)`.
 fn reader_name(version: &str) -> String {
-    format!("{PREFIX}{version} (the released Paimon {version} reader)")
+    match jvm_bridge::jvm::candidate() {
+        Some(c) => format!("{}{} ({})", super::CANDIDATE_PREFIX, c.name, c.label()),
+        None => format!("{PREFIX}{version} (the released Paimon {version} reader)"),
+    }
+}
+
+/// The key of this reader's answers in a [`StockCache`]: the release, or for a candidate
+/// `candidate-NAME-<built_at>` (a rebuilt candidate never gets an older build's answers, nor the release's).
+fn cache_key(version: &str) -> String {
+    match jvm_bridge::jvm::candidate() {
+        Some(c) => format!(
+            "candidate-{}-{}",
+            c.name,
+            c.built_at
+                .replace(|ch: char| !ch.is_ascii_alphanumeric(), "")
+        ),
+        None => version.to_owned(),
+    }
 }
 
 /// The released reader of this process, started on first use (the JVM of the release the process selected).
@@ -106,7 +124,7 @@ pub fn serve(
     let table = PathBuf::from(&request.table_path);
     let mode = scan_mode(&request.scan)?;
     let entry = match cache {
-        Some(c) => Some(c.entry(version, &table, &request.scan)?),
+        Some(c) => Some(c.entry(&cache_key(version), &table, &request.scan)?),
         None => None,
     };
     let mut released = Released::new();
@@ -335,7 +353,7 @@ pub fn record(
             };
             let scan_mode = mode.scan_mode(1, None);
             let scan = ScanRequest::of(scan_mode, *end);
-            let entry = cache.entry(version, path, &scan)?;
+            let entry = cache.entry(&cache_key(version), path, &scan)?;
             if let Some(plan) = entry.plan() {
                 out.push(RecordedScan {
                     table: table.clone(),

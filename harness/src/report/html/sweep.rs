@@ -30,8 +30,8 @@ fn colour(c: PointClass) -> &'static str {
 /// The sweep page (see the module doc).
 pub fn sweep_page(r: &SweepReport) -> String {
     let title = format!(
-        "paimon-parity sweep: {} commit {} (Paimon {})",
-        r.scenario, r.swept.identifier, r.paimon_version
+        "paimon-parity sweep: {} commit {} ({})",
+        r.scenario, r.swept.identifier, r.paimon.label
     );
     let mut body = String::new();
     put!(
