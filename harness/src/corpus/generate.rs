@@ -76,9 +76,16 @@ pub fn remove_generated(out: &Path) -> Result<()> {
         path: path.to_path_buf(),
         source: e,
     };
-    match std::fs::remove_file(&case) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&case, e)),
-        _ => {}
+    // A Flink scenario's truth and failure log go with its table.
+    for file in [
+        case.clone(),
+        out.join("truth.json"),
+        out.join("failures.json"),
+    ] {
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&file, e)),
+            _ => {}
+        }
     }
     if table.exists() {
         std::fs::remove_dir_all(&table).map_err(|e| io(&table, e))?;
@@ -122,6 +129,16 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
                  (use --paimon-version {wanted})",
                 scenario.name
             )));
+        }
+    }
+    match scenario.writer.as_deref() {
+        Some("flink") => return super::flink::generate_flink(scenario, out, &stock, &version),
+        None | Some("steps") => {}
+        Some(other) => {
+            return Err(Error::Scenario(format!(
+                "scenario `{}`: unknown writer `{other}` (known: steps, flink)",
+                scenario.name
+            )))
         }
     }
     let io = |path: &Path, e: std::io::Error| Error::Io {

@@ -12,6 +12,8 @@
 //! an armed fault must fire) make generation fail when a scenario stops reproducing its situation.
 
 mod crash;
+mod flink;
+mod flink_truth;
 mod generate;
 mod list;
 mod load;
@@ -22,6 +24,11 @@ mod summary;
 mod tests;
 
 pub use crash::{run_with_crash_point, CrashPoint, CrashRun, Recovery};
+pub use flink::{
+    flink_corpora, flink_writer_classpath, FlinkFailures, FlinkJob, FlinkSource, TargetedFailure,
+    FLINK_COLUMNS,
+};
+pub use flink_truth::{FlinkRow, FlinkTruth, InputRecord, KeyDifference, LostCompactHalf};
 pub use generate::{generate, generate_scenario, remove_generated, BatchRead, CommitRecord};
 pub use list::{corpora_dir, scenario_files};
 pub use load::{load_scenario, resolve_scenario};

@@ -34,8 +34,24 @@ pub struct Scenario {
     /// writer not named here commits as its own name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub commit_users: BTreeMap<String, String>,
-    /// The steps, in order.
+    /// Who writes the table: absent (or `"steps"`) for the released writer through `jvm-bridge`'s
+    /// `CorpusWriter` running [`Self::steps`]; `"flink"` for the released Paimon Flink connector running the
+    /// job [`Self::flink`] (`flink-writer/`, see [`super::flink`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writer: Option<String>,
+    /// The Flink job of a `"writer": "flink"` scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flink: Option<super::flink::FlinkJob>,
+    /// The steps, in order (none for a Flink scenario).
+    #[serde(default)]
     pub steps: Vec<Step>,
+}
+
+impl Scenario {
+    /// Whether the released Flink connector writes this scenario (`"writer": "flink"`).
+    pub fn is_flink(&self) -> bool {
+        self.writer.as_deref() == Some("flink")
+    }
 }
 
 /// The table of a scenario, in the JSON shape `jvm-bridge`'s `CorpusWriter::create_table` takes.
