@@ -311,8 +311,9 @@ fn delta_commits_commits_waiting_for_a_compaction_not_yet_due_are_pending() {
         statuses,
         [
             (3, PairStatus::Complete),
-            (4, PairStatus::CompactedLater),
-            (5, PairStatus::CompactedLater),
+            // No compaction was due at 4 and 5 (delta-commits 3): healthy, not "compacted later".
+            (4, PairStatus::NoCompactionDue),
+            (5, PairStatus::NoCompactionDue),
             (6, PairStatus::Complete),
             (7, PairStatus::Deferred),
         ]

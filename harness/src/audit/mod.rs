@@ -353,7 +353,7 @@ fn assemble(
     uncommitted: Uncommitted,
 ) -> AuditReport {
     let users = user_summaries(&timeline, &pairs);
-    let incomplete = pairs.iter().any(|p| p.status == PairStatus::Incomplete);
+    let incomplete = pairs.iter().any(|p| p.status.lost_changelog());
     let never_committed = uncommitted.files.iter().any(|f| f.class.is_finding());
     let diverges = completeness.iter().any(|c| !c.missing.is_empty());
     let findings = findings(&completeness);

@@ -59,11 +59,14 @@ pub fn write_text(
     let count = |s: PairStatus| r.pairs.iter().filter(|p| p.status == s).count();
     writeln!(
         out,
-        "commit pairs: {} (user, identifier): {} complete, {} compacted later, {} deferred, {} deferred to a \
-         lost compaction, {} incomplete, {} not applicable",
+        "commit pairs: {} (user, identifier): {} complete, {} compacted later, {} with no compaction due, {} \
+         changelog lost and healed later, {} deferred, {} deferred to a lost compaction, {} incomplete, {} not \
+         applicable",
         r.pairs.len(),
         count(PairStatus::Complete),
         count(PairStatus::CompactedLater),
+        count(PairStatus::NoCompactionDue),
+        count(PairStatus::LostHealedLater),
         count(PairStatus::Deferred),
         count(PairStatus::DeferredToLost),
         count(PairStatus::Incomplete),
@@ -77,6 +80,21 @@ pub fn write_text(
             identifier_words(p.commit_identifier),
             p.write_words(),
             p.compact_snapshots,
+            p.detail
+        )?;
+        if let Some(cause) = &p.cause {
+            writeln!(out, "    why: {cause}")?;
+        }
+    }
+    for p in r.pairs_with(PairStatus::LostHealedLater) {
+        writeln!(
+            out,
+            "  CHANGELOG LOST, HEALED LATER user {} identifier {}: {}, no COMPACT snapshot; final values \
+             delivered by the compaction of snapshot {:?}: {}",
+            p.commit_user,
+            identifier_words(p.commit_identifier),
+            p.write_words(),
+            p.healed_by,
             p.detail
         )?;
         if let Some(cause) = &p.cause {
@@ -344,6 +362,29 @@ fn where_values_are(r: &AuditReport) -> &'static str {
     }
 }
 
+/// The commits whose changelog is lost, in words: `user U identifier I (APPEND snapshot [N])`, with `healed
+/// later by snapshot [M]` for those whose final values a later compaction delivered.
+fn lost_commits(r: &AuditReport) -> String {
+    r.pairs
+        .iter()
+        .filter(|p| p.status.lost_changelog())
+        .map(|p| {
+            let healed = if p.healed_by.is_empty() {
+                String::new()
+            } else {
+                format!(", healed later by snapshot {:?}", p.healed_by)
+            };
+            format!(
+                "user {} identifier {} ({}{healed})",
+                p.commit_user,
+                identifier_words(p.commit_identifier),
+                p.write_words()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The verdict sentence of `r`, as the `verdict:` line (and the HTML page) words it.
 fn verdict_words(r: &AuditReport) -> String {
     match r.verdict {
@@ -352,12 +393,20 @@ fn verdict_words(r: &AuditReport) -> String {
                 "NOT CHECKED: no finding, but no evidence either: {}",
                 r.not_checked.as_deref().unwrap_or("the changelog-completeness check compared nothing")
             ),
+            "changelog-lost" if r.incomplete_pairs().is_empty() => format!(
+                "CHANGELOG LOST, HEALED LATER: {}: each commit's write snapshot became durable but its COMPACT \
+                 half, which writes the changelog, never did; a later compaction delivered the keys' final \
+                 values, so a consumer of final values is whole, but the changes of those commits never reached \
+                 the stream (a consumer that needs every change lost them)",
+                lost_commits(r)
+            ),
             "changelog-lost" => format!(
                 "CHANGELOG LOST: a commit's write snapshot became durable but its COMPACT half, which writes \
                  the changelog, never did, so a streaming job reading this table never saw the listed values. \
                  {}; the incomplete pair above names the commit (user, identifier) whose changelog was lost, \
-                 and each key names the commit it is blamed on",
-                where_values_are(r)
+                 and each key names the commit it is blamed on. Commits whose changelog is lost: {}",
+                where_values_are(r),
+                lost_commits(r)
             ),
             "rows-never-committed" =>
                 "ROWS NEVER COMMITTED: no commit of the retained history is incomplete, but files in the \

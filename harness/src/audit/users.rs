@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use native_reader::snapshot::CommitKind;
 
-use super::{CommitPair, PairStatus, UserSummary};
+use super::{CommitPair, UserSummary};
 use crate::inspect::{is_write_half, Timeline};
 
 /// One [`UserSummary`] per commit user of `timeline`, in user order.
@@ -30,7 +30,7 @@ pub(super) fn user_summaries(timeline: &Timeline, pairs: &[CommitPair]) -> Vec<U
             u.last_write = Some(s.id);
         }
     }
-    for p in pairs.iter().filter(|p| p.status == PairStatus::Incomplete) {
+    for p in pairs.iter().filter(|p| p.status.lost_changelog()) {
         if let Some(u) = users.get_mut(&p.commit_user) {
             u.incomplete_identifiers.push(p.commit_identifier);
         }

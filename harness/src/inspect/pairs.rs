@@ -28,8 +28,19 @@ use super::{SnapshotInfo, Timeline};
 pub enum PairStatus {
     /// Write and COMPACT halves both exist (or the write half added no level-0 file).
     Complete,
-    /// No COMPACT of the identifier, but a later compaction rewrote the level-0 files with changelog.
+    /// No COMPACT of the identifier, but a later compaction rewrote the level-0 files with changelog, and the
+    /// table's schedule does not say whether this commit was to compact (a lookup writer that does not wait
+    /// for its compaction): nothing shows a loss.
     CompactedLater,
+    /// A compaction was due in this commit and its COMPACT half never became durable (recovery dropped it),
+    /// and a later compaction ([`CommitPair::healed_by`]) rewrote the level-0 files with changelog, which
+    /// delivered the keys' final values: this commit's own changelog is lost for good (a consumer that needs
+    /// every change, not only final values, misses it). The records it lost are in the uncommitted changelog
+    /// files its COMPACT half wrote, when they are still there (part 3 ties them to the commit).
+    LostHealedLater,
+    /// No compaction was due at this identifier (`full-compaction.delta-commits` above 1) and a later
+    /// compaction rewrote the level-0 files with changelog: healthy.
+    NoCompactionDue,
     /// The table's changelog producer does not use COMPACT snapshots (`none`, `input`): nothing to pair.
     NotApplicable,
     /// A compaction was due in this commit and its COMPACT half never became durable: the level-0 files of
@@ -46,12 +57,20 @@ pub enum PairStatus {
 }
 
 impl PairStatus {
+    /// Whether the commit's changelog is lost: [`PairStatus::Incomplete`] (not delivered yet, maybe never)
+    /// or [`PairStatus::LostHealedLater`] (its own changes lost, the final values delivered later).
+    pub fn lost_changelog(self) -> bool {
+        matches!(self, PairStatus::Incomplete | PairStatus::LostHealedLater)
+    }
+
     /// In words: `complete`, `compacted later`, `not applicable`, `incomplete`, `deferred`, `deferred to a
     /// lost compaction`.
     pub fn words(self) -> &'static str {
         match self {
             PairStatus::Complete => "complete",
             PairStatus::CompactedLater => "compacted later",
+            PairStatus::LostHealedLater => "changelog lost, healed later",
+            PairStatus::NoCompactionDue => "no compaction due",
             PairStatus::NotApplicable => "not applicable",
             PairStatus::Incomplete => "incomplete",
             PairStatus::Deferred => "deferred",
@@ -92,6 +111,10 @@ pub struct CommitPair {
     /// [`PairStatus::Incomplete`]: the identifiers of this user whose level-0 files waited for this commit's
     /// lost full compaction.
     pub waited_on_by: Vec<i64>,
+    /// [`PairStatus::LostHealedLater`]: the snapshots whose compaction later rewrote the level-0 files with
+    /// changelog (and delivered the final values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub healed_by: Vec<i64>,
     /// [`PairStatus::Incomplete`]: why the COMPACT half is missing, as far as the table shows (a conflicting
     /// commit that took the COMPACT's snapshot id, or the causes that leave this trace).
     pub cause: Option<String>,
@@ -321,6 +344,7 @@ pub fn commit_pairs(timeline: &Timeline) -> Vec<CommitPair> {
                 },
                 waits_for_identifier: None,
                 waited_on_by: Vec::new(),
+                healed_by: Vec::new(),
                 cause: None,
                 level0: Vec::new(),
                 waiting: Vec::new(),
@@ -369,8 +393,37 @@ pub fn commit_pairs(timeline: &Timeline) -> Vec<CommitPair> {
             let compact_words = format!("COMPACT snapshot {:?}", pair.compact_snapshots);
             if lineage.waiting.is_empty() {
                 if pair.compact_snapshots.is_empty() {
-                    pair.status = PairStatus::CompactedLater;
-                    pair.detail = format!("level-0 files {}", later.join("; "));
+                    match schedule.due(c.commit_identifier) {
+                        Due::Yes if !rewritten.is_empty() => {
+                            pair.status = PairStatus::LostHealedLater;
+                            pair.healed_by = rewritten.clone();
+                            pair.detail = format!(
+                                "no COMPACT snapshot for this identifier, though it was due to compact ({}): \
+                                 its changelog is lost; the level-0 files were {}, which delivered the final \
+                                 values later",
+                                schedule.words(),
+                                later.join("; ")
+                            );
+                            pair.cause = Some(missing_compact_cause(
+                                after,
+                                &pair.commit_user,
+                                pair.commit_identifier,
+                                &snapshots,
+                            ));
+                        }
+                        Due::No { .. } => {
+                            pair.status = PairStatus::NoCompactionDue;
+                            pair.detail = format!(
+                                "no compaction was due at this identifier ({}); level-0 files {}",
+                                schedule.words(),
+                                later.join("; ")
+                            );
+                        }
+                        _ => {
+                            pair.status = PairStatus::CompactedLater;
+                            pair.detail = format!("level-0 files {}", later.join("; "));
+                        }
+                    }
                 } else if later.is_empty() {
                     pair.detail = compact_words;
                 } else {

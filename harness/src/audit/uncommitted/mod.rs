@@ -61,6 +61,10 @@ pub enum UncommittedClass {
     /// It could not be read (a file cut short by a crash while it was written, or not a data file), or
     /// compared. Not a finding: nothing can be said of its rows.
     Unreadable,
+    /// A changelog file of an aborted attempt: tied to no commit whose changelog is lost, its sequence numbers
+    /// are those of the level-0 files of a commit that landed whole (the restarted job re-processed the same
+    /// input and committed it again). It owes the stream nothing. Not a finding.
+    AbortedAttempt,
 }
 
 impl UncommittedClass {
@@ -81,6 +85,7 @@ impl UncommittedClass {
             UncommittedClass::OverwriteChangelog => "changelog an overwrite does not commit",
             UncommittedClass::BeforeRetainedHistory => "before the retained history",
             UncommittedClass::Unreadable => "unreadable",
+            UncommittedClass::AbortedAttempt => "an aborted attempt, redone",
         }
     }
 }
@@ -143,8 +148,9 @@ impl Uncommitted {
     }
 }
 
-/// The incomplete pair of `pairs` whose waiting files in the same bucket directory have sequence numbers
-/// overlapping `range`, when exactly one does.
+/// The pair of `pairs` whose changelog is lost and whose files in the same bucket directory have sequence
+/// numbers overlapping `range`, when exactly one does: an incomplete pair's waiting files, or the level-0
+/// files of a pair whose changelog was lost and healed later (a later compaction rewrote them).
 fn likely_pair<'a>(
     pairs: &'a [CommitPair],
     committed: &[listing::Committed],
@@ -153,19 +159,48 @@ fn likely_pair<'a>(
     partition: &[Option<String>],
 ) -> Option<&'a CommitPair> {
     let mut hits = pairs.iter().filter(|p| {
-        p.status == PairStatus::Incomplete
-            && p.waiting.iter().any(|(wp, wb, name)| {
-                *wb == bucket
-                    && wp.as_slice() == partition
-                    && committed.iter().any(|c| {
-                        &c.meta.file_name == name
-                            && c.meta.min_sequence_number <= range[1]
-                            && range[0] <= c.meta.max_sequence_number
-                    })
-            })
+        let files = match p.status {
+            PairStatus::Incomplete => &p.waiting,
+            PairStatus::LostHealedLater => &p.level0,
+            _ => return false,
+        };
+        files.iter().any(|(wp, wb, name)| {
+            *wb == bucket
+                && wp.as_slice() == partition
+                && committed.iter().any(|c| {
+                    &c.meta.file_name == name
+                        && c.meta.min_sequence_number <= range[1]
+                        && range[0] <= c.meta.max_sequence_number
+                })
+        })
     });
     let first = hits.next()?;
     hits.next().is_none().then_some(first)
+}
+
+/// The commit that landed whole (its changelog not lost) whose level-0 files in the same bucket directory
+/// have sequence numbers overlapping `range`: the commit an aborted attempt's restart wrote again.
+fn redone_pair<'a>(
+    pairs: &'a [CommitPair],
+    committed: &[listing::Committed],
+    range: [i64; 2],
+    bucket: i32,
+    partition: &[Option<String>],
+) -> Option<&'a CommitPair> {
+    pairs.iter().find(|p| {
+        matches!(
+            p.status,
+            PairStatus::Complete | PairStatus::CompactedLater | PairStatus::NoCompactionDue
+        ) && p.level0.iter().any(|(wp, wb, name)| {
+            *wb == bucket
+                && wp.as_slice() == partition
+                && committed.iter().any(|c| {
+                    &c.meta.file_name == name
+                        && c.meta.min_sequence_number <= range[1]
+                        && range[0] <= c.meta.max_sequence_number
+                })
+        })
+    })
 }
 
 /// The commit with an OVERWRITE write half and identifier `Long.MAX_VALUE` (an INSERT OVERWRITE) that
@@ -381,6 +416,26 @@ fn try_find(
             out.files.push(file);
             continue;
         }
+        let redone = file
+            .sequence_numbers
+            .filter(|_| c.changelog && file.likely_identifier.is_none() && !lacking.is_empty())
+            .and_then(|range| redone_pair(pairs, committed, range, file.bucket, &file.partition));
+        if let Some(p) = redone {
+            file.class = UncommittedClass::AbortedAttempt;
+            file.detail = format!(
+                "written but never committed by an aborted attempt: its sequence numbers are those of the \
+                 level-0 files of user {}, identifier {} ({}), which landed whole after the restart \
+                 re-processed the same input; {} of its {} records differ from what was redone, and it owes \
+                 the stream nothing: not a finding",
+                p.commit_user,
+                identifier_words(p.commit_identifier),
+                p.write_words(),
+                lacking.len(),
+                records.len()
+            );
+            out.files.push(file);
+            continue;
+        }
         (file.class, file.detail) = match (lacking.is_empty(), c.changelog) {
             (true, _) => (
                 UncommittedClass::NothingLacking,
@@ -413,10 +468,7 @@ fn try_find(
         };
         out.files.push(file);
     }
-    for p in pairs
-        .iter_mut()
-        .filter(|p| p.status == PairStatus::Incomplete)
-    {
+    for p in pairs.iter_mut().filter(|p| p.status.lost_changelog()) {
         let left: Vec<&str> = out
             .files
             .iter()

@@ -145,11 +145,14 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
     put!(
         body,
         "<section><h2>Commit pairs</h2><p>{} (commit user, identifier): {} complete, {} compacted later, \
-         {} deferred, <strong>{} deferred to a lost compaction</strong>, <strong>{} incomplete</strong>, {} not \
-         applicable. Compaction: {}.</p>",
+         {} with no compaction due, <strong>{} whose changelog was lost and healed later</strong>, {} deferred, \
+         <strong>{} deferred to a lost compaction</strong>, <strong>{} incomplete</strong>, {} not applicable. \
+         Compaction: {}.</p>",
         report.pairs.len(),
         count(PairStatus::Complete),
         count(PairStatus::CompactedLater),
+        count(PairStatus::NoCompactionDue),
+        count(PairStatus::LostHealedLater),
         count(PairStatus::Deferred),
         count(PairStatus::DeferredToLost),
         count(PairStatus::Incomplete),
@@ -162,7 +165,10 @@ pub fn audit_page(report: &AuditReport, timeline: &Timeline) -> String {
         .filter(|p| {
             matches!(
                 p.status,
-                PairStatus::Incomplete | PairStatus::DeferredToLost | PairStatus::Deferred
+                PairStatus::Incomplete
+                    | PairStatus::LostHealedLater
+                    | PairStatus::DeferredToLost
+                    | PairStatus::Deferred
             )
         })
         .collect();

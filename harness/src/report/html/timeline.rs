@@ -28,7 +28,8 @@ pub(super) fn status_word(s: PairStatus) -> &'static str {
 pub(super) fn status_badge(s: PairStatus) -> String {
     let class = match s {
         PairStatus::Complete => "b-ok",
-        PairStatus::CompactedLater => "b-info",
+        PairStatus::CompactedLater | PairStatus::NoCompactionDue => "b-info",
+        PairStatus::LostHealedLater => "b-bad",
         PairStatus::NotApplicable => "b-none",
         PairStatus::Incomplete => "b-bad",
         PairStatus::Deferred => "b-info",
@@ -118,12 +119,14 @@ pub(super) fn timeline_view(out: &mut String, t: &Timeline) {
                 continue;
             }
             let status = status_of(&c.commit_user, c.commit_identifier);
-            let incomplete = status.is_some_and(|(s, _)| *s == PairStatus::Incomplete);
+            let incomplete = status.is_some_and(|(s, _)| s.lost_changelog());
             if at.len() < 2 && !incomplete {
                 continue;
             }
             let mut class = match status.map(|(s, _)| *s) {
-                Some(PairStatus::Incomplete) => "pair incomplete".to_owned(),
+                Some(PairStatus::Incomplete | PairStatus::LostHealedLater) => {
+                    "pair incomplete".to_owned()
+                }
                 Some(PairStatus::CompactedLater) => "pair later".to_owned(),
                 _ => "pair".to_owned(),
             };
