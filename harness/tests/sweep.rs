@@ -147,7 +147,12 @@ fn a_follow_up_full_compaction_merges_the_lost_change_into_the_next() {
     ))
     .unwrap();
     let p = &r.points[0];
-    assert_eq!(p.class, PointClass::ChangelogMerged, "{:?}", p.findings);
+    assert_eq!(
+        p.class,
+        PointClass::ChangelogLostHealedLater,
+        "{:?}",
+        p.findings
+    );
     assert_eq!(p.evidence.batch, ["(1, 30)"]);
     assert_eq!(p.evidence.changelog["(1)"], ["(1, 10)", "(1, 30)"]);
     assert_eq!(r.expected.changes["(1)"], ["(1, 10)", "(1, 20)", "(1, 30)"]);

@@ -333,7 +333,7 @@ fn stream(rows: &[(i8, Vec<String>)], expected: &Expected, ev: &mut Evidence, f:
             );
         } else if is_subsequence(have, want) {
             f.add(
-                PointClass::ChangelogMerged,
+                PointClass::ChangelogLostHealedLater,
                 format!(
                     "key {key}: the changelog goes {}, the writes went {}",
                     have.join(" -> "),
@@ -394,7 +394,7 @@ mod tests {
             &mut ev,
             &mut f,
         );
-        assert_eq!(f.classes(), [PointClass::ChangelogMerged]);
+        assert_eq!(f.classes(), [PointClass::ChangelogLostHealedLater]);
     }
 
     #[test]

@@ -38,9 +38,10 @@ pub enum PointClass {
     /// current one, so a consumer applying it in order is left at a stale value (a commit's changelog committed
     /// late, after the next commit's).
     ChangelogOutOfOrder,
-    /// The changelog delivers each key's final value, but misses an intermediate one (a later compaction
-    /// merged it into the next change).
-    ChangelogMerged,
+    /// The changelog delivers each key's final value, but misses an intermediate one: the swept commit's
+    /// changelog is lost and a later compaction healed the final values (the audit's `lost-healed-later`
+    /// pair; it merged the lost change into the next one).
+    ChangelogLostHealedLater,
     /// The native reader does not return what the released reader returns on the end state.
     ParityDiffers,
     /// The fault was never reached: the run made fewer operations than the counting run (no evidence).
@@ -68,7 +69,7 @@ impl PointClass {
         PointClass::ChangelogLost,
         PointClass::ChangelogOutOfOrder,
         PointClass::ChangelogDuplicated,
-        PointClass::ChangelogMerged,
+        PointClass::ChangelogLostHealedLater,
         PointClass::ParityDiffers,
         PointClass::NotReached,
         PointClass::DeferredFailure,
@@ -90,7 +91,7 @@ impl PointClass {
             PointClass::ChangelogLost => "CHANGELOG-LOST",
             PointClass::ChangelogDuplicated => "CHANGELOG-DUPLICATED",
             PointClass::ChangelogOutOfOrder => "CHANGELOG-OUT-OF-ORDER",
-            PointClass::ChangelogMerged => "CHANGELOG-MERGED",
+            PointClass::ChangelogLostHealedLater => "CHANGELOG-LOST-HEALED-LATER",
             PointClass::ParityDiffers => "PARITY-DIFFERS",
             PointClass::NotReached => "NOT-REACHED",
             PointClass::DeferredFailure => "DEFERRED-FAILURE",
@@ -251,8 +252,8 @@ pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
         rows_never_committed || (verdict == "changelog-lost" && durable_but_unread)
     } else if found(PointClass::ChangelogLost) {
         verdict == "changelog-lost"
-    } else if found(PointClass::ChangelogMerged) {
-        matches!(verdict, "changelog-lost" | "rows-never-committed")
+    } else if found(PointClass::ChangelogLostHealedLater) {
+        verdict == "changelog-lost"
     } else {
         verdict == "complete"
     }
@@ -439,9 +440,10 @@ mod tests {
         };
         assert!(audit_agrees(&data, &unread("changelog-lost")));
         assert!(!audit_agrees(&data, &unread("changelog-diverges")));
-        // Merged: the lost COMPACT (incomplete pair) or its changelog file, never just any finding.
-        let merged = with(Some(PointClass::ChangelogMerged));
-        assert!(audit_agrees(&merged, &said("rows-never-committed", true)));
+        // Lost, healed later: the audit names the commit (its lost-healed-later pair), and a changelog file
+        // alone is no longer the story.
+        let merged = with(Some(PointClass::ChangelogLostHealedLater));
+        assert!(!audit_agrees(&merged, &said("rows-never-committed", true)));
         assert!(audit_agrees(&merged, &said("changelog-lost", false)));
         assert!(!audit_agrees(&merged, &said("changelog-diverges", false)));
         assert!(!audit_agrees(&merged, &said("not-checked", false)));

@@ -12,7 +12,7 @@ fn colour(c: PointClass) -> &'static str {
         PointClass::SpuriousFailure => "#8ddb8c",
         PointClass::DeferredFailure => "#b4dfb4",
         PointClass::ChangelogLost => "#cf222e",
-        PointClass::ChangelogMerged => "#d4620b",
+        PointClass::ChangelogLostHealedLater => "#d4620b",
         PointClass::ChangelogDuplicated => "#bf3989",
         PointClass::ChangelogOutOfOrder => "#8250df",
         PointClass::DataLost => "#6e0b0b",
