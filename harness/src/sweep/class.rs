@@ -220,6 +220,10 @@ pub enum AuditAnswer<'a> {
         /// ([`crate::audit::KeyClass::DurableButUnread`]: the level-0 files of a lost COMPACT half on a
         /// deletion-vector table).
         durable_but_unread: bool,
+        /// Whether every commit the audit names as having lost its changelog was healed later
+        /// ([`crate::inspect::PairStatus::LostHealedLater`]): a dropped COMPACT half whose level-0 files a
+        /// later compaction rewrote with changelog.
+        healed_only: bool,
     },
     /// The audit failed with an error.
     Failed,
@@ -234,7 +238,8 @@ pub enum AuditAnswer<'a> {
 /// - a final value never delivered: `changelog-lost` (an incomplete commit pair);
 /// - an intermediate change merged away (a later compaction delivered the final value): `changelog-lost`,
 ///   or `rows-never-committed` (the lost COMPACT's changelog file, which no snapshot references);
-/// - none of those: `complete`. A `not-checked` audit or a failed one never agrees with a point the checks
+/// - none of those: `complete`, or `changelog-lost` naming only dropped COMPACT halves that a later
+///   compaction healed, with no changelog file of theirs holding anything the stream lacks. A `not-checked` audit or a failed one never agrees with a point the checks
 ///   could judge.
 pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
     let found = |class| findings.has(class);
@@ -242,6 +247,7 @@ pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
         verdict,
         rows_never_committed,
         durable_but_unread,
+        healed_only,
     } = *audit
     else {
         return found(PointClass::Corrupt);
@@ -250,12 +256,14 @@ pub fn audit_agrees(findings: &Findings, audit: &AuditAnswer<'_>) -> bool {
         !matches!(verdict, "complete" | "not-checked")
     } else if found(PointClass::DataLost) {
         rows_never_committed || (verdict == "changelog-lost" && durable_but_unread)
-    } else if found(PointClass::ChangelogLost) {
-        verdict == "changelog-lost"
-    } else if found(PointClass::ChangelogLostHealedLater) {
+    } else if found(PointClass::ChangelogLost) || found(PointClass::ChangelogLostHealedLater) {
         verdict == "changelog-lost"
     } else {
+        // Whole at every value: complete; or a dropped COMPACT half the audit names (lost, healed later)
+        // whose changes a later compaction, another writer's, delivered again in full: no changelog file of
+        // it holds anything the stream lacks.
         verdict == "complete"
+            || (verdict == "changelog-lost" && healed_only && !rows_never_committed)
     }
 }
 
@@ -422,6 +430,7 @@ mod tests {
             verdict,
             rows_never_committed,
             durable_but_unread: false,
+            healed_only: false,
         };
         let lost = with(Some(PointClass::ChangelogLost));
         assert!(audit_agrees(&lost, &said("changelog-lost", false)));
@@ -437,6 +446,7 @@ mod tests {
             verdict,
             rows_never_committed: false,
             durable_but_unread: true,
+            healed_only: false,
         };
         assert!(audit_agrees(&data, &unread("changelog-lost")));
         assert!(!audit_agrees(&data, &unread("changelog-diverges")));
@@ -451,6 +461,18 @@ mod tests {
         let whole = with(None);
         assert!(audit_agrees(&whole, &said("complete", false)));
         assert!(!audit_agrees(&whole, &said("not-checked", false)));
+        assert!(!audit_agrees(&whole, &said("changelog-lost", false)));
+        // Whole, and a dropped COMPACT half another writer's compaction delivered again in full: the audit
+        // names it, healed later; with an incomplete commit, or a changelog file the stream lacks, it does not
+        // agree.
+        let healed = |rows_never_committed| AuditAnswer::Verdict {
+            verdict: "changelog-lost",
+            rows_never_committed,
+            durable_but_unread: false,
+            healed_only: true,
+        };
+        assert!(audit_agrees(&whole, &healed(false)));
+        assert!(!audit_agrees(&whole, &healed(true)));
         assert!(!audit_agrees(&whole, &AuditAnswer::Failed));
         assert!(!audit_agrees(&lost, &AuditAnswer::Failed));
         // A corrupt end state: the audit fails or finds something.

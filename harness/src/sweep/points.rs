@@ -179,6 +179,10 @@ fn run_point(ctx: &Ctx<'_>, ops: &[OpView], rec_ops: &[OpView], job: Job) -> Res
                     .findings
                     .iter()
                     .any(|f| f.key.class == crate::audit::KeyClass::DurableButUnread),
+                healed_only: a.pairs.iter().any(|p| p.status.lost_changelog())
+                    && a.pairs
+                        .iter()
+                        .all(|p| p.status != crate::inspect::PairStatus::Incomplete),
             };
             evidence.audit_agrees = Some(class::audit_agrees(&findings, &answer));
             evidence.audit = Some(a.verdict.to_owned());
