@@ -176,3 +176,82 @@ fn pair_aware_recovery_leaves_out_a_half_a_later_compaction_rewrote() {
         }
     }
 }
+
+/// The patch of release `version`'s Java API generation (`remedies/pair-recovery/paimon-<generation>.patch`).
+fn patch_of(version: &str) -> std::path::PathBuf {
+    let generation = match version {
+        "1.0.0" | "1.0.1" | "1.1.1" | "1.2.0" => "1.0",
+        "1.3.1" => "1.3",
+        _ => "1.4",
+    };
+    common::repo_root().join(format!("remedies/pair-recovery/paimon-{generation}.patch"))
+}
+
+/// The remedy in Paimon's commit (`remedies/pair-recovery`), built as candidate `pair-recovery-<V>` of the
+/// release under test (`scripts/build-java --candidate`) and swept at the points between C00's two
+/// publications in every fault mode: the released recovery loses the changelog there (above), the patched
+/// one commits the missing COMPACT half, and the reports name the candidate, never the release. In the
+/// conflict scenario it gives the half up as pair-aware recovery does.
+#[test]
+fn the_patched_commit_recovers_the_missing_compact_half() {
+    let version = common::line_version();
+    let name = format!("pair-recovery-{version}");
+    let out = std::process::Command::new(common::repo_root().join("scripts/build-java"))
+        .args(["--candidate", &name, "--based-on", &version, "--patch"])
+        .arg(patch_of(&version))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (scenario, writer, want) in [
+        (
+            "corpora/c00-full-compaction-control/scenario.json",
+            None,
+            "OK",
+        ),
+        (
+            "corpora/sweep/compaction-job-while-down.json",
+            Some("writer"),
+            "SPURIOUS-FAILURE",
+        ),
+    ] {
+        let (append, compact) = publications(scenario, writer, dir.path());
+        let json = dir.path().join("sweep.json");
+        let ops = format!("{},{},{}", append + 1, compact - 1, compact);
+        let scenario_path = common::repo_root().join(scenario);
+        let mut args = vec![
+            "sweep",
+            common::path_str(&scenario_path),
+            "--candidate",
+            &name,
+            "--commit",
+            "2",
+            "--fault",
+            "crash",
+            "--ops",
+            &ops,
+            "--json",
+            common::path_str(&json),
+        ];
+        if let Some(w) = writer {
+            args.extend(["--writer", w]);
+        }
+        let (code, out, err) = common::paimon_parity(&args);
+        assert_eq!(code, 0, "{scenario}: {out}{err}");
+        let r = common::read_json(&json)["sweep"].clone();
+        assert_eq!(r["paimon"]["candidate"]["name"], name.as_str());
+        let points = r["points"].as_array().unwrap();
+        assert_eq!(points.len(), 3);
+        for p in points {
+            assert_eq!(p["class"], want, "{scenario}: {p}");
+            assert_eq!(p["durable"][0]["kind"], "APPEND", "{p}");
+        }
+        assert!(out.contains(&format!(
+            "candidate {name} (based on {version}), not a release"
+        )));
+    }
+}
