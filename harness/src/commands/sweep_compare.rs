@@ -81,7 +81,14 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
         })?;
         sweeps.push(v);
     }
-    let remedy_words = crate::report::remedy::remedy_label(&sweeps[1]);
+    // A candidate by its own label (`candidate NAME (based on V), not a release`), with its recovery.
+    let remedy_words = match sweeps[1]["paimon"]["label"].as_str() {
+        Some(label) if sweeps[1]["paimon"]["candidate"].is_object() => format!(
+            "{label}; {} recovery",
+            sweeps[1]["recovery_strategy"].as_str().unwrap_or("stock")
+        ),
+        _ => crate::report::remedy::remedy_label(&sweeps[1]),
+    };
     let c = compare("released", &sweeps[0], &remedy_words, &sweeps[1])?;
     if let Some(path) = &args.json {
         let report = CompareJson {

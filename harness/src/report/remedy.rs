@@ -72,8 +72,8 @@ fn remedy_of(v: &Value) -> String {
 }
 
 /// The remedy a sweep (the report's `sweep` object) stands for: `released` with stock recovery, `pair-aware
-/// recovery`, and a candidate's label (`candidate NAME (based on V), not a release`) before either when the
-/// sweep ran one (`sweep.paimon.candidate`).
+/// recovery`, and a candidate's label (`candidate NAME (based on the row's release), not a release`) before
+/// either when the sweep ran one (`sweep.paimon.candidate`).
 pub fn remedy_label(sweep: &Value) -> String {
     let candidate = Some(&sweep["paimon"]["candidate"]).filter(|c| c.is_object());
     let recovery = match sweep["recovery_strategy"].as_str() {
@@ -81,10 +81,10 @@ pub fn remedy_label(sweep: &Value) -> String {
         _ => "stock recovery",
     };
     match candidate {
+        // The row names the release it is based on: one column per candidate across releases.
         Some(c) => format!(
-            "candidate {} (based on {}), not a release; {recovery}",
-            c["name"].as_str().unwrap_or("?"),
-            c["based_on"].as_str().unwrap_or("?")
+            "candidate {} (based on the row's release), not a release; {recovery}",
+            c["name"].as_str().unwrap_or("?")
         ),
         None if recovery == "stock recovery" => "released".to_owned(),
         None => recovery.to_owned(),
