@@ -156,9 +156,9 @@ fn a_follow_up_full_compaction_merges_the_lost_change_into_the_next() {
     assert_eq!(p.evidence.batch, ["(1, 30)"]);
     assert_eq!(p.evidence.changelog["(1)"], ["(1, 10)", "(1, 30)"]);
     assert_eq!(r.expected.changes["(1)"], ["(1, 10)", "(1, 20)", "(1, 30)"]);
-    // The audit sees no incomplete pair (commit 3 compacted commit 2's files) but the changelog file the lost
-    // COMPACT wrote, which holds +U (1, 20).
-    assert_eq!(p.evidence.audit.as_deref(), Some("rows-never-committed"));
+    // The audit names commit 2 as lost and healed later (commit 3 compacted its files), and ties the changelog
+    // file the lost COMPACT wrote, which holds +U (1, 20), to it.
+    assert_eq!(p.evidence.audit.as_deref(), Some("changelog-lost"));
     assert_eq!(p.evidence.audit_agrees, Some(true));
 }
 

@@ -178,8 +178,10 @@ fn likely_pair<'a>(
     hits.next().is_none().then_some(first)
 }
 
-/// The commit that landed whole (its changelog not lost) whose level-0 files in the same bucket directory
-/// have sequence numbers overlapping `range`: the commit an aborted attempt's restart wrote again.
+/// The commit that landed whole (its changelog not lost) one of whose level-0 files in the same bucket
+/// directory holds the newest sequence number of `range`: the commit an aborted attempt's restart wrote again
+/// (the re-processed input gets the same sequence numbers). A changelog file that reaches past every landed
+/// commit's level-0 records (a dropped committable's, whose compaction also read older records) is not one.
 fn redone_pair<'a>(
     pairs: &'a [CommitPair],
     committed: &[listing::Committed],
@@ -196,8 +198,8 @@ fn redone_pair<'a>(
                 && wp.as_slice() == partition
                 && committed.iter().any(|c| {
                     &c.meta.file_name == name
-                        && c.meta.min_sequence_number <= range[1]
-                        && range[0] <= c.meta.max_sequence_number
+                        && (c.meta.min_sequence_number..=c.meta.max_sequence_number)
+                            .contains(&range[1])
                 })
         })
     })
