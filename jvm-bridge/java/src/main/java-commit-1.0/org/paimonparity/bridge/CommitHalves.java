@@ -2,7 +2,6 @@ package org.paimonparity.bridge;
 
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.CompactIncrement;
-import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.io.IndexIncrement;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -11,10 +10,8 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 import static org.apache.paimon.deletionvectors.DeletionVectorsIndexFile.DELETION_VECTORS_INDEX;
 
@@ -29,15 +26,6 @@ import static org.apache.paimon.deletionvectors.DeletionVectorsIndexFile.DELETIO
 final class CommitHalves {
 
     private CommitHalves() {}
-
-    /** The names of the files the message's compaction removes. */
-    static Set<String> compactBefore(CommitMessageImpl m) {
-        Set<String> names = new HashSet<>();
-        for (DataFileMeta f : m.compactIncrement().compactBefore()) {
-            names.add(f.fileName());
-        }
-        return names;
-    }
 
     /** The message with its COMPACT half alone, or empty when it has none. */
     static Optional<CommitMessage> compactHalf(CommitMessageImpl m) {

@@ -1,15 +1,12 @@
 package org.paimonparity.bridge;
 
 import org.apache.paimon.io.CompactIncrement;
-import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The halves of a commit message in the commit API of 1.3 on (1.3.x, 1.4.x, 2.0.x): {@code
@@ -20,15 +17,6 @@ import java.util.Set;
 final class CommitHalves {
 
     private CommitHalves() {}
-
-    /** The names of the files the message's compaction removes. */
-    static Set<String> compactBefore(CommitMessageImpl m) {
-        Set<String> names = new HashSet<>();
-        for (DataFileMeta f : m.compactIncrement().compactBefore()) {
-            names.add(f.fileName());
-        }
-        return names;
-    }
 
     /** The message with its COMPACT half alone, or empty when it has none. */
     static Optional<CommitMessage> compactHalf(CommitMessageImpl m) {

@@ -1,6 +1,7 @@
 package org.paimonparity.bridge;
 
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -88,7 +89,7 @@ public final class PairAwareRecovery {
             boolean conflict = false;
             for (CommitMessage m : e.getValue()) {
                 CommitMessageImpl message = (CommitMessageImpl) m;
-                if (allLive(table, message, CommitHalves.compactBefore(message))) {
+                if (allLive(table, message, compactBefore(message))) {
                     CommitHalves.compactHalf(message).ifPresent(half::add);
                 } else if (CommitHalves.compactHalf(message).isPresent()) {
                     conflict = true;
@@ -139,6 +140,15 @@ public final class PairAwareRecovery {
             }
         }
         return kinds;
+    }
+
+    /** The names of the files the message's compaction removes (the same API on every release). */
+    private static Set<String> compactBefore(CommitMessageImpl m) {
+        Set<String> names = new HashSet<>();
+        for (DataFileMeta f : m.compactIncrement().compactBefore()) {
+            names.add(f.fileName());
+        }
+        return names;
     }
 
     /** Whether every file in {@code names} is live in the message's bucket at the latest snapshot. */
