@@ -286,16 +286,25 @@ public final class CorpusWriter {
     public static int recoverIdentifier(long handle, long identifier) throws Exception {
         Writer w = writer(handle);
         synchronized (w) {
-            List<CommitMessage> messages = w.kept.get(identifier);
-            if (messages == null) {
-                throw new IllegalStateException("identifier " + identifier + " was never prepared");
-            }
-            w.pending.remove(identifier);
-            w.reopen();
-            Map<Long, List<CommitMessage>> committables = new LinkedHashMap<>();
-            committables.put(identifier, messages);
-            return w.commit.filterAndCommit(committables);
+            return w.commit.filterAndCommit(restart(w, identifier));
         }
+    }
+
+    /**
+     * The restart of {@link #recoverIdentifier}: drops {@code identifier} from the pending ones,
+     * reopens the write and the commit, and returns the committables to recover (that identifier
+     * with the messages {@link #prepare} returned for it). The caller holds {@code w}'s lock.
+     */
+    private static Map<Long, List<CommitMessage>> restart(Writer w, long identifier) {
+        List<CommitMessage> messages = w.kept.get(identifier);
+        if (messages == null) {
+            throw new IllegalStateException("identifier " + identifier + " was never prepared");
+        }
+        w.pending.remove(identifier);
+        w.reopen();
+        Map<Long, List<CommitMessage>> committables = new LinkedHashMap<>();
+        committables.put(identifier, messages);
+        return committables;
     }
 
     /**
@@ -308,14 +317,7 @@ public final class CorpusWriter {
             throws Exception {
         Writer w = writer(handle);
         synchronized (w) {
-            List<CommitMessage> messages = w.kept.get(identifier);
-            if (messages == null) {
-                throw new IllegalStateException("identifier " + identifier + " was never prepared");
-            }
-            w.pending.remove(identifier);
-            w.reopen();
-            Map<Long, List<CommitMessage>> committables = new LinkedHashMap<>();
-            committables.put(identifier, messages);
+            Map<Long, List<CommitMessage>> committables = restart(w, identifier);
             switch (strategy) {
                 case "stock":
                     return "{\"committed\":"
