@@ -4,8 +4,9 @@
 //! the scenario's source) and with the table. Each runs on the release line that wrote it
 //! (`PAIMON_PARITY_PAIMON_VERSION`); the others are left to that line's run (scripts/test).
 //!
-//! Only `PAIMON_PARITY_FLINK_JOB=1` runs a Flink job (`flink_job_writes_a_table_whose_truth_holds`): it needs
-//! the Flink writer of the line (scripts/build-flink-writer) and takes about half a minute.
+//! Only `PAIMON_PARITY_FLINK_JOB=1` runs Flink jobs (`flink_job_writes_a_table_whose_truth_holds`, f06's targeted
+//! COMPACT-half loss, and `flink_job_with_a_failure_while_writing_finishes_the_input`, f13's failure while
+//! writing): they need the Flink writer of the line (scripts/build-flink-writer) and take 15-30 s each.
 
 mod common;
 
@@ -101,6 +102,49 @@ fn check_truth_against_input(dir: &Path) {
             t.identifier
         );
     }
+    // The failure at end of input on "compact" takes the COMPACT half of the commit it fired after.
+    let failures = common::read_json(&dir.join("failures.json"));
+    let job = scenario.flink.as_ref().unwrap();
+    if let Some(e) = &job.failures.end_of_input {
+        let log = &failures["end_of_input"];
+        assert_eq!(log["fired"], true, "{}", dir.display());
+        if e.at == harness::corpus::EndOfInputPoint::Compact {
+            let user = &truth.commit_users[&format!("producer-{}", e.producer)];
+            let id = log["identifier"].as_i64().unwrap();
+            assert!(
+                truth
+                    .lost_compact_halves
+                    .iter()
+                    .any(|l| &l.commit_user == user && l.identifier == id),
+                "{}: commit {id} kept its COMPACT half",
+                dir.display()
+            );
+        }
+    }
+    // The aborted attempt's changelog files are those the failure log names for the failing attempt, and in
+    // the table; no snapshot of a later checkpoint came from that attempt.
+    if job.failures.while_writing.is_some() {
+        let log = &failures["while_writing"];
+        assert_eq!(log["fired"], true, "{}", dir.display());
+        assert_eq!(
+            log["later_commits_of_aborted_attempt"],
+            serde_json::json!([]),
+            "{}",
+            dir.display()
+        );
+        let named: Vec<&str> = log["files_of_aborted_attempt"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        for f in &truth.aborted_attempts {
+            assert!(named.contains(&f.as_str()), "{}: {f}", dir.display());
+            assert!(dir.join(f).is_file(), "{}: {f}", dir.display());
+        }
+    } else {
+        assert!(truth.aborted_attempts.is_empty(), "{}", dir.display());
+    }
     // One commit user per producer.
     assert_eq!(
         truth.commit_users.len(),
@@ -166,21 +210,18 @@ fn flink_corpora_of_this_line_replay_identically_and_hold_their_truth() {
     }
 }
 
-/// Opt-in (`PAIMON_PARITY_FLINK_JOB=1`): a Flink job of this line writes f06's scenario afresh with a targeted
-/// COMPACT-half loss, and the truth holds: the batch read is the input's final state, the chosen commit lost
-/// its COMPACT half.
-#[test]
-fn flink_job_writes_a_table_whose_truth_holds() {
-    if std::env::var("PAIMON_PARITY_FLINK_JOB").ok().as_deref() != Some("1") {
-        eprintln!("skipped: set PAIMON_PARITY_FLINK_JOB=1 to run a Flink job");
-        return;
-    }
+/// Writes the scenario of `corpora/flink/<name>` afresh with a Flink job of this line into the target directory
+/// and checks its truth against its input; returns the directory.
+fn write_afresh(name: &str) -> PathBuf {
     let line = common::line_version();
     let mut scenario: serde_json::Value = common::read_json(
-        &common::repo_root().join("corpora/flink/f06-lookup-compact-half-lost/scenario.json"),
+        &common::repo_root()
+            .join("corpora/flink")
+            .join(name)
+            .join("scenario.json"),
     );
     scenario["paimon_version"] = serde_json::json!(line);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("flink-job-{line}"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("flink-job-{name}-{line}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("scenario.json"), scenario.to_string()).unwrap();
@@ -197,7 +238,26 @@ fn flink_job_writes_a_table_whose_truth_holds() {
         ],
     );
     check_truth_against_input(&dir);
-    let truth = read_truth(&dir);
+    dir
+}
+
+fn flink_job_opted_in() -> bool {
+    if std::env::var("PAIMON_PARITY_FLINK_JOB").ok().as_deref() != Some("1") {
+        eprintln!("skipped: set PAIMON_PARITY_FLINK_JOB=1 to run a Flink job");
+        return false;
+    }
+    true
+}
+
+/// Opt-in (`PAIMON_PARITY_FLINK_JOB=1`): a Flink job of this line writes f06's scenario afresh with a targeted
+/// COMPACT-half loss, and the truth holds: the batch read is the input's final state, the chosen commit lost
+/// its COMPACT half.
+#[test]
+fn flink_job_writes_a_table_whose_truth_holds() {
+    if !flink_job_opted_in() {
+        return;
+    }
+    let truth = read_truth(&write_afresh("f06-lookup-compact-half-lost"));
     assert!(
         truth.batch_differences.is_empty(),
         "{:?}",
@@ -208,5 +268,29 @@ fn flink_job_writes_a_table_whose_truth_holds() {
         1,
         "{:?}",
         truth.lost_compact_halves
+    );
+}
+
+/// Opt-in (`PAIMON_PARITY_FLINK_JOB=1`): a Flink job of this line writes f13's scenario afresh, the failure while
+/// writing fires and aborts an attempt, and the job still writes the input's final state (the truth's checks of
+/// the failure log hold; whether a changelog file is left depends on the release's order of writes).
+#[test]
+fn flink_job_with_a_failure_while_writing_finishes_the_input() {
+    if !flink_job_opted_in() {
+        return;
+    }
+    let dir = write_afresh("f13-lookup-aborted-attempt");
+    let truth = read_truth(&dir);
+    assert!(
+        truth.batch_differences.is_empty(),
+        "{:?}",
+        truth.batch_differences
+    );
+    let failures = common::read_json(&dir.join("failures.json"));
+    assert_eq!(failures["while_writing"]["fired"], true);
+    eprintln!(
+        "{}: aborted attempts {:?}",
+        dir.display(),
+        truth.aborted_attempts
     );
 }

@@ -542,8 +542,23 @@ pub fn audit(path: &Path, readers: AuditReaders) -> Result<AuditReport> {
 ///
 /// Errors: as [`audit`].
 pub fn audit_with(path: &Path, readers: AuditReaders, retained_only: bool) -> Result<AuditReport> {
+    audit_to(path, readers, retained_only, None)
+}
+
+/// [`audit_with`] of the table as it was at snapshot `to` (`audit --to-snapshot`, the pin of a unit of
+/// `scripts/spark-audit`): the snapshots after it are left out of the history and the final state is that
+/// snapshot's, so that an audit run again while writers commit finds the same; files committed after it are
+/// never taken for uncommitted ones. `None`: up to the latest snapshot.
+///
+/// Errors: as [`audit`]; a `to` outside the retained snapshots is a usage error naming them.
+pub fn audit_to(
+    path: &Path,
+    readers: AuditReaders,
+    retained_only: bool,
+    to: Option<i64>,
+) -> Result<AuditReport> {
     let release = this_release()?;
-    let timeline = timeline(path)?;
+    let timeline = crate::inspect::inspect_to(path, to)?;
     let table = std::sync::Arc::new(Table::open_as(&timeline.table, release)?);
     let mut pairs = commit_pairs(&timeline);
     let mut results = Vec::new();

@@ -309,6 +309,10 @@ pub fn write_text(
             UncommittedClass::BeforeRetainedHistory,
             "are no newer than the earliest retained snapshot (left from the expired history)",
         ),
+        (
+            UncommittedClass::AbortedAttempt,
+            "hold the changelog of an aborted attempt, whose input the restarted job re-processed and committed",
+        ),
         (UncommittedClass::Unreadable, "cannot be read or compared"),
     ] {
         let n = u.files.iter().filter(|f| f.class == class).count();

@@ -75,6 +75,85 @@ pub struct FlinkFailures {
     /// COMPACT half is lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub targeted: Option<TargetedFailure>,
+    /// Once the producer's source has emitted its last record, the first commit of its job fails: the job
+    /// restarts and must finish the tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_of_input: Option<EndOfInputFailure>,
+    /// A data or changelog file written after a chosen commit fails: the attempt aborts before its next
+    /// checkpoint completes, and the restarted job re-processes the input since the last one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub while_writing: Option<WhileWritingFailure>,
+}
+
+/// Where the failure at end of input fires (`FailingFileIO.EndOfInput`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndOfInputPoint {
+    /// The first manifest file written after the last record (by any job of the process): the next commit
+    /// fails while it prepares its snapshot, before any snapshot is published.
+    Commit,
+    /// The rename that publishes the producer's next snapshot (APPEND or COMPACT) after the last record. From
+    /// 1.4 (at least 1.4.2) Paimon retries a commit whose snapshot rename failed in place, so the job does not
+    /// fail over.
+    SnapshotRename,
+    /// The manifest read right after the first APPEND snapshot after the last record: that commit's APPEND
+    /// is durable and, when the restored committer finds its identifier committed, its COMPACT half is lost.
+    Compact,
+}
+
+/// The failure at end of input: armed when producer `producer`'s source emits its last record (`InputGenerator`),
+/// it fires once, at the first commit after that point ([`EndOfInputPoint`]).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct EndOfInputFailure {
+    /// The producer whose input ends.
+    pub producer: u32,
+    /// Which operation of the first commit after that fails.
+    pub at: EndOfInputPoint,
+}
+
+/// Which files the failure while writing counts.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum WrittenFile {
+    /// Data files (`data-*`): level-0 files a flush writes, and compaction outputs.
+    Data,
+    /// Changelog files (`changelog-*`): those of a `lookup` or `full-compaction` compaction, or `input`'s.
+    Changelog,
+}
+
+/// Which operation on the chosen file fails.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum WriteOperation {
+    /// Creating it (`FileIO.newOutputStream`): the file is never written.
+    #[default]
+    Create,
+    /// The first write into it: the writer aborts it.
+    Write,
+}
+
+/// The failure while writing: armed when a snapshot of producer `producer`'s job with identifier
+/// `after_identifier` or above is published, it fails the `nth` file of kind `file` created after that (every
+/// job of the process counted), once. The data and changelog files the failing task attempt created after the
+/// arming (before or after the failure, on its task thread or its compaction threads) are logged
+/// (`failures.json`, `while_writing.files_of_aborted_attempt`): they belong to checkpoints that never completed,
+/// so those its writers did not delete on close stay in the table, never committed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct WhileWritingFailure {
+    /// The producer whose commit arms it.
+    pub producer: u32,
+    /// The identifier (checkpoint id) of that commit, or a lower bound: the first snapshot at or above it arms.
+    pub after_identifier: i64,
+    /// Data or changelog files.
+    pub file: WrittenFile,
+    /// The how-manieth of those files after the arming fails (1: the first).
+    #[serde(default = "one")]
+    pub nth: u32,
+    /// Its creation or its first write.
+    #[serde(default)]
+    pub operation: WriteOperation,
 }
 
 /// The commit whose COMPACT half the targeted failure takes.
@@ -238,6 +317,21 @@ pub fn generate_flink(
             scenario.name
         )));
     }
+    for (name, configured) in [
+        ("end_of_input", job.failures.end_of_input.is_some()),
+        ("while_writing", job.failures.while_writing.is_some()),
+    ] {
+        if configured && failures[name]["fired"] != json!(true) {
+            return Err(Error::Scenario(format!(
+                "scenario `{}`: the failure `{name}` never fired ({} in {}): the scenario no longer \
+                 reproduces its situation",
+                scenario.name,
+                failures[name],
+                failure_log.display()
+            )));
+        }
+    }
+    let aborted = aborted_attempt_files(&failures, &out)?;
 
     let stream = stock_summary(stock, &table)?;
     let batch = batch_summary(stock, &table, None)?;
@@ -248,6 +342,8 @@ pub fn generate_flink(
         "failovers": failures["failovers"],
         "random_failures": failures["random_failures"],
         "targeted": failures["targeted"],
+        "end_of_input": failures["end_of_input"],
+        "while_writing": failures["while_writing"],
     });
     let truth = truth(
         stock,
@@ -256,6 +352,7 @@ pub fn generate_flink(
         &options,
         &snapshots,
         job_summary,
+        aborted,
     )?;
     let truth_file = out.join("truth.json");
     let text = serde_json::to_string_pretty(&truth).map_err(|e| Error::ScenarioSource {
@@ -287,6 +384,59 @@ pub fn generate_flink(
             "batch_reads": [],
         },
     }))
+}
+
+/// The changelog files the task attempt that the failure while writing aborted created after the arming and
+/// left in the table (paths relative to `out`, sorted), from the job's failure log. They belong to checkpoints
+/// that never completed, so no commit references them, provided the attempt published no snapshot of a later
+/// checkpoint after the arming (`later_commits_of_aborted_attempt`; then the failure fired too late to tell).
+///
+/// Errors: the failure log's lists are not lists, or the aborted attempt committed a later checkpoint.
+fn aborted_attempt_files(failures: &Value, out: &Path) -> Result<Vec<String>> {
+    let log = out.join("failures.json");
+    let w = &failures["while_writing"];
+    if w["fired"] != json!(true) {
+        return Ok(Vec::new());
+    }
+    let later = w["later_commits_of_aborted_attempt"]
+        .as_array()
+        .ok_or_else(|| {
+            Error::Scenario(format!(
+                "{}: while_writing.later_commits_of_aborted_attempt is not a list",
+                log.display()
+            ))
+        })?;
+    if !later.is_empty() {
+        return Err(Error::Scenario(format!(
+            "{}: the attempt the failure while writing aborted had committed checkpoints {later:?} after the \
+             arming snapshot, so its files may be committed: choose a smaller `nth`",
+            log.display()
+        )));
+    }
+    let list = w["files_of_aborted_attempt"].as_array().ok_or_else(|| {
+        Error::Scenario(format!(
+            "{}: while_writing.files_of_aborted_attempt is not a list",
+            log.display()
+        ))
+    })?;
+    let mut kept = Vec::new();
+    for f in list {
+        let f = f.as_str().ok_or_else(|| {
+            Error::Scenario(format!(
+                "{}: while_writing.files_of_aborted_attempt holds {f}, not a path",
+                log.display()
+            ))
+        })?;
+        let changelog = Path::new(f)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("changelog-"));
+        if changelog && out.join(f).is_file() {
+            kept.push(f.to_owned());
+        }
+    }
+    kept.sort();
+    Ok(kept)
 }
 
 /// Runs `FlinkCorpusJob` on `spec` in its own JVM, its output into `log`; kills it after `timeout_s`.

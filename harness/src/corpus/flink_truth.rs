@@ -111,6 +111,10 @@ pub struct KeyDifference {
     pub expected: Option<FlinkRow>,
     /// What the read holds for the key (`None`: absent).
     pub actual: Option<FlinkRow>,
+    /// The read's last event for the key was a retraction (`-U`/`-D`): the key was seen and then cleared
+    /// (always false for a batch read, and for a key the read never saw).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retracted: bool,
 }
 
 /// A commit that had a compaction due and whose COMPACT half is not in the table: its changelog is lost,
@@ -155,6 +159,11 @@ pub struct FlinkTruth {
     pub commit_users: BTreeMap<String, String>,
     /// Failovers per producer, random failures fired and the targeted failure, from the failure log.
     pub job: serde_json::Value,
+    /// Changelog files (paths relative to the corpus directory) that the task attempt aborted by the failure
+    /// while writing created and left in the table, never committed: the restarted job re-processed their
+    /// input. From the job's failure log (`while_writing.files_of_aborted_attempt`), those still in the table.
+    #[serde(default)]
+    pub aborted_attempts: Vec<String>,
 }
 
 fn column<T: 'static>(batch: &RecordBatch, i: usize) -> Result<&T> {
@@ -169,13 +178,15 @@ fn column<T: 'static>(batch: &RecordBatch, i: usize) -> Result<&T> {
         })
 }
 
-/// Folds the rows of `splits` per key, in order: `+I`/`+U` set the key, `-U`/`-D` clear it.
+/// Folds the rows of `splits` per key, in order: `+I`/`+U` set the key, `-U`/`-D` clear it. Also returns the
+/// keys whose last event was a retraction.
 fn fold(
     stock: &StockTableReader,
     table: &Path,
     splits: &[PlannedSplit],
-) -> Result<BTreeMap<i32, FlinkRow>> {
+) -> Result<(BTreeMap<i32, FlinkRow>, BTreeSet<i32>)> {
     let mut state = BTreeMap::new();
+    let mut retracted = BTreeSet::new();
     for split in splits {
         for batch in stock.read_split(table, split)? {
             let batch = batch?;
@@ -194,20 +205,23 @@ fn fold(
                 match RowKind::from_byte(kind.value(r)) {
                     Some(RowKind::Insert | RowKind::UpdateAfter) => {
                         state.insert(row.k, row);
+                        retracted.remove(&row.k);
                     }
                     _ => {
                         state.remove(&row.k);
+                        retracted.insert(row.k);
                     }
                 }
             }
         }
     }
-    Ok(state)
+    Ok((state, retracted))
 }
 
 fn differences(
     expected: &BTreeMap<i32, Option<FlinkRow>>,
     actual: &BTreeMap<i32, FlinkRow>,
+    retracted: &BTreeSet<i32>,
 ) -> Vec<KeyDifference> {
     let keys: BTreeSet<i32> = expected.keys().chain(actual.keys()).copied().collect();
     keys.into_iter()
@@ -218,6 +232,7 @@ fn differences(
                 k,
                 expected: e,
                 actual: a,
+                retracted: retracted.contains(&k),
             })
         })
         .collect()
@@ -259,7 +274,8 @@ pub fn lost_compact_halves(
 }
 
 /// Computes `truth.json` of the Flink table at `table` written from `source`, with the table's latest
-/// `options`, its `snapshots` and the job's failure log `job`.
+/// `options`, its `snapshots`, the job's failure log `job` and the changelog files an aborted attempt left
+/// (`aborted_attempts`, from the failure log).
 ///
 /// Errors: the released reader fails, or the rows are not of a Flink table's shape.
 pub fn truth(
@@ -269,6 +285,7 @@ pub fn truth(
     options: &serde_json::Value,
     snapshots: &[SnapshotSummary],
     job: serde_json::Value,
+    aborted_attempts: Vec<String>,
 ) -> Result<FlinkTruth> {
     let expected = source.final_state();
     let latest = snapshots.last().map_or(0, |s| s.id);
@@ -279,8 +296,8 @@ pub fn truth(
         },
         latest,
     )?;
-    let batch = fold(stock, table, &batch_splits)?;
-    let stream = fold(stock, table, &stock.plan_stream(table, 1, latest)?)?;
+    let (batch, _) = fold(stock, table, &batch_splits)?;
+    let (stream, retracted) = fold(stock, table, &stock.plan_stream(table, 1, latest)?)?;
     let changelog_producer = options
         .get("changelog-producer")
         .and_then(|v| v.as_str())
@@ -310,14 +327,15 @@ pub fn truth(
             .filter(|(_, r)| r.is_none())
             .map(|(k, _)| *k)
             .collect(),
-        batch_differences: differences(&expected, &batch),
-        stream_differences: differences(&expected, &stream),
+        batch_differences: differences(&expected, &batch, &BTreeSet::new()),
+        stream_differences: differences(&expected, &stream, &retracted),
         changelog_producer,
         delta_commits,
         compactions_due,
         lost_compact_halves,
         commit_users,
         job,
+        aborted_attempts,
     })
 }
 

@@ -25,7 +25,8 @@ mod tests;
 
 pub use crash::{run_with_crash_point, CrashPoint, CrashRun, Recovery};
 pub use flink::{
-    flink_corpora, flink_writer_classpath, FlinkFailures, FlinkJob, FlinkSource, TargetedFailure,
+    flink_corpora, flink_writer_classpath, EndOfInputFailure, EndOfInputPoint, FlinkFailures,
+    FlinkJob, FlinkSource, TargetedFailure, WhileWritingFailure, WriteOperation, WrittenFile,
     FLINK_COLUMNS,
 };
 pub use flink_truth::{FlinkRow, FlinkTruth, InputRecord, KeyDifference, LostCompactHalf};

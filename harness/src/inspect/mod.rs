@@ -280,10 +280,30 @@ pub fn snapshot_info(table: &Table, snapshot: &Snapshot) -> Result<SnapshotInfo>
 ///
 /// Errors: the directory is not a table, or a snapshot or manifest is unreadable (the error names it).
 pub fn inspect(path: &Path) -> Result<Timeline> {
+    inspect_to(path, None)
+}
+
+/// [`inspect`] of the table as it was at snapshot `to` (`audit --to-snapshot`): the snapshots after it are
+/// left out, as if not yet committed; `None` reads up to the latest.
+///
+/// Errors: as [`inspect`]; [`crate::Error::Usage`] for a `to` outside the retained snapshots (naming them).
+pub fn inspect_to(path: &Path, to: Option<i64>) -> Result<Timeline> {
     let path = crate::replay::resolve_table(path)?;
     let table = Table::open(&path)?;
     let earliest = table.earliest_snapshot_id()?;
-    let latest = table.latest_snapshot_id()?;
+    let mut latest = table.latest_snapshot_id()?;
+    if let Some(pin) = to {
+        match (earliest, latest) {
+            (Some(first), Some(last)) if (first..=last).contains(&pin) => latest = Some(pin),
+            (Some(first), Some(last)) => {
+                return Err(crate::Error::Usage(format!(
+                    "--to-snapshot {pin}: {} has snapshots {first}..{last}",
+                    path.display()
+                )))
+            }
+            _ => {}
+        }
+    }
     let mut commits: Vec<CommitGroup> = Vec::new();
     let mut by_commit: BTreeMap<(String, i64), usize> = BTreeMap::new();
     if let (Some(first), Some(last)) = (earliest, latest) {

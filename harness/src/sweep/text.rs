@@ -8,7 +8,13 @@ use super::{ClassWindow, OpView, PointClass, SweepReport};
 /// Writes `r` as text.
 ///
 /// Errors: the writer's.
-pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::io::Result<()> {
+/// `quiet` (`sweep -q`): only the first line, the totals per fault mode and the verdict.
+pub fn write_text(
+    out: &mut dyn Write,
+    r: &SweepReport,
+    threads: usize,
+    quiet: bool,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "paimon-parity sweep {} ({}): commit {} of user {}, {} file operations",
@@ -18,6 +24,21 @@ pub fn write_text(out: &mut dyn Write, r: &SweepReport, threads: usize) -> std::
         r.swept.user,
         r.ops.len()
     )?;
+    if quiet {
+        let mut modes: Vec<_> = r.points.iter().map(|p| p.mode).collect();
+        modes.dedup();
+        for mode in modes {
+            let totals = r.totals.get(mode.name()).map(|t| {
+                PointClass::ALL
+                    .iter()
+                    .filter_map(|c| t.get(c.name()).map(|n| format!("{} {n}", c.name())))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+            writeln!(out, "  {}: {}", mode.name(), totals.unwrap_or_default())?;
+        }
+        return writeln!(out, "verdict: {}", r.verdict_words());
+    }
     write_publications(out, &r.ops)?;
     writeln!(
         out,

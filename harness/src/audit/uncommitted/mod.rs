@@ -65,6 +65,11 @@ pub enum UncommittedClass {
     /// are those of the level-0 files of a commit that landed whole (the restarted job re-processed the same
     /// input and committed it again). It owes the stream nothing. Not a finding.
     AbortedAttempt,
+    /// The audit is pinned (`--to-snapshot`) before the latest snapshot, and the file holds records newer than
+    /// all the pinned history committed in its bucket: written after the pin, by a commit the pinned audit
+    /// does not look at (or by one just before it that never landed: the two look alike at the pin). Not a
+    /// finding here; an audit of a later snapshot judges it.
+    AfterPin,
 }
 
 impl UncommittedClass {
@@ -86,6 +91,7 @@ impl UncommittedClass {
             UncommittedClass::BeforeRetainedHistory => "before the retained history",
             UncommittedClass::Unreadable => "unreadable",
             UncommittedClass::AbortedAttempt => "an aborted attempt, redone",
+            UncommittedClass::AfterPin => "written after the pinned snapshot",
         }
     }
 }
@@ -178,10 +184,16 @@ fn likely_pair<'a>(
     hits.next().is_none().then_some(first)
 }
 
-/// The commit that landed whole (its changelog not lost) one of whose level-0 files in the same bucket
-/// directory holds the newest sequence number of `range`: the commit an aborted attempt's restart wrote again
-/// (the re-processed input gets the same sequence numbers). A changelog file that reaches past every landed
-/// commit's level-0 records (a dropped committable's, whose compaction also read older records) is not one.
+/// The commit that landed whole (its changelog not lost) whose writer assigned the newest sequence number of
+/// `range` in the same bucket directory: the commit an aborted attempt's restart wrote again (the re-processed
+/// input gets the same sequence numbers). A writer numbers a bucket's records one by one, and its write buffer
+/// keeps only the newest record per key, so a commit's level-0 file holds the sequence numbers from its newest
+/// record down to its oldest kept one, and the records it superseded lie between the previous level-0 file's
+/// newest and its oldest kept one: the commit owns `(P, max]`, `P` the newest sequence number of the bucket's
+/// other level-0 files below its `max` (a re-run that moved a checkpoint boundary can supersede the very
+/// record that was newest in the aborted attempt). A changelog file that reaches past every landed commit's
+/// level-0 records (a dropped committable's, whose compaction also read older records) is not one, nor one
+/// whose newest record is the newest of a commit whose changelog was lost (`P` is that commit's `max`).
 fn redone_pair<'a>(
     pairs: &'a [CommitPair],
     committed: &[listing::Committed],
@@ -189,20 +201,34 @@ fn redone_pair<'a>(
     bucket: i32,
     partition: &[Option<String>],
 ) -> Option<&'a CommitPair> {
+    let level0 = |p: &'a CommitPair| {
+        p.level0.iter().filter_map(move |(wp, wb, name)| {
+            (*wb == bucket && wp.as_slice() == partition)
+                .then(|| committed.iter().find(|c| &c.meta.file_name == name))
+                .flatten()
+                .map(|c| (c.meta.min_sequence_number, c.meta.max_sequence_number))
+        })
+    };
+    let all: Vec<(i64, i64)> = pairs.iter().flat_map(level0).collect();
     pairs.iter().find(|p| {
         matches!(
             p.status,
             PairStatus::Complete | PairStatus::CompactedLater | PairStatus::NoCompactionDue
-        ) && p.level0.iter().any(|(wp, wb, name)| {
-            *wb == bucket
-                && wp.as_slice() == partition
-                && committed.iter().any(|c| {
-                    &c.meta.file_name == name
-                        && (c.meta.min_sequence_number..=c.meta.max_sequence_number)
-                            .contains(&range[1])
-                })
-        })
+        ) && level0(p).any(|file| assigned_by(range[1], file, &all))
     })
+}
+
+/// Whether the writer of the level-0 file `file` (`[min, max]` sequence numbers) assigned sequence number `seq`:
+/// it lies in the file's range, or between the newest sequence number of the bucket's other level-0 files
+/// (`level0`, the file itself among them) below `max`, exclusive, and `max`.
+fn assigned_by(seq: i64, (min, max): (i64, i64), level0: &[(i64, i64)]) -> bool {
+    let below = level0
+        .iter()
+        .map(|(_, m)| *m)
+        .filter(|m| *m < max)
+        .max()
+        .unwrap_or(i64::MIN);
+    (min..=max).contains(&seq) || (below < seq && seq <= max)
 }
 
 /// The commit with an OVERWRITE write half and identifier `Long.MAX_VALUE` (an INSERT OVERWRITE) that
@@ -272,6 +298,41 @@ fn writer_mtimes(table: &Table, timeline: &Timeline) -> bool {
         .is_some_and(|m| (recorded - SLACK_MILLIS..=recorded + SLACK_MILLIS).contains(&m))
 }
 
+/// When the timeline stops before the table's latest snapshot (`audit --to-snapshot`): per bucket directory,
+/// the newest sequence number of the files the pinned history committed (added or changelog files of its
+/// snapshots); `None` when the timeline reaches the latest snapshot.
+fn pinned_sequence(
+    table: &Table,
+    timeline: &Timeline,
+    referenced: &listing::Referenced,
+) -> Result<Option<std::collections::HashMap<String, i64>>> {
+    let (Some(pin), Some(latest)) = (timeline.latest_snapshot, table.latest_snapshot_id()?) else {
+        return Ok(None);
+    };
+    if pin >= latest {
+        return Ok(None);
+    }
+    let names: std::collections::HashSet<&str> = timeline
+        .commits
+        .iter()
+        .flat_map(|c| &c.snapshots)
+        .flat_map(|s| s.added.iter().chain(&s.changelog))
+        .flat_map(|g| g.names.iter().map(String::as_str))
+        .collect();
+    let mut out = std::collections::HashMap::new();
+    for (bucket_path, files) in &referenced.by_bucket {
+        let newest = files
+            .iter()
+            .filter(|f| names.contains(f.meta.file_name.as_str()))
+            .map(|f| f.meta.max_sequence_number)
+            .max();
+        if let Some(n) = newest {
+            out.insert(bucket_path.clone(), n);
+        }
+    }
+    Ok(Some(out))
+}
+
 /// Part 3: the files in the bucket directories of `table` that no metadata references, each read and
 /// compared with the committed files of its bucket. An incomplete pair of `pairs` whose COMPACT half
 /// left such a file gets that as its [`CommitPair::cause`].
@@ -300,6 +361,7 @@ fn try_find(
     // In a copied or cloned table the files' modification times are the copy's, not the writer's, and say
     // nothing about when a file was written relative to a snapshot.
     let mtimes = writer_mtimes(table, timeline);
+    let pinned = pinned_sequence(table, timeline, &referenced)?;
     let mut out = Uncommitted {
         buckets,
         committed_files: referenced.by_bucket.values().map(Vec::len).sum(),
@@ -350,6 +412,20 @@ fn try_find(
             .min()
             .zip(records.iter().map(|r| r.seq).max())
             .map(|(a, b)| [a, b]);
+        if let (Some([_, newest]), Some(pinned)) = (file.sequence_numbers, &pinned) {
+            if let Some(up_to) = pinned.get(&c.bucket_path).filter(|up_to| newest > **up_to) {
+                file.class = UncommittedClass::AfterPin;
+                file.detail = format!(
+                    "not committed by snapshot {}, the snapshot this audit is pinned to: it holds records \
+                     (up to sequence number {newest}) newer than all that the pinned history committed in its \
+                     bucket (up to {up_to}), so it was written after the pin (or by a commit just before it \
+                     that never landed, which an audit of a later snapshot tells apart): not a finding here",
+                    timeline.latest_snapshot.unwrap_or(0)
+                );
+                out.files.push(file);
+                continue;
+            }
+        }
         if let (Some([_, newest]), Some(up_to)) = (
             file.sequence_numbers,
             referenced.expired_up_to.get(&c.bucket_path),
@@ -491,4 +567,26 @@ fn try_find(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assigned_by;
+
+    #[test]
+    fn a_commit_owns_the_sequence_numbers_its_write_buffer_superseded() {
+        // f13's bucket 0: the re-run's level-0 files [484, 523] and [574, 631]; the aborted attempt's
+        // newest record, 524, was superseded in the second one's write buffer.
+        let level0 = [(369, 397), (439, 464), (484, 523), (574, 631)];
+        assert!(assigned_by(524, (574, 631), &level0));
+        assert!(assigned_by(573, (574, 631), &level0));
+        assert!(assigned_by(500, (484, 523), &level0));
+        assert!(!assigned_by(524, (484, 523), &level0));
+        // The newest record of the previous file is that file's, not the next one's: a lost commit's
+        // changelog ends there.
+        assert!(!assigned_by(523, (574, 631), &level0));
+        assert!(!assigned_by(632, (574, 631), &level0));
+        // The first file of a bucket owns everything below it.
+        assert!(assigned_by(0, (369, 397), &level0));
+    }
 }

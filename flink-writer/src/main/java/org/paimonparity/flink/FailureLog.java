@@ -18,6 +18,8 @@ import java.util.Map;
 public final class FailureLog {
 
     private static final List<Map<String, Object>> ENTRIES = new ArrayList<>();
+    /** The newest attempt seen per task (a task thread's name without its {@code #attempt}). */
+    private static final Map<String, Integer> ATTEMPTS = new java.util.TreeMap<>();
     private static final long START = System.nanoTime();
 
     private FailureLog() {}
@@ -42,6 +44,42 @@ public final class FailureLog {
         add(e);
     }
 
+    /**
+     * Notes the calling thread: a Flink task thread's name ends with {@code #<attempt>}, so a task seen
+     * with a newer attempt was restarted (a failover, also when no source restarted: after the end of
+     * input, the restored sources are finished). Logs a {@code task-attempt} event the first time each
+     * attempt after the first is seen.
+     */
+    public static void noteThread() {
+        String name = Thread.currentThread().getName();
+        int hash = name.lastIndexOf(")#");
+        if (hash < 0) {
+            return;
+        }
+        int attempt;
+        try {
+            attempt = Integer.parseInt(name.substring(hash + 2));
+        } catch (NumberFormatException e) {
+            return;
+        }
+        String task = name.substring(0, hash + 1);
+        synchronized (FailureLog.class) {
+            Integer seen = ATTEMPTS.get(task);
+            if (seen != null && seen >= attempt) {
+                return;
+            }
+            ATTEMPTS.put(task, attempt);
+        }
+        if (attempt > 0) {
+            event("task-attempt", task + " attempt " + attempt);
+        }
+    }
+
+    /** The newest attempt seen per task (0: never restarted). */
+    public static synchronized Map<String, Integer> attempts() {
+        return new java.util.TreeMap<>(ATTEMPTS);
+    }
+
     /** The entries so far. */
     public static synchronized List<Map<String, Object>> entries() {
         return new ArrayList<>(ENTRIES);
@@ -51,6 +89,7 @@ public final class FailureLog {
     public static void write(File file, Map<String, Object> extra) throws IOException {
         Map<String, Object> out = new LinkedHashMap<>(extra);
         out.put("failovers", InputGenerator.failovers());
+        out.put("task_attempts", attempts());
         out.put("entries", entries());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file, out);
     }

@@ -37,7 +37,9 @@ import java.util.Map;
  * {@code producers}, {@code rate_per_second}), {@code checkpoint_interval_ms}, {@code
  * restart_attempts}, {@code restart_delay_ms}, {@code failures} ({@code random_probability}, {@code
  * random_max}, {@code random_seed}, {@code targeted}: {@code {"producer": p, "identifier": n}} or
- * null) and {@code failure_log} (where the {@link FailureLog} goes). Exit status 0 when every job
+ * null, {@code end_of_input}: {@code {"producer": p, "at": "commit"|"compact"}} or null, {@code
+ * while_writing}: {@code {"producer": p, "after_identifier": n, "file": "data"|"changelog", "nth":
+ * n, "operation": "create"|"write"}} or null; see {@link FailingFileIO}) and {@code failure_log} (where the {@link FailureLog} goes). Exit status 0 when every job
  * finished, 1 otherwise; the failure log is written either way.
  */
 public final class FlinkCorpusJob {
@@ -59,6 +61,24 @@ public final class FlinkCorpusJob {
                 failures.path("random_seed").asLong(0),
                 targeted.isObject() ? userPrefix(targeted.path("producer").asInt()) : null,
                 targeted.isObject() ? targeted.path("identifier").asLong() : Long.MIN_VALUE);
+        JsonNode end = failures.path("end_of_input");
+        if (end.isObject()) {
+            int p = end.path("producer").asInt();
+            FailingFileIO.configureEndOfInput(
+                    new FailingFileIO.EndOfInput(p, userPrefix(p), end.path("at").asText()));
+        }
+        JsonNode writing = failures.path("while_writing");
+        if (writing.isObject()) {
+            int p = writing.path("producer").asInt();
+            FailingFileIO.configureWhileWriting(
+                    new FailingFileIO.WhileWriting(
+                            p,
+                            userPrefix(p),
+                            writing.path("after_identifier").asLong(),
+                            writing.path("file").asText("data"),
+                            writing.path("nth").asInt(1),
+                            writing.path("operation").asText("create")));
+        }
 
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("flink_version", EnvironmentInformation.getVersion());
@@ -72,6 +92,8 @@ public final class FlinkCorpusJob {
         }
         summary.put("random_failures", FailingFileIO.randomFired());
         summary.put("targeted", FailingFileIO.targeted());
+        summary.put("end_of_input", FailingFileIO.endOfInput());
+        summary.put("while_writing", FailingFileIO.whileWriting());
         try {
             FailureLog.write(new File(spec.path("failure_log").asText()), summary);
         } finally {

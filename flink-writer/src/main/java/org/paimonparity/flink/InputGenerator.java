@@ -103,6 +103,9 @@ public final class InputGenerator implements GeneratorFunction<Long, Row> {
             slot = (int) (i - records);
             delete = Long.remainderUnsigned(hash(seed, producer, i, 2), 5) == 0;
         }
+        if (i == total() - 1) {
+            FailingFileIO.sourceEnded(producer);
+        }
         int key = producer + producers * slot;
         long value = Long.remainderUnsigned(hash(seed, producer, i, 3), 1_000_000L);
         return Row.ofKind(delete ? RowKind.DELETE : RowKind.INSERT, key, producer, i, value);
