@@ -133,8 +133,10 @@ fn walk(root: &Path, dir: &Path, depth: usize, found: &mut Vec<(String, PathBuf)
     };
     let mut children: Vec<PathBuf> = entries
         .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        // Symbolic links to directories are followed (a folder of links to tables is a warehouse too);
+        // MAX_DEPTH bounds a loop of links.
         .map(|e| e.path())
+        .filter(|p| p.is_dir())
         .collect();
     children.sort();
     for child in children {

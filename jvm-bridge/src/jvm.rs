@@ -38,6 +38,9 @@ pub const PAIMON_VERSION_ENV: &str = "PAIMON_PARITY_PAIMON_VERSION";
 /// Environment variable with further JVM options, separated by white space (e.g.
 /// `-XX:TieredStopAtLevel=1 -Xlog:gc`), added after the bridge's own.
 pub const JVM_OPTIONS_ENV: &str = "PAIMON_PARITY_JVM_OPTIONS";
+/// Env var: the directory holding the Java side's builds (`paimon-<V>/`, `candidate-<NAME>/`) instead of
+/// `<crate>/java/target`, for a binary shipped away from its source tree.
+pub const JAVA_TARGET_ENV: &str = "PAIMON_PARITY_JAVA_TARGET";
 /// The Paimon release used when none is selected.
 pub const DEFAULT_PAIMON_VERSION: &str = "1.0.0";
 
@@ -186,11 +189,15 @@ pub fn build_dir(version: &str) -> PathBuf {
     target_dir().join(format!("paimon-{version}"))
 }
 
-/// The directory holding the builds of every release and candidate: `<crate>/java/target`.
+/// The directory holding the builds of every release and candidate: `PAIMON_PARITY_JAVA_TARGET` when set (a
+/// copy shipped beside the binary, e.g. the archive of `scripts/spark-replay`), else `<crate>/java/target`.
 pub fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("java")
-        .join("target")
+    match std::env::var_os(JAVA_TARGET_ENV).filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("java")
+            .join("target"),
+    }
 }
 
 /// The classpath the JVM is (or would be) started with, `:`-separated.

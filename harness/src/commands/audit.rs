@@ -14,7 +14,7 @@ use crate::report::{
 /// Audits `table` with `reader` (stock side and native line of `paimon_version`, when given; the stock side
 /// run by `candidate` instead of the release when given, and labelled so); exit status 0
 /// complete, 1 changelog lost. `bundle`: the table is an unpacked evidence bundle (only the splits whose
-/// files it retains are read).
+/// files it retains are read). `to_snapshot`: the table as it was at that snapshot (`--to-snapshot`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     table: &Path,
@@ -25,6 +25,7 @@ pub(super) fn run(
     max_keys: usize,
     paimon_version: Option<String>,
     candidate: Option<String>,
+    to_snapshot: Option<i64>,
 ) -> Result<i32> {
     if let Some(name) = &candidate {
         super::select_candidate(name, paimon_version.as_deref())?;
@@ -34,7 +35,7 @@ pub(super) fn run(
     check_json_target(json.as_deref())?;
     check_html_target(html.as_deref())?;
     super::choose_compilation(&[table.to_path_buf()]);
-    let report = crate::audit::audit_with(table, reader, bundle);
+    let report = crate::audit::audit_to(table, reader, bundle, to_snapshot);
     if let Ok(r) = &report {
         let mut out = text_output(json.as_deref());
         if candidate.is_some() {
@@ -52,6 +53,7 @@ pub(super) fn run(
             "max_keys": max_keys,
             "paimon_version": paimon_version,
             "candidate": candidate,
+            "to_snapshot": to_snapshot,
         });
         let outcome = report.as_ref().map(|r| r.exit_code());
         let mut envelope = JsonReport::new("audit", options, outcome);

@@ -11,6 +11,7 @@ mod retain;
 mod stock_reader;
 mod sweep;
 mod sweep_compare;
+mod units;
 mod upgrade_matrix;
 
 use std::path::{Path, PathBuf};
@@ -68,6 +69,7 @@ fn execute(cli: Cli) -> Result<i32> {
             max_keys,
             paimon_version,
             candidate,
+            to_snapshot,
         } => {
             let table = TableArg::open(&table)?;
             audit::run(
@@ -79,6 +81,7 @@ fn execute(cli: Cli) -> Result<i32> {
                 max_keys,
                 paimon_version,
                 candidate,
+                to_snapshot,
             )
         }
         Command::Retain(args) => retain::run(args),
@@ -90,6 +93,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::UpgradeMatrix(args) => upgrade_matrix::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Report { command } => report::run(command),
+        Command::Units(args) => units::run(args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut out = std::io::stdout().lock();

@@ -149,8 +149,9 @@ pub(super) fn write_replay_html(
 }
 
 /// Refuses snapshot arguments that cannot mean what they say, before any JVM starts: `--snapshot` without
-/// a batch mode, `--from-snapshot` without a streaming mode, and an explicit `--from-snapshot` (streaming modes) or `--snapshot` (batch) outside a
-/// table's retained snapshots. A table without snapshots is left to the replay, which reports it.
+/// a batch mode, `--from-snapshot` without a streaming mode, an explicit `--from-snapshot` (streaming
+/// modes), `--snapshot` (batch) or `--to-snapshot` outside a table's retained snapshots, and a start or a
+/// batch snapshot after the pin. A table without snapshots is left to the replay, which reports it.
 ///
 /// Errors: [`Error::Usage`] naming the option and the snapshots the table has.
 fn check_snapshot_arguments(
@@ -158,6 +159,7 @@ fn check_snapshot_arguments(
     modes: &[ReplayMode],
     from_snapshot: Option<i64>,
     snapshot: Option<i64>,
+    to_snapshot: Option<i64>,
 ) -> Result<()> {
     let streams = modes
         .iter()
@@ -197,6 +199,21 @@ fn check_snapshot_arguments(
         if batch {
             check("--snapshot", snapshot)?;
         }
+        check("--to-snapshot", to_snapshot)?;
+        if let (Some(from), Some(to), true) = (from_snapshot, to_snapshot, streams) {
+            if from > to {
+                return Err(Error::Usage(format!(
+                    "--from-snapshot {from} is after --to-snapshot {to}: the streaming scan would be empty"
+                )));
+            }
+        }
+        if let (Some(id), Some(to), true) = (snapshot, to_snapshot, batch) {
+            if id > to {
+                return Err(Error::Usage(format!(
+                    "--snapshot {id} is after --to-snapshot {to}, the snapshot the replay is pinned to"
+                )));
+            }
+        }
     }
     Ok(())
 }
@@ -216,7 +233,7 @@ fn start_stock() -> Result<StockTableReader> {
 /// database, a folder of tables; [`crate::location::tables_in`]), in name order.
 ///
 /// Errors: the error of [`resolve_table`] for a location that is neither a table nor holds one.
-fn every_table(locations: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
+pub(super) fn every_table(locations: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>> {
     let mut out = Vec::new();
     for given in locations {
         let location = crate::location::table_location(given)?;
@@ -285,12 +302,36 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     if args.all_tables {
         args.tables = every_table(&args.tables)?;
     }
+    // `--units`: the unit's scans, each with its own pin and shard; its tables in order of first use.
+    let unit = args
+        .units
+        .as_deref()
+        .map(super::units::read_unit)
+        .transpose()?;
+    if let Some(scans) = &unit {
+        args.tables = Vec::new();
+        for scan in scans {
+            if !args.tables.contains(&scan.table) {
+                args.tables.push(scan.table.clone());
+            }
+        }
+    }
     // Bundle files are unpacked (and checked) first; their replays compare only the retained splits.
     let opened = args
         .tables
         .iter()
         .map(|t| super::TableArg::open(t))
         .collect::<Result<Vec<_>>>()?;
+    // A unit's scans name tables (`paimon-parity units` plans no bundle): a bundle there would match no scan.
+    if let (Some(_), Some(bundle)) = (
+        &unit,
+        args.tables.iter().zip(&opened).find(|(_, t)| t.is_bundle()),
+    ) {
+        return Err(Error::Usage(format!(
+            "--units: {} is an evidence bundle; a unit lists tables (replay a bundle by itself)",
+            bundle.0.display()
+        )));
+    }
     // Unpacked table -> the bundle file it came from: runs and reports name the bundle.
     let bundles: std::collections::HashMap<std::path::PathBuf, std::path::PathBuf> = opened
         .iter()
@@ -320,6 +361,7 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         threads,
         memory_budget,
         shard,
+        to_snapshot,
         ..
     } = args;
     let threads = threads.map_or_else(crate::replay::default_threads, |t| t as usize);
@@ -330,8 +372,28 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     } else {
         Verbosity::Normal
     };
-    let modes = ModeArg::expand(&mode);
-    check_snapshot_arguments(&tables, &modes, from_snapshot, snapshot)?;
+    let mut modes = ModeArg::expand(&mode);
+    if let Some(scans) = &unit {
+        modes = Vec::new();
+        for scan in scans {
+            if !modes.contains(&scan.mode) {
+                modes.push(scan.mode);
+            }
+        }
+    }
+    // A unit carries its pins (the snapshot flags conflict with --units); its runs check them.
+    if unit.is_none() {
+        check_snapshot_arguments(&tables, &modes, from_snapshot, snapshot, to_snapshot)?;
+    }
+    // A unit's scan: its own pin and shard (the flags otherwise).
+    let scan_of = |table: &std::path::Path, mode: ReplayMode| {
+        unit.as_ref().and_then(|scans| {
+            scans
+                .iter()
+                .find(|s| s.table == table && s.mode == mode)
+                .map(|s| (s.to_snapshot, Some(s.shard)))
+        })
+    };
     let options = |table: &std::path::Path, mode| ReplayOptions {
         from_snapshot: from_snapshot.unwrap_or(1),
         max_mismatches,
@@ -341,10 +403,16 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         snapshot,
         threads,
         budget_bytes: (memory_budget as usize).saturating_mul(1 << 20),
-        shard,
+        shard: scan_of(table, mode).map_or(shard, |(_, s)| s),
+        to_snapshot: scan_of(table, mode).map_or(to_snapshot, |(pin, _)| pin),
         retained_only: bundles.contains_key(table),
     };
-    if let ([table], [mode], [reader]) = (tables.as_slice(), modes.as_slice(), readers.as_slice()) {
+    if let ([table], [mode], [reader], None) = (
+        tables.as_slice(),
+        modes.as_slice(),
+        readers.as_slice(),
+        &unit,
+    ) {
         // Check the table before starting a JVM: a missing directory fails fast.
         resolve_table(table)?;
         let stock = start_stock()?;
@@ -373,8 +441,11 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         runs.push(ReplayRun::of_report(table, *mode, report));
         return Ok(code);
     }
-    for table in &tables {
-        resolve_table(table)?;
+    // A unit's table that cannot be opened is that run's error; the other runs go on.
+    if unit.is_none() {
+        for table in &tables {
+            resolve_table(table)?;
+        }
     }
     let stock = start_stock()?;
     let mut junit_runs = Vec::new();
@@ -382,10 +453,20 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     // side by side (up to --threads at once, the splits of each read one after another, no progress bars);
     // an external reader answers one request at a time, so with one the runs go one after another. The
     // output is in run order either way.
-    let jobs: Vec<(&std::path::PathBuf, ReplayMode, &dyn TableReader)> = tables
+    // A unit's scans in its order, else every table x mode.
+    let scans: Vec<(&std::path::PathBuf, ReplayMode)> = match &unit {
+        Some(unit_scans) => unit_scans
+            .iter()
+            .filter_map(|s| tables.iter().find(|t| **t == s.table).map(|t| (t, s.mode)))
+            .collect(),
+        None => tables
+            .iter()
+            .flat_map(|t| modes.iter().map(move |m| (t, *m)))
+            .collect(),
+    };
+    let jobs: Vec<(&std::path::PathBuf, ReplayMode, &dyn TableReader)> = scans
         .iter()
-        .flat_map(|t| modes.iter().map(move |m| (t, *m)))
-        .flat_map(|(t, m)| readers.iter().map(move |r| (t, m, r.as_ref())))
+        .flat_map(|(t, m)| readers.iter().map(move |r| (*t, *m, r.as_ref())))
         .collect();
     let side_by_side = threads > 1 && jobs.len() > 1 && readers.iter().all(|r| !r.reads_in_order());
     let run_options = |table: &std::path::Path, mode| {
@@ -439,7 +520,7 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     if let Some(e) = failed {
         return Err(e);
     }
-    let total_runs = tables.len() * modes.len() * readers.len();
+    let total_runs = jobs.len();
     let stopped = crate::replay::interrupted();
     let mut out = text_output(json.as_deref());
     let summaries: Vec<MatrixRun> = runs.iter().map(|r| r.summary.clone()).collect();

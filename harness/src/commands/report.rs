@@ -1,5 +1,7 @@
 //! `paimon-parity report merge`: the reports of the shards of one replay (`replay --shard I/N --json`)
-//! merged into the report of the whole replay (JSON, JUnit, HTML, text), with one verdict and exit status.
+//! merged into the report of the whole replay (JSON, JUnit, HTML, text), with one verdict and exit status;
+//! with `--per-table`, the shards of several replays (one per table of a warehouse) merged per replay and
+//! reported side by side.
 
 use std::path::{Path, PathBuf};
 
@@ -19,13 +21,14 @@ use crate::report::{
 ///
 /// Errors: [`Error::Report`] naming the file that cannot be read or merged; [`Error::Io`] for an output.
 pub(super) fn run(command: ReportCommand) -> Result<i32> {
-    let (reports, json, junit, html) = match command {
+    let (reports, json, junit, html, per_table) = match command {
         ReportCommand::Merge {
             reports,
             json,
             junit,
             html,
-        } => (reports, json, junit, html),
+            per_table,
+        } => (reports, json, junit, html, per_table),
         ReportCommand::Remedy {
             reports,
             json,
@@ -41,7 +44,6 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
         .collect::<Result<_>>()?;
     let (first_path, first) = &shards[0];
     let release = |v: &Value| v["paimon_version"].as_str().unwrap_or_default().to_owned();
-    let run_count = |v: &Value| v["runs"].as_array().map_or(0, Vec::len);
     for (path, v) in &shards[1..] {
         if release(v) != release(first) {
             return Err(refused(
@@ -51,17 +53,6 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
                     release(v),
                     first_path.display(),
                     release(first)
-                ),
-            ));
-        }
-        if run_count(v) != run_count(first) {
-            return Err(refused(
-                path,
-                format!(
-                    "has {} runs (table x mode x reader), {} has {}: not shards of one replay",
-                    run_count(v),
-                    first_path.display(),
-                    run_count(first)
                 ),
             ));
         }
@@ -75,53 +66,12 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
             ));
         }
     }
-    // Run k of every shard is run k of the replay (tables, modes and readers come in one order).
-    let mut parsed: Vec<Vec<ReplayRun>> = Vec::new();
-    for (path, v) in &shards {
-        let runs: Vec<ReplayRun> =
-            serde_json::from_value(v["runs"].clone()).map_err(|e| Error::Report {
-                path: path.clone(),
-                reason: "its runs are not those of a replay report".into(),
-                source: Some(Box::new(e)),
-            })?;
-        parsed.push(runs);
-    }
-    let mut merged_runs: Vec<ReplayRun> = Vec::new();
-    for k in 0..run_count(first) {
-        let of_k: Vec<(&PathBuf, &ReplayRun)> = shards
-            .iter()
-            .zip(&parsed)
-            .map(|((p, _), runs)| (p, &runs[k]))
-            .collect();
-        // Run k of every shard is the same scan by the same reader (errored runs included).
-        let (_, run0) = of_k[0];
-        if let Some((path, run)) = of_k.iter().find(|(_, r)| {
-            r.summary.mode != run0.summary.mode || r.summary.reader != run0.summary.reader
-        }) {
-            return Err(refused(
-                path,
-                format!(
-                    "run {} is the {} scan by reader {}, run {} of {} the {} scan by reader {}: not shards of one replay",
-                    k + 1,
-                    run.summary.mode.name(),
-                    run.summary.reader,
-                    k + 1,
-                    of_k[0].0.display(),
-                    run0.summary.mode.name(),
-                    run0.summary.reader
-                ),
-            ));
-        }
-        // A shard whose run stopped with an error: the merged run is that error.
-        if let Some((_, errored)) = of_k.iter().find(|(_, r)| r.report.is_none()) {
-            merged_runs.push((*errored).clone());
-            continue;
-        }
-        let reports = of_k.iter().filter_map(|(_, r)| r.report.clone()).collect();
-        let merged = merge_shards(reports).map_err(|e| refused(of_k[e.report].0, e.reason))?;
-        let summary = &of_k[0].1.summary;
-        merged_runs.push(ReplayRun::of_report(&summary.table, summary.mode, merged));
-    }
+    let merged_runs = if per_table {
+        merge_per_run(&shards)?
+    } else {
+        let all: Vec<&(PathBuf, Value)> = shards.iter().collect();
+        merge_replay(&all)?
+    };
     let summaries: Vec<MatrixRun> = merged_runs.iter().map(|r| r.summary.clone()).collect();
     let code = summaries
         .iter()
@@ -152,6 +102,14 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
         envelope["error"] = Value::Null;
         if let Some(options) = envelope["options"].as_object_mut() {
             options.insert("shard".into(), Value::Null);
+            if per_table {
+                let mut tables: Vec<String> = merged_runs
+                    .iter()
+                    .map(|r| r.summary.table.display().to_string())
+                    .collect();
+                tables.dedup();
+                options.insert("tables".into(), tables.into());
+            }
             options.insert("json".into(), path.display().to_string().into());
         }
         write_json(path, &envelope)?;
@@ -180,6 +138,113 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
         write_replay_html(path, &merged_runs, &tables)?;
     }
     Ok(code)
+}
+
+/// `report merge --per-table`: every run of every report (each a shard of one scan, or a whole one; a unit
+/// of `paimon-parity units` holds several), grouped by table, scan and reader, each group merged as the
+/// shards of that run. Runs come in the order of their table's path, then scan and reader.
+///
+/// Errors: [`Error::Report`] naming a report whose runs cannot be read, or a group that [`merge_shards`]
+/// refuses (a shard missing or repeated, different pins).
+fn merge_per_run(shards: &[(PathBuf, Value)]) -> Result<Vec<ReplayRun>> {
+    type Group<'a> = Vec<(&'a PathBuf, ReplayRun)>;
+    let mut groups: std::collections::BTreeMap<(String, &'static str, String), Group<'_>> =
+        std::collections::BTreeMap::new();
+    for (path, v) in shards {
+        for run in runs_of(path, v)? {
+            let key = (
+                run.summary.table.display().to_string(),
+                run.summary.mode.name(),
+                run.summary.reader.clone(),
+            );
+            groups.entry(key).or_default().push((path, run));
+        }
+    }
+    groups
+        .into_values()
+        .map(|group| {
+            let of: Vec<(&PathBuf, &ReplayRun)> = group.iter().map(|(p, r)| (*p, r)).collect();
+            merge_runs(&of)
+        })
+        .collect()
+}
+
+/// The runs of the report `v` read from `path`.
+fn runs_of(path: &Path, v: &Value) -> Result<Vec<ReplayRun>> {
+    serde_json::from_value(v["runs"].clone()).map_err(|e| Error::Report {
+        path: path.to_path_buf(),
+        reason: "its runs are not those of a replay report".into(),
+        source: Some(Box::new(e)),
+    })
+}
+
+/// The runs of one scan by one reader, one per shard: their merged run, or the first that stopped with an
+/// error (the merged run is that error).
+fn merge_runs(of: &[(&PathBuf, &ReplayRun)]) -> Result<ReplayRun> {
+    if let Some((_, errored)) = of.iter().find(|(_, r)| r.report.is_none()) {
+        return Ok((*errored).clone());
+    }
+    let reports = of.iter().filter_map(|(_, r)| r.report.clone()).collect();
+    let merged = merge_shards(reports).map_err(|e| refused(of[e.report].0, e.reason))?;
+    let summary = &of[0].1.summary;
+    Ok(ReplayRun::of_report(&summary.table, summary.mode, merged))
+}
+
+/// Merges the shards of one replay (already checked to be of one release and the same options) into its
+/// runs.
+///
+/// Errors: [`Error::Report`] naming the shard whose runs are not those of the others, or that
+/// [`merge_shards`] refuses.
+fn merge_replay(shards: &[&(PathBuf, Value)]) -> Result<Vec<ReplayRun>> {
+    let (first_path, first) = shards[0];
+    let run_count = |v: &Value| v["runs"].as_array().map_or(0, Vec::len);
+    for (path, v) in &shards[1..] {
+        if run_count(v) != run_count(first) {
+            return Err(refused(
+                path,
+                format!(
+                    "has {} runs (table x mode x reader), {} has {}: not shards of one replay",
+                    run_count(v),
+                    first_path.display(),
+                    run_count(first)
+                ),
+            ));
+        }
+    }
+    // Run k of every shard is run k of the replay (tables, modes and readers come in one order).
+    let parsed: Vec<Vec<ReplayRun>> = shards
+        .iter()
+        .map(|(path, v)| runs_of(path, v))
+        .collect::<Result<_>>()?;
+    let mut merged_runs: Vec<ReplayRun> = Vec::new();
+    for k in 0..run_count(first) {
+        let of_k: Vec<(&PathBuf, &ReplayRun)> = shards
+            .iter()
+            .zip(&parsed)
+            .map(|((p, _), runs)| (p, &runs[k]))
+            .collect();
+        // Run k of every shard is the same scan by the same reader (errored runs included).
+        let (_, run0) = of_k[0];
+        if let Some((path, run)) = of_k.iter().find(|(_, r)| {
+            r.summary.mode != run0.summary.mode || r.summary.reader != run0.summary.reader
+        }) {
+            return Err(refused(
+                path,
+                format!(
+                    "run {} is the {} scan by reader {}, run {} of {} the {} scan by reader {}: not shards of one replay",
+                    k + 1,
+                    run.summary.mode.name(),
+                    run.summary.reader,
+                    k + 1,
+                    of_k[0].0.display(),
+                    run0.summary.mode.name(),
+                    run0.summary.reader
+                ),
+            ));
+        }
+        merged_runs.push(merge_runs(&of_k)?);
+    }
+    Ok(merged_runs)
 }
 
 use std::io::Write;

@@ -61,7 +61,7 @@ pub(super) fn run(args: SweepArgs) -> Result<i32> {
     }
     let r = outcome?;
     let mut out = text_output(args.json.as_deref());
-    crate::sweep::text::write_text(&mut out, &r, threads).map_err(stdout_err)?;
+    crate::sweep::text::write_text(&mut out, &r, threads, args.quiet).map_err(stdout_err)?;
     if let Some(path) = &args.html {
         write_html(path, &sweep_page(&r))?;
     }

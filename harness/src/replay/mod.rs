@@ -7,6 +7,7 @@
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
 mod parallel;
+mod progress;
 pub mod retained;
 mod shard;
 mod split;
@@ -26,6 +27,7 @@ use crate::error::{
 };
 use crate::reader::{PlannedSplit, TableReader};
 
+pub use progress::{spinner, Spinner};
 pub use shard::{merge as merge_shards, MergeRefused, Shard};
 
 pub(crate) use parallel::{in_order, InFlight};
@@ -79,6 +81,10 @@ pub struct ReplayOptions {
     pub budget_bytes: usize,
     /// Compare only the split pairs of this shard (`--shard I/N`); every pair when `None`.
     pub shard: Option<Shard>,
+    /// The pinned end of the replay (`--to-snapshot`): the snapshot the scans end at (streaming), read
+    /// (batch, unless [`ReplayOptions::snapshot`]) or plan in full (`latest-full`); the latest snapshot when
+    /// the replay starts when `None`.
+    pub to_snapshot: Option<i64>,
     /// The table is an unpacked evidence bundle (`paimon-parity retain`): compare only the splits whose files
     /// are all retained ([`retained::split_is_retained`]) and count the others in [`Totals::not_retained`];
     /// `false` by default (a missing file of a table is an unreadable split).
@@ -146,6 +152,7 @@ impl Default for ReplayOptions {
             threads: 1,
             budget_bytes: DEFAULT_BUDGET_BYTES,
             shard: None,
+            to_snapshot: None,
             retained_only: false,
         }
     }
@@ -556,31 +563,6 @@ fn reader_plan_failed(
     }
 }
 
-/// A spinner on stderr saying what is being done, cleared when dropped (on every path out of the work).
-pub struct Spinner(ProgressBar);
-
-impl Drop for Spinner {
-    fn drop(&mut self) {
-        self.0.finish_and_clear();
-    }
-}
-
-/// A [`Spinner`] showing `message` and the time elapsed, ticking every 100 ms; `None` draws nothing. Drawn
-/// only when stderr is a terminal (indicatif's stderr target), so piped output stays clean.
-pub fn spinner(message: Option<String>) -> Spinner {
-    let Some(message) = message else {
-        return Spinner(ProgressBar::hidden());
-    };
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.set_message(message);
-    bar.enable_steady_tick(std::time::Duration::from_millis(100));
-    Spinner(bar)
-}
-
 /// Resolves a table location (a directory, a `file:///…` URI or an `s3://` URI:
 /// [`crate::location::table_location`]) to a canonical absolute path or store location, with a clear error
 /// when it is missing or is not a Paimon table (no `schema/` directory; the error names the tables the
@@ -655,12 +637,31 @@ pub fn replay(
     // The snapshot directory alone fixes the range (no schema needed), so that a table whose schema the
     // native reader rejects is still planned by the stock reader and both verdicts are reported.
     let meta = native_reader::snapshot::SnapshotManager::new(&table);
-    let end = meta.latest_snapshot_id()?.ok_or_else(|| Error::Table {
+    let latest = meta.latest_snapshot_id()?.ok_or_else(|| Error::Table {
         path: table.join("snapshot"),
         reason: "the table has no snapshot to replay".into(),
     })?;
     let earliest = meta.earliest_snapshot_id()?.unwrap_or(1);
+    let end = match options.to_snapshot {
+        Some(pin) if pin < earliest || pin > latest => {
+            return Err(Error::Usage(format!(
+                "--to-snapshot {pin}: {} has snapshots {earliest}..{latest}",
+                table.display()
+            )))
+        }
+        Some(pin) => pin,
+        None => latest,
+    };
     let mode = options.scan_mode();
+    // The scan the readers plan: a pinned `latest-full` is the full plan of the pin (`from-snapshot-full` at
+    // it), since `scan.mode=latest-full` would plan whatever is latest when the released reader plans.
+    let planned = match (mode, options.to_snapshot) {
+        (ScanMode::LatestFull, Some(_)) => ScanMode::StreamFull { from_snapshot: end },
+        (ScanMode::Batch { snapshot: None }, Some(_)) => ScanMode::Batch {
+            snapshot: Some(end),
+        },
+        _ => mode,
+    };
     let (start, end) = match mode {
         ScanMode::Stream { .. } | ScanMode::StreamFull { .. } => {
             (options.from_snapshot.max(earliest), end)
@@ -684,12 +685,12 @@ pub fn replay(
     // An external reader that reads the released planner's splits gets exactly those; one that plans by
     // itself and fails to is reported as that reader's error on every split, not as an unreadable table.
     let (stock_plan, native_plan) = if native.reads_released_plan() {
-        let s = stock.plan(&table, mode, end)?;
+        let s = stock.plan(&table, planned, end)?;
         let n = s.clone();
         (s, n)
     } else {
-        let native_plan = native.plan(&table, mode, end);
-        let stock_plan = stock.plan(&table, mode, end);
+        let native_plan = native.plan(&table, planned, end);
+        let stock_plan = stock.plan(&table, planned, end);
         match (stock_plan, native_plan) {
             (Ok(s), Ok(n)) => (s, n),
             (Ok(s), Err(e @ Error::External { .. })) => {
@@ -725,7 +726,7 @@ pub fn replay(
             _ => None,
         })
         .collect();
-    if let Err(e) = native.begin_read(&table, mode, end, &to_read) {
+    if let Err(e) = native.begin_read(&table, planned, end, &to_read) {
         return Ok(reader_plan_failed(
             &table, native, options, mode, start, end, stock_plan, &e, started,
         ));

@@ -9,4 +9,5 @@ mod common;
 
 mod commands;
 mod errors;
+mod flags;
 mod replay_reports;

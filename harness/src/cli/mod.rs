@@ -1,6 +1,12 @@
 //! Command-line interface of `paimon-parity`: the clap model only; what each subcommand does is in
 //! [`crate::commands`].
 
+mod bench;
+mod units;
+
+pub use bench::BenchArgs;
+pub use units::UnitsArgs;
+
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -107,13 +113,18 @@ table, 3 nothing compared.")]
         max_keys: usize,
         /// Released Paimon version of the stock reader and the release whose rules the native reader plans by; default
         /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
-        #[arg(long)]
+        #[arg(long, value_name = "VERSION")]
         paimon_version: Option<String>,
         /// Read with candidate NAME (`scripts/build-java --candidate NAME`: a release with patches laid over it,
         /// labelled `candidate NAME (based on V), not a release`) instead of release V; the native reader keeps
         /// V's rules.
         #[arg(long, value_name = "NAME")]
         candidate: Option<String>,
+        /// Audit the table as it was at snapshot N (pinned: an audit run again while writers commit finds
+        /// the same): later snapshots are left out, and files they committed are not taken for
+        /// uncommitted ones. Ids start at 1; one outside the retained snapshots is a usage error.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+        to_snapshot: Option<i64>,
     },
     /// Decode throughput on the same splits: native (1 thread and parallel), the released reader with and
     /// without Arrow export, plain parquet-rs / orc-rust decoding of the same files, and any reader of the
@@ -205,6 +216,15 @@ compared), or 2 when the reports cannot be merged (not shards of one replay: the
         #[command(subcommand)]
         command: ReportCommand,
     },
+    /// Plan the units of a replay spread over a cluster (`scripts/spark-replay`, a CI matrix): every table
+    /// of the locations given (warehouses, databases, folders of tables, tables) pinned to its latest
+    /// snapshot, each scan planned by the native planner and cut into shards of about `--unit-size` of table
+    /// files; one unit per table, scan and shard, as JSON. Each unit runs as `replay TABLE --mode M
+    /// --to-snapshot S --shard I/N --json …`, and `report merge --per-table` merges their reports. Exit 0, 2
+    /// when a location cannot be listed.
+    #[command(after_help = "Example:
+  paimon-parity units corpora --mode stream,batch --unit-size 64m --json units.json")]
+    Units(UnitsArgs),
     /// Write test corpora with the released Paimon writer.
     #[command(after_help = "Examples:
   paimon-parity corpus list
@@ -228,7 +248,7 @@ pub enum CorpusCommand {
         out: PathBuf,
         /// Released Paimon version that writes it (its build in `jvm-bridge/java/target/paimon-<V>`);
         /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
-        #[arg(long)]
+        #[arg(long, value_name = "VERSION")]
         paimon_version: Option<String>,
         /// Remove what an earlier run wrote there first (`<out>/case.json` and `<out>/table`; in a store
         /// through the released FileIO) instead of refusing a table that exists.
@@ -285,7 +305,7 @@ pub struct SweepArgs {
     pub scenario: String,
     /// The released Paimon that writes and reads every point (its build in `jvm-bridge/java/target/paimon-<V>`);
     /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
-    #[arg(long)]
+    #[arg(long, value_name = "VERSION")]
     pub paimon_version: Option<String>,
     /// Candidate NAME (`scripts/build-java --candidate NAME`: a release with patches laid over it) writes,
     /// commits and recovers every point instead of the release it is based on, whose rules the native reader
@@ -342,8 +362,11 @@ pub struct SweepArgs {
     #[arg(long, value_name = "LOCATION")]
     pub work: Option<PathBuf>,
     /// Points run at the same time, each in its own table, in one JVM (default: the cores).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Print only the sweep's first line, its totals per fault mode and its verdict.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Skip the native reader's replay of each end state (a sweep without findings is then NOT CHECKED,
     /// exit 3, not CLEAN).
     #[arg(long)]
@@ -416,6 +439,12 @@ pub enum ReportCommand {
         /// Write the merged report as a self-contained HTML page to FILE.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        /// The reports are the shards of several replays, e.g. the units of a warehouse
+        /// (`paimon-parity units`, `scripts/spark-replay`), each holding runs of any tables: group every run
+        /// by table, scan and reader, merge each group as the shards of that run, and report the runs side
+        /// by side, tables in path order, with the worst exit status; every group must be whole.
+        #[arg(long)]
+        per_table: bool,
     },
     /// The JSON reports of crash-point sweeps (`sweep --json`) side by side: per release, scenario and fault
     /// mode, each remedy's failing windows and totals (the release's own recovery, `--recovery pair-aware`,
@@ -502,8 +531,13 @@ pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`), or bundle files
     /// (`paimon-parity retain`): only the splits whose files a bundle retains are compared, the others
     /// counted as `not retained`.
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required_unless_present = "units", num_args = 1..)]
     pub tables: Vec<PathBuf>,
+    /// Replay the scans a unit of `paimon-parity units` lists instead of TABLES x --mode: a JSON file with
+    /// the unit (`{"scans": [{"table", "mode", "to_snapshot", "shard"}, ...]}`), each scan with its own pin
+    /// and shard, one run each, in one process. A scan that cannot be replayed is a run with its error.
+    #[arg(long, value_name = "UNIT.json", conflicts_with_all = ["all_tables", "shard", "to_snapshot", "snapshot", "from_snapshot"])]
+    pub units: Option<PathBuf>,
     /// Replay every table in each warehouse, database or folder of tables given (as `db.table` in a
     /// warehouse), side by side in one report; a table given is replayed as itself.
     #[arg(long)]
@@ -521,6 +555,13 @@ pub struct ReplayArgs {
     /// id outside the table's retained snapshots, or `--snapshot` without a batch mode, is a usage error).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
     pub snapshot: Option<i64>,
+    /// Pin the replay to snapshot N instead of the latest when it starts, so that a replay run again (a
+    /// retried task, another shard) computes the same splits while writers keep committing: the streaming
+    /// scans end at N, `batch` reads N unless `--snapshot` says otherwise, and `latest-full` plans N in
+    /// full (`scan.mode=from-snapshot-full` at N, which is what `latest-full` plans when N is the latest).
+    /// Ids start at 1; an id outside the table's retained snapshots is a usage error naming them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+    pub to_snapshot: Option<i64>,
     /// Also write the report as JSON to FILE (`-`: to stdout, the text report then goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -633,79 +674,8 @@ pub struct ReproduceArgs {
     /// The external reader NAME, run as CMD, for a finding made with it (repeatable). A bundle names the
     /// command its finding ran, but reproduce never runs a program a bundle names: the re-run uses the
     /// command given here for NAME, or cannot run.
-    #[arg(long = "reader-command", value_name = "NAME=CMD")]
-    pub reader_commands: Vec<String>,
-}
-
-// The arguments of `bench` (no doc comment here: clap takes the subcommand's about text from the variant).
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    /// The table directory.
-    pub table: PathBuf,
-    /// Also read the same splits natively from a copy of the table in an object store (e.g.
-    /// s3://bucket/wh/db.db/t on a local server, with --option or the AWS environment): native-1t-store and
-    /// native-par-store beside native-1t and native-par, the ratio to disk, and requests and bytes per
-    /// split.
-    #[arg(long, value_name = "URI")]
-    pub store: Option<PathBuf>,
-    /// Write the report as JSON to FILE (default `benches/results/<UTC timestamp>.json`).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Timed samples per measurement (after one warm-up run).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub samples: usize,
-    /// Threads of the parallel native run (default: available cores).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Native reader and plain decoding only (no JVM).
-    #[arg(long)]
-    pub native_only: bool,
-    /// Read only the first N splits of each kind (e.g. 1: how a table with a single split uses the
-    /// threads, through decoding ahead inside the split).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_splits: Option<u64>,
-    /// `native-par` reads each split on one thread: no decoding inside a split in parallel (sorted runs,
-    /// next file, column halves), to see what that parallelism brings.
-    #[arg(long)]
-    pub no_decode_ahead: bool,
-    /// Measure only these split kinds (default: every kind the table has).
-    #[arg(long, value_name = "KIND", value_delimiter = ',', value_parser = ["changelog", "raw", "merge"])]
-    pub kind: Vec<String>,
-    /// Skip the peak-RSS child run.
-    #[arg(long)]
-    pub no_rss: bool,
-    /// MiB of decoded batches `native-par` may buffer ahead of the consumer over all splits in
-    /// flight (default: the native reader's `ReadOptions::buffer_bytes`, 64 MiB).
-    #[arg(long)]
-    pub buffer_mib: Option<usize>,
-    /// Released Paimon version of the stock reader and the release whose rules the native reader plans by; default
-    /// 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.
-    #[arg(long)]
-    pub paimon_version: Option<String>,
-    /// Write one SVG flame graph per split kind of the native reader (one thread, at least 3 s of samples)
-    /// into DIR (`changelog.svg`, `raw.svg`, `merge.svg`), and one of the fixed cost per split (every split
-    /// opened and its first row read, over and over: `changelog-open-first-row.svg`, …).
-    #[arg(long, value_name = "DIR")]
-    pub flamegraph: Option<PathBuf>,
-    /// Also write a self-contained HTML chart of rows/s per reader per kind, ratios marked, to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Compare with an earlier run's JSON (e.g. `benches/results/bench-pk-parquet.json`): per kind and
-    /// reader, new rows/s against old.
-    #[arg(long, value_name = "OLD.json")]
-    pub compare: Option<PathBuf>,
-    /// Also time these readers of the external protocol on the same splits (repeatable or comma-separated):
-    /// a reader shipped in `adapters/readers.json` (`example`, `paimon-rust`, `pypaimon`) or one declared with
-    /// `--reader-command`; each as `reader:NAME`, with its time to the first byte of each split's answer and
-    /// from there to the last. The native reader is always measured.
-    #[arg(long = "reader", value_name = "NAME", value_delimiter = ',')]
-    pub readers: Vec<String>,
-    /// Declares an external reader: `NAME=COMMAND`, as `replay --reader-command`. Repeatable.
     #[arg(long = "reader-command", value_name = "NAME=COMMAND")]
     pub reader_commands: Vec<String>,
-    /// Seconds an external reader may take to answer one split.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
-    pub reader_timeout: u64,
 }
 
 /// What `paimon-parity --version` prints: the tool's version, the released Paimon builds the stock side can
