@@ -10,4 +10,5 @@ mod common;
 mod commands;
 mod errors;
 mod flags;
+mod reference;
 mod replay_reports;
