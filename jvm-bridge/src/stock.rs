@@ -5,7 +5,7 @@
 //! `DataSplit` and `TableRead`, and exports
 //! rows through the Arrow C Data Interface: with the release's own paimon-arrow (`ArrowUtils`,
 //! `ArrowFieldWriter`) where it is served (1.0.0, 2.0.0), else with the bridge's `RowArrowExport`, which gives
-//! the schema and values that release's paimon-arrow gives (README, "Rows to Arrow without paimon-arrow").
+//! the schema and values that release's paimon-arrow gives (docs/src/concepts/releases.md, "Rows to Arrow without paimon-arrow").
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Split matching, file-list comparison and the row-by-row diff.
 //!
 //! Equality rules (they follow what the released reader returns, value for value; see [`value`] for the
-//! value-level rules and README "Equality rules"):
+//! value-level rules and docs/src/concepts/equality-rules.md):
 //! * rows are compared in order within a split: RowKind first, then every field by position
 //!   (`--unordered`: as a multiset, see [`diff_rows_unordered`]);
 //! * a column whose name or type differs between the readers differs on every row, and the report names
