@@ -314,6 +314,54 @@ pub fn overwrite(
         .map_err(|e| Error::protocol_source(format!("bad overwrite JSON `{json}`"), e))
 }
 
+/// One commit of some columns of the row-tracking table at `table_dir`, as a data-evolution update writes it
+/// (`org.paimonparity.bridge.ColumnWriter`, Paimon 1.3+): `newWrite(commit_user).withWriteType(columns)`, the
+/// rows written (values in the order of `columns_json`, a JSON array of column names), `prepareCommit(false,
+/// identifier)`, every new file given `first_row_id` (`DataFileMeta.assignFirstRowId`; `None`: the commit
+/// assigns the table's next row id), and `commit(identifier, messages)`. Returns what the messages hold.
+///
+/// Errors: [`Error::Java`] (a release before 1.3.0, an unknown column, bad JSON, a commit failure),
+/// [`Error::Protocol`] (non-UTF-8 path, bad answer).
+pub fn write_columns(
+    table_dir: &Path,
+    commit_user: &str,
+    io_tmp_dir: &Path,
+    identifier: i64,
+    columns_json: &str,
+    first_row_id: Option<i64>,
+    rows_json: &str,
+) -> Result<Prepared> {
+    let dir = path_arg(table_dir)?;
+    let tmp = path_arg(io_tmp_dir)?;
+    let json = with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let user = env.new_string(commit_user)?;
+        let tmp = env.new_string(tmp)?;
+        let columns = env.new_string(columns_json)?;
+        let rows = env.new_string(rows_json)?;
+        let out = env
+            .call_static_method(
+                "org/paimonparity/bridge/ColumnWriter",
+                "writeColumns",
+                "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;JLjava/lang/String;J\
+                 Ljava/lang/String;)Ljava/lang/String;",
+                &[
+                    JValue::Object(&dir),
+                    JValue::Object(&user),
+                    JValue::Object(&tmp),
+                    JValue::Long(identifier),
+                    JValue::Object(&columns),
+                    JValue::Long(first_row_id.unwrap_or(-1)),
+                    JValue::Object(&rows),
+                ],
+            )?
+            .l()?;
+        java_string(env, out)
+    })?;
+    serde_json::from_str(&json)
+        .map_err(|e| Error::protocol_source(format!("bad writeColumns JSON `{json}`"), e))
+}
+
 /// The Java class behind this module.
 const CLASS: &str = "org/paimonparity/bridge/CorpusWriter";
 

@@ -276,6 +276,20 @@ pub struct LineRules {
     /// implement it and refuses such a table by name on these releases
     /// ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
     pub read_time_default_values: bool,
+    /// From 1.3.0 true: a table with `data-evolution.enabled` is planned and read by row-id range
+    /// (`DataEvolutionSplitGenerator`, `DataEvolutionSplitRead`): files whose `_FIRST_ROW_ID` ranges overlap
+    /// are one group, merged column by column, each column from the newest file (`_MAX_SEQUENCE_NUMBER`)
+    /// whose `_WRITE_COLS` hold it. Up to 1.2.0 false: the readers know neither column and read every file
+    /// as a plain file of whole rows (the columns a file lacks NULL).
+    pub data_evolution: bool,
+    /// 1.0.0 true: the Parquet reader factory, one per (schema id, format) in a split read
+    /// (`RawFileSplitRead.formatReaderMappings`), remembers every column a file lacked
+    /// (`ParquetReaderFactory.unknownFieldsIndices`, an instance field) and reads it as NULL in every later
+    /// file of the split with that schema id, even files that hold it. Only files that hold some columns
+    /// (data evolution, `_WRITE_COLS`, written by 1.3+) lack any. From 1.0.1 false: the default reader is
+    /// `VectorizedParquetRecordReader`, which reads each file's own columns (the old one stays behind
+    /// `parquet.use-old-reader`).
+    pub parquet_missing_columns_sticky: bool,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -319,13 +333,16 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     partial_update_aggregates_sequence_fields: true,
     lookup_pick: LookupPick::Latest,
     read_time_default_values: true,
+    data_evolution: false,
+    parquet_missing_columns_sticky: true,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
 
-/// The rules of Paimon 1.0.1: 1.0.0's, with apache/paimon#4977 (sequence fields under aggregation) and
-/// #4897 (sequence-group fields under partial-update).
+/// The rules of Paimon 1.0.1: 1.0.0's, with apache/paimon#4977 (sequence fields under aggregation),
+/// #4897 (sequence-group fields under partial-update) and the vectorized Parquet reader by default.
 pub const V1_0_1_RULES: LineRules = LineRules {
+    parquet_missing_columns_sticky: false,
     sequence_field_aggregation: SequenceFieldAggregation::LastNonNullValue,
     partial_update_aggregates_sequence_fields: false,
     ..V1_0_0_RULES
@@ -353,14 +370,15 @@ pub const V1_2_0_RULES: LineRules = LineRules {
 };
 
 /// The rules of Paimon 1.3.1: 1.2.0's, with the lookup-producer first plan and no re-read of its start
-/// (#5866), empty plans skipped (#5931), no read-time default values (#5804) and nullable map values in
-/// Arrow (#5922).
+/// (#5866), empty plans skipped (#5931), no read-time default values (#5804), nullable map values in
+/// Arrow (#5922) and data-evolution reads (#6038).
 pub const V1_3_1_RULES: LineRules = LineRules {
     first_plan_lookup_filter: FirstPlanLookupFilter::LookupProducer,
     dv_first_plan_rereads_start: false,
     skip_empty_plans: true,
     read_time_default_values: false,
     map_value_nullability: MapValueNullability::FromType,
+    data_evolution: true,
     ..V1_2_0_RULES
 };
 

@@ -281,6 +281,9 @@ pub struct CoreOptions {
     pub partition_legacy_name: bool,
     /// `deletion-vectors.enabled`, default false.
     pub deletion_vectors_enabled: bool,
+    /// `data-evolution.enabled` (`CoreOptions.DATA_EVOLUTION_ENABLED`, 1.3+), default false: files may hold
+    /// some columns of a row-id range, merged on read (see [`crate::line::LineRules::data_evolution`]).
+    pub data_evolution_enabled: bool,
     /// `source.split.target-size` in bytes, default 128 MiB.
     pub split_target_size: i64,
     /// `source.split.open-file-cost` in bytes, default 4 MiB.
@@ -326,6 +329,7 @@ impl Default for CoreOptions {
             partition_default_name: DEFAULT_PARTITION_NAME.into(),
             partition_legacy_name: true,
             deletion_vectors_enabled: false,
+            data_evolution_enabled: false,
             split_target_size: 128 << 20,
             split_open_file_cost: 4 << 20,
             data_file_path_directory: None,
@@ -423,6 +427,7 @@ impl CoreOptions {
                 .map_or(d.partition_default_name, str::to_string),
             partition_legacy_name: bool_opt("partition.legacy-name", true)?,
             deletion_vectors_enabled: bool_opt("deletion-vectors.enabled", false)?,
+            data_evolution_enabled: bool_opt("data-evolution.enabled", false)?,
             split_target_size: size_opt("source.split.target-size", d.split_target_size)?,
             split_open_file_cost: size_opt("source.split.open-file-cost", d.split_open_file_cost)?,
             data_file_path_directory: get("data-file.path-directory").map(str::to_string),

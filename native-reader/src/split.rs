@@ -42,6 +42,14 @@ pub struct DataFileDesc {
     /// `<bucket_path>/<file_name>`. See [`DataFileDesc::path`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_path: Option<String>,
+    /// Row id of the file's first row (`_FIRST_ROW_ID`, 1.3+ row-tracking tables); the file covers row ids
+    /// `first_row_id ..= first_row_id + row_count - 1` (`DataFileMeta.nonNullRowIdRange`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_row_id: Option<i64>,
+    /// The columns the file physically holds, by name (`_WRITE_COLS`, 1.3+ data-evolution tables); `None`:
+    /// every column of its schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_cols: Option<Vec<String>>,
 }
 
 impl DataFileDesc {
@@ -230,6 +238,8 @@ mod tests {
             min_key: Vec::new(),
             max_key: Vec::new(),
             external_path: external.map(str::to_string),
+            first_row_id: None,
+            write_cols: None,
         }
     }
 

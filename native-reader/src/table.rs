@@ -42,10 +42,6 @@ pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
 /// release knows nothing of the option and reads the files as plain ones, and so does this reader when told
 /// to be that release.
 pub const UNSUPPORTED_OPTIONS: &[(&str, &str, PaimonRelease)] = &[
-    // `_ROW_ID`/`_SEQUENCE_NUMBER` system columns from `firstRowId` (`RowTrackingCommitUtils`, 1.3.0).
-    ("row-tracking.enabled", "true", PaimonRelease::V1_3_1),
-    // Column-split files merged by row-id range (`DataEvolutionSplitRead`, 1.3.0).
-    ("data-evolution.enabled", "true", PaimonRelease::V1_3_1),
     // PK files sorted by the clustering columns, not by the key (1.4.1).
     ("pk-clustering-override", "true", PaimonRelease::V1_4_2),
     // APPEND files carry the snapshot id as every record's sequence number (`KeyValueFileReaderFactory`,
@@ -55,27 +51,33 @@ pub const UNSUPPORTED_OPTIONS: &[(&str, &str, PaimonRelease)] = &[
 
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
-/// Why `file` of a manifest cannot be read by this reader as `release`, if it is a row-tracking /
-/// data-evolution file (`DataFileMeta._FIRST_ROW_ID` or `_WRITE_COLS` set, from 1.3.0) and `release` knows
-/// them: the reason naming the file and the column. `None` for releases before 1.3.0, whose readers know
-/// neither column and read such a file as a plain one.
-pub fn row_tracking_file(
+/// Why `file` of a manifest cannot be read by this reader as `release`, if it is a data-evolution file this
+/// reader does not merge: a `.blob` column file (`BlobFileFormat.isBlobFile`), a vector-store file
+/// (`VectorType.isVectorStoreFile`, `.vector.` in its name) or a file with a `.row` sidecar
+/// (`data-evolution.row-sidecar.enabled`). The reason names the file and what it is. `None` for every other
+/// file, and for releases before 1.3.0 ([`crate::line::LineRules::data_evolution`]), whose readers know no
+/// such file and read it as a plain one.
+pub fn unsupported_data_evolution_file(
     file: &crate::manifest::DataFileMeta,
     release: PaimonRelease,
 ) -> Option<String> {
-    if release < PaimonRelease::V1_3_1 {
+    if !release.rules().data_evolution {
         return None;
     }
-    if let Some(id) = file.first_row_id {
+    let name = &file.file_name;
+    if name.ends_with(".blob") {
         return Some(format!(
-            "data file {} has _FIRST_ROW_ID {id} (row tracking, `row-tracking.enabled`), which this reader does not support",
-            file.file_name
+            "data file {name} is a BLOB column file (`.blob`, data evolution), which this reader does not support"
         ));
     }
-    if let Some(cols) = &file.write_cols {
+    if name.contains(".vector.") {
         return Some(format!(
-            "data file {} has _WRITE_COLS {cols:?} (data evolution, `data-evolution.enabled`), which this reader does not support",
-            file.file_name
+            "data file {name} is a vector-store file (data evolution), which this reader does not support"
+        ));
+    }
+    if let Some(sidecar) = file.extra_files.iter().find(|f| f.ends_with(".row")) {
+        return Some(format!(
+            "data file {name} has the row sidecar {sidecar} (`data-evolution.row-sidecar.enabled`), which this reader does not support"
         ));
     }
     None
@@ -244,6 +246,15 @@ impl Table {
     /// Typed options of the latest schema.
     pub fn options(&self) -> &CoreOptions {
         &self.options
+    }
+
+    /// Whether this table is planned and read by row-id range (`data-evolution.enabled` on an append table,
+    /// read as a release that knows it: [`crate::line::LineRules::data_evolution`]); see
+    /// [`crate::evolution`].
+    pub fn data_evolution(&self) -> bool {
+        self.options.data_evolution_enabled
+            && self.schema.primary_keys.is_empty()
+            && self.release.rules().data_evolution
     }
 
     /// Whether the native reader returns the table's top-level string and binary columns as views

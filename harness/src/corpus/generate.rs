@@ -423,6 +423,13 @@ impl<'a> Run<'a> {
                 partition,
                 rows,
             } => self.overwrite(user, partition.as_deref(), rows),
+            Step::WriteColumns {
+                user,
+                identifier,
+                columns,
+                first_row_id,
+                rows,
+            } => self.write_columns(user, *identifier, columns, *first_row_id, rows),
             Step::Restart => Ok(()),
             Step::ReadBatch => {
                 let batch = batch_summary(self.stock, self.table, None)?;
@@ -585,6 +592,40 @@ impl<'a> Run<'a> {
         self.log.push(CommitRecord {
             user: user.to_owned(),
             identifier: i64::MAX,
+            outcome: "committed".to_owned(),
+            prepared: Some(prepared),
+        });
+        self.mark_others_stale(user);
+        Ok(())
+    }
+
+    fn write_columns(
+        &mut self,
+        user: &str,
+        identifier: i64,
+        columns: &[String],
+        first_row_id: Option<i64>,
+        rows: &[RowSpec],
+    ) -> Result<()> {
+        self.note_identifier(user, identifier)?;
+        let encode = |e: serde_json::Error| Error::ScenarioSource {
+            context: String::new(),
+            source: e.into(),
+        };
+        let rows_json = serde_json::to_string(rows).map_err(encode)?;
+        let columns_json = serde_json::to_string(columns).map_err(encode)?;
+        let prepared = jvm_bridge::corpus::write_columns(
+            self.table,
+            user,
+            self.tmp,
+            identifier,
+            &columns_json,
+            first_row_id,
+            &rows_json,
+        )?;
+        self.log.push(CommitRecord {
+            user: user.to_owned(),
+            identifier,
             outcome: "committed".to_owned(),
             prepared: Some(prepared),
         });

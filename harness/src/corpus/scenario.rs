@@ -199,6 +199,24 @@ pub enum Step {
         /// The rows.
         rows: Vec<RowSpec>,
     },
+    /// One commit of some columns of a row-tracking table, as a data-evolution update writes it
+    /// (`withWriteType(columns)`, then `DataFileMeta.assignFirstRowId(first_row_id)` on every new file before
+    /// `commit(identifier, messages)`; Paimon 1.3+). The files hold only `columns` (`_WRITE_COLS`); with
+    /// `first_row_id` they cover the rows from that row id on, else the commit gives them the next row ids.
+    WriteColumns {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+        /// Commit identifier; strictly increasing per user.
+        identifier: i64,
+        /// The columns written, by name; the rows' values are in this order.
+        columns: Vec<String>,
+        /// The row id of the first row written (`_FIRST_ROW_ID`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_row_id: Option<i64>,
+        /// The rows.
+        rows: Vec<RowSpec>,
+    },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
     /// In a sweep scenario, where the job of the swept commit restarts: the steps between the swept commit
@@ -281,6 +299,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Recover { .. } => "recover",
         Step::Reopen { .. } => "reopen",
         Step::Overwrite { .. } => "overwrite",
+        Step::WriteColumns { .. } => "write-columns",
         Step::ReadBatch => "read-batch",
         Step::Restart => "restart",
         Step::Random(_) => "random",

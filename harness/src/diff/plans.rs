@@ -242,6 +242,8 @@ mod tests {
                 min_key: vec![],
                 max_key: vec![],
                 external_path: None,
+                first_row_id: None,
+                write_cols: None,
             }],
             before_files: vec![],
             deletion_files,

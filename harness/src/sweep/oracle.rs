@@ -163,7 +163,10 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
             | Step::Reopen { .. }
             | Step::Recover { .. } => {}
             Step::ArmFault { .. } => {}
-            Step::Alter { .. } | Step::Overwrite { .. } | Step::Random(_) => {
+            Step::Alter { .. }
+            | Step::Overwrite { .. }
+            | Step::WriteColumns { .. }
+            | Step::Random(_) => {
                 return Err(unsupported(format!(
                     "a `{}` step",
                     crate::corpus::step_name(step)

@@ -1,6 +1,6 @@
 //! One data or changelog file read into batches of the table's latest schema (see [`read_file`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -109,7 +109,7 @@ pub fn read_file(
     deletion: Option<&DeletionFileDesc>,
     options: &FileReadOptions,
 ) -> Result<FileBatches> {
-    read_file_with(table, bucket_path, file, deletion, options, None)
+    read_file_with(table, bucket_path, file, deletion, options, None, None)
 }
 
 /// [`read_file`], with the columns of a Parquet or ORC file decoded by two readers side by side when
@@ -120,6 +120,9 @@ pub fn read_file(
 /// whose records are decoded whole whatever the projection, and files of one column are read as
 /// [`read_file`] reads them.
 ///
+/// `forced_missing`: field ids read as NULL whether or not the file holds them (the Parquet reader of 1.0.0 to
+/// 1.1.1 keeps, per split read, the columns one file lacked: [`crate::line::LineRules::parquet_missing_columns_sticky`]).
+///
 /// Errors: as [`read_file`]; [`Error::Decode`] naming the file when the two halves disagree on a batch's
 /// row count.
 pub(crate) fn read_file_with(
@@ -129,6 +132,7 @@ pub(crate) fn read_file_with(
     deletion: Option<&DeletionFileDesc>,
     options: &FileReadOptions,
     ahead: Option<&AheadPool>,
+    forced_missing: Option<&HashSet<i32>>,
 ) -> Result<FileBatches> {
     table.check_readable()?;
     let path = file
@@ -141,8 +145,18 @@ pub(crate) fn read_file_with(
     let latest = table.schema();
     let file_schema = table.schema_by_id(file.schema_id)?;
     let primary_keyed = !latest.primary_keys.is_empty();
-    let by_id: HashMap<i32, &crate::schema::DataField> =
-        file_schema.fields.iter().map(|f| (f.id, f)).collect();
+    // A data-evolution file holds only its `_WRITE_COLS` (`schema.project(writeCols)`): the other columns
+    // are NULL on the releases that know it; earlier releases look for every column of the file's schema.
+    let written = |f: &crate::schema::DataField| match &file.write_cols {
+        Some(cols) if table.release().rules().data_evolution => cols.contains(&f.name),
+        _ => true,
+    };
+    let by_id: HashMap<i32, &crate::schema::DataField> = file_schema
+        .fields
+        .iter()
+        .filter(|f| written(f) && !forced_missing.is_some_and(|m| m.contains(&f.id)))
+        .map(|f| (f.id, f))
+        .collect();
 
     let views = table.string_views();
     let mut columns: Vec<FileColumn> = Vec::new();

@@ -33,6 +33,7 @@ pub(crate) mod avro;
 pub(crate) mod cast;
 pub(crate) mod conform;
 mod error;
+mod evolution;
 mod file;
 mod format;
 pub mod mapped;

@@ -1,12 +1,13 @@
 //! A split read without merging, file after file (see [`SplitReader`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
+use super::evolution::GroupBatches;
 use super::file::read_file_with;
 use super::{FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
@@ -26,7 +27,13 @@ pub struct SplitReader {
     split: Split,
     schema: SchemaRef,
     options: FileReadOptions,
-    next_file: usize,
+    /// What is read one after another: each a file's index in `split.data_files`, or (data evolution) the
+    /// indexes of one row-id group of more than one file, merged ([`super::evolution::GroupBatches`]).
+    units: Vec<Vec<usize>>,
+    next_unit: usize,
+    /// Per schema id, the columns earlier Parquet files of the split lacked, on releases whose reader
+    /// remembers them ([`crate::line::LineRules::parquet_missing_columns_sticky`]).
+    sticky_missing: HashMap<i64, HashSet<i32>>,
     /// The file being read, then (decoding ahead) the next ones, opened and decoded on the pool.
     current: VecDeque<Box<dyn Iterator<Item = Result<RecordBatch>> + Send>>,
     /// Decode ahead on this pool ([`crate::read::ahead`]): the next [`AHEAD_FILES`] files at once.
@@ -46,6 +53,8 @@ struct LazyFile {
     options: FileReadOptions,
     /// Decode the file's columns in two halves side by side on this pool ([`read_file_with`]).
     columns_ahead: Option<AheadPool>,
+    /// Field ids read as NULL ([`crate::line::LineRules::parquet_missing_columns_sticky`]).
+    forced_missing: Option<HashSet<i32>>,
     open: Option<FileBatches>,
     failed: bool,
 }
@@ -65,6 +74,7 @@ impl Iterator for LazyFile {
                 self.deletion.as_ref(),
                 &self.options,
                 self.columns_ahead.as_ref(),
+                self.forced_missing.as_ref(),
             ) {
                 Ok(f) => self.open = Some(f),
                 Err(e) => {
@@ -111,6 +121,11 @@ impl SplitReader {
             &table.schema().fields,
             table.string_views(),
         ));
+        let units = if table.data_evolution() {
+            data_evolution_units(split)?
+        } else {
+            (0..split.data_files.len()).map(|i| vec![i]).collect()
+        };
         Ok(SplitReader {
             table,
             split: split.clone(),
@@ -119,7 +134,9 @@ impl SplitReader {
                 with_sequence_number: false,
                 batch_size: batch_size.max(1),
             },
-            next_file: 0,
+            units,
+            next_unit: 0,
+            sticky_missing: HashMap::new(),
             current: VecDeque::new(),
             ahead,
             failed: false,
@@ -131,28 +148,44 @@ impl SplitReader {
         self.schema.clone()
     }
 
-    /// Queues the next file of the split; false when every file is queued.
+    /// Queues the next file (or row-id group) of the split; false when every one is queued.
     fn queue_next(&mut self) -> bool {
-        let Some(file) = self.split.data_files.get(self.next_file) else {
+        let Some(unit) = self.units.get(self.next_unit) else {
             return false;
         };
-        let deletion = self
-            .split
-            .deletion_files
-            .get(self.next_file)
-            .cloned()
-            .flatten();
-        self.next_file += 1;
+        self.next_unit += 1;
+        if unit.len() > 1 {
+            let files = unit
+                .iter()
+                .map(|&i| self.split.data_files[i].clone())
+                .collect();
+            let group = GroupBatches::new(
+                self.table.clone(),
+                self.split.bucket_path.clone(),
+                files,
+                self.options,
+            );
+            self.current.push_back(match &self.ahead {
+                Some(pool) => Box::new(Ahead::new(group, pool.clone())),
+                None => Box::new(group),
+            });
+            return true;
+        }
+        let index = unit[0];
+        let file = self.split.data_files[index].clone();
+        let deletion = self.split.deletion_files.get(index).cloned().flatten();
         // Decoding ahead: a split of one file splits the file's columns between the threads, a split of
         // more files decodes the next file while this one is read.
         let single = self.split.data_files.len() == 1;
+        let forced_missing = self.sticky_missing(&file);
         let lazy = LazyFile {
             table: self.table.clone(),
             bucket_path: self.split.bucket_path.clone(),
-            file: file.clone(),
+            file,
             deletion,
             options: self.options,
             columns_ahead: self.ahead.clone().filter(|_| single),
+            forced_missing,
             open: None,
             failed: false,
         };
@@ -162,6 +195,60 @@ impl SplitReader {
         });
         true
     }
+}
+
+impl SplitReader {
+    /// On a release whose Parquet reader remembers the columns a file lacked
+    /// ([`crate::line::LineRules::parquet_missing_columns_sticky`]): adds the columns of `file`'s schema
+    /// that it does not hold (those outside its `_WRITE_COLS`) to the ones remembered for its schema id, and
+    /// returns them all, to be read as NULL. `None` on other releases, for other formats, or when nothing
+    /// is remembered.
+    fn sticky_missing(&mut self, file: &DataFileDesc) -> Option<HashSet<i32>> {
+        if !self.table.release().rules().parquet_missing_columns_sticky
+            || !file.file_name.ends_with(".parquet")
+        {
+            return None;
+        }
+        let remembered = self.sticky_missing.entry(file.schema_id).or_default();
+        if let (Some(cols), Ok(schema)) =
+            (&file.write_cols, self.table.schema_by_id(file.schema_id))
+        {
+            remembered.extend(
+                schema
+                    .fields
+                    .iter()
+                    .filter(|f| !cols.contains(&f.name))
+                    .map(|f| f.id),
+            );
+        }
+        (!remembered.is_empty()).then(|| remembered.clone())
+    }
+}
+
+/// The read units of a data-evolution split: its row-id groups ([`crate::evolution::row_id_groups`]), in
+/// row-id order.
+///
+/// Errors: [`Error::Unsupported`] naming the bucket when a file has no `_FIRST_ROW_ID`, or when a group of
+/// more than one file has a deletion vector (deletion vectors of merged groups are not read here).
+fn data_evolution_units(split: &Split) -> Result<Vec<Vec<usize>>> {
+    let refuse = |reason: String| Error::Unsupported {
+        path: PathBuf::from(&split.bucket_path),
+        reason,
+    };
+    let units = crate::evolution::row_id_groups(&split.data_files).map_err(refuse)?;
+    for unit in units.iter().filter(|u| u.len() > 1) {
+        if let Some(&i) = unit
+            .iter()
+            .find(|&&i| split.deletion_files.get(i).is_some_and(Option::is_some))
+        {
+            return Err(refuse(format!(
+                "data file {} has a deletion vector in a row-id group of {} files (data evolution with deletion vectors), which this reader does not support",
+                split.data_files[i].file_name,
+                unit.len()
+            )));
+        }
+    }
+    Ok(units)
 }
 
 impl Iterator for SplitReader {

@@ -44,6 +44,8 @@ fn table_with_file(dir: &Path) -> (Arc<Table>, String, DataFileDesc) {
         min_key: Vec::new(),
         max_key: Vec::new(),
         external_path: None,
+        first_row_id: None,
+        write_cols: None,
     };
     let table = Arc::new(Table::open(dir).unwrap());
     (table, bucket.to_string_lossy().into_owned(), desc)
@@ -192,6 +194,8 @@ fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
     std::fs::rename(Path::new(&bucket).join(&file.file_name), &moved).unwrap();
     let file = DataFileDesc {
         external_path: Some(format!("file:{}", moved.display())),
+        first_row_id: None,
+        write_cols: None,
         ..file
     };
     // int32 BE len · magic D1 D3 39 64 · int64 LE 1 bitmap · int32 LE key 0 · Roaring32 {2, 7} · CRC.
@@ -233,6 +237,8 @@ fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
     // An external path on a file system this reader has no FileIO for is refused, naming it.
     let remote = DataFileDesc {
         external_path: Some("oss://bucket/data-x-0.parquet".into()),
+        first_row_id: None,
+        write_cols: None,
         ..file
     };
     let err = read_file(&table, &bucket, &remote, None, &FileReadOptions::default())

@@ -54,9 +54,10 @@ impl<'t> Grouper<'t> {
         bucket: i32,
         file: DataFileMeta,
     ) -> Result<()> {
-        // Row tracking / data evolution (2.0 `_FIRST_ROW_ID`, `_WRITE_COLS`): files hold row ids or only some
-        // columns and are merged by row-id range, which this reader does not do.
-        if let Some(reason) = crate::table::row_tracking_file(&file, self.table.release()) {
+        // Data evolution: `.blob`, vector-store and row-sidecar files are not merged by this reader.
+        if let Some(reason) =
+            crate::table::unsupported_data_evolution_file(&file, self.table.release())
+        {
             return Err(Error::Unsupported {
                 path: path.to_path_buf(),
                 reason,

@@ -177,7 +177,7 @@ fn plan_list(table: &Table, snapshot: &Snapshot, mode: FollowUpMode) -> Result<V
     } else {
         HashMap::new()
     };
-    Ok(generate_splits(table, snapshot.id, groups, &dv_index))
+    generate_splits(table, snapshot.id, groups, &dv_index)
 }
 
 /// Whether streaming splits of `table` carry deletion files: deletion vectors on and

@@ -21,13 +21,16 @@ use super::file_set::{
 
 /// Builds the splits of one snapshot's grouped files (`SnapshotReaderImpl.generateSplits` with
 /// `isStreaming=true`); deletion files (from `dv_index`) only on a line that attaches them to streaming splits
-/// ([`crate::line::LineRules::streaming_deletion_files`]).
+/// ([`crate::line::LineRules::streaming_deletion_files`]). A data-evolution table packs row-id groups
+/// ([`data_evolution_packs`]).
+///
+/// Errors: as [`data_evolution_packs`].
 pub(crate) fn generate_splits(
     table: &Table,
     snapshot_id: i64,
     groups: Vec<BucketFiles>,
     dv_index: &DeletionVectorIndex,
-) -> Vec<Split> {
+) -> Result<Vec<Split>> {
     let options = table.options();
     let bucket_unaware_append = !table.is_primary_key_table() && options.bucket == -1;
     let with_deletion_files = super::follow_up::streaming_deletion_files(table);
@@ -35,7 +38,9 @@ pub(crate) fn generate_splits(
     for group in groups {
         let bucket_path = table.bucket_path(&group.rendered.path, group.bucket);
         let dvs = dv_index.get(&(group.partition.clone(), group.bucket));
-        let packs = if bucket_unaware_append {
+        let packs = if table.data_evolution() {
+            data_evolution_packs(table, group.files, &bucket_path)?
+        } else if bucket_unaware_append {
             let mut files = group.files;
             files.sort_by_key(|f| f.min_sequence_number);
             pack_for_ordered(
@@ -43,10 +48,13 @@ pub(crate) fn generate_splits(
                 |f| f.file_size.max(options.split_open_file_cost),
                 options.split_target_size,
             )
+            .into_iter()
+            .map(|p| (p, true))
+            .collect()
         } else {
-            vec![group.files]
+            vec![(group.files, true)]
         };
-        for files in packs {
+        for (files, raw_convertible) in packs {
             let deletion_files = if with_deletion_files {
                 files.iter().map(|f| deletion_file(dvs, f)).collect()
             } else {
@@ -62,11 +70,42 @@ pub(crate) fn generate_splits(
                 deletion_files,
                 before_deletion_files: Vec::new(),
                 is_streaming: true,
-                raw_convertible: true,
+                raw_convertible,
             });
         }
     }
-    splits
+    Ok(splits)
+}
+
+/// `DataEvolutionSplitGenerator.splitForBatch` (and `splitForStreaming`, the same) over one bucket's files
+/// in manifest order: their row-id groups ([`crate::evolution::group_files`]) bin-packed in order with
+/// weight `max(sum of file sizes, open_file_cost)`; a split is raw-convertible when each of its groups is one
+/// file.
+///
+/// Errors: [`crate::Error::Unsupported`] naming the bucket and a file without `_FIRST_ROW_ID`.
+fn data_evolution_packs(
+    table: &Table,
+    files: Vec<DataFileMeta>,
+    bucket_path: &str,
+) -> Result<Vec<(Vec<DataFileMeta>, bool)>> {
+    let options = table.options();
+    let groups = crate::evolution::group_files(files, Path::new(bucket_path))?;
+    Ok(pack_for_ordered(
+        groups,
+        |g| {
+            g.iter()
+                .map(|f| f.file_size)
+                .sum::<i64>()
+                .max(options.split_open_file_cost)
+        },
+        options.split_target_size,
+    )
+    .into_iter()
+    .map(|bins| {
+        let raw = bins.iter().all(|g| g.len() == 1);
+        (bins.into_iter().flatten().collect(), raw)
+    })
+    .collect())
 }
 
 /// The split view of a [`DataFileMeta`].
@@ -83,6 +122,8 @@ pub fn data_file_desc(f: &DataFileMeta) -> DataFileDesc {
         min_key: f.min_key.clone(),
         max_key: f.max_key.clone(),
         external_path: f.external_path.clone(),
+        first_row_id: f.first_row_id,
+        write_cols: f.write_cols.clone(),
     }
 }
 
@@ -135,6 +176,8 @@ pub(crate) fn batch_splits(
             .into_iter()
             .map(|(files, raw)| (files.into_iter().map(|k| k.file).collect(), raw))
             .collect()
+        } else if table.data_evolution() {
+            data_evolution_packs(table, group.files, &bucket_path)?
         } else {
             append_split_for_batch(
                 group.files,

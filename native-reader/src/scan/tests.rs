@@ -384,6 +384,8 @@ fn desc(
         min_key: int_key(min),
         max_key: int_key(max),
         external_path: None,
+        first_row_id: None,
+        write_cols: None,
     }
 }
 

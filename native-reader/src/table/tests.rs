@@ -187,18 +187,6 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
     // (`shared/docs/paimon-1.x-lines.md` §1).
     for (options, needle, first, before) in [
         (
-            r#""row-tracking.enabled":"true""#,
-            "row-tracking.enabled",
-            V1_3_1,
-            V1_2_0,
-        ),
-        (
-            r#""data-evolution.enabled":"TRUE""#,
-            "data-evolution.enabled",
-            V1_3_1,
-            V1_2_0,
-        ),
-        (
             r#""pk-clustering-override":"true""#,
             "pk-clustering-override",
             V1_4_2,
@@ -236,6 +224,9 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
         }
     }
     for options in [
+        // Row tracking and data evolution are read (1.3+): no longer refused.
+        r#""row-tracking.enabled":"true""#,
+        r#""data-evolution.enabled":"TRUE""#,
         r#""row-tracking.enabled":"false""#,
         r#""fields.m.map.storage-layout":"default""#,
         "",
@@ -261,7 +252,7 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
 }
 
 #[test]
-fn row_tracking_files_are_named() {
+fn data_evolution_files_this_reader_does_not_merge_are_named() {
     let mut f = crate::manifest::DataFileMeta {
         file_name: "data-9.parquet".into(),
         file_size: 1,
@@ -279,22 +270,31 @@ fn row_tracking_files_are_named() {
         file_source: None,
         value_stats_cols: None,
         external_path: None,
-        first_row_id: None,
-        write_cols: None,
+        first_row_id: Some(0),
+        write_cols: Some(vec!["a".into()]),
     };
     use PaimonRelease::*;
-    assert_eq!(row_tracking_file(&f, V2_0_0), None);
-    f.first_row_id = Some(0);
-    let reason = row_tracking_file(&f, V1_3_1).unwrap();
-    assert!(reason.contains("data-9.parquet") && reason.contains("_FIRST_ROW_ID"));
-    // Releases before 1.3.0 know no row ids: their reader reads the file as a plain one.
-    assert_eq!(row_tracking_file(&f, V1_2_0), None);
-    f.first_row_id = None;
-    f.write_cols = Some(vec!["a".into()]);
-    assert!(row_tracking_file(&f, V2_0_0)
+    // Row ids and column files are read (merged by row-id range) from 1.3.0 on.
+    assert_eq!(unsupported_data_evolution_file(&f, V2_0_0), None);
+    assert_eq!(unsupported_data_evolution_file(&f, V1_3_1), None);
+    f.file_name = "data-9.blob".into();
+    let reason = unsupported_data_evolution_file(&f, V2_0_0).unwrap();
+    assert!(
+        reason.contains("data-9.blob") && reason.contains("BLOB"),
+        "{reason}"
+    );
+    // Releases before 1.3.0 know no column files: their reader reads the file as a plain one.
+    assert_eq!(unsupported_data_evolution_file(&f, V1_2_0), None);
+    f.file_name = "data-9.vector.lance".into();
+    assert!(unsupported_data_evolution_file(&f, V1_4_2)
         .unwrap()
-        .contains("_WRITE_COLS"));
-    assert_eq!(row_tracking_file(&f, V1_0_0), None);
+        .contains("vector-store"));
+    f.file_name = "data-9.parquet".into();
+    f.extra_files = vec!["data-9.parquet.row".into()];
+    assert!(unsupported_data_evolution_file(&f, V2_0_0)
+        .unwrap()
+        .contains("row-sidecar"));
+    assert_eq!(unsupported_data_evolution_file(&f, V1_0_0), None);
 }
 
 #[test]

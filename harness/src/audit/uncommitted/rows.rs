@@ -216,6 +216,8 @@ pub(super) fn read_uncommitted(
         min_key: Vec::new(),
         max_key: Vec::new(),
         external_path: None,
+        first_row_id: None,
+        write_cols: None,
     };
     let mut out = Vec::new();
     for_each_record(table, &c.bucket_path, &file, &mut |r| out.push(r))

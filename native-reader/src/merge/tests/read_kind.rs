@@ -23,6 +23,8 @@ fn read_kind_follows_key_value_table_read() {
             min_key: vec![],
             max_key: vec![],
             external_path: None,
+            first_row_id: None,
+            write_cols: None,
         }],
         before_files: vec![],
         before_deletion_files: vec![],

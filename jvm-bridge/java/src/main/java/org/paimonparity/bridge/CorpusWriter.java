@@ -457,7 +457,7 @@ public final class CorpusWriter {
      * What a prepared commit holds, as JSON: the number of messages, and of new, deleted and changelog files
      * of the writes and of compaction before and after files and compaction changelog files.
      */
-    private static String summary(List<CommitMessage> messages) {
+    static String summary(List<CommitMessage> messages) {
         long[] n = new long[6];
         for (CommitMessage m : messages) {
             if (!(m instanceof CommitMessageImpl)) {

@@ -1,0 +1,140 @@
+//! One row-id group of a data-evolution split, merged column by column (`DataEvolutionSplitRead`'s union
+//! reader, `DataEvolutionFileReader`): see [`crate::evolution`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_schema::SchemaRef;
+
+use super::file::read_file_with;
+use super::FileReadOptions;
+use crate::error::{Error, ErrorKind, Result};
+use crate::split::DataFileDesc;
+use crate::table::Table;
+
+/// The merged rows of one row-id group of data files (more than one file, all spanning the same row ids),
+/// in batches of at most `batch_size` rows in [`super::file_read_schema`] (no sequence number column).
+///
+/// Memory: the group's winning columns are held decoded (one file's worth of rows per column); a group
+/// is at most a split.
+pub(crate) struct GroupBatches {
+    table: Arc<Table>,
+    bucket_path: String,
+    files: Vec<DataFileDesc>,
+    options: FileReadOptions,
+    merged: Option<RecordBatch>,
+    offset: usize,
+    failed: bool,
+}
+
+impl GroupBatches {
+    /// Prepares to read `files` (one row-id group, in split order) of `table`; nothing is read until the
+    /// first batch is asked for.
+    pub(crate) fn new(
+        table: Arc<Table>,
+        bucket_path: String,
+        files: Vec<DataFileDesc>,
+        options: FileReadOptions,
+    ) -> Self {
+        GroupBatches {
+            table,
+            bucket_path,
+            files,
+            options,
+            merged: None,
+            offset: 0,
+            failed: false,
+        }
+    }
+
+    /// Reads every file that supplies a column and puts the columns together.
+    ///
+    /// Errors: those of [`crate::evolution::merge_order`], [`crate::evolution::column_sources`] and
+    /// [`read_file_with`]; [`Error::Decode`] naming a file whose rows are not the group's row count.
+    fn merge(&self) -> Result<RecordBatch> {
+        let refs: Vec<&DataFileDesc> = self.files.iter().collect();
+        let order = crate::evolution::merge_order(&refs, &self.bucket_path)?;
+        let ordered: Vec<&DataFileDesc> = order.iter().map(|&i| refs[i]).collect();
+        let sources = crate::evolution::column_sources(&self.table, &ordered, &self.bucket_path)?;
+        let rows = usize::try_from(ordered[0].row_count).unwrap_or(0);
+        let mut decoded: Vec<Option<RecordBatch>> = vec![None; ordered.len()];
+        for &source in sources.iter().flatten() {
+            if decoded[source].is_some() {
+                continue;
+            }
+            let file = ordered[source];
+            let batches = read_file_with(
+                &self.table,
+                &self.bucket_path,
+                file,
+                None,
+                &self.options,
+                None,
+                None,
+            )?
+            .collect::<Result<Vec<_>>>()?;
+            let schema = Arc::new(super::file_read_schema(&self.table, false));
+            let batch = arrow_select::concat::concat_batches(&schema, &batches)
+                .map_err(|e| Error::library(ErrorKind::Decode, self.path(file), "", e))?;
+            if batch.num_rows() != rows {
+                return Err(Error::Decode {
+                    path: self.path(file),
+                    reason: format!(
+                        "{} rows, but its row-id group spans {rows}",
+                        batch.num_rows()
+                    ),
+                });
+            }
+            decoded[source] = Some(batch);
+        }
+        let schema: SchemaRef = Arc::new(super::file_read_schema(&self.table, false));
+        // `_row_kind`: every row of an append table is `+I`.
+        let mut columns: Vec<ArrayRef> =
+            vec![Arc::new(arrow_array::Int8Array::from(vec![0i8; rows]))];
+        for (i, source) in sources.iter().enumerate() {
+            let field = schema.field(i + 1);
+            columns.push(match source.and_then(|s| decoded[s].as_ref()) {
+                Some(batch) => batch.column(i + 1).clone(),
+                None => new_null_array(field.data_type(), rows),
+            });
+        }
+        RecordBatch::try_new(schema, columns)
+            .map_err(|e| Error::library(ErrorKind::Decode, PathBuf::from(&self.bucket_path), "", e))
+    }
+
+    fn path(&self, file: &DataFileDesc) -> PathBuf {
+        file.display_path(&self.bucket_path)
+    }
+}
+
+impl Iterator for GroupBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Result<RecordBatch>> {
+        if self.failed {
+            return None;
+        }
+        if self.merged.is_none() {
+            match self.merge() {
+                Ok(b) => self.merged = Some(b),
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        let merged = self.merged.as_ref()?;
+        if self.offset >= merged.num_rows() {
+            return None;
+        }
+        let len = self
+            .options
+            .batch_size
+            .max(1)
+            .min(merged.num_rows() - self.offset);
+        let batch = merged.slice(self.offset, len);
+        self.offset += len;
+        Some(Ok(batch))
+    }
+}

@@ -1,0 +1,72 @@
+use super::*;
+
+fn file(name: &str, first: Option<i64>, rows: i64, max_seq: i64) -> DataFileDesc {
+    DataFileDesc {
+        file_name: name.into(),
+        level: 0,
+        row_count: rows,
+        file_size: 10,
+        min_sequence_number: max_seq,
+        max_sequence_number: max_seq,
+        schema_id: 0,
+        delete_row_count: Some(0),
+        min_key: Vec::new(),
+        max_key: Vec::new(),
+        external_path: None,
+        first_row_id: first,
+        write_cols: None,
+    }
+}
+
+#[test]
+fn row_id_groups_merge_overlapping_ranges_in_range_order_keeping_input_order() {
+    // RangeHelper.mergeOverlappingRanges: sorted by (start, end); [5,7] and [6,9] overlap, [0,4] and [0,4]
+    // too; [10,10] stands alone; inside a group the input order is kept.
+    let files = vec![
+        file("d", Some(6), 4, 1),
+        file("a", Some(0), 5, 1),
+        file("e", Some(10), 1, 1),
+        file("b", Some(5), 3, 1),
+        file("c", Some(0), 5, 2),
+    ];
+    assert_eq!(
+        row_id_groups(&files).unwrap(),
+        vec![vec![1, 4], vec![0, 3], vec![2]]
+    );
+    // Ranges are inclusive: [0,4] and [5,5] do not overlap; [0,4] and [4,4] do.
+    let files = vec![file("a", Some(0), 5, 1), file("b", Some(5), 1, 1)];
+    assert_eq!(row_id_groups(&files).unwrap(), vec![vec![0], vec![1]]);
+    let files = vec![file("a", Some(0), 5, 1), file("b", Some(4), 1, 1)];
+    assert_eq!(row_id_groups(&files).unwrap(), vec![vec![0, 1]]);
+    assert!(row_id_groups::<DataFileDesc>(&[]).unwrap().is_empty());
+}
+
+#[test]
+fn a_file_without_first_row_id_is_named() {
+    let files = vec![file("a", Some(0), 5, 1), file("x-1.parquet", None, 5, 1)];
+    let reason = row_id_groups(&files).unwrap_err();
+    assert!(
+        reason.contains("x-1.parquet") && reason.contains("_FIRST_ROW_ID"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn merge_order_is_newest_first_and_stable() {
+    let a = file("a", Some(0), 5, 1);
+    let b = file("b", Some(0), 5, 3);
+    let c = file("c", Some(0), 5, 3);
+    let d = file("d", Some(0), 5, 2);
+    assert_eq!(
+        merge_order(&[&a, &b, &c, &d], "/t/bucket-0").unwrap(),
+        vec![1, 2, 3, 0]
+    );
+    // Overlapping files that span different row ids are refused (Java's checkArgument), naming both.
+    let e = file("e", Some(2), 5, 9);
+    let err = merge_order(&[&a, &e], "/t/bucket-0").unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("/t/bucket-0") && text.contains("a") && text.contains("row ids 2..=6"),
+        "{text}"
+    );
+}
