@@ -105,7 +105,8 @@ impl PaimonRelease {
             PaimonRelease::V1_0_1 => &V1_0_1_RULES,
             PaimonRelease::V1_1_1 => &V1_1_1_RULES,
             PaimonRelease::V1_2_0 => &V1_2_0_RULES,
-            PaimonRelease::V1_3_1 | PaimonRelease::V1_4_2 => &V1_3_1_RULES,
+            PaimonRelease::V1_3_1 => &V1_3_1_RULES,
+            PaimonRelease::V1_4_2 => &V1_4_2_RULES,
             PaimonRelease::V2_0_0 => &V2_0_0_RULES,
         }
     }
@@ -276,12 +277,10 @@ pub struct LineRules {
     /// implement it and refuses such a table by name on these releases
     /// ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
     pub read_time_default_values: bool,
-    /// From 1.3.0 true: a table with `data-evolution.enabled` is planned and read by row-id range
-    /// (`DataEvolutionSplitGenerator`, `DataEvolutionSplitRead`): files whose `_FIRST_ROW_ID` ranges overlap
-    /// are one group, merged column by column, each column from the newest file (`_MAX_SEQUENCE_NUMBER`)
-    /// whose `_WRITE_COLS` hold it. Up to 1.2.0 false: the readers know neither column and read every file
-    /// as a plain file of whole rows (the columns a file lacks NULL).
-    pub data_evolution: bool,
+    /// How a table with `data-evolution.enabled` is planned and read (`DataEvolutionSplitGenerator`,
+    /// `DataEvolutionSplitRead`): which files form a row-id group, merged column by column, each column
+    /// from the newest file (`_MAX_SEQUENCE_NUMBER`) whose `_WRITE_COLS` hold it.
+    pub data_evolution: DataEvolution,
     /// 1.0.0 true: the Parquet reader factory, one per (schema id, format) in a split read
     /// (`RawFileSplitRead.formatReaderMappings`), remembers every column a file lacked
     /// (`ParquetReaderFactory.unknownFieldsIndices`, an instance field) and reads it as NULL in every later
@@ -294,6 +293,27 @@ pub struct LineRules {
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
     pub map_value_nullability: MapValueNullability,
+}
+
+/// Row-id groups of a data-evolution table ([`LineRules::data_evolution`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataEvolution {
+    /// Up to 1.2.0: the readers know neither `_FIRST_ROW_ID` nor `_WRITE_COLS` and read every file as a
+    /// plain file of whole rows (the columns a file lacks NULL).
+    Unknown,
+    /// 1.3.x: files sorted by `_FIRST_ROW_ID` then `_MAX_SEQUENCE_NUMBER` descending; files with the same
+    /// first row id are one group (`DataEvolutionSplitGenerator.split`); overlapping groups are an error.
+    ByFirstRowId,
+    /// From 1.4: files whose row-id ranges overlap are one group (`RangeHelper.mergeOverlappingRanges`),
+    /// groups in row-id order, files in manifest order (sorted newest first when merged).
+    ByRowIdRange,
+}
+
+impl DataEvolution {
+    /// Whether this release reads data-evolution tables as such (1.3.0 on).
+    pub fn known(self) -> bool {
+        self != DataEvolution::Unknown
+    }
 }
 
 /// TIMESTAMP (without time zone) to TIME in `TimestampToTimeCastRule`: the milliseconds of the day.
@@ -333,7 +353,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     partial_update_aggregates_sequence_fields: true,
     lookup_pick: LookupPick::Latest,
     read_time_default_values: true,
-    data_evolution: false,
+    data_evolution: DataEvolution::Unknown,
     parquet_missing_columns_sticky: true,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -378,13 +398,16 @@ pub const V1_3_1_RULES: LineRules = LineRules {
     skip_empty_plans: true,
     read_time_default_values: false,
     map_value_nullability: MapValueNullability::FromType,
-    data_evolution: true,
+    data_evolution: DataEvolution::ByFirstRowId,
     ..V1_2_0_RULES
 };
 
-/// The rules of Paimon 1.4.2: every rule as 1.3.1 (still `DeletionVectorsOrFirstRow`, `Remainder`,
-/// `KeepsInput`, the JVM zone).
-pub const V1_4_2_RULES: LineRules = V1_3_1_RULES;
+/// The rules of Paimon 1.4.2: 1.3.1's (still `DeletionVectorsOrFirstRow`, `Remainder`, `KeepsInput`, the
+/// JVM zone), with data-evolution groups by overlapping row-id ranges.
+pub const V1_4_2_RULES: LineRules = LineRules {
+    data_evolution: DataEvolution::ByRowIdRange,
+    ..V1_3_1_RULES
+};
 
 /// The rules of Paimon 2.0.0: 1.4.2's, with deletion-vector merge-on-read batch scans (#7948), the
 /// `floorMod` TIMESTAMP→TIME cast (#8769), `nested_update`'s non-NULL rows (#8272) and `TIMESTAMP_LTZ` in

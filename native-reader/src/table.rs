@@ -61,7 +61,7 @@ pub fn unsupported_data_evolution_file(
     file: &crate::manifest::DataFileMeta,
     release: PaimonRelease,
 ) -> Option<String> {
-    if !release.rules().data_evolution {
+    if !release.rules().data_evolution.known() {
         return None;
     }
     let name = &file.file_name;
@@ -254,7 +254,7 @@ impl Table {
     pub fn data_evolution(&self) -> bool {
         self.options.data_evolution_enabled
             && self.schema.primary_keys.is_empty()
-            && self.release.rules().data_evolution
+            && self.release.rules().data_evolution.known()
     }
 
     /// Whether the native reader returns the table's top-level string and binary columns as views

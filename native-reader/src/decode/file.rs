@@ -148,7 +148,7 @@ pub(crate) fn read_file_with(
     // A data-evolution file holds only its `_WRITE_COLS` (`schema.project(writeCols)`): the other columns
     // are NULL on the releases that know it; earlier releases look for every column of the file's schema.
     let written = |f: &crate::schema::DataField| match &file.write_cols {
-        Some(cols) if table.release().rules().data_evolution => cols.contains(&f.name),
+        Some(cols) if table.release().rules().data_evolution.known() => cols.contains(&f.name),
         _ => true,
     };
     let by_id: HashMap<i32, &crate::schema::DataField> = file_schema

@@ -11,6 +11,7 @@ use super::evolution::GroupBatches;
 use super::file::read_file_with;
 use super::{FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
+use crate::line::DataEvolution;
 use crate::read::ahead::{Ahead, AheadPool};
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
@@ -122,7 +123,7 @@ impl SplitReader {
             table.string_views(),
         ));
         let units = if table.data_evolution() {
-            data_evolution_units(split)?
+            data_evolution_units(split, table.release().rules().data_evolution)?
         } else {
             (0..split.data_files.len()).map(|i| vec![i]).collect()
         };
@@ -230,12 +231,12 @@ impl SplitReader {
 ///
 /// Errors: [`Error::Unsupported`] naming the bucket when a file has no `_FIRST_ROW_ID`, or when a group of
 /// more than one file has a deletion vector (deletion vectors of merged groups are not read here).
-fn data_evolution_units(split: &Split) -> Result<Vec<Vec<usize>>> {
+fn data_evolution_units(split: &Split, rule: DataEvolution) -> Result<Vec<Vec<usize>>> {
     let refuse = |reason: String| Error::Unsupported {
         path: PathBuf::from(&split.bucket_path),
         reason,
     };
-    let units = crate::evolution::row_id_groups(&split.data_files).map_err(refuse)?;
+    let units = crate::evolution::row_id_groups(&split.data_files, rule).map_err(refuse)?;
     for unit in units.iter().filter(|u| u.len() > 1) {
         if let Some(&i) = unit
             .iter()

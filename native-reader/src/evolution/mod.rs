@@ -20,6 +20,7 @@ mod columns;
 pub(crate) use columns::{column_sources, merge_order};
 
 use crate::error::{Error, Result};
+use crate::line::DataEvolution;
 use crate::manifest::DataFileMeta;
 use crate::split::DataFileDesc;
 
@@ -31,6 +32,8 @@ pub(crate) trait RowIdRange {
     fn first_row_id(&self) -> Option<i64>;
     /// `_ROW_COUNT`.
     fn row_count(&self) -> i64;
+    /// `_MAX_SEQUENCE_NUMBER`.
+    fn max_sequence_number(&self) -> i64;
 
     /// The inclusive row-id range `(from, to)`.
     ///
@@ -57,6 +60,9 @@ impl RowIdRange for DataFileMeta {
     fn row_count(&self) -> i64 {
         self.row_count
     }
+    fn max_sequence_number(&self) -> i64 {
+        self.max_sequence_number
+    }
 }
 
 impl RowIdRange for DataFileDesc {
@@ -69,16 +75,35 @@ impl RowIdRange for DataFileDesc {
     fn row_count(&self) -> i64 {
         self.row_count
     }
+    fn max_sequence_number(&self) -> i64 {
+        self.max_sequence_number
+    }
 }
 
-/// `RangeHelper.mergeOverlappingRanges`: indexes of `files` grouped by overlapping row-id ranges. Groups are
-/// in the order of their smallest range (ranges sorted by start, then end); inside a group the indexes keep
-/// the input order.
+/// The row-id groups of `files` as `rule` forms them: indexes into `files`, in read order.
 ///
-/// Errors: the reason naming a file without `_FIRST_ROW_ID`.
+/// * [`DataEvolution::ByRowIdRange`] (1.4+): `RangeHelper.mergeOverlappingRanges`: groups of overlapping
+///   ranges, in the order of their smallest range (ranges sorted by start, then end); inside a group the
+///   input order is kept.
+/// * [`DataEvolution::ByFirstRowId`] (1.3): `DataEvolutionSplitGenerator.split`: files stably sorted by
+///   `_FIRST_ROW_ID` (none first) then `_MAX_SEQUENCE_NUMBER` descending; files with equal first row ids are
+///   one group, a file without one is a group alone.
+/// * [`DataEvolution::Unknown`]: each file alone, in input order.
+///
+/// Errors: the reason naming a file without `_FIRST_ROW_ID` (1.4+), or (1.3) a file whose first row id
+/// falls inside the previous group's rows (Java: `There are overlapping files in the split`).
 pub(crate) fn row_id_groups<F: RowIdRange>(
     files: &[F],
+    rule: DataEvolution,
 ) -> std::result::Result<Vec<Vec<usize>>, String> {
+    match rule {
+        DataEvolution::Unknown => Ok((0..files.len()).map(|i| vec![i]).collect()),
+        DataEvolution::ByRowIdRange => overlapping_ranges(files),
+        DataEvolution::ByFirstRowId => equal_first_row_ids(files),
+    }
+}
+
+fn overlapping_ranges<F: RowIdRange>(files: &[F]) -> std::result::Result<Vec<Vec<usize>>, String> {
     let mut ranges = files
         .iter()
         .enumerate()
@@ -105,15 +130,54 @@ pub(crate) fn row_id_groups<F: RowIdRange>(
     Ok(groups)
 }
 
+fn equal_first_row_ids<F: RowIdRange>(files: &[F]) -> std::result::Result<Vec<Vec<usize>>, String> {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            files[i].first_row_id().unwrap_or(i64::MIN),
+            std::cmp::Reverse(files[i].max_sequence_number()),
+        )
+    });
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut current: Vec<usize> = Vec::new();
+    let mut last: Option<i64> = None;
+    let mut next_free = 0i64;
+    for i in order {
+        let Some(first) = files[i].first_row_id() else {
+            groups.push(vec![i]);
+            continue;
+        };
+        if last != Some(first) {
+            if !current.is_empty() {
+                groups.push(std::mem::take(&mut current));
+            }
+            if first < next_free {
+                return Err(format!(
+                    "data file {} starts at row id {first}, inside the rows of the files before it (overlapping files in one split)",
+                    files[i].name()
+                ));
+            }
+            last = Some(first);
+            next_free = first + files[i].row_count();
+        }
+        current.push(i);
+    }
+    if !current.is_empty() {
+        groups.push(current);
+    }
+    Ok(groups)
+}
+
 /// `files` moved into their row-id groups ([`row_id_groups`]), for `DataEvolutionSplitGenerator`, which
 /// bin-packs them (`crate::scan`).
 ///
 /// Errors: [`Error::Unsupported`] naming `manifest` and a file without `_FIRST_ROW_ID`.
 pub(crate) fn group_files(
     files: Vec<DataFileMeta>,
+    rule: DataEvolution,
     manifest: &std::path::Path,
 ) -> Result<Vec<Vec<DataFileMeta>>> {
-    let groups = row_id_groups(&files).map_err(|reason| Error::Unsupported {
+    let groups = row_id_groups(&files, rule).map_err(|reason| Error::Unsupported {
         path: manifest.to_path_buf(),
         reason,
     })?;

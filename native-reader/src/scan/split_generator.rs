@@ -89,7 +89,11 @@ fn data_evolution_packs(
     bucket_path: &str,
 ) -> Result<Vec<(Vec<DataFileMeta>, bool)>> {
     let options = table.options();
-    let groups = crate::evolution::group_files(files, Path::new(bucket_path))?;
+    let groups = crate::evolution::group_files(
+        files,
+        table.release().rules().data_evolution,
+        Path::new(bucket_path),
+    )?;
     Ok(pack_for_ordered(
         groups,
         |g| {
