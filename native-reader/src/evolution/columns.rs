@@ -54,7 +54,7 @@ pub(crate) fn column_sources(
                 .filter(|field| {
                     f.write_cols
                         .as_ref()
-                        .is_none_or(|cols| cols.iter().any(|c| *c == field.name))
+                        .is_none_or(|cols| cols.contains(&field.name))
                 })
                 .map(|field| field.id)
                 .collect(),
