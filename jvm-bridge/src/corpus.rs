@@ -314,6 +314,25 @@ pub fn overwrite(
         .map_err(|e| Error::protocol_source(format!("bad overwrite JSON `{json}`"), e))
 }
 
+/// `table.createBranch(name)` on the table at `table_dir`: an empty branch `branch/branch-<name>/` with the
+/// table's latest schema (`BranchManager`); writers open it with the writer option `branch`.
+///
+/// Errors: [`Error::Java`] (the branch exists, a bad name), [`Error::Protocol`] (non-UTF-8 path).
+pub fn create_branch(table_dir: &Path, name: &str) -> Result<()> {
+    let dir = path_arg(table_dir)?;
+    with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let name = env.new_string(name)?;
+        env.call_static_method(
+            CLASS,
+            "createBranch",
+            "(Ljava/lang/String;Ljava/lang/String;)V",
+            &[JValue::Object(&dir), JValue::Object(&name)],
+        )?;
+        Ok(())
+    })
+}
+
 /// One commit of some columns of the row-tracking table at `table_dir`, as a data-evolution update writes it
 /// (`org.paimonparity.bridge.ColumnWriter`, Paimon 1.3+): `newWrite(commit_user).withWriteType(columns)`, the
 /// rows written (values in the order of `columns_json`, a JSON array of column names), `prepareCommit(false,

@@ -289,6 +289,9 @@ pub struct LineRules {
     /// `VectorizedParquetRecordReader`, which reads each file's own columns (the old one stays behind
     /// `parquet.use-old-reader`).
     pub parquet_missing_columns_sticky: bool,
+    /// Which partitions a batch scan of a table with `scan.fallback-branch` reads from the fallback branch
+    /// (`FallbackReadFileStoreTable.FallbackReadScan#plan`).
+    pub fallback_branch: FallbackBranch,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -313,6 +316,30 @@ impl DataEvolution {
     /// Whether this release reads data-evolution tables as such (1.3.0 on).
     pub fn known(self) -> bool {
         self != DataEvolution::Unknown
+    }
+}
+
+/// A batch scan of a table with `scan.fallback-branch` ([`LineRules::fallback_branch`]): the main branch's
+/// splits, then the fallback branch's splits of the partitions the main branch does not have, each read by
+/// its own branch's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FallbackBranch {
+    /// 1.0.x and 1.1.x: splits carry no mark of their branch, and the read picks the fallback branch's reader
+    /// for every split whose first file has a key (`minKey().getFieldCount() > 0`). Not reproduced: the
+    /// option is refused by name ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+    KeyedFilesReadByFallback,
+    /// 1.2.x and 1.3.x: the main branch has a partition when its batch plan has a split of it
+    /// (`completePartitions` from `mainScan.plan()`); splits are `FallbackDataSplit`s.
+    PlannedPartitions,
+    /// 1.4 on: the main branch has a partition when a partition listing of its batch scan has it
+    /// (`listPartitions()`, whatever the plan keeps of it).
+    ListedPartitions,
+}
+
+impl FallbackBranch {
+    /// Whether this reader reads the fallback branch as the release does.
+    pub fn known(self) -> bool {
+        self != FallbackBranch::KeyedFilesReadByFallback
     }
 }
 
@@ -355,6 +382,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     read_time_default_values: true,
     data_evolution: DataEvolution::Unknown,
     parquet_missing_columns_sticky: true,
+    fallback_branch: FallbackBranch::KeyedFilesReadByFallback,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -381,11 +409,12 @@ pub const V1_1_1_RULES: LineRules = LineRules {
 };
 
 /// The rules of Paimon 1.2.0: 1.1.1's, with the postpone bucket's read rule of 2.0 (#5783), append-table
-/// overwrite streaming (#5593) and the lowest-level lookup pick (#5632).
+/// overwrite streaming (#5593), the lowest-level lookup pick (#5632) and fallback splits marked as such.
 pub const V1_2_0_RULES: LineRules = LineRules {
     postpone_bucket: PostponeBucket::BatchAndChangelogStreamsSkip,
     append_overwrite_streaming: true,
     lookup_pick: LookupPick::LowestLevel,
+    fallback_branch: FallbackBranch::PlannedPartitions,
     ..V1_1_1_RULES
 };
 
@@ -403,9 +432,11 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 };
 
 /// The rules of Paimon 1.4.2: 1.3.1's (still `DeletionVectorsOrFirstRow`, `Remainder`, `KeepsInput`, the
-/// JVM zone), with data-evolution groups by overlapping row-id ranges.
+/// JVM zone), with data-evolution groups by overlapping row-id ranges and the fallback branch read for the
+/// partitions the main branch does not list.
 pub const V1_4_2_RULES: LineRules = LineRules {
     data_evolution: DataEvolution::ByRowIdRange,
+    fallback_branch: FallbackBranch::ListedPartitions,
     ..V1_3_1_RULES
 };
 

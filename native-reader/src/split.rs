@@ -174,6 +174,10 @@ pub struct Split {
     pub is_streaming: bool,
     /// True when the files can be read as plain files (`DataSplit.rawConvertible()`).
     pub raw_convertible: bool,
+    /// Planned from, and read by, the table's fallback branch (`FallbackDataSplit.isFallback()`,
+    /// `scan.fallback-branch`): the partition is missing from the main branch.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fallback: bool,
 }
 
 /// What the harness matches splits by: (snapshot, partition, bucket).

@@ -21,6 +21,13 @@ pub use crate::options::{ChangelogProducer, CoreOptions};
 #[derive(Debug)]
 pub struct Table {
     path: PathBuf,
+    /// The branch read (`branch/branch-<name>/`), `None` for the main branch.
+    branch: Option<String>,
+    /// Where the branch's schemas and snapshots are: `path`, or `path/branch/branch-<name>`.
+    meta: PathBuf,
+    /// The fallback branch of a batch scan (`scan.fallback-branch`, `FallbackReadFileStoreTable`), opened
+    /// when the option names an existing branch and the release reads it ([`crate::line::FallbackBranch`]).
+    fallback: Option<Arc<Table>>,
     schema: Arc<TableSchema>,
     options: CoreOptions,
     schemas: Mutex<HashMap<i64, Arc<TableSchema>>>,
@@ -83,6 +90,18 @@ pub fn unsupported_data_evolution_file(
     None
 }
 
+/// `scan.fallback-branch` (`CoreOptions.SCAN_FALLBACK_BRANCH`): the branch a batch scan reads the partitions
+/// the table lacks from.
+pub const SCAN_FALLBACK_BRANCH: &str = "scan.fallback-branch";
+
+/// `BranchManager.branchPath`: `path/branch/branch-<name>` for a branch, `path` for the main branch (`None`).
+pub fn branch_path(path: &Path, branch: Option<&str>) -> PathBuf {
+    match branch {
+        Some(name) => path.join("branch").join(format!("branch-{name}")),
+        None => path.to_path_buf(),
+    }
+}
+
 /// File name prefix of schema files in `schema/`.
 pub const SCHEMA_PREFIX: &str = "schema-";
 
@@ -135,11 +154,31 @@ impl Table {
     ///
     /// Errors: as [`Table::open`].
     pub fn open_as(path: &Path, release: PaimonRelease) -> Result<Table> {
+        Table::open_branch(path, None, release)
+    }
+
+    /// [`Table::open_as`] of branch `branch` of the table at `path` (`None`: the main branch): its schemas
+    /// and snapshots are under `path/branch/branch-<name>/` (`BranchManager.branchPath`), its manifests and
+    /// data files under `path`, shared with every branch.
+    ///
+    /// Errors: as [`Table::open`]; [`Error::NotATable`] naming the branch directory when the branch has no
+    /// schema.
+    pub fn open_branch(path: &Path, branch: Option<&str>, release: PaimonRelease) -> Result<Table> {
+        Table::open_at(path, branch, release, true)
+    }
+
+    fn open_at(
+        path: &Path,
+        branch: Option<&str>,
+        release: PaimonRelease,
+        with_fallback: bool,
+    ) -> Result<Table> {
+        let meta = branch_path(path, branch);
         let not_a_table = |reason: &str| Error::NotATable {
-            path: path.to_path_buf(),
+            path: meta.clone(),
             reason: reason.to_string(),
         };
-        let schema_dir = path.join("schema");
+        let schema_dir = meta.join("schema");
         if crate::fileio::is_store(path) {
             // A store has no directories apart from the keys under them: one LIST says whether the table
             // has schema files (below).
@@ -157,7 +196,10 @@ impl Table {
                 return Err(not_a_table("not a directory"));
             }
             if !schema_dir.is_dir() {
-                return Err(not_a_table("no schema/ directory"));
+                return Err(not_a_table(match branch {
+                    Some(_) => "no schema/ directory: the table has no such branch",
+                    None => "no schema/ directory",
+                }));
             }
         }
         let latest = list_ids(&schema_dir, SCHEMA_PREFIX)?
@@ -187,12 +229,27 @@ impl Table {
         );
         let mut schemas = HashMap::new();
         schemas.insert(schema.id, schema.clone());
+        // `FileStoreTableFactory.create`: a fallback branch that does not exist is logged and ignored.
+        let fallback = match schema.option(SCAN_FALLBACK_BRANCH).map(str::trim) {
+            Some(name)
+                if with_fallback
+                    && !name.is_empty()
+                    && release.rules().fallback_branch.known()
+                    && branch_path(path, Some(name)).join("schema").is_dir() =>
+            {
+                Some(Arc::new(Table::open_at(path, Some(name), release, false)?))
+            }
+            _ => None,
+        };
         Ok(Table {
             path: path.to_path_buf(),
+            branch: branch.map(str::to_owned),
+            snapshots: SnapshotManager::new(&meta),
+            meta,
+            fallback,
             schema,
             options,
             schemas: Mutex::new(schemas),
-            snapshots: SnapshotManager::new(path),
             partitions,
             release,
         })
@@ -206,6 +263,23 @@ impl Table {
     /// The table directory as given to [`Table::open`].
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The branch this table reads (`None`: the main branch).
+    pub fn branch(&self) -> Option<&str> {
+        self.branch.as_deref()
+    }
+
+    /// The directory of this branch's `schema/` and `snapshot/`: the table directory, or
+    /// `branch/branch-<name>/` under it.
+    pub fn meta_path(&self) -> &Path {
+        &self.meta
+    }
+
+    /// The fallback branch a batch scan reads the partitions this branch lacks from (`scan.fallback-branch`),
+    /// when it exists and the release reads it.
+    pub fn fallback(&self) -> Option<&Arc<Table>> {
+        self.fallback.as_ref()
     }
 
     /// The latest schema (as of [`Table::open`]).
@@ -226,7 +300,7 @@ impl Table {
             return Ok(s.clone());
         }
         let path = self
-            .path
+            .meta
             .join("schema")
             .join(format!("{SCHEMA_PREFIX}{id}"));
         let schema = Arc::new(TableSchema::read(&path)?);
@@ -375,7 +449,7 @@ impl Table {
     /// Errors: [`Error::Unsupported`] naming the latest schema file and the option or column.
     pub fn check_readable(&self) -> Result<()> {
         let schema_file = self
-            .path
+            .meta
             .join("schema")
             .join(format!("{SCHEMA_PREFIX}{}", self.schema.id));
         let refuse = |reason: String| {
@@ -430,7 +504,7 @@ impl Table {
             if let Some(o) = crate::read_options::refusal(self.release, key, value) {
                 return Err(Error::Unsupported {
                     path: self
-                        .path
+                        .meta
                         .join("schema")
                         .join(format!("{SCHEMA_PREFIX}{}", self.schema.id)),
                     reason: format!(

@@ -190,6 +190,7 @@ pub(super) fn raw_files_reader(
         deletion_files: Vec::new(),
         is_streaming: true,
         raw_convertible: true,
+        fallback: false,
     };
     Ok(native_reader::decode::SplitReader::new(
         table.clone(),

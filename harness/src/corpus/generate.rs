@@ -430,6 +430,7 @@ impl<'a> Run<'a> {
                 first_row_id,
                 rows,
             } => self.write_columns(user, *identifier, columns, *first_row_id, rows),
+            Step::CreateBranch { name } => Ok(jvm_bridge::corpus::create_branch(self.table, name)?),
             Step::Restart => Ok(()),
             Step::ReadBatch => {
                 let batch = batch_summary(self.stock, self.table, None)?;

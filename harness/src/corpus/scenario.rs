@@ -217,6 +217,12 @@ pub enum Step {
         /// The rows.
         rows: Vec<RowSpec>,
     },
+    /// Create an empty branch `name` with the table's latest schema (`Table.createBranch(name)`); a user whose
+    /// `writer_options` hold `"branch": name` writes to it (`switchToBranch`).
+    CreateBranch {
+        /// Branch name (`branch/branch-<name>/`).
+        name: String,
+    },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
     /// In a sweep scenario, where the job of the swept commit restarts: the steps between the swept commit
@@ -300,6 +306,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Reopen { .. } => "reopen",
         Step::Overwrite { .. } => "overwrite",
         Step::WriteColumns { .. } => "write-columns",
+        Step::CreateBranch { .. } => "create-branch",
         Step::ReadBatch => "read-batch",
         Step::Restart => "restart",
         Step::Random(_) => "random",

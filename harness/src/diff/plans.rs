@@ -250,6 +250,7 @@ mod tests {
             before_deletion_files: vec![],
             is_streaming: true,
             raw_convertible: true,
+            fallback: false,
         }
     }
 

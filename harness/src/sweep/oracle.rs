@@ -166,6 +166,7 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
             Step::Alter { .. }
             | Step::Overwrite { .. }
             | Step::WriteColumns { .. }
+            | Step::CreateBranch { .. }
             | Step::Random(_) => {
                 return Err(unsupported(format!(
                     "a `{}` step",

@@ -307,6 +307,7 @@ pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Spl
                 before_files: before_files.iter().map(data_file_desc).collect(),
                 is_streaming: true,
                 raw_convertible: false,
+                fallback: false,
             });
         }
     }

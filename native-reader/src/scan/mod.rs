@@ -62,6 +62,7 @@
 //! Memory is bounded by one snapshot's manifests: snapshots are planned one after the other.
 
 mod bin_packing;
+mod fallback;
 mod file_set;
 mod follow_up;
 mod mode;
@@ -75,6 +76,7 @@ use crate::line::{LineRules, PostponeBucket};
 use crate::split::Split;
 use crate::table::{Table, POSTPONE_BUCKET};
 
+pub use fallback::plan_batch;
 pub use file_set::{
     deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,
     DeletionVectorIndex, DeletionVectorLocation,
@@ -82,7 +84,7 @@ pub use file_set::{
 pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
-pub use starting::{plan_batch, plan_latest_full, plan_stream, plan_stream_full};
+pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
 
 /// The rules of the line `table` was opened as.
 pub(crate) fn rules(table: &Table) -> &'static LineRules {

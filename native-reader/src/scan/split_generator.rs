@@ -71,6 +71,7 @@ pub(crate) fn generate_splits(
                 before_deletion_files: Vec::new(),
                 is_streaming: true,
                 raw_convertible,
+                fallback: false,
             });
         }
     }
@@ -209,6 +210,7 @@ pub(crate) fn batch_splits(
                 before_deletion_files: Vec::new(),
                 is_streaming: false,
                 raw_convertible,
+                fallback: false,
             });
         }
     }

@@ -206,15 +206,35 @@ fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<V
     Ok(splits)
 }
 
-/// Batch plan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is `None`
-/// (`FullStartingScanner`; no splits when the table has no snapshot), else `scan.snapshot-id=snapshot`
-/// (`StaticFromSnapshotStartingScanner`).
+/// The splits of the main branch's batch plan (see [`super::fallback::plan_batch`]), with the snapshot they
+/// were planned from and the partitions its scan lists; no snapshot when the table has none.
 ///
-/// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]` (the message of
-/// `StaticFromSnapshotStartingScanner`) or its file is missing; [`Error::Unsupported`] for
-/// `scan.plan-sort-partition=true`; manifest errors as [`plan_snapshot`]; [`Error::BinaryRow`] naming the
-/// data file whose min/max key is malformed.
-pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
+/// Errors: as [`super::fallback::plan_batch`].
+pub(crate) fn plan_batch_of_branch(
+    table: &Table,
+    snapshot: Option<i64>,
+) -> Result<(
+    Vec<Split>,
+    Option<(crate::snapshot::Snapshot, Vec<Vec<Option<String>>>)>,
+)> {
+    match batch_files(table, snapshot)? {
+        Some((snapshot, groups)) => {
+            let listed = groups.iter().map(|g| g.rendered.values.clone()).collect();
+            let splits = batch_splits(table, &snapshot, groups)?;
+            Ok((splits, Some((snapshot, listed))))
+        }
+        None => Ok((Vec::new(), None)),
+    }
+}
+
+/// The snapshot a batch scan reads (the latest when `snapshot` is `None`) and its file groups, after the
+/// batch level filter and the postpone-bucket rule; `None` when the table has no snapshot.
+///
+/// Errors: as [`plan_batch`].
+pub(crate) fn batch_files(
+    table: &Table,
+    snapshot: Option<i64>,
+) -> Result<Option<(crate::snapshot::Snapshot, Vec<super::file_set::BucketFiles>)>> {
     super::check_line(table)?;
     if table.options().scan_plan_sort_partition {
         return Err(Error::Unsupported {
@@ -226,12 +246,12 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
     let id = match snapshot {
         None => match sm.latest_snapshot_id()? {
             Some(id) => id,
-            None => return Ok(Vec::new()),
+            None => return Ok(None),
         },
         Some(id) => {
             let (earliest, latest) = (sm.earliest_snapshot_id()?, sm.latest_snapshot_id()?);
             let (Some(earliest), Some(latest)) = (earliest, latest) else {
-                return Ok(Vec::new());
+                return Ok(None);
             };
             if id < earliest || id > latest {
                 return Err(Error::Snapshot {
@@ -253,5 +273,5 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
     } else {
         read_all_files_of(table, &snapshot, &|_| true, real_only)?
     };
-    batch_splits(table, &snapshot, groups)
+    Ok(Some((snapshot, groups)))
 }

@@ -31,6 +31,7 @@ fn read_kind_follows_key_value_table_read() {
         deletion_files: vec![],
         is_streaming: streaming,
         raw_convertible: raw,
+        fallback: false,
     };
     use SplitReadKind::*;
     assert_eq!(

@@ -367,6 +367,16 @@ public final class CorpusWriter {
     }
 
     /**
+     * {@code table.createBranch(name)}: an empty branch {@code branch/branch-<name>/} with the
+     * table's latest schema ({@code BranchManager}); its writers open it with the writer option
+     * {@code branch}.
+     */
+    public static void createBranch(String tableDir, String name) {
+        FileStoreTableFactory.create(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
+                .createBranch(name);
+    }
+
+    /**
      * One batch overwrite, the released batch write path of {@code
      * newBatchWriteBuilder().withOverwrite(staticPartition)} ({@code BatchWriteBuilderImpl}): {@code
      * table.newWrite(commitUser).withIgnorePreviousFiles(true).withExecutionMode(false)}, the rows
@@ -645,11 +655,15 @@ public final class CorpusWriter {
             dynamic.put(
                     "commit.callback." + FailAfterAppendCallback.class.getName() + ".param",
                     tableDir);
-            FileStoreTable t =
+            // A writer of a branch (writer option `branch`): `switchToBranch`, then the options.
+            String branch = dynamic.remove("branch");
+            FileStoreTable base =
                     FileStoreTableFactory.create(
-                                    FaultyFileIO.forTable(tableDir),
-                                    TableLocations.path(tableDir))
-                            .copy(dynamic);
+                            FaultyFileIO.forTable(tableDir), TableLocations.path(tableDir));
+            if (branch != null) {
+                base = base.switchToBranch(branch);
+            }
+            FileStoreTable t = base.copy(dynamic);
             StreamWriteBuilder builder = t.newStreamWriteBuilder().withCommitUser(commitUser);
             IOManager newIo = IOManager.create(ioTmpDir);
             StreamTableWrite newWrite = null;

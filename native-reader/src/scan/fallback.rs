@@ -1,0 +1,109 @@
+//! Batch scans of a table with a fallback branch (`scan.fallback-branch`, `FallbackReadFileStoreTable`
+//! `.FallbackReadScan#plan`): the main branch's splits, then the fallback branch's splits of the partitions
+//! the main branch does not have, marked [`Split::fallback`] and read by the fallback branch's table.
+//! Streaming scans read the main branch alone (`newStreamScan` is not wrapped).
+
+use std::collections::HashSet;
+
+use crate::error::{Error, Result};
+use crate::line::FallbackBranch;
+use crate::snapshot::Snapshot;
+use crate::split::Split;
+use crate::table::Table;
+
+use super::file_set::BucketFiles;
+use super::split_generator::batch_splits;
+use super::starting::{batch_files, plan_batch_of_branch};
+
+/// A partition as splits name it (its rendered values).
+type Partition = Vec<Option<String>>;
+
+/// Batch plan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is `None`
+/// (`FullStartingScanner`; no splits when the table has no snapshot), else `scan.snapshot-id=snapshot`
+/// (`StaticFromSnapshotStartingScanner`). With a fallback branch (`scan.fallback-branch`), the main
+/// branch's splits are followed by the fallback branch's splits of the partitions the main branch lacks.
+///
+/// The main branch has a partition when its plan has a split of it (1.2, 1.3:
+/// [`FallbackBranch::PlannedPartitions`]) or when its scan lists it (1.4 on:
+/// [`FallbackBranch::ListedPartitions`]). The fallback branch is read at its latest snapshot, or, when the
+/// main branch is read at a snapshot given, at its last snapshot not newer than that one
+/// (`rewriteOtherOptions`: `earlierOrEqualTimeMills`, else snapshot 1).
+///
+/// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]` (the message of
+/// `StaticFromSnapshotStartingScanner`) or its file is missing; [`Error::Unsupported`] for
+/// `scan.plan-sort-partition=true`; manifest errors naming the file; [`Error::BinaryRow`] naming the data
+/// file whose min/max key is malformed; the same of the fallback branch.
+pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
+    let (splits, planned) = plan_batch_of_branch(table, snapshot)?;
+    let planned = planned.map(|(s, listed)| (s, listed.into_iter().collect()));
+    with_fallback(table, (splits, planned))
+}
+
+/// `main` (the main branch's splits, with the snapshot they were planned from and the partitions its scan
+/// lists) followed by the fallback branch's splits of the other partitions, on a table with a fallback
+/// branch; `main`'s splits alone otherwise (see [`plan_batch`]).
+///
+/// Errors: those of the fallback branch's batch planning, naming its files.
+fn with_fallback(
+    table: &Table,
+    main: (Vec<Split>, Option<(Snapshot, HashSet<Partition>)>),
+) -> Result<Vec<Split>> {
+    let (mut splits, planned) = main;
+    let Some(fallback) = table.fallback() else {
+        return Ok(splits);
+    };
+    let complete: HashSet<Partition> = match table.release().rules().fallback_branch {
+        FallbackBranch::PlannedPartitions => splits.iter().map(|s| s.partition.clone()).collect(),
+        FallbackBranch::ListedPartitions => planned
+            .as_ref()
+            .map(|(_, listed)| listed.clone())
+            .unwrap_or_default(),
+        FallbackBranch::KeyedFilesReadByFallback => {
+            return Err(Error::Unsupported {
+                path: table.meta_path().join("schema"),
+                reason: "scan.fallback-branch as 1.0/1.1 read it".into(),
+            })
+        }
+    };
+    let pinned = match &planned {
+        Some((snapshot, _)) if !is_latest(table, snapshot)? => {
+            Some(fallback_snapshot_at(fallback, snapshot.time_millis)?)
+        }
+        _ => None,
+    };
+    let Some((snapshot, groups)) = batch_files(fallback, pinned)? else {
+        return Ok(splits);
+    };
+    let remaining: Vec<BucketFiles> = groups
+        .into_iter()
+        .filter(|g| !complete.contains(&g.rendered.values))
+        .collect();
+    if remaining.is_empty() {
+        return Ok(splits);
+    }
+    for mut split in batch_splits(fallback, &snapshot, remaining)? {
+        split.fallback = true;
+        splits.push(split);
+    }
+    Ok(splits)
+}
+
+fn is_latest(table: &Table, snapshot: &Snapshot) -> Result<bool> {
+    Ok(table.snapshot_manager().latest_snapshot_id()? == Some(snapshot.id))
+}
+
+/// `SnapshotManager.earlierOrEqualTimeMills(millis)` of the fallback branch: its newest snapshot committed
+/// at or before `millis`, else snapshot 1 (`Snapshot.FIRST_SNAPSHOT_ID`).
+fn fallback_snapshot_at(fallback: &Table, millis: i64) -> Result<i64> {
+    let sm = fallback.snapshot_manager();
+    let (Some(earliest), Some(latest)) = (sm.earliest_snapshot_id()?, sm.latest_snapshot_id()?)
+    else {
+        return Ok(1);
+    };
+    for id in (earliest..=latest).rev() {
+        if fallback.snapshot(id)?.time_millis <= millis {
+            return Ok(id);
+        }
+    }
+    Ok(1)
+}
