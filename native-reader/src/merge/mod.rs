@@ -185,13 +185,15 @@ pub fn read_split_with(
     let table = match (split.fallback, table.fallback()) {
         (false, _) => table,
         (true, Some(fallback)) => fallback,
-        (true, None) => return Err(Error::Unsupported {
-            path: PathBuf::from(&split.bucket_path),
-            reason: format!(
+        (true, None) => {
+            return Err(Error::Unsupported {
+                path: PathBuf::from(&split.bucket_path),
+                reason: format!(
                 "the split is of a fallback branch, but table {} has none (`scan.fallback-branch`)",
                 table.path().display()
             ),
-        }),
+            })
+        }
     };
     let batch_size = batch_size.max(1);
     let schema: SchemaRef = Arc::new(read_schema_as(&table.schema().fields, table.string_views()));

@@ -206,17 +206,18 @@ fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<V
     Ok(splits)
 }
 
+/// A branch's batch splits, with the snapshot they were planned from and the partitions its scan lists
+/// (rendered values); no snapshot when the branch has none.
+pub(crate) type BranchPlan = (
+    Vec<Split>,
+    Option<(crate::snapshot::Snapshot, Vec<Vec<Option<String>>>)>,
+);
+
 /// The splits of the main branch's batch plan (see [`super::fallback::plan_batch`]), with the snapshot they
 /// were planned from and the partitions its scan lists; no snapshot when the table has none.
 ///
 /// Errors: as [`super::fallback::plan_batch`].
-pub(crate) fn plan_batch_of_branch(
-    table: &Table,
-    snapshot: Option<i64>,
-) -> Result<(
-    Vec<Split>,
-    Option<(crate::snapshot::Snapshot, Vec<Vec<Option<String>>>)>,
-)> {
+pub(crate) fn plan_batch_of_branch(table: &Table, snapshot: Option<i64>) -> Result<BranchPlan> {
     match batch_files(table, snapshot)? {
         Some((snapshot, groups)) => {
             let listed = groups.iter().map(|g| g.rendered.values.clone()).collect();
