@@ -17,6 +17,42 @@ const OTHER_STORE_SCHEMES: [&str; 6] = ["oss", "hdfs", "viewfs", "gs", "abfs", "
 /// The schemes read as S3 (`s3://`; Hadoop's `s3a://` and `s3n://` name the same objects).
 const S3_SCHEMES: [&str; 3] = ["s3", "s3a", "s3n"];
 
+/// What follows a table's location to name one of its branches: `t$branch_<name>`, as Paimon's catalogs
+/// name a branch table (`db.t$branch_b1`, `Identifier.SYSTEM_BRANCH_PREFIX`). `--branch NAME` appends it.
+pub const BRANCH_SUFFIX: &str = "$branch_";
+
+/// `location` naming branch `branch` of its table: `location` with [`BRANCH_SUFFIX`] and the name after
+/// its last component (`wh/db.db/t` becomes `wh/db.db/t$branch_b1`).
+pub fn with_branch(location: &Path, branch: &str) -> PathBuf {
+    let mut s = location.as_os_str().to_os_string();
+    while s.to_string_lossy().ends_with('/') && s.len() > 1 {
+        let trimmed = s.to_string_lossy().trim_end_matches('/').to_owned();
+        s = trimmed.into();
+    }
+    s.push(BRANCH_SUFFIX);
+    s.push(branch);
+    PathBuf::from(s)
+}
+
+/// The table location and the branch a location names ([`BRANCH_SUFFIX`] in its last component); the
+/// location itself and `None` when it names no branch.
+pub fn split_branch(location: &Path) -> (PathBuf, Option<String>) {
+    let Some(text) = location.to_str() else {
+        return (location.to_path_buf(), None);
+    };
+    let last = text.rfind('/').map_or(0, |i| i + 1);
+    match text[last..].find(BRANCH_SUFFIX) {
+        Some(at) if last + at + BRANCH_SUFFIX.len() < text.len() => {
+            let (base, name) = text.split_at(last + at);
+            (
+                PathBuf::from(base),
+                Some(name[BRANCH_SUFFIX.len()..].to_owned()),
+            )
+        }
+        _ => (location.to_path_buf(), None),
+    }
+}
+
 /// The location of a table as the readers take it: `path` itself, the path of a `file:` URI
 /// (`file:///data/t`, `file://localhost/data/t`, percent-escapes decoded), or an S3 URI as
 /// `s3://bucket/key` without a trailing `/` (`s3a://` and `s3n://` rewritten to `s3://`, the one scheme

@@ -173,7 +173,8 @@ impl NativeTableReader {
         if let Some(t) = tables.get(path) {
             return Ok(t.clone());
         }
-        let t = Arc::new(Table::open_as(path, self.release)?);
+        let (base, branch) = crate::location::split_branch(path);
+        let t = Arc::new(Table::open_branch(&base, branch.as_deref(), self.release)?);
         tables.insert(path.to_path_buf(), t.clone());
         Ok(t)
     }

@@ -79,7 +79,20 @@ pub(super) fn completeness(
     } else {
         ScanMode::Stream { from_snapshot: 1 }
     };
-    let path = table.path();
+    // The location read (a branch's, `t$branch_<name>`, when the audit is of a branch).
+    let path = timeline.table.as_path();
+    // A batch read of a table with a fallback branch also returns the partitions the branch lacks, from the
+    // fallback branch, whose changes this branch's stream never carries: those partitions are not audited.
+    let fallback_partitions: HashSet<Vec<Option<String>>> = if table.fallback().is_some() {
+        table
+            .plan_batch(Some(latest))?
+            .into_iter()
+            .filter(|s| s.fallback)
+            .map(|s| s.partition)
+            .collect()
+    } else {
+        HashSet::new()
+    };
     let mut not_retained_splits = 0;
     for (mode, folder, changelog) in [
         (mode, &mut stream, true),
@@ -94,6 +107,9 @@ pub(super) fn completeness(
         for split in reader.plan(path, mode, latest)? {
             if retained_only && !crate::replay::retained::split_is_retained(&split.split) {
                 not_retained_splits += 1;
+                continue;
+            }
+            if !changelog && fallback_partitions.contains(&split.split.partition) {
                 continue;
             }
             for batch in reader.read_split(path, &split)? {

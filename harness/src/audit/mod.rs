@@ -559,7 +559,8 @@ pub fn audit_to(
 ) -> Result<AuditReport> {
     let release = this_release()?;
     let timeline = crate::inspect::inspect_to(path, to)?;
-    let table = std::sync::Arc::new(Table::open_as(&timeline.table, release)?);
+    let (base, branch) = crate::location::split_branch(&timeline.table);
+    let table = std::sync::Arc::new(Table::open_branch(&base, branch.as_deref(), release)?);
     let mut pairs = commit_pairs(&timeline);
     let mut results = Vec::new();
     for side in readers.sides() {

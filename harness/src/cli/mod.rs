@@ -84,6 +84,10 @@ table, 3 nothing compared.")]
         /// (e.g. `2024-01-01/7`); snapshots without such files are left out.
         #[arg(long, value_name = "VALUES")]
         partition: Option<String>,
+        /// Read branch NAME of the table: its `branch/branch-NAME/` snapshots and schemas, with the table's
+        /// manifests and data files (the same as giving `TABLE$branch_NAME`, Paimon's name of a branch).
+        #[arg(long, value_name = "NAME")]
+        branch: Option<String>,
     },
     /// Find commits whose changelog was lost (APPEND durable, COMPACT never) and prove it from the data.
     /// Exit 0 when the changelog is complete, 1 when changelog was lost, 2 when the table cannot be read.
@@ -94,6 +98,10 @@ table, 3 nothing compared.")]
         /// The table directory, or a bundle file (`paimon-parity retain`): its buckets whose files it does not
         /// retain are left out and counted.
         table: PathBuf,
+        /// Read branch NAME of the table: its `branch/branch-NAME/` snapshots and schemas, with the table's
+        /// manifests and data files (the same as giving `TABLE$branch_NAME`, Paimon's name of a branch).
+        #[arg(long, value_name = "NAME")]
+        branch: Option<String>,
         /// Which reader replays the changelog and reads the table: native, stock, or both (cross-check).
         #[arg(
             long,
@@ -542,6 +550,10 @@ pub struct ReplayArgs {
     /// warehouse), side by side in one report; a table given is replayed as itself.
     #[arg(long)]
     pub all_tables: bool,
+    /// Read branch NAME of the table: its `branch/branch-NAME/` snapshots and schemas, with the table's
+    /// manifests and data files (the same as giving `TABLE$branch_NAME`, Paimon's name of a branch).
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
     /// First snapshot of the streaming scan (`scan.snapshot-id` of `--mode stream|stream-full`); default: the
     /// earliest retained snapshot. Snapshot ids start at 1 (0 and negative ids are usage errors), and an id
     /// outside the table's retained snapshots is a usage error naming them.

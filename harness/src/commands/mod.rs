@@ -52,17 +52,19 @@ fn execute(cli: Cli) -> Result<i32> {
             from_snapshot,
             to_snapshot,
             partition,
+            branch,
         } => {
             let filter = crate::inspect::InspectFilter {
                 from: from_snapshot,
                 to: to_snapshot,
                 partition,
             };
-            let table = TableArg::open(&table)?;
+            let table = TableArg::open_branch(&table, branch.as_deref())?;
             inspect::run(table.path(), json, html, &filter)
         }
         Command::Audit {
             table,
+            branch,
             reader,
             json,
             html,
@@ -71,7 +73,7 @@ fn execute(cli: Cli) -> Result<i32> {
             candidate,
             to_snapshot,
         } => {
-            let table = TableArg::open(&table)?;
+            let table = TableArg::open_branch(&table, branch.as_deref())?;
             audit::run(
                 table.path(),
                 table.is_bundle(),
@@ -163,6 +165,34 @@ impl TableArg {
         Ok(TableArg {
             path: unpacked.table(),
             bundle: Some(unpacked),
+        })
+    }
+
+    /// [`TableArg::open`], naming branch `branch` of the table when given (`--branch`): the location gets
+    /// [`crate::location::BRANCH_SUFFIX`] and the name.
+    ///
+    /// Errors: as [`TableArg::open`]; [`crate::Error::Usage`] for a bundle file or a location that names a
+    /// branch already.
+    pub(crate) fn open_branch(path: &Path, branch: Option<&str>) -> Result<Self> {
+        let Some(branch) = branch else {
+            return Self::open(path);
+        };
+        if crate::location::split_branch(path).1.is_some() {
+            return Err(crate::Error::Usage(format!(
+                "--branch {branch}: {} names a branch already",
+                path.display()
+            )));
+        }
+        let arg = Self::open(path)?;
+        if arg.is_bundle() {
+            return Err(crate::Error::Usage(format!(
+                "--branch {branch}: {} is an evidence bundle, which holds one branch's files",
+                path.display()
+            )));
+        }
+        Ok(TableArg {
+            path: crate::location::with_branch(&arg.path, branch),
+            bundle: None,
         })
     }
 

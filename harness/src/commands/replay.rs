@@ -320,8 +320,11 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
     let opened = args
         .tables
         .iter()
-        .map(|t| super::TableArg::open(t))
+        .map(|t| super::TableArg::open_branch(t, args.branch.as_deref()))
         .collect::<Result<Vec<_>>>()?;
+    if args.branch.is_some() {
+        args.tables = opened.iter().map(|t| t.path().to_path_buf()).collect();
+    }
     // A unit's scans name tables (`paimon-parity units` plans no bundle): a bundle there would match no scan.
     if let (Some(_), Some(bundle)) = (
         &unit,

@@ -289,7 +289,8 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
 /// Errors: as [`inspect`]; [`crate::Error::Usage`] for a `to` outside the retained snapshots (naming them).
 pub fn inspect_to(path: &Path, to: Option<i64>) -> Result<Timeline> {
     let path = crate::replay::resolve_table(path)?;
-    let table = Table::open(&path)?;
+    let (base, branch) = crate::location::split_branch(&path);
+    let table = Table::open_branch(&base, branch.as_deref(), Default::default())?;
     let earliest = table.earliest_snapshot_id()?;
     let mut latest = table.latest_snapshot_id()?;
     if let Some(pin) = to {

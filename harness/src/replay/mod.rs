@@ -569,6 +569,39 @@ fn reader_plan_failed(
 /// location holds, when it is a warehouse, a database or a folder of tables). A store location is checked
 /// with one LIST of its `schema/` prefix; a refused or failed request is an error naming the location.
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
+    let (base, branch) = crate::location::split_branch(path);
+    let resolved = resolve_main_table(&base)?;
+    let Some(branch) = branch else {
+        return Ok(resolved);
+    };
+    let schema = native_reader::table::branch_path(&resolved, Some(&branch)).join("schema");
+    let found = if crate::location::is_store(&resolved) {
+        native_reader::fileio::for_path(&schema)?
+            .list(&schema)
+            .is_ok_and(|names| names.iter().any(|n| n.starts_with("schema-")))
+    } else {
+        schema.is_dir()
+    };
+    if !found {
+        return Err(Error::Table {
+            path: resolved,
+            reason: format!(
+                "the table has no branch `{branch}` (no branch/branch-{branch}/schema/)"
+            ),
+        });
+    }
+    Ok(crate::location::with_branch(&resolved, &branch))
+}
+
+/// Where the schemas and snapshots of the table (or branch, [`crate::location::BRANCH_SUFFIX`]) at
+/// `location` are: the table directory, or its `branch/branch-<name>/`.
+pub fn meta_location(location: &Path) -> PathBuf {
+    let (base, branch) = crate::location::split_branch(location);
+    native_reader::table::branch_path(&base, branch.as_deref())
+}
+
+/// [`resolve_table`] of a location that names no branch.
+fn resolve_main_table(path: &Path) -> Result<PathBuf> {
     let path = &crate::location::table_location(path)?;
     if crate::location::is_store(path) {
         return resolve_store_table(path);
@@ -636,9 +669,9 @@ pub fn replay(
     let table = resolve_table(table)?;
     // The snapshot directory alone fixes the range (no schema needed), so that a table whose schema the
     // native reader rejects is still planned by the stock reader and both verdicts are reported.
-    let meta = native_reader::snapshot::SnapshotManager::new(&table);
+    let meta = native_reader::snapshot::SnapshotManager::new(&meta_location(&table));
     let latest = meta.latest_snapshot_id()?.ok_or_else(|| Error::Table {
-        path: table.join("snapshot"),
+        path: meta_location(&table).join("snapshot"),
         reason: "the table has no snapshot to replay".into(),
     })?;
     let earliest = meta.earliest_snapshot_id()?.unwrap_or(1);

@@ -152,7 +152,8 @@ fn snapshot_files(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
 }
 
 /// Everything the metadata under `root` (the table, or one branch directory) references: its retained
-/// snapshots (the earliest with its base), tags and long-lived changelogs.
+/// snapshots (the earliest with its base), tags and long-lived changelogs. Every branch's manifests are in
+/// the table's own `manifest/` (`FileStorePathFactory` of a branch keeps the table root).
 fn referenced_under(
     table: &Table,
     root: &Path,
@@ -160,7 +161,7 @@ fn referenced_under(
     read: &mut HashSet<PathBuf>,
     seen: &mut HashSet<String>,
 ) -> Result<()> {
-    let manifest_dir = root.join("manifest");
+    let manifest_dir = table.path().join("manifest");
     let snapshot_dir = root.join("snapshot");
     let mut ids = list_ids(&snapshot_dir, "snapshot-")?;
     ids.sort_unstable();

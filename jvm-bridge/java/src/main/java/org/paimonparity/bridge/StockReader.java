@@ -1,5 +1,6 @@
 package org.paimonparity.bridge;
 
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.JoinedRow;
@@ -7,6 +8,7 @@ import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.SpecialFields;
@@ -74,13 +76,26 @@ public final class StockReader {
 
     private StockReader() {}
 
-    /** The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}). */
+    /**
+     * The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}); a
+     * location ending in {@code $branch_<name>} is that branch of the table ({@code
+     * FileStoreTableFactory.create} with the options {@code path} and {@code branch}).
+     */
     private static FileStoreTable openTable(String tableDir) throws Exception {
+        String[] located = TableLocations.splitBranch(tableDir);
+        String location = located[0];
         return TableLocations.opening(
-                tableDir,
-                () ->
-                        FileStoreTableFactory.create(
-                                TableLocations.fileIO(tableDir), TableLocations.path(tableDir)));
+                location,
+                () -> {
+                    if (located[1] == null) {
+                        return FileStoreTableFactory.create(
+                                TableLocations.fileIO(location), TableLocations.path(location));
+                    }
+                    Options options = new Options();
+                    options.set(CoreOptions.PATH, TableLocations.path(location).toString());
+                    options.set(CoreOptions.BRANCH, located[1]);
+                    return FileStoreTableFactory.create(TableLocations.fileIO(location), options);
+                });
     }
 
     /**
@@ -98,8 +113,15 @@ public final class StockReader {
         return version;
     }
 
-    /** {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none. */
+    /**
+     * {@code SnapshotManager.latestSnapshotId()} of the table, or -1 when it has none; of a branch
+     * ({@code $branch_<name>}), that branch's {@code snapshotManager()}.
+     */
     public static long latestSnapshotId(String tableDir) throws Exception {
+        if (TableLocations.splitBranch(tableDir)[1] != null) {
+            Long id = openTable(tableDir).snapshotManager().latestSnapshotId();
+            return id == null ? -1L : id;
+        }
         Long id =
                 TableLocations.opening(
                         tableDir,

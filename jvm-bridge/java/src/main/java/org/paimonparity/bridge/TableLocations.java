@@ -50,6 +50,20 @@ public final class TableLocations {
         }
     }
 
+    /**
+     * {@code location} split into the table's location and the branch its last component names
+     * after {@code $branch_} (Paimon's name of a branch table), or {@code null}: {@code
+     * "wh/t$branch_b1"} gives {@code {"wh/t", "b1"}}. The harness's {@code location::split_branch}.
+     */
+    public static String[] splitBranch(String location) {
+        int last = location.lastIndexOf('/') + 1;
+        int at = location.indexOf("$branch_", last);
+        if (at < 0 || at + "$branch_".length() >= location.length()) {
+            return new String[] {location, null};
+        }
+        return new String[] {location.substring(0, at), location.substring(at + "$branch_".length())};
+    }
+
     /** {@code location} as Paimon's {@code Path}: {@code s3a://} and {@code s3n://} as {@code s3://}. */
     public static Path path(String location) {
         String lower = location.toLowerCase();
