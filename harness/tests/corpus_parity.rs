@@ -46,6 +46,13 @@ struct ReleaseLimit {
 const EVERY_MODE: &[&str] = &["stream", "stream-full", "latest-full", "batch"];
 
 const RELEASE_LIMITS: &[ReleaseLimit] = &[
+    // 1.3.x and 1.4.x validate the schema on read and refuse data evolution with deletion vectors.
+    ReleaseLimit {
+        corpus: "c27-data-evolution-deletes",
+        releases: &["1.3.1", "1.4.2"],
+        modes: EVERY_MODE,
+        problem: "stock reader: java.lang.IllegalArgumentException: Data evolution config must disabled with deletion-vectors.enabled",
+    },
     // 1.0.x and 1.1.x read every split of keyed files through the fallback branch's reader
     // (`minKey().getFieldCount() > 0`): refused by name (`native_reader::line::FallbackBranch`).
     ReleaseLimit {
@@ -150,6 +157,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c24-data-evolution",
     "c25-data-evolution-casts",
     "c26-fallback-branch",
+    "c27-data-evolution-deletes",
 ];
 
 #[test]

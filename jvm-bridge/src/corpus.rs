@@ -333,6 +333,38 @@ pub fn create_branch(table_dir: &Path, name: &str) -> Result<()> {
     })
 }
 
+/// One commit of deletion vectors of the unpartitioned, bucket-unaware append table at `table_dir`, as a
+/// delete of a data-evolution table writes them (`org.paimonparity.bridge.ColumnWriter.deleteRows`, Paimon
+/// 1.3+: `BaseAppendDeleteFileMaintainer.forUnawareAppend`, `notifyNewDeletionVector`, `persist`, a commit of
+/// the index files). `positions_json` maps data file names to row positions in them: `{"f.parquet": [1]}`.
+///
+/// Errors: [`Error::Java`] (a release before 1.3.0, bad JSON, a commit failure), [`Error::Protocol`].
+pub fn delete_rows(
+    table_dir: &Path,
+    commit_user: &str,
+    identifier: i64,
+    positions_json: &str,
+) -> Result<()> {
+    let dir = path_arg(table_dir)?;
+    with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let user = env.new_string(commit_user)?;
+        let positions = env.new_string(positions_json)?;
+        env.call_static_method(
+            "org/paimonparity/bridge/ColumnWriter",
+            "deleteRows",
+            "(Ljava/lang/String;Ljava/lang/String;JLjava/lang/String;)V",
+            &[
+                JValue::Object(&dir),
+                JValue::Object(&user),
+                JValue::Long(identifier),
+                JValue::Object(&positions),
+            ],
+        )?;
+        Ok(())
+    })
+}
+
 /// One commit of some columns of the row-tracking table at `table_dir`, as a data-evolution update writes it
 /// (`org.paimonparity.bridge.ColumnWriter`, Paimon 1.3+): `newWrite(commit_user).withWriteType(columns)`, the
 /// rows written (values in the order of `columns_json`, a JSON array of column names), `prepareCommit(false,

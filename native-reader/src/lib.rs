@@ -12,7 +12,7 @@ pub mod binary_row;
 pub mod decode;
 pub mod deletion_vector;
 pub mod error;
-pub(crate) mod evolution;
+pub mod evolution;
 pub mod fileio;
 pub(crate) mod java;
 pub mod line;

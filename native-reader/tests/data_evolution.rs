@@ -14,13 +14,24 @@ use native_reader::decode::SplitReader;
 use native_reader::{PaimonRelease, Table};
 
 fn table() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c24-data-evolution/paimon-2.0.0/table")
+    corpus("c24-data-evolution")
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpora")
+        .join(name)
+        .join("paimon-2.0.0/table")
 }
 
 type Row = (Option<i32>, Option<String>, Option<i32>, Option<f64>);
 
 fn rows(release: PaimonRelease) -> (usize, Vec<Row>) {
-    let table = Arc::new(Table::open_as(&table(), release).unwrap());
+    rows_of(&table(), release)
+}
+
+fn rows_of(path: &Path, release: PaimonRelease) -> (usize, Vec<Row>) {
+    let table = Arc::new(Table::open_as(path, release).unwrap());
     let splits = table.plan_batch(None).unwrap();
     let mut out = Vec::new();
     for split in &splits {
@@ -77,4 +88,23 @@ fn a_release_before_1_3_reads_every_file_as_plain_rows() {
     assert_eq!(rows[8], (None, None, Some(100), None));
     assert_eq!(rows[13], (None, Some("A5".into()), None, Some(55.0)));
     assert_eq!(rows[16], (None, None, None, Some(-0.5)));
+}
+
+#[test]
+fn a_deletion_vector_on_the_anchor_file_drops_merged_rows() {
+    // c27: c24's writes with deletion vectors on, rows 1, 6 and 7 deleted after the first column updates
+    // (in the anchor files, the groups' oldest), then `c` of rows 0-4 written again.
+    let s = |v: &str| Some(v.to_string());
+    let (splits, rows) = rows_of(&corpus("c27-data-evolution-deletes"), PaimonRelease::V2_0_0);
+    assert_eq!(splits, 1);
+    assert_eq!(
+        rows,
+        vec![
+            (Some(0), s("a0"), Some(100), Some(-0.5)),
+            (Some(2), None, Some(120), None),
+            (Some(3), s("a3"), Some(130), Some(-3.5)),
+            (Some(4), s("a4"), Some(140), Some(-4.5)),
+            (Some(5), s("A5"), Some(50), Some(55.0)),
+        ]
+    );
 }

@@ -430,6 +430,11 @@ impl<'a> Run<'a> {
                 first_row_id,
                 rows,
             } => self.write_columns(user, *identifier, columns, *first_row_id, rows),
+            Step::DeleteRows {
+                user,
+                identifier,
+                row_ids,
+            } => self.delete_rows(user, *identifier, row_ids),
             Step::CreateBranch { name } => Ok(jvm_bridge::corpus::create_branch(self.table, name)?),
             Step::Restart => Ok(()),
             Step::ReadBatch => {
@@ -466,7 +471,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn mark_others_stale(&mut self, user: &str) {
+    pub(super) fn mark_others_stale(&mut self, user: &str) {
         for (name, w) in self.writers.iter_mut() {
             if name != user {
                 w.stale = true;
@@ -593,40 +598,6 @@ impl<'a> Run<'a> {
         self.log.push(CommitRecord {
             user: user.to_owned(),
             identifier: i64::MAX,
-            outcome: "committed".to_owned(),
-            prepared: Some(prepared),
-        });
-        self.mark_others_stale(user);
-        Ok(())
-    }
-
-    fn write_columns(
-        &mut self,
-        user: &str,
-        identifier: i64,
-        columns: &[String],
-        first_row_id: Option<i64>,
-        rows: &[RowSpec],
-    ) -> Result<()> {
-        self.note_identifier(user, identifier)?;
-        let encode = |e: serde_json::Error| Error::ScenarioSource {
-            context: String::new(),
-            source: e.into(),
-        };
-        let rows_json = serde_json::to_string(rows).map_err(encode)?;
-        let columns_json = serde_json::to_string(columns).map_err(encode)?;
-        let prepared = jvm_bridge::corpus::write_columns(
-            self.table,
-            user,
-            self.tmp,
-            identifier,
-            &columns_json,
-            first_row_id,
-            &rows_json,
-        )?;
-        self.log.push(CommitRecord {
-            user: user.to_owned(),
-            identifier,
             outcome: "committed".to_owned(),
             prepared: Some(prepared),
         });

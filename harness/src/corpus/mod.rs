@@ -12,6 +12,7 @@
 //! an armed fault must fire) make generation fail when a scenario stops reproducing its situation.
 
 mod crash;
+mod evolution;
 mod flink;
 mod flink_truth;
 mod generate;

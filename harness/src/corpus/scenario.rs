@@ -217,6 +217,18 @@ pub enum Step {
         /// The rows.
         rows: Vec<RowSpec>,
     },
+    /// Delete rows of an unpartitioned data-evolution table by row id, as its deletes are written (1.3+):
+    /// each row's position in its row-id group's anchor file (`DataEvolutionUtils.retrieveAnchorFile`: the
+    /// oldest data file of the group) goes into that file's deletion vector, committed as index files.
+    DeleteRows {
+        /// Commit user (default [`DEFAULT_USER`]).
+        #[serde(default = "default_user")]
+        user: String,
+        /// Commit identifier; strictly increasing per user.
+        identifier: i64,
+        /// The `_ROW_ID`s to delete.
+        row_ids: Vec<i64>,
+    },
     /// Create an empty branch `name` with the table's latest schema (`Table.createBranch(name)`); a user whose
     /// `writer_options` hold `"branch": name` writes to it (`switchToBranch`).
     CreateBranch {
@@ -307,6 +319,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Overwrite { .. } => "overwrite",
         Step::WriteColumns { .. } => "write-columns",
         Step::CreateBranch { .. } => "create-branch",
+        Step::DeleteRows { .. } => "delete-rows",
         Step::ReadBatch => "read-batch",
         Step::Restart => "restart",
         Step::Random(_) => "random",

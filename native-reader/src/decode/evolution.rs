@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_array::{new_null_array, ArrayRef, BooleanArray, RecordBatch};
 use arrow_schema::SchemaRef;
 
 use super::file::read_file_with;
 use super::FileReadOptions;
+use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
-use crate::split::DataFileDesc;
+use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
 
 /// The merged rows of one row-id group of data files (more than one file, all spanning the same row ids),
@@ -22,6 +23,9 @@ pub(crate) struct GroupBatches {
     table: Arc<Table>,
     bucket_path: String,
     files: Vec<DataFileDesc>,
+    /// The deletion vector of the group's anchor file ([`crate::evolution::anchor_file`]), whose positions
+    /// count from the group's first row: it drops merged rows.
+    deletion: Option<DeletionFileDesc>,
     options: FileReadOptions,
     merged: Option<RecordBatch>,
     offset: usize,
@@ -29,18 +33,20 @@ pub(crate) struct GroupBatches {
 }
 
 impl GroupBatches {
-    /// Prepares to read `files` (one row-id group, in split order) of `table`; nothing is read until the
-    /// first batch is asked for.
+    /// Prepares to read `files` (one row-id group, in split order) of `table`, dropping the rows `deletion`
+    /// (the anchor file's deletion vector) deletes; nothing is read until the first batch is asked for.
     pub(crate) fn new(
         table: Arc<Table>,
         bucket_path: String,
         files: Vec<DataFileDesc>,
+        deletion: Option<DeletionFileDesc>,
         options: FileReadOptions,
     ) -> Self {
         GroupBatches {
             table,
             bucket_path,
             files,
+            deletion,
             options,
             merged: None,
             offset: 0,
@@ -99,7 +105,17 @@ impl GroupBatches {
                 None => new_null_array(field.data_type(), rows),
             });
         }
-        RecordBatch::try_new(schema, columns)
+        let merged = RecordBatch::try_new(schema, columns).map_err(|e| {
+            Error::library(ErrorKind::Decode, PathBuf::from(&self.bucket_path), "", e)
+        })?;
+        let Some(deletion) = &self.deletion else {
+            return Ok(merged);
+        };
+        // `ApplyDeletionVectorReader` on every file of the group, all spanning the anchor's rows.
+        let anchor = crate::evolution::anchor_file(&ordered).unwrap_or(ordered[0]);
+        let dv = DeletionVector::read(deletion, &self.path(anchor), ordered[0].row_count)?;
+        let keep = BooleanArray::from_iter((0..rows as u64).map(|p| Some(!dv.is_deleted(p))));
+        arrow_select::filter::filter_record_batch(&merged, &keep)
             .map_err(|e| Error::library(ErrorKind::Decode, PathBuf::from(&self.bucket_path), "", e))
     }
 

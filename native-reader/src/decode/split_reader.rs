@@ -160,10 +160,18 @@ impl SplitReader {
                 .iter()
                 .map(|&i| self.split.data_files[i].clone())
                 .collect();
+            // The group's deletion vector is its anchor file's (`DataEvolutionSplitRead#readDeletionVector`).
+            let refs: Vec<&DataFileDesc> =
+                unit.iter().map(|&i| &self.split.data_files[i]).collect();
+            let deletion = crate::evolution::anchor_file(&refs).and_then(|anchor| {
+                let at = refs.iter().position(|f| std::ptr::eq(*f, anchor))?;
+                self.split.deletion_files.get(unit[at]).cloned().flatten()
+            });
             let group = GroupBatches::new(
                 self.table.clone(),
                 self.split.bucket_path.clone(),
                 files,
+                deletion,
                 self.options,
             );
             self.current.push_back(match &self.ahead {
@@ -237,16 +245,20 @@ fn data_evolution_units(split: &Split, rule: DataEvolution) -> Result<Vec<Vec<us
         reason,
     };
     let units = crate::evolution::row_id_groups(&split.data_files, rule).map_err(refuse)?;
-    for unit in units.iter().filter(|u| u.len() > 1) {
-        if let Some(&i) = unit
-            .iter()
-            .find(|&&i| split.deletion_files.get(i).is_some_and(Option::is_some))
-        {
-            return Err(refuse(format!(
-                "data file {} has a deletion vector in a row-id group of {} files (data evolution with deletion vectors), which this reader does not support",
-                split.data_files[i].file_name,
-                unit.len()
-            )));
+    // 1.3.x refuses a data-evolution table with deletion vectors (its schema validation); 1.4 on reads a
+    // group's deletion vector from its anchor file.
+    if rule == DataEvolution::ByFirstRowId {
+        for unit in units.iter().filter(|u| u.len() > 1) {
+            if let Some(&i) = unit
+                .iter()
+                .find(|&&i| split.deletion_files.get(i).is_some_and(Option::is_some))
+            {
+                return Err(refuse(format!(
+                    "data file {} has a deletion vector in a row-id group of {} files (data evolution with deletion vectors), which this release does not read",
+                    split.data_files[i].file_name,
+                    unit.len()
+                )));
+            }
         }
     }
     Ok(units)

@@ -19,13 +19,14 @@ mod columns;
 
 pub(crate) use columns::{column_sources, merge_order};
 
+pub use crate::line::DataEvolution;
+
 use crate::error::{Error, Result};
-use crate::line::DataEvolution;
 use crate::manifest::DataFileMeta;
 use crate::split::DataFileDesc;
 
 /// A file with a row-id range (`DataFileMeta.nonNullRowIdRange`).
-pub(crate) trait RowIdRange {
+pub trait RowIdRange {
     /// The file name, for errors.
     fn name(&self) -> &str;
     /// `_FIRST_ROW_ID`, if the file has one.
@@ -92,7 +93,7 @@ impl RowIdRange for DataFileDesc {
 ///
 /// Errors: the reason naming a file without `_FIRST_ROW_ID` (1.4+), or (1.3) a file whose first row id
 /// falls inside the previous group's rows (Java: `There are overlapping files in the split`).
-pub(crate) fn row_id_groups<F: RowIdRange>(
+pub fn row_id_groups<F: RowIdRange>(
     files: &[F],
     rule: DataEvolution,
 ) -> std::result::Result<Vec<Vec<usize>>, String> {
@@ -166,6 +167,20 @@ fn equal_first_row_ids<F: RowIdRange>(files: &[F]) -> std::result::Result<Vec<Ve
         groups.push(current);
     }
     Ok(groups)
+}
+
+/// `DataEvolutionUtils.retrieveAnchorFile` (2.0): the file of a row-id group whose deletion vector holds the
+/// group's deleted rows, at positions from the group's first row id: the oldest data file (smallest
+/// `_MAX_SEQUENCE_NUMBER`, then file name), `.blob` and vector-store files left out. `None` when the group
+/// has no data file.
+pub fn anchor_file<'a, F: RowIdRange>(group: &[&'a F]) -> Option<&'a F> {
+    group
+        .iter()
+        .filter(|f| !f.name().ends_with(".blob") && !f.name().contains(".vector."))
+        .min_by(|a, b| {
+            (a.max_sequence_number(), a.name()).cmp(&(b.max_sequence_number(), b.name()))
+        })
+        .copied()
 }
 
 /// `files` moved into their row-id groups ([`row_id_groups`]), for `DataEvolutionSplitGenerator`, which

@@ -1,10 +1,12 @@
 package org.paimonparity.bridge;
 
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.RowType;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Row tracking and data evolution appeared in Paimon 1.3.0: releases before it can write neither
@@ -20,6 +22,14 @@ final class RowTrackingWrites {
     }
 
     static void assignFirstRowId(List<CommitMessage> messages, long firstRowId) {
+        throw unsupported();
+    }
+
+    static void deleteRows(
+            FileStoreTable table,
+            String commitUser,
+            long identifier,
+            Map<String, List<Long>> positions) {
         throw unsupported();
     }
 

@@ -90,4 +90,32 @@ public final class ColumnWriter {
             return summary;
         }
     }
+
+    /**
+     * One commit of deletion vectors (see {@code RowTrackingWrites.deleteRows}): {@code
+     * positionsJson} maps data file names to the row positions (in that file) to delete, {@code
+     * {"data-…-0.parquet": [1, 3]}}; the caller picks each row-id group's anchor file.
+     */
+    public static void deleteRows(
+            String tableDir, String commitUser, long identifier, String positionsJson)
+            throws Exception {
+        FileStoreTable table =
+                FileStoreTableFactory.create(
+                        TableLocations.fileIO(tableDir), TableLocations.path(tableDir));
+        JsonNode json = JsonSerdeUtil.fromJson(positionsJson, JsonNode.class);
+        if (json == null || !json.isObject()) {
+            throw new IllegalArgumentException("positions must be a JSON object of file -> [positions]");
+        }
+        java.util.Map<String, List<Long>> positions = new java.util.LinkedHashMap<>();
+        java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = json.fields();
+        while (it.hasNext()) {
+            java.util.Map.Entry<String, JsonNode> e = it.next();
+            List<Long> list = new ArrayList<>();
+            for (JsonNode p : e.getValue()) {
+                list.add(p.asLong());
+            }
+            positions.put(e.getKey(), list);
+        }
+        RowTrackingWrites.deleteRows(table, commitUser, identifier, positions);
+    }
 }
