@@ -44,18 +44,11 @@ pub(super) fn run(command: ReportCommand) -> Result<i32> {
         .collect::<Result<_>>()?;
     let (first_path, first) = &shards[0];
     let release = |v: &Value| v["paimon_version"].as_str().unwrap_or_default().to_owned();
+    let all: Vec<&(PathBuf, Value)> = shards.iter().collect();
+    agree_with_first(&all, release, |this, first, theirs| {
+        format!("was written with Paimon {this}, {first} with Paimon {theirs}: not shards of one replay")
+    })?;
     for (path, v) in &shards[1..] {
-        if release(v) != release(first) {
-            return Err(refused(
-                path,
-                format!(
-                    "was written with Paimon {}, {} with Paimon {}: not shards of one replay",
-                    release(v),
-                    first_path.display(),
-                    release(first)
-                ),
-            ));
-        }
         if let Some((flag, this, theirs)) = differing_option(v, first) {
             return Err(refused(
                 path,
@@ -190,27 +183,40 @@ fn merge_runs(of: &[(&PathBuf, &ReplayRun)]) -> Result<ReplayRun> {
     Ok(ReplayRun::of_report(&summary.table, summary.mode, merged))
 }
 
+/// Checks that every shard has the same `property` as the first.
+///
+/// Errors: [`Error::Report`] naming the first shard that differs, with `message(its value, the first
+/// shard's path, the first's value)`.
+fn agree_with_first<T: PartialEq + std::fmt::Display>(
+    shards: &[&(PathBuf, Value)],
+    property: impl Fn(&Value) -> T,
+    message: impl Fn(&T, &std::path::Display<'_>, &T) -> String,
+) -> Result<()> {
+    let (first_path, first) = shards[0];
+    let expected = property(first);
+    for (path, v) in &shards[1..] {
+        let this = property(v);
+        if this != expected {
+            return Err(refused(
+                path,
+                message(&this, &first_path.display(), &expected),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Merges the shards of one replay (already checked to be of one release and the same options) into its
 /// runs.
 ///
 /// Errors: [`Error::Report`] naming the shard whose runs are not those of the others, or that
 /// [`merge_shards`] refuses.
 fn merge_replay(shards: &[&(PathBuf, Value)]) -> Result<Vec<ReplayRun>> {
-    let (first_path, first) = shards[0];
+    let (_, first) = shards[0];
     let run_count = |v: &Value| v["runs"].as_array().map_or(0, Vec::len);
-    for (path, v) in &shards[1..] {
-        if run_count(v) != run_count(first) {
-            return Err(refused(
-                path,
-                format!(
-                    "has {} runs (table x mode x reader), {} has {}: not shards of one replay",
-                    run_count(v),
-                    first_path.display(),
-                    run_count(first)
-                ),
-            ));
-        }
-    }
+    agree_with_first(shards, run_count, |this, first, theirs| {
+        format!("has {this} runs (table x mode x reader), {first} has {theirs}: not shards of one replay")
+    })?;
     // Run k of every shard is run k of the replay (tables, modes and readers come in one order).
     let parsed: Vec<Vec<ReplayRun>> = shards
         .iter()
