@@ -102,6 +102,12 @@ pub fn branch_path(path: &Path, branch: Option<&str>) -> PathBuf {
     }
 }
 
+/// Whether branch `name` of the table at `path` has a `schema/` (on a store, through its FileIO).
+fn branch_exists(path: &Path, name: &str) -> bool {
+    let schema = branch_path(path, Some(name)).join("schema");
+    crate::fileio::for_path(&schema).is_ok_and(|io| io.is_dir(&schema).unwrap_or(false))
+}
+
 /// File name prefix of schema files in `schema/`.
 pub const SCHEMA_PREFIX: &str = "schema-";
 
@@ -235,7 +241,7 @@ impl Table {
                 if with_fallback
                     && !name.is_empty()
                     && release.rules().fallback_branch.known()
-                    && branch_path(path, Some(name)).join("schema").is_dir() =>
+                    && branch_exists(path, name) =>
             {
                 Some(Arc::new(Table::open_at(path, Some(name), release, false)?))
             }
