@@ -6,6 +6,7 @@
 //!    **planning** difference and their rows are not compared.
 //! 3. Splits with the same files are read by both readers and diffed row by row: a **decoding** difference.
 
+mod location;
 mod parallel;
 mod progress;
 pub mod retained;
@@ -30,6 +31,7 @@ use crate::reader::{PlannedSplit, TableReader};
 pub use progress::{spinner, Spinner};
 pub use shard::{merge as merge_shards, MergeRefused, Shard};
 
+pub use location::{meta_location, resolve_table};
 pub(crate) use parallel::{in_order, InFlight};
 use split::{compare_pair, first_difference_of, plan_failure, prefetch_stock, Ahead};
 
@@ -561,97 +563,6 @@ fn reader_plan_failed(
         shard: options.shard,
         plan_size: options.shard.map(|_| stock_plan.len()),
     }
-}
-
-/// Resolves a table location (a directory, a `file:///…` URI or an `s3://` URI:
-/// [`crate::location::table_location`]) to a canonical absolute path or store location, with a clear error
-/// when it is missing or is not a Paimon table (no `schema/` directory; the error names the tables the
-/// location holds, when it is a warehouse, a database or a folder of tables). A store location is checked
-/// with one LIST of its `schema/` prefix; a refused or failed request is an error naming the location.
-pub fn resolve_table(path: &Path) -> Result<PathBuf> {
-    let (base, branch) = crate::location::split_branch(path);
-    let resolved = resolve_main_table(&base)?;
-    let Some(branch) = branch else {
-        return Ok(resolved);
-    };
-    let schema = native_reader::table::branch_path(&resolved, Some(&branch)).join("schema");
-    let found = if crate::location::is_store(&resolved) {
-        native_reader::fileio::for_path(&schema)?
-            .list(&schema)
-            .is_ok_and(|names| names.iter().any(|n| n.starts_with("schema-")))
-    } else {
-        schema.is_dir()
-    };
-    if !found {
-        return Err(Error::Table {
-            path: resolved,
-            reason: format!(
-                "the table has no branch `{branch}` (no branch/branch-{branch}/schema/)"
-            ),
-        });
-    }
-    Ok(crate::location::with_branch(&resolved, &branch))
-}
-
-/// Where the schemas and snapshots of the table (or branch, [`crate::location::BRANCH_SUFFIX`]) at
-/// `location` are: the table directory, or its `branch/branch-<name>/`.
-pub fn meta_location(location: &Path) -> PathBuf {
-    let (base, branch) = crate::location::split_branch(location);
-    native_reader::table::branch_path(&base, branch.as_deref())
-}
-
-/// [`resolve_table`] of a location that names no branch.
-fn resolve_main_table(path: &Path) -> Result<PathBuf> {
-    let path = &crate::location::table_location(path)?;
-    if crate::location::is_store(path) {
-        return resolve_store_table(path);
-    }
-    let canonical = std::fs::canonicalize(path).map_err(|e| Error::TableSource {
-        path: path.to_path_buf(),
-        context: "cannot open table directory".to_owned(),
-        source: e.into(),
-    })?;
-    if !canonical.is_dir() {
-        return Err(Error::Table {
-            path: canonical,
-            reason: "not a directory".into(),
-        });
-    }
-    if !canonical.join("schema").is_dir() {
-        let reason = match crate::location::tables_hint(&canonical) {
-            Some(hint) => format!("not a Paimon table: no schema/ directory; {hint}"),
-            None => "not a Paimon table: no schema/ directory".into(),
-        };
-        return Err(Error::Table {
-            path: canonical,
-            reason,
-        });
-    }
-    Ok(canonical)
-}
-
-/// [`resolve_table`] of a store location.
-fn resolve_store_table(path: &Path) -> Result<PathBuf> {
-    let io = native_reader::fileio::for_path(path)?;
-    let schema = path.join("schema");
-    let names = io.list(&schema).map_err(|e| Error::TableSource {
-        path: path.to_path_buf(),
-        context: "cannot list the table's schema/".to_owned(),
-        source: e.into(),
-    })?;
-    if names.iter().any(|n| n.starts_with("schema-")) {
-        return Ok(path.to_path_buf());
-    }
-    let reason = match crate::location::tables_hint(path) {
-        Some(hint) => format!("not a Paimon table: no schema/ under this prefix; {hint}"),
-        None => {
-            "not a Paimon table: no schema/ under this prefix (no object, or no table in it)".into()
-        }
-    };
-    Err(Error::Table {
-        path: path.to_path_buf(),
-        reason,
-    })
 }
 
 /// Replays `table` from `options.from_snapshot` through `stock` and `native` and compares them.
