@@ -51,35 +51,28 @@ pub trait RowIdRange {
     }
 }
 
-impl RowIdRange for DataFileMeta {
-    fn name(&self) -> &str {
-        &self.file_name
-    }
-    fn first_row_id(&self) -> Option<i64> {
-        self.first_row_id
-    }
-    fn row_count(&self) -> i64 {
-        self.row_count
-    }
-    fn max_sequence_number(&self) -> i64 {
-        self.max_sequence_number
-    }
+/// [`RowIdRange`] of a file meta type with the fields of `DataFileMeta`: the manifest's entries and the
+/// splits' file descriptions.
+macro_rules! row_id_range_of_fields {
+    ($($t:ty),*) => {$(
+        impl RowIdRange for $t {
+            fn name(&self) -> &str {
+                &self.file_name
+            }
+            fn first_row_id(&self) -> Option<i64> {
+                self.first_row_id
+            }
+            fn row_count(&self) -> i64 {
+                self.row_count
+            }
+            fn max_sequence_number(&self) -> i64 {
+                self.max_sequence_number
+            }
+        }
+    )*};
 }
 
-impl RowIdRange for DataFileDesc {
-    fn name(&self) -> &str {
-        &self.file_name
-    }
-    fn first_row_id(&self) -> Option<i64> {
-        self.first_row_id
-    }
-    fn row_count(&self) -> i64 {
-        self.row_count
-    }
-    fn max_sequence_number(&self) -> i64 {
-        self.max_sequence_number
-    }
-}
+row_id_range_of_fields!(DataFileMeta, DataFileDesc);
 
 /// The row-id groups of `files` as `rule` forms them: indexes into `files`, in read order.
 ///
