@@ -1,6 +1,5 @@
 package org.paimonparity.bridge;
 
-import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -8,7 +7,6 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.DataField;
-import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.JsonSerdeUtil;
 
@@ -70,16 +68,7 @@ public final class ColumnWriter {
                                 .withIOManager(io);
                 TableCommitImpl commit = table.newCommit(commitUser)) {
             for (JsonNode r : rows) {
-                JsonNode kind = r.get("kind");
-                JsonNode values = r.get("values");
-                if (kind == null || !kind.isTextual() || values == null || !values.isArray()) {
-                    throw new IllegalArgumentException(
-                            "every row needs a \"kind\" string and a \"values\" array: " + r);
-                }
-                write.write(
-                        GenericRow.ofKind(
-                                RowKind.fromShortString(kind.asText()),
-                                JsonRows.toRow(fields, values)));
+                write.write(JsonRows.rowOf(fields, r));
             }
             List<CommitMessage> messages = write.prepareCommit(false, identifier);
             if (firstRowId >= 0) {

@@ -19,7 +19,6 @@ import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypeJsonParser;
-import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.JsonSerdeUtil;
 
@@ -162,15 +161,7 @@ public final class CorpusWriter {
             }
             List<DataField> fields = w.table.rowType().getFields();
             for (JsonNode r : rows) {
-                JsonNode kind = r.get("kind");
-                JsonNode values = r.get("values");
-                if (kind == null || !kind.isTextual() || values == null || !values.isArray()) {
-                    throw new IllegalArgumentException(
-                            "every row needs a \"kind\" string and a \"values\" array: " + r);
-                }
-                GenericRow row =
-                        GenericRow.ofKind(
-                                RowKind.fromShortString(kind.asText()), JsonRows.toRow(fields, values));
+                GenericRow row = JsonRows.rowOf(fields, r);
                 if (w.write instanceof TableWriteImpl) {
                     TableWriteImpl<?> impl = (TableWriteImpl<?>) w.write;
                     w.touched.add(new Touched(impl.getPartition(row).copy(), impl.getBucket(row)));
@@ -446,15 +437,7 @@ public final class CorpusWriter {
                                 .withOverwrite(staticPartition)
                                 .ignoreEmptyCommit(true)) {
             for (JsonNode r : rows) {
-                JsonNode kind = r.get("kind");
-                JsonNode values = r.get("values");
-                if (kind == null || !kind.isTextual() || values == null || !values.isArray()) {
-                    throw new IllegalArgumentException(
-                            "every row needs a \"kind\" string and a \"values\" array: " + r);
-                }
-                write.write(
-                        GenericRow.ofKind(
-                                RowKind.fromShortString(kind.asText()), JsonRows.toRow(fields, values)));
+                write.write(JsonRows.rowOf(fields, r));
             }
             List<CommitMessage> messages = write.prepareCommit();
             String summary = summary(messages);

@@ -1,5 +1,7 @@
 package org.paimonparity.bridge;
 
+import org.apache.paimon.types.RowKind;
+
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
@@ -232,4 +234,18 @@ final class JsonRows {
                         + ", got " + v);
     }
 
+
+    /**
+     * One row of the corpus writer's rows JSON, {@code {"kind":"+I","values":[..]}}: a {@code
+     * GenericRow} of that RowKind with the values converted by {@code fields} ({@link #toRow}).
+     */
+    static GenericRow rowOf(List<DataField> fields, JsonNode r) {
+        JsonNode kind = r.get("kind");
+        JsonNode values = r.get("values");
+        if (kind == null || !kind.isTextual() || values == null || !values.isArray()) {
+            throw new IllegalArgumentException(
+                    "every row needs a \"kind\" string and a \"values\" array: " + r);
+        }
+        return GenericRow.ofKind(RowKind.fromShortString(kind.asText()), toRow(fields, values));
+    }
 }
