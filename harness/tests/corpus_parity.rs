@@ -43,9 +43,27 @@ struct ReleaseLimit {
     problem: &'static str,
 }
 
+/// Both readers refuse a table with a BLOB column as a release before 1.4.1, each in its own words.
+const BLOB_UNKNOWN: &str = "(its schema parser fails on it; BLOB is from 1.4.1); stock reader: \
+     java.lang.IllegalArgumentException: Could not parse type";
+
 const EVERY_MODE: &[&str] = &["stream", "stream-full", "latest-full", "batch"];
 
 const RELEASE_LIMITS: &[ReleaseLimit] = &[
+    // BLOB is from 1.4.1: earlier schema parsers fail on the type, and the native reader refuses the table
+    // as that release (`native_reader::line::TypeNames`).
+    ReleaseLimit {
+        corpus: "c28-blob",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: BLOB_UNKNOWN,
+    },
+    ReleaseLimit {
+        corpus: "c28-blob-split-by-open-cost",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: BLOB_UNKNOWN,
+    },
     // 1.3.x and 1.4.x validate the schema on read and refuse data evolution with deletion vectors.
     ReleaseLimit {
         corpus: "c27-data-evolution-deletes",
@@ -149,7 +167,7 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 }
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
-/// with type changes, a fallback branch), written by 2.0.0 and replayed in every scan mode by this line's two readers: a line
+/// with type changes, a fallback branch, a BLOB column), written by 2.0.0 and replayed in every scan mode by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
 const WRITTEN_BY_2_0_0: &[&str] = &[

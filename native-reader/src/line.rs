@@ -292,10 +292,46 @@ pub struct LineRules {
     /// Which partitions a batch scan of a table with `scan.fallback-branch` reads from the fallback branch
     /// (`FallbackReadFileStoreTable.FallbackReadScan#plan`).
     pub fallback_branch: FallbackBranch,
+    /// The type names the release's schema parser knows (`DataTypeJsonParser`): a schema with a later type
+    /// fails to parse there, so the table is refused as a whole.
+    pub type_names: TypeNames,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
     pub map_value_nullability: MapValueNullability,
+}
+
+/// The type names a release's schema parser knows ([`LineRules::type_names`]); each later one adds to the
+/// earlier ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeNames {
+    /// 1.0.x: neither VARIANT, BLOB nor VECTOR.
+    Classic,
+    /// 1.1.0 to 1.3.x: VARIANT (#4757).
+    Variant,
+    /// From 1.4.1: BLOB and VECTOR too (#6268, #7204).
+    BlobAndVector,
+}
+
+impl TypeNames {
+    /// The first type in `t` (itself or nested) this release's parser does not know, with the first release
+    /// that knows it: `("BLOB", "1.4.1")`; `None` when it knows them all.
+    pub fn unknown_in(self, t: &crate::schema::DataType) -> Option<(&'static str, &'static str)> {
+        use crate::schema::TypeKind;
+        let mut found = None;
+        t.visit(&mut |k| {
+            let later = match k {
+                TypeKind::Variant if self < TypeNames::Variant => Some(("VARIANT", "1.1.0")),
+                TypeKind::Blob if self < TypeNames::BlobAndVector => Some(("BLOB", "1.4.1")),
+                TypeKind::Vector(..) if self < TypeNames::BlobAndVector => {
+                    Some(("VECTOR", "1.4.1"))
+                }
+                _ => None,
+            };
+            found = found.or(later);
+        });
+        found
+    }
 }
 
 /// Row-id groups of a data-evolution table ([`LineRules::data_evolution`]).
@@ -383,6 +419,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     data_evolution: DataEvolution::Unknown,
     parquet_missing_columns_sticky: true,
     fallback_branch: FallbackBranch::KeyedFilesReadByFallback,
+    type_names: TypeNames::Classic,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -398,13 +435,14 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 
 /// The rules of Paimon 1.1.1: the changelog-manifest follow-up and no deletion files on streaming splits
 /// (#5095, #5058), whole-entry dedup of the changes plan (#5343), `last_value` for sequence fields (#5065),
-/// and the postpone bucket skipped by every read (#5095).
+/// the postpone bucket skipped by every read (#5095) and the VARIANT type (#4757).
 pub const V1_1_1_RULES: LineRules = LineRules {
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,
     changes_drop_common_files: false,
     sequence_field_aggregation: SequenceFieldAggregation::LastValue,
     postpone_bucket: PostponeBucket::EveryReadSkips,
+    type_names: TypeNames::Variant,
     ..V1_0_1_RULES
 };
 
@@ -433,10 +471,11 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 
 /// The rules of Paimon 1.4.2: 1.3.1's (still `DeletionVectorsOrFirstRow`, `Remainder`, `KeepsInput`, the
 /// JVM zone), with data-evolution groups by overlapping row-id ranges and the fallback branch read for the
-/// partitions the main branch does not list.
+/// partitions the main branch does not list, and the BLOB and VECTOR types.
 pub const V1_4_2_RULES: LineRules = LineRules {
     data_evolution: DataEvolution::ByRowIdRange,
     fallback_branch: FallbackBranch::ListedPartitions,
+    type_names: TypeNames::BlobAndVector,
     ..V1_3_1_RULES
 };
 
@@ -454,6 +493,27 @@ pub const V2_0_0_RULES: LineRules = LineRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_release_knows_the_type_names_of_its_time() {
+        let t =
+            |json: &str| crate::schema::parse_type(&serde_json::from_str(json).unwrap()).unwrap();
+        let variant = t(r#"{"type": "ARRAY", "element": "VARIANT"}"#);
+        let blob = t(r#"{"type": "ROW", "fields": [{"id": 1, "name": "b", "type": "BLOB"}]}"#);
+        let int = t(r#""INT NOT NULL""#);
+        let rules = |r: PaimonRelease| r.rules().type_names;
+        assert_eq!(
+            rules(PaimonRelease::V1_0_1).unknown_in(&variant),
+            Some(("VARIANT", "1.1.0"))
+        );
+        assert_eq!(rules(PaimonRelease::V1_1_1).unknown_in(&variant), None);
+        assert_eq!(
+            rules(PaimonRelease::V1_3_1).unknown_in(&blob),
+            Some(("BLOB", "1.4.1"))
+        );
+        assert_eq!(rules(PaimonRelease::V1_4_2).unknown_in(&blob), None);
+        assert_eq!(rules(PaimonRelease::V1_0_0).unknown_in(&int), None);
+    }
 
     #[test]
     fn release_versions_name_their_release() {

@@ -255,8 +255,10 @@ impl OptionName for FileFormat {
             FileFormat::Parquet => "parquet",
             FileFormat::Orc => "orc",
             FileFormat::Avro => "avro",
+            FileFormat::Blob => "blob",
         }
     }
+    // `.blob` files hold one column of a data-evolution table; no table's `file.format`.
     const ALL: &'static [Self] = &[FileFormat::Parquet, FileFormat::Orc, FileFormat::Avro];
 }
 
@@ -288,6 +290,9 @@ pub struct CoreOptions {
     pub split_target_size: i64,
     /// `source.split.open-file-cost` in bytes, default 4 MiB.
     pub split_open_file_cost: i64,
+    /// `blob.split-by-file-size` (`CoreOptions.blobSplitByFileSize`, 1.4+), default `!blob-as-descriptor`: a
+    /// `.blob` file weighs its size when a data-evolution scan bin-packs row-id groups, else the open-file cost.
+    pub blob_split_by_file_size: bool,
     /// `data-file.path-directory`: data directories live under `<table>/<this>/` when set.
     pub data_file_path_directory: Option<String>,
     /// `streaming-read-overwrite`, default false.
@@ -332,6 +337,7 @@ impl Default for CoreOptions {
             data_evolution_enabled: false,
             split_target_size: 128 << 20,
             split_open_file_cost: 4 << 20,
+            blob_split_by_file_size: true,
             data_file_path_directory: None,
             streaming_read_overwrite: false,
             scan_plan_sort_partition: false,
@@ -430,6 +436,10 @@ impl CoreOptions {
             data_evolution_enabled: bool_opt("data-evolution.enabled", false)?,
             split_target_size: size_opt("source.split.target-size", d.split_target_size)?,
             split_open_file_cost: size_opt("source.split.open-file-cost", d.split_open_file_cost)?,
+            blob_split_by_file_size: bool_opt(
+                "blob.split-by-file-size",
+                !bool_opt("blob-as-descriptor", false)?,
+            )?,
             data_file_path_directory: get("data-file.path-directory").map(str::to_string),
             streaming_read_overwrite: bool_opt("streaming-read-overwrite", false)?,
             scan_plan_sort_partition: bool_opt("scan.plan-sort-partition", false)?,

@@ -79,14 +79,23 @@ pub struct DataField {
 impl DataType {
     /// True when this type is BLOB or has a BLOB inside (ARRAY, VECTOR, MULTISET, MAP, ROW).
     pub fn contains_blob(&self) -> bool {
+        let mut blob = false;
+        self.visit(&mut |k| blob |= matches!(k, TypeKind::Blob));
+        blob
+    }
+
+    /// Calls `f` with this type's kind, then with every nested one (ARRAY, VECTOR and MULTISET elements, MAP
+    /// keys and values, ROW fields), depth first.
+    pub fn visit(&self, f: &mut dyn FnMut(&TypeKind)) {
+        f(&self.kind);
         match &self.kind {
-            TypeKind::Blob => true,
-            TypeKind::Array(e) | TypeKind::Vector(e, _) | TypeKind::Multiset(e) => {
-                e.contains_blob()
+            TypeKind::Array(e) | TypeKind::Vector(e, _) | TypeKind::Multiset(e) => e.visit(f),
+            TypeKind::Map(k, v) => {
+                k.visit(f);
+                v.visit(f);
             }
-            TypeKind::Map(k, v) => k.contains_blob() || v.contains_blob(),
-            TypeKind::Row(fields) => fields.iter().any(|f| f.data_type.contains_blob()),
-            _ => false,
+            TypeKind::Row(fields) => fields.iter().for_each(|x| x.data_type.visit(f)),
+            _ => {}
         }
     }
 }

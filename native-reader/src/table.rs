@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use crate::error::{Error, Result};
 use crate::line::PaimonRelease;
 use crate::partition::PartitionComputer;
-use crate::schema::TableSchema;
+use crate::schema::{TableSchema, TypeKind};
 use crate::snapshot::{list_ids, Snapshot, SnapshotManager};
 
 pub use crate::options::{ChangelogProducer, CoreOptions};
@@ -59,7 +59,7 @@ pub const UNSUPPORTED_OPTIONS: &[(&str, &str, PaimonRelease)] = &[
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
 /// Why `file` of a manifest cannot be read by this reader as `release`, if it is a data-evolution file this
-/// reader does not merge: a `.blob` column file (`BlobFileFormat.isBlobFile`), a vector-store file
+/// reader does not merge: a vector-store file
 /// (`VectorType.isVectorStoreFile`, `.vector.` in its name) or a file with a `.row` sidecar
 /// (`data-evolution.row-sidecar.enabled`). The reason names the file and what it is. `None` for every other
 /// file, and for releases before 1.3.0 ([`crate::line::LineRules::data_evolution`]), whose readers know no
@@ -72,11 +72,6 @@ pub fn unsupported_data_evolution_file(
         return None;
     }
     let name = &file.file_name;
-    if name.ends_with(".blob") {
-        return Some(format!(
-            "data file {name} is a BLOB column file (`.blob`, data evolution), which this reader does not support"
-        ));
-    }
     if name.contains(".vector.") {
         return Some(format!(
             "data file {name} is a vector-store file (data evolution), which this reader does not support"
@@ -215,6 +210,21 @@ impl Table {
         let schema_path = schema_dir.join(format!("{SCHEMA_PREFIX}{latest}"));
         let mut schema = TableSchema::read(&schema_path)?;
         relax_tightened_columns(&mut schema, &schema_dir, latest)?;
+        let names = release.rules().type_names;
+        if let Some((field, (name, first))) = schema
+            .fields
+            .iter()
+            .find_map(|f| names.unknown_in(&f.data_type).map(|u| (f, u)))
+        {
+            return Err(Error::Unsupported {
+                path: schema_path,
+                reason: format!(
+                    "column `{}` has type {name}, which Paimon {} does not know (its schema parser fails on \
+                     it; {name} is from {first})",
+                    field.name, release
+                ),
+            });
+        }
         let schema = Arc::new(schema);
         let json_err = |reason: String| Error::Json {
             path: schema_path.clone(),
@@ -486,14 +496,27 @@ impl Table {
                 ));
             }
         }
-        if let Some(column) = self
-            .schema
-            .fields
+        // BLOB is read where 2.0 writes it to `.blob` column files: a top-level column of a data-evolution
+        // table, returned as `Blob.toData()` bytes (not as descriptors).
+        let blob_files = self.data_evolution()
+            && self.release >= PaimonRelease::V1_4_2
+            && [
+                "blob-as-descriptor",
+                "blob-descriptor-field",
+                "blob-view-field",
+                "blob-field",
+            ]
             .iter()
-            .find(|f| f.data_type.contains_blob())
-        {
+            .all(|k| {
+                self.schema
+                    .option(k)
+                    .is_none_or(|v| v.trim().is_empty() || v.trim().eq_ignore_ascii_case("false"))
+            });
+        if let Some(column) = self.schema.fields.iter().find(|f| {
+            f.data_type.contains_blob() && !(blob_files && f.data_type.kind == TypeKind::Blob)
+        }) {
             return refuse(format!(
-                "column `{}` has type BLOB, which is not supported (paimon-arrow 2.0 cannot export it either)",
+                "column `{}` has type BLOB, which this reader reads only as a top-level column of a data-evolution table in `.blob` files, returned as bytes (without `blob-as-descriptor`, `blob-field`, `blob-descriptor-field`, `blob-view-field`)",
                 column.name
             ));
         }

@@ -218,7 +218,9 @@ pub(crate) fn read_file_with(
         .transpose()?;
     let batch_size = options.batch_size.max(1);
     let raw = match ahead {
-        Some(pool) if columns.len() >= 2 && format != FileFormat::Avro => {
+        Some(pool)
+            if columns.len() >= 2 && matches!(format, FileFormat::Parquet | FileFormat::Orc) =>
+        {
             ColumnHalves::open(format, &path, &columns, batch_size, pool)?
         }
         _ => format.reader().open(&path, &columns, batch_size)?,

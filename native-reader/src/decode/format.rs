@@ -5,7 +5,7 @@ use std::path::Path;
 
 use arrow_array::ArrayRef;
 
-use super::{avro, orc, parquet};
+use super::{avro, blob, orc, parquet};
 use crate::error::{Error, Result};
 use crate::schema::DataType;
 
@@ -19,13 +19,18 @@ pub enum FileFormat {
     Orc,
     /// `.avro` (paimon-format `AvroFileFormat`).
     Avro,
+    /// `.blob` (2.0 paimon-format `BlobFileFormat`): one BLOB column of a data-evolution table.
+    Blob,
 }
 
 impl FileFormat {
     /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for another extension (the 2.0
-    /// formats `row`, `blob` (also `.managed.blob`), `lance`, `vortex`, `mosaic`, `csv`, `json`, `text` are
-    /// named as such).
+    /// formats `row`, `.managed.blob` packs, `lance`, `vortex`, `mosaic`, `csv`, `json`, `text` are named as
+    /// such).
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
+        if file_name.ends_with(".blob") && !file_name.ends_with(".managed.blob") {
+            return Ok(FileFormat::Blob);
+        }
         match file_name
             .rsplit('.')
             .next()
@@ -101,6 +106,7 @@ impl FileFormat {
             FileFormat::Parquet => &parquet::ParquetReader,
             FileFormat::Orc => &orc::OrcReader,
             FileFormat::Avro => &avro::AvroReader,
+            FileFormat::Blob => &blob::BlobReader,
         }
     }
 }
@@ -115,9 +121,12 @@ mod tests {
             FileFormat::of("data-1.parquet", Path::new("x")).unwrap(),
             FileFormat::Parquet
         );
+        assert_eq!(
+            FileFormat::of("data-1.blob", Path::new("x")).unwrap(),
+            FileFormat::Blob
+        );
         for name in [
             "data-1.row",
-            "data-1.blob",
             "data-1.managed.blob",
             "data-1.lance",
             "data-1.vortex",

@@ -30,6 +30,7 @@
 //! with at most two decoded batches waiting for each.
 
 pub(crate) mod avro;
+mod blob;
 pub(crate) mod cast;
 pub(crate) mod conform;
 mod error;

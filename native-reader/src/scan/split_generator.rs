@@ -80,7 +80,8 @@ pub(crate) fn generate_splits(
 
 /// `DataEvolutionSplitGenerator.splitForBatch` (and `splitForStreaming`, the same) over one bucket's files
 /// in manifest order: their row-id groups ([`crate::evolution::group_files`]) bin-packed in order with
-/// weight `max(sum of file sizes, open_file_cost)`; a split is raw-convertible when each of its groups is one
+/// weight `max(sum of file weights, open_file_cost)`, a file weighing its size, but a `.blob` file
+/// (`BlobFileFormat.isBlobFile`) the open-file cost unless `blob.split-by-file-size` (1.4+); a split is raw-convertible when each of its groups is one
 /// file.
 ///
 /// Errors: [`crate::Error::Unsupported`] naming the bucket and a file without `_FIRST_ROW_ID`.
@@ -99,7 +100,13 @@ fn data_evolution_packs(
         groups,
         |g| {
             g.iter()
-                .map(|f| f.file_size)
+                .map(|f| {
+                    if f.file_name.ends_with(".blob") && !options.blob_split_by_file_size {
+                        options.split_open_file_cost
+                    } else {
+                        f.file_size
+                    }
+                })
                 .sum::<i64>()
                 .max(options.split_open_file_cost)
         },

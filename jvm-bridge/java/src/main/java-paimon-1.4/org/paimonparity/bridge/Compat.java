@@ -1,6 +1,7 @@
 package org.paimonparity.bridge;
 
 import org.apache.paimon.data.BinaryVector;
+import org.apache.paimon.data.Blob;
 import org.apache.paimon.data.DataGetters;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalVector;
@@ -113,6 +114,9 @@ final class Compat {
                             JsonRows.toArray(field, vector.getElementType(), v),
                             vector.getElementType());
                 }
+            case BLOB:
+                // A base64 string, as BYTES: the blob's data, inline (`Blob.fromData`).
+                return Blob.fromData(java.util.Base64.getDecoder().decode(v.asText()));
             default:
                 return null;
         }
@@ -123,7 +127,8 @@ final class Compat {
      * paimon-arrow make it: VARIANT a Struct (nullable as the type, with the field id) of NOT NULL
      * Binary {@code "value"} and {@code "metadata"} (no field ids); VECTOR(n) a FixedSizeList(n)
      * whose one child {@code "$data$"} is the element, with field id {@code
-     * getArrayElementFieldId(baseId, depth + 1)}, as an ARRAY's. {@code null} (refused) for BLOB.
+     * getArrayElementFieldId(baseId, depth + 1)}, as an ARRAY's. BLOB, which paimon-arrow refuses, a
+     * Binary with the field id (the bridge's own choice: the bytes the released reader returns).
      */
     static Field lineTypeField(
             RowArrowExport export, String name, int id, int baseId, DataType type, int depth) {
@@ -164,6 +169,15 @@ final class Compat {
                                     RowArrowExport.fieldId(id)),
                             Collections.singletonList(element));
                 }
+            case BLOB:
+                return new Field(
+                        name,
+                        new FieldType(
+                                type.isNullable(),
+                                ArrowType.Binary.INSTANCE,
+                                null,
+                                RowArrowExport.fieldId(id)),
+                        null);
             default:
                 return null;
         }
@@ -174,7 +188,8 @@ final class Compat {
      * getVariant}) its {@code value()} and {@code metadata()} into the two children (NOT NULL
      * writers), the struct defined; VECTOR ({@code getVector}, refused unless of exactly the type's
      * length) {@code setNotNull}, its elements at {@code index * length + k}, the data vector's
-     * value count raised to cover them. {@code null} (refused) for BLOB.
+     * value count raised to cover them. BLOB ({@code getBlob}) the bytes of {@code toData()}, as a
+     * BYTES column's.
      */
     static RowArrowExport.Writer lineTypeWriter(
             RowArrowExport export, DataType type, FieldVector vector, boolean nullable) {
@@ -227,6 +242,19 @@ final class Compat {
                             }
                             FieldVector data = list.getDataVector();
                             data.setValueCount(Math.max(data.getValueCount(), base + length));
+                        }
+                    };
+                }
+            case BLOB:
+                {
+                    RowArrowExport.Writer bytes =
+                            export.writer(DataTypes.BYTES(), vector, nullable);
+                    GenericRow data = new GenericRow(1);
+                    return new RowArrowExport.Writer(export, vector, nullable) {
+                        @Override
+                        void set(int index, DataGetters from, int pos) {
+                            data.setField(0, from.getBlob(pos).toData());
+                            bytes.write(index, data, 0);
                         }
                     };
                 }

@@ -87,10 +87,11 @@ import java.util.List;
  *       against the nullability of the exported RowType itself (always nullable here, so nothing is
  *       refused); from 2.0 each writer against its own type (a map key's never nullable), with the
  *       message of that release.
- *   <li><b>Refused</b>: MULTISET (every release), VARIANT up to 1.3 and BLOB from 1.4, with {@code
+ *   <li><b>Refused</b>: MULTISET (every release) and VARIANT up to 1.3, with {@code
  *       UnsupportedOperationException}, when the schema is made. VARIANT (a struct of NOT NULL binary
- *       {@code value} and {@code metadata}) and VECTOR (FixedSizeList) from 1.4 are the line's {@code
- *       Compat.lineTypeField} / {@code lineTypeWriter}.
+ *       {@code value} and {@code metadata}), VECTOR (FixedSizeList) and BLOB (Binary: {@code
+ *       toData()}, which paimon-arrow refuses) from 1.4 are the line's {@code Compat.lineTypeField} /
+ *       {@code lineTypeWriter}.
  * </ul>
  */
 final class RowArrowExport implements RowExport {

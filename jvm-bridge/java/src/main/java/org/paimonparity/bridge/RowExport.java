@@ -52,6 +52,14 @@ interface RowExport {
 
     /** The exporter chosen by {@link #ENV} / {@link #PROPERTY} and the build (see the class doc). */
     static RowExport select() {
+        return select(false);
+    }
+
+    /**
+     * {@link #select()} for a read type that holds a BLOB ({@code blob}), which paimon-arrow refuses
+     * ("Doesn't support BlobType"): {@code auto} then takes the bridge's exporter.
+     */
+    static RowExport select(boolean blob) {
         String mode = System.getProperty(PROPERTY);
         if (mode == null || mode.trim().isEmpty()) {
             mode = System.getenv(ENV);
@@ -66,7 +74,8 @@ interface RowExport {
         switch (mode) {
             case "":
             case "auto":
-                return paimonArrow == null ? RowArrowExport.forRelease(StockReader.paimonVersion())
+                return paimonArrow == null || blob
+                        ? RowArrowExport.forRelease(StockReader.paimonVersion())
                         : instantiate(paimonArrow);
             case "bridge":
                 return RowArrowExport.forRelease(StockReader.paimonVersion());

@@ -399,7 +399,10 @@ public final class StockReader {
         RecordReader<InternalRow> reader =
                 table.newReadBuilder().newRead().createReader((Split) decoded);
         long handle = NEXT_HANDLE.getAndIncrement();
-        READS.put(handle, new OpenRead(reader, exportType, RowExport.select()));
+        boolean blob =
+                tableType.getFields().stream()
+                        .anyMatch(f -> f.type().getTypeRoot().name().equals("BLOB"));
+        READS.put(handle, new OpenRead(reader, exportType, RowExport.select(blob)));
         return handle;
     }
 

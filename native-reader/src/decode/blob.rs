@@ -1,0 +1,234 @@
+//! `.blob` files (paimon-format `BlobFileFormat`, from 1.4.1; `BlobFormatWriter`, `BlobFileMeta`): the values of
+//! one BLOB column of a data-evolution table, one record per row.
+//!
+//! Layout: records, then the index, then `int32 LE index length` and `byte version = 1`. A record is
+//! `int32 LE magic 1481511375`, the payload, `int64 LE record length` (magic, payload and these 12 bytes)
+//! and `int32 LE CRC32` of the magic and payload. The index is `DeltaVarintCompressor` of the record lengths
+//! (deltas, ZigZag, varints), `-1` for a NULL row and `-2` for a placeholder (a row whose value an older
+//! file of the column holds), neither taking bytes; records follow each other from offset 0.
+//!
+//! Values are returned as Arrow Binary, as the released reader's `Blob.toData()` gives them. Placeholders
+//! (`BlobFallbackRecordReader` reads them from older files) are refused by name.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::builder::BinaryBuilder;
+use arrow_array::ArrayRef;
+
+use super::format::{FileColumn, FormatReader, RawBatches};
+use super::mapped::{self, DataFile};
+use crate::error::{Error, Result};
+
+/// `BlobFormatWriter.MAGIC_NUMBER`.
+const MAGIC: i32 = 1_481_511_375;
+/// `BlobFormatWriter.VERSION`.
+const VERSION: u8 = 1;
+/// Magic before the payload, record length and CRC after it.
+const RECORD_OVERHEAD: i64 = 16;
+
+/// The `.blob` [`FormatReader`].
+pub(crate) struct BlobReader;
+
+impl FormatReader for BlobReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        let bytes = match mapped::open(path)? {
+            DataFile::Mapped(bytes) => bytes,
+            DataFile::Read(mut file) => {
+                let mut buf = Vec::new();
+                std::io::Read::read_to_end(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
+                bytes::Bytes::from(buf)
+            }
+        };
+        let bad = |reason: String| Error::Decode {
+            path: path.to_path_buf(),
+            reason: format!("not a readable blob file: {reason}"),
+        };
+        if columns.len() > 1 {
+            return Err(bad(format!(
+                "a blob file holds one column, {} were asked for",
+                columns.len()
+            )));
+        }
+        let records = index(&bytes).map_err(bad)?;
+        let mut values: Vec<Option<std::ops::Range<usize>>> = Vec::with_capacity(records.len());
+        let mut offset: i64 = 0;
+        for (row, &length) in records.iter().enumerate() {
+            match length {
+                -1 => values.push(None),
+                -2 => {
+                    return Err(Error::Unsupported {
+                        path: path.to_path_buf(),
+                        reason: format!(
+                            "row {row} of the blob file is a placeholder (its value is in an older file of the column), which this reader does not read"
+                        ),
+                    })
+                }
+                n if n >= RECORD_OVERHEAD => {
+                    values.push(Some(record(&bytes, offset, n).map_err(bad)?));
+                    offset += n;
+                }
+                n => return Err(bad(format!("row {row} has the record length {n}"))),
+            }
+        }
+        let want = !columns.is_empty();
+        let batch = batch_size.max(1);
+        let chunks: Vec<Vec<Option<std::ops::Range<usize>>>> =
+            values.chunks(batch).map(<[_]>::to_vec).collect();
+        Ok(Box::new(chunks.into_iter().map(move |chunk| {
+            let rows = chunk.len();
+            if !want {
+                return Ok((rows, Vec::new()));
+            }
+            let mut builder = BinaryBuilder::with_capacity(rows, 0);
+            for value in chunk {
+                match value {
+                    Some(range) => builder.append_value(&bytes[range]),
+                    None => builder.append_null(),
+                }
+            }
+            Ok((rows, vec![Arc::new(builder.finish()) as ArrayRef]))
+        })))
+    }
+}
+
+/// The record lengths of the index (`BlobFileMeta`).
+fn index(bytes: &[u8]) -> std::result::Result<Vec<i64>, String> {
+    let n = bytes.len();
+    if n < 5 {
+        return Err(format!("{n} bytes, fewer than the 5 of its footer"));
+    }
+    if bytes[n - 1] != VERSION {
+        return Err(format!("version {}, expected {VERSION}", bytes[n - 1]));
+    }
+    let index_len = i32::from_le_bytes([bytes[n - 5], bytes[n - 4], bytes[n - 3], bytes[n - 2]]);
+    let index_len = usize::try_from(index_len)
+        .ok()
+        .filter(|l| *l <= n - 5)
+        .ok_or_else(|| format!("index length {index_len} does not fit the file"))?;
+    decompress(&bytes[n - 5 - index_len..n - 5])
+}
+
+/// `DeltaVarintCompressor.decompress`: ZigZag varints of the first value and then the deltas.
+fn decompress(mut input: &[u8]) -> std::result::Result<Vec<i64>, String> {
+    let mut out: Vec<i64> = Vec::new();
+    while !input.is_empty() {
+        let mut raw: u64 = 0;
+        let mut shift = 0;
+        loop {
+            let Some((&b, rest)) = input.split_first() else {
+                return Err("the index ends inside a varint".into());
+            };
+            input = rest;
+            raw |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+            if shift > 63 {
+                return Err("a varint of the index overflows".into());
+            }
+        }
+        let value = (raw >> 1) as i64 ^ -((raw & 1) as i64);
+        let value = match out.last() {
+            Some(prev) => prev.wrapping_add(value),
+            None => value,
+        };
+        out.push(value);
+    }
+    Ok(out)
+}
+
+/// The payload of the record at `offset` of `length` bytes, checked against its magic and trailer.
+fn record(
+    bytes: &[u8],
+    offset: i64,
+    length: i64,
+) -> std::result::Result<std::ops::Range<usize>, String> {
+    let start = usize::try_from(offset).map_err(|_| format!("record offset {offset}"))?;
+    let len = usize::try_from(length).map_err(|_| format!("record length {length}"))?;
+    let end = start
+        .checked_add(len)
+        .filter(|e| *e <= bytes.len())
+        .ok_or_else(|| format!("the record at {offset} of {length} bytes runs past the file"))?;
+    let magic = i32::from_le_bytes([
+        bytes[start],
+        bytes[start + 1],
+        bytes[start + 2],
+        bytes[start + 3],
+    ]);
+    if magic != MAGIC {
+        return Err(format!(
+            "the record at {offset} has the magic {magic}, expected {MAGIC}"
+        ));
+    }
+    let mut trailer = [0u8; 8];
+    trailer.copy_from_slice(&bytes[end - 12..end - 4]);
+    let stored = i64::from_le_bytes(trailer);
+    if stored != length {
+        return Err(format!(
+            "the record at {offset} says it is {stored} bytes, the index {length}"
+        ));
+    }
+    Ok(start + 4..end - 12)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `DeltaVarintCompressor.compress` of `values`, written independently of [`decompress`].
+    fn compress(values: &[i64]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut prev = 0i64;
+        for (i, &v) in values.iter().enumerate() {
+            let delta = if i == 0 { v } else { v - prev };
+            prev = v;
+            let mut z = ((delta << 1) ^ (delta >> 63)) as u64;
+            while z & !0x7f != 0 {
+                out.push((z as u8 & 0x7f) | 0x80);
+                z >>= 7;
+            }
+            out.push(z as u8);
+        }
+        out
+    }
+
+    fn file(payloads: &[Option<&[u8]>]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut lengths = Vec::new();
+        for p in payloads {
+            match p {
+                None => lengths.push(-1),
+                Some(p) => {
+                    out.extend_from_slice(&MAGIC.to_le_bytes());
+                    out.extend_from_slice(p);
+                    let len = p.len() as i64 + RECORD_OVERHEAD;
+                    out.extend_from_slice(&len.to_le_bytes());
+                    out.extend_from_slice(&0i32.to_le_bytes());
+                    lengths.push(len);
+                }
+            }
+        }
+        let index = compress(&lengths);
+        out.extend_from_slice(&index);
+        out.extend_from_slice(&(index.len() as i32).to_le_bytes());
+        out.push(VERSION);
+        out
+    }
+
+    #[test]
+    fn records_and_nulls_come_back_in_order() {
+        let bytes = file(&[Some(b"abc"), None, Some(b""), Some(&[0u8; 300])]);
+        let lengths = index(&bytes).unwrap();
+        assert_eq!(lengths, vec![19, -1, 16, 316]);
+        assert_eq!(record(&bytes, 0, 19).unwrap(), 4..7);
+        assert_eq!(record(&bytes, 19, 16).unwrap(), 23..23);
+        assert!(record(&bytes, 1, 19).unwrap_err().contains("magic"));
+        let mut bad = bytes.clone();
+        let n = bad.len();
+        bad[n - 1] = 2;
+        assert!(index(&bad).unwrap_err().contains("version 2"));
+        assert!(decompress(&[0x80]).unwrap_err().contains("varint"));
+    }
+}
