@@ -34,9 +34,42 @@ pub fn with_branch(location: &Path, branch: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// The location without the system table its last component names, and that system table: `t$row_tracking`
+/// and `t$branch_b1$row_tracking` name `$row_tracking` (Paimon's `Identifier`: `table[$branch_<b>][$<system>]`);
+/// `None` when it names none (a `$branch_` part is not a system table).
+pub fn split_system(location: &Path) -> (PathBuf, Option<String>) {
+    let Some(text) = location.to_str() else {
+        return (location.to_path_buf(), None);
+    };
+    let last = text.rfind('/').map_or(0, |i| i + 1);
+    match text[last..].rfind('$') {
+        Some(at)
+            if last + at + 1 < text.len()
+                && at > 0
+                && !text[last + at..].starts_with(BRANCH_SUFFIX) =>
+        {
+            let (base, name) = text.split_at(last + at);
+            (PathBuf::from(base), Some(name[1..].to_owned()))
+        }
+        _ => (location.to_path_buf(), None),
+    }
+}
+
+/// `location` naming its table's system table `system`: `location` with `$<system>` after its last
+/// component.
+pub fn with_system(location: &Path, system: &str) -> PathBuf {
+    let mut s = location.as_os_str().to_os_string();
+    s.push("$");
+    s.push(system);
+    PathBuf::from(s)
+}
+
 /// The table location and the branch a location names ([`BRANCH_SUFFIX`] in its last component); the
-/// location itself and `None` when it names no branch.
+/// location itself and `None` when it names no branch. A system table it names ([`split_system`]) is left
+/// out of both.
 pub fn split_branch(location: &Path) -> (PathBuf, Option<String>) {
+    let (location, _) = split_system(location);
+    let location = location.as_path();
     let Some(text) = location.to_str() else {
         return (location.to_path_buf(), None);
     };
@@ -227,6 +260,33 @@ pub fn tables_hint(dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_location_names_a_branch_and_a_system_table_after_its_last_component() {
+        let split = |l: &str| {
+            let (base, branch) = split_branch(Path::new(l));
+            let system = split_system(Path::new(l)).1;
+            (base.to_string_lossy().into_owned(), branch, system)
+        };
+        let s = |v: &str| Some(v.to_owned());
+        assert_eq!(split("wh/t"), ("wh/t".into(), None, None));
+        assert_eq!(
+            split("wh/t$row_tracking"),
+            ("wh/t".into(), None, s("row_tracking"))
+        );
+        assert_eq!(split("wh/t$branch_b1"), ("wh/t".into(), s("b1"), None));
+        assert_eq!(
+            split("wh/t$branch_b1$row_tracking"),
+            ("wh/t".into(), s("b1"), s("row_tracking"))
+        );
+        // Only the last component: a `$` in a directory above is part of the path.
+        assert_eq!(split("w$h/t"), ("w$h/t".into(), None, None));
+        assert_eq!(split("wh/t$"), ("wh/t$".into(), None, None));
+        assert_eq!(
+            with_system(&with_branch(Path::new("wh/t/"), "b1"), "files"),
+            PathBuf::from("wh/t$branch_b1$files")
+        );
+    }
 
     #[test]
     fn file_uris_are_local_paths_s3_is_a_store_and_other_stores_are_refused_by_name() {

@@ -174,7 +174,11 @@ impl NativeTableReader {
             return Ok(t.clone());
         }
         let (base, branch) = crate::location::split_branch(path);
-        let t = Arc::new(Table::open_branch(&base, branch.as_deref(), self.release)?);
+        let mut t = Table::open_branch(&base, branch.as_deref(), self.release)?;
+        if let (_, Some(system)) = crate::location::split_system(path) {
+            t = t.system_table(&system)?;
+        }
+        let t = Arc::new(t);
         tables.insert(path.to_path_buf(), t.clone());
         Ok(t)
     }

@@ -28,6 +28,7 @@ pub mod scan;
 pub mod schema;
 pub mod snapshot;
 pub mod split;
+pub mod system;
 pub mod table;
 pub mod types;
 pub mod value;

@@ -286,6 +286,9 @@ pub struct CoreOptions {
     /// `data-evolution.enabled` (`CoreOptions.DATA_EVOLUTION_ENABLED`, 1.3+), default false: files may hold
     /// some columns of a row-id range, merged on read (see [`crate::line::LineRules::data_evolution`]).
     pub data_evolution_enabled: bool,
+    /// `row-tracking.enabled` (`CoreOptions.ROW_TRACKING_ENABLED`, 1.3+), default false: append files carry a
+    /// first row id, and `$row_tracking` reads `_ROW_ID` and `_SEQUENCE_NUMBER`.
+    pub row_tracking_enabled: bool,
     /// `source.split.target-size` in bytes, default 128 MiB.
     pub split_target_size: i64,
     /// `source.split.open-file-cost` in bytes, default 4 MiB.
@@ -335,6 +338,7 @@ impl Default for CoreOptions {
             partition_legacy_name: true,
             deletion_vectors_enabled: false,
             data_evolution_enabled: false,
+            row_tracking_enabled: false,
             split_target_size: 128 << 20,
             split_open_file_cost: 4 << 20,
             blob_split_by_file_size: true,
@@ -434,6 +438,7 @@ impl CoreOptions {
             partition_legacy_name: bool_opt("partition.legacy-name", true)?,
             deletion_vectors_enabled: bool_opt("deletion-vectors.enabled", false)?,
             data_evolution_enabled: bool_opt("data-evolution.enabled", false)?,
+            row_tracking_enabled: bool_opt("row-tracking.enabled", false)?,
             split_target_size: size_opt("source.split.target-size", d.split_target_size)?,
             split_open_file_cost: size_opt("source.split.open-file-cost", d.split_open_file_cost)?,
             blob_split_by_file_size: bool_opt(

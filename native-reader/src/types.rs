@@ -310,7 +310,7 @@ pub fn without_view(t: &ArrowType) -> ArrowType {
     }
 }
 
-fn with_id(field: Field, id: Option<i32>) -> Field {
+pub(crate) fn with_id(field: Field, id: Option<i32>) -> Field {
     match id {
         Some(id) => {
             field.with_metadata(HashMap::from([(FIELD_ID_KEY.to_string(), id.to_string())]))

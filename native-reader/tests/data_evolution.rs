@@ -108,3 +108,41 @@ fn a_deletion_vector_on_the_anchor_file_drops_merged_rows() {
         ]
     );
 }
+
+#[test]
+fn row_tracking_gives_each_merged_row_the_row_id_its_append_assigned() {
+    // Commits 1 and 2 appended ids 0-4 and 5-7 in order, so the row ids they were given are the ids; the
+    // column updates keep them (`DataFileMeta.assignFirstRowId` of the files they update).
+    let table = Table::open_as(&table(), PaimonRelease::V2_0_0)
+        .unwrap()
+        .system_table("row_tracking")
+        .unwrap();
+    let table = Arc::new(table);
+    let mut pairs = Vec::new();
+    for split in &table.plan_batch(None).unwrap() {
+        for batch in SplitReader::new(table.clone(), split, 3).unwrap() {
+            let batch = batch.unwrap();
+            let n = batch.num_columns();
+            assert_eq!(batch.schema().field(n - 2).name(), "_ROW_ID");
+            assert_eq!(batch.schema().field(n - 1).name(), "_SEQUENCE_NUMBER");
+            let id = batch.column(1).as_primitive::<Int32Type>();
+            let row_id = batch
+                .column(n - 2)
+                .as_primitive::<arrow_array::types::Int64Type>();
+            for i in 0..batch.num_rows() {
+                pairs.push((i64::from(id.value(i)), row_id.value(i)));
+            }
+        }
+    }
+    assert_eq!(pairs.len(), 8);
+    assert!(pairs.iter().all(|(id, row_id)| id == row_id), "{pairs:?}");
+    // A table without row tracking has no such system table.
+    let plain = corpus("c26-fallback-branch");
+    let err = Table::open_as(&plain, PaimonRelease::V2_0_0)
+        .unwrap()
+        .system_table("row_tracking")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("no row tracking"), "{err}");
+}

@@ -6,11 +6,22 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 
 /// Resolves a table location (a directory, a `file:///…` URI or an `s3://` URI:
-/// [`crate::location::table_location`]) to a canonical absolute path or store location, with a clear error
+/// [`crate::location::table_location`]; a branch and a system table after its last component are kept,
+/// [`crate::location::split_system`]) to a canonical absolute path or store location, with a clear error
 /// when it is missing or is not a Paimon table (no `schema/` directory; the error names the tables the
 /// location holds, when it is a warehouse, a database or a folder of tables). A store location is checked
 /// with one LIST of its `schema/` prefix; a refused or failed request is an error naming the location.
 pub fn resolve_table(path: &Path) -> Result<PathBuf> {
+    let (rest, system) = crate::location::split_system(path);
+    let resolved = resolve_branch(&rest)?;
+    Ok(match system {
+        Some(name) => crate::location::with_system(&resolved, &name),
+        None => resolved,
+    })
+}
+
+/// [`resolve_table`] of a location that names no system table.
+fn resolve_branch(path: &Path) -> Result<PathBuf> {
     let (base, branch) = crate::location::split_branch(path);
     let resolved = resolve_main_table(&base)?;
     let Some(branch) = branch else {

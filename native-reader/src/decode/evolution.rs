@@ -64,8 +64,19 @@ impl GroupBatches {
         let ordered: Vec<&DataFileDesc> = order.iter().map(|&i| refs[i]).collect();
         let sources = crate::evolution::column_sources(&self.table, &ordered, &self.bucket_path)?;
         let rows = usize::try_from(ordered[0].row_count).unwrap_or(0);
+        // `$row_tracking`'s columns: from the newest file that is not a `.blob` file (its `DataBunch` comes
+        // first in `splitFieldBunches`, and every bunch's read type holds them).
+        let tracking = if self.table.row_tracking_columns() {
+            let at = ordered.iter().position(|f| !f.file_name.ends_with(".blob"));
+            Some(at.ok_or_else(|| Error::Unsupported {
+                path: PathBuf::from(&self.bucket_path),
+                reason: "`$row_tracking` of a row-id group of `.blob` files only".into(),
+            })?)
+        } else {
+            None
+        };
         let mut decoded: Vec<Option<RecordBatch>> = vec![None; ordered.len()];
-        for &source in sources.iter().flatten() {
+        for &source in sources.iter().flatten().chain(tracking.iter()) {
             if decoded[source].is_some() {
                 continue;
             }
@@ -104,6 +115,10 @@ impl GroupBatches {
                 Some(batch) => batch.column(i + 1).clone(),
                 None => new_null_array(field.data_type(), rows),
             });
+        }
+        if let Some(batch) = tracking.and_then(|t| decoded[t].as_ref()) {
+            let n = batch.num_columns();
+            columns.extend([batch.column(n - 2).clone(), batch.column(n - 1).clone()]);
         }
         let merged = RecordBatch::try_new(schema, columns).map_err(|e| {
             Error::library(ErrorKind::Decode, PathBuf::from(&self.bucket_path), "", e)

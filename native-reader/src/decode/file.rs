@@ -52,12 +52,27 @@ pub struct FileBatches {
     /// Top-level strings and binaries as views ([`Table::string_views`]).
     views: bool,
     deletion: Option<DeletionVector>,
+    /// `$row_tracking`'s columns, after the table's ([`Table::row_tracking_columns`]).
+    row_tracking: Option<RowTracking>,
     /// Rows of the file read so far (the position of the next row).
     position: u64,
     /// `_ROW_COUNT` of the file's manifest entry: the file must hold exactly this many rows (Paimon writes
     /// it exactly; a file with more or fewer rows is damaged or not the file the manifest describes).
     expected_rows: u64,
     done: bool,
+}
+
+/// Where `$row_tracking`'s two columns come from ([`Table::row_tracking_columns`]), as
+/// `DataFileRecordReader` fills them: the file's own `_ROW_ID` and `_SEQUENCE_NUMBER` where it stores a
+/// value, else `first_row_id + position` and the file's `max_sequence_number`.
+#[derive(Clone, Copy, Debug)]
+struct RowTracking {
+    /// Requested columns holding the stored values (none for a `.blob` file, which holds one column).
+    stored: Option<(usize, usize)>,
+    /// `_FIRST_ROW_ID` of the file.
+    first_row_id: Option<i64>,
+    /// `_MAX_SEQUENCE_NUMBER` of the file.
+    max_sequence_number: i64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +95,9 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
     out.push(row_kind_field());
     let views = table.string_views();
     out.extend(fields.iter().map(|f| arrow_field(f, views)));
+    if table.row_tracking_columns() {
+        out.extend(crate::system::row_tracking_fields());
+    }
     Schema::new(out)
 }
 
@@ -213,6 +231,28 @@ pub(crate) fn read_file_with(
             None => sources.push(Source::Missing),
         }
     }
+    let row_tracking = table.row_tracking_columns().then(|| {
+        let stored = (format != FileFormat::Blob).then(|| {
+            let at = columns.len();
+            for (name, id) in [crate::system::ROW_ID, crate::system::SEQUENCE_NUMBER] {
+                columns.push(FileColumn {
+                    name: name.into(),
+                    id,
+                    data_type: DataType {
+                        kind: TypeKind::BigInt,
+                        nullable: true,
+                    },
+                    views,
+                });
+            }
+            (at, at + 1)
+        });
+        RowTracking {
+            stored,
+            first_row_id: file.first_row_id,
+            max_sequence_number: file.max_sequence_number,
+        }
+    });
     let deletion = deletion
         .map(|d| DeletionVector::read(d, &path, file.row_count))
         .transpose()?;
@@ -236,6 +276,7 @@ pub(crate) fn read_file_with(
         sequence,
         sources,
         deletion,
+        row_tracking,
         position: 0,
         expected_rows: u64::try_from(file.row_count).unwrap_or(0),
         done: false,
@@ -344,6 +385,44 @@ impl FileBatches {
                 }
             };
             out.push(array);
+        }
+        if let Some(tracking) = self.row_tracking {
+            let kept_positions = || {
+                (start..start + rows as u64)
+                    .enumerate()
+                    .filter(|(i, _)| keep.as_ref().is_none_or(|k| k.value(*i)))
+            };
+            let stored = |at: Option<usize>| -> Result<Option<ArrayRef>> {
+                at.map(|i| select(&raw[i])).transpose()
+            };
+            let row_ids = stored(tracking.stored.map(|s| s.0))?;
+            let row_ids = row_ids
+                .as_ref()
+                .and_then(|a| a.as_any().downcast_ref::<Int64Array>());
+            let mut ids = Vec::with_capacity(kept);
+            for (at, (_, position)) in kept_positions().enumerate() {
+                ids.push(match (row_ids, tracking.first_row_id) {
+                    (Some(a), _) if a.is_valid(at) => a.value(at),
+                    (_, Some(first)) => first.wrapping_add(position as i64),
+                    (_, None) => return Err(self.decode_err(
+                        "`$row_tracking`: the file has no `_FIRST_ROW_ID` and no stored `_ROW_ID`"
+                            .into(),
+                    )),
+                });
+            }
+            out.push(Arc::new(Int64Array::from(ids)));
+            let sequence = stored(tracking.stored.map(|s| s.1))?;
+            let sequence = sequence
+                .as_ref()
+                .and_then(|a| a.as_any().downcast_ref::<Int64Array>());
+            let numbers: Int64Array = (0..kept)
+                .map(|at| match sequence {
+                    Some(a) if a.is_valid(at) => a.value(at),
+                    _ => tracking.max_sequence_number,
+                })
+                .map(Some)
+                .collect();
+            out.push(Arc::new(numbers));
         }
         let options = RecordBatchOptions::new().with_row_count(Some(kept));
         RecordBatch::try_new_with_options(self.schema.clone(), out, &options)

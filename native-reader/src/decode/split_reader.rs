@@ -17,7 +17,8 @@ use crate::split::{DataFileDesc, DeletionFileDesc, Split};
 use crate::table::Table;
 
 /// Reads one split without merging, lazily: an iterator of record batches in the read schema
-/// ([`crate::types::read_schema`]: `_row_kind` then the table's columns).
+/// ([`crate::types::read_schema`]: `_row_kind` then the table's columns, then `_ROW_ID` and
+/// `_SEQUENCE_NUMBER` for `$row_tracking`, [`crate::system::row_tracking_fields`]).
 ///
 /// Files are read one after another with [`super::read_file`] (deletion vectors applied per file); errors
 /// are reported per item and name the file; after the first error the iterator ends. Decoding ahead
@@ -118,10 +119,13 @@ impl SplitReader {
                 ),
             });
         }
-        let schema = Arc::new(crate::types::read_schema_as(
-            &table.schema().fields,
-            table.string_views(),
-        ));
+        let mut schema = crate::types::read_schema_as(&table.schema().fields, table.string_views());
+        if table.row_tracking_columns() {
+            let mut fields: Vec<_> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+            fields.extend(crate::system::row_tracking_fields());
+            schema = arrow_schema::Schema::new(fields);
+        }
+        let schema = Arc::new(schema);
         let units = if table.data_evolution() {
             data_evolution_units(split, table.release().rules().data_evolution)?
         } else {

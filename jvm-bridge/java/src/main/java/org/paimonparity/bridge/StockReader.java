@@ -12,11 +12,13 @@ import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.SpecialFields;
+import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.SnapshotNotExistPlan;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
 import org.apache.paimon.table.source.TableScan;
+import org.apache.paimon.table.system.SystemTableLoader;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TinyIntType;
@@ -79,23 +81,58 @@ public final class StockReader {
     /**
      * The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}); a
      * location ending in {@code $branch_<name>} is that branch of the table ({@code
-     * FileStoreTableFactory.create} with the options {@code path} and {@code branch}).
+     * FileStoreTableFactory.create} with the options {@code path} and {@code branch}); one ending in
+     * {@code $row_tracking} is checked to be that system table of it ({@link #readTable}), and
+     * scanned as the data table ({@code RowTrackingTable.newScan()} is the wrapped table's).
      */
     private static FileStoreTable openTable(String tableDir) throws Exception {
+        String system = TableLocations.splitSystem(tableDir)[1];
+        if (system != null && !system.equalsIgnoreCase("row_tracking")) {
+            // Other system tables plan their own scans, which the bridge does not export yet.
+            throw new UnsupportedOperationException(
+                    "the bridge reads the system table `$row_tracking` only, not `$" + system + "`");
+        }
         String[] located = TableLocations.splitBranch(tableDir);
         String location = located[0];
-        return TableLocations.opening(
-                location,
-                () -> {
-                    if (located[1] == null) {
-                        return FileStoreTableFactory.create(
-                                TableLocations.fileIO(location), TableLocations.path(location));
-                    }
-                    Options options = new Options();
-                    options.set(CoreOptions.PATH, TableLocations.path(location).toString());
-                    options.set(CoreOptions.BRANCH, located[1]);
-                    return FileStoreTableFactory.create(TableLocations.fileIO(location), options);
-                });
+        FileStoreTable table =
+                TableLocations.opening(
+                        location,
+                        () -> {
+                            if (located[1] == null) {
+                                return FileStoreTableFactory.create(
+                                        TableLocations.fileIO(location),
+                                        TableLocations.path(location));
+                            }
+                            Options options = new Options();
+                            options.set(
+                                    CoreOptions.PATH, TableLocations.path(location).toString());
+                            options.set(CoreOptions.BRANCH, located[1]);
+                            return FileStoreTableFactory.create(
+                                    TableLocations.fileIO(location), options);
+                        });
+        // A system table the release does not have (or that refuses the table) fails here, as a
+        // catalog's getTable("db.t$name") does.
+        readTable(tableDir, table);
+        return table;
+    }
+
+    /**
+     * What {@code tableDir} reads: its data table ({@link #openTable}), or the system table its
+     * location names ({@code SystemTableLoader.load}: {@code $row_tracking} is the data table's scans
+     * with {@code newRead().withReadType(rowType())}, the row type adding {@code _ROW_ID} and {@code
+     * _SEQUENCE_NUMBER}).
+     */
+    private static Table readTable(String tableDir, FileStoreTable table) {
+        String system = TableLocations.splitSystem(tableDir)[1];
+        if (system == null) {
+            return table;
+        }
+        Table loaded = SystemTableLoader.load(system, table);
+        if (loaded == null) {
+            throw new IllegalArgumentException(
+                    "Paimon " + paimonVersion() + " has no system table `" + system + "`");
+        }
+        return loaded;
     }
 
     /**
@@ -383,7 +420,8 @@ public final class StockReader {
                             + (decoded == null ? "null" : decoded.getClass().getName()));
         }
         FileStoreTable table = openTable(tableDir);
-        RowType tableType = table.rowType();
+        Table read = readTable(tableDir, table);
+        RowType tableType = read.rowType();
         List<DataField> fields = new ArrayList<>();
         fields.add(new DataField(ROW_KIND_FIELD_ID, ROW_KIND_COLUMN, new TinyIntType(false)));
         // With alter-column-null-to-not-null.disabled=false, files written before a column became NOT
@@ -397,7 +435,7 @@ public final class StockReader {
         }
         RowType exportType = new RowType(fields);
         RecordReader<InternalRow> reader =
-                table.newReadBuilder().newRead().createReader((Split) decoded);
+                read.newReadBuilder().newRead().createReader((Split) decoded);
         long handle = NEXT_HANDLE.getAndIncrement();
         boolean blob =
                 tableType.getFields().stream()
@@ -442,7 +480,7 @@ public final class StockReader {
         if (!(decoded instanceof Split)) {
             throw new IllegalArgumentException("payload is not a Split");
         }
-        FileStoreTable table = openTable(tableDir);
+        Table table = readTable(tableDir, openTable(tableDir));
         long start = System.nanoTime();
         long rows = 0;
         try (RecordReader<InternalRow> reader =

@@ -56,12 +56,29 @@ public final class TableLocations {
      * "wh/t$branch_b1"} gives {@code {"wh/t", "b1"}}. The harness's {@code location::split_branch}.
      */
     public static String[] splitBranch(String location) {
+        location = splitSystem(location)[0];
         int last = location.lastIndexOf('/') + 1;
         int at = location.indexOf("$branch_", last);
         if (at < 0 || at + "$branch_".length() >= location.length()) {
             return new String[] {location, null};
         }
         return new String[] {location.substring(0, at), location.substring(at + "$branch_".length())};
+    }
+
+    /**
+     * {@code location} split into the location without the system table its last component names
+     * after its last {@code $} (not a {@code $branch_} part), and that name, or {@code null}: {@code
+     * "wh/t$branch_b1$row_tracking"} gives {@code {"wh/t$branch_b1", "row_tracking"}}, as Paimon's
+     * {@code Identifier} reads {@code table$branch_b1$row_tracking}. The harness's {@code
+     * location::split_system}.
+     */
+    public static String[] splitSystem(String location) {
+        int last = location.lastIndexOf('/') + 1;
+        int at = location.lastIndexOf('$');
+        if (at <= last || at + 1 >= location.length() || location.startsWith("$branch_", at)) {
+            return new String[] {location, null};
+        }
+        return new String[] {location.substring(0, at), location.substring(at + 1)};
     }
 
     /** {@code location} as Paimon's {@code Path}: {@code s3a://} and {@code s3n://} as {@code s3://}. */
