@@ -243,12 +243,21 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
            "highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{}}"#,
     )
     .unwrap();
-    let err = Table::open(dir.path())
+    // Outside a data-evolution table's `.blob` files, BLOB is refused by the releases that know it ...
+    let err = Table::open_as(dir.path(), V2_0_0)
         .unwrap()
         .check_readable()
         .unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
     assert!(err.to_string().contains("`payload`") && err.to_string().contains("BLOB"));
+    // ... and a release before 1.4.1 cannot open the schema at all.
+    let Err(err) = Table::open_as(dir.path(), V1_3_1) else {
+        panic!("1.3.1 does not know BLOB");
+    };
+    assert!(
+        err.to_string().contains("Paimon 1.3.1 does not know"),
+        "{err}"
+    );
 }
 
 #[test]
