@@ -19,6 +19,7 @@ pub mod replay;
 pub mod report;
 pub mod store_options;
 pub mod sweep;
+pub mod system_tables;
 pub mod upgrade;
 
 pub use error::{Error, Result};

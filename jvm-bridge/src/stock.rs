@@ -273,6 +273,35 @@ impl StockReader {
         })
     }
 
+    /// Reads a metadata system table whole with the released reader (`StockReader.openSystemRead`):
+    /// `SystemTableLoader.load(name, table)` of the table at `location`, whose last component ends in
+    /// `$<name>` (`t$snapshots`, `t$branch_b1$schemas`), every split of its `newReadBuilder().newScan()`
+    /// read in plan order. The batches are as [`StockReader::read_split`]'s: `_row_kind` then the system
+    /// table's columns.
+    ///
+    /// Errors: [`Error::Java`] naming the release's refusal (no such system table, a table it refuses).
+    pub fn read_system_table(&self, location: &Path) -> Result<StockBatches> {
+        let dir = path_arg(location)?;
+        let reading = format!("reading system table {dir}");
+        let handle = with_env(|env| {
+            let dir = env.new_string(dir)?;
+            Ok(env
+                .call_static_method(
+                    CLASS,
+                    "openSystemRead",
+                    "(Ljava/lang/String;)J",
+                    &[JValue::Object(&dir)],
+                )?
+                .j()?)
+        })
+        .map_err(|e| in_split(e, &reading))?;
+        Ok(StockBatches {
+            handle,
+            closed: false,
+            reading,
+        })
+    }
+
     /// The version of the Paimon SDK the JVM runs (`Implementation-Version` of the jar holding
     /// `org.apache.paimon.table.FileStoreTable`), e.g. `1.0.0`.
     ///

@@ -295,10 +295,27 @@ pub struct LineRules {
     /// The type names the release's schema parser knows (`DataTypeJsonParser`): a schema with a later type
     /// fails to parse there, so the table is refused as a whole.
     pub type_names: TypeNames,
+    /// 1.3.x and 1.4.x true: schema validation refuses a table with both `data-evolution.enabled` and
+    /// `deletion-vectors.enabled` when the table is opened (`SchemaValidation`: "Data evolution config must
+    /// disabled with deletion-vectors.enabled"). 2.0 reads such tables (deletion vectors of row-id groups).
+    pub data_evolution_rejects_deletion_vectors: bool,
+    /// The columns of the `$snapshots` system table (`SnapshotsTable.TABLE_TYPE`).
+    pub snapshots_table: SnapshotsTable,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
     pub map_value_nullability: MapValueNullability,
+}
+
+/// The columns of `$snapshots` ([`LineRules::snapshots_table`]), each value adding one to the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnapshotsTable {
+    /// Up to 1.3.x: `snapshot_id` … `watermark` (13 columns).
+    UpToWatermark,
+    /// 1.4.x: and `next_row_id`.
+    WithNextRowId,
+    /// 2.0: and `operation`.
+    WithOperation,
 }
 
 /// The type names a release's schema parser knows ([`LineRules::type_names`]); each later one adds to the
@@ -420,6 +437,8 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     parquet_missing_columns_sticky: true,
     fallback_branch: FallbackBranch::KeyedFilesReadByFallback,
     type_names: TypeNames::Classic,
+    snapshots_table: SnapshotsTable::UpToWatermark,
+    data_evolution_rejects_deletion_vectors: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -466,6 +485,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
     read_time_default_values: false,
     map_value_nullability: MapValueNullability::FromType,
     data_evolution: DataEvolution::ByFirstRowId,
+    data_evolution_rejects_deletion_vectors: true,
     ..V1_2_0_RULES
 };
 
@@ -476,6 +496,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
     data_evolution: DataEvolution::ByRowIdRange,
     fallback_branch: FallbackBranch::ListedPartitions,
     type_names: TypeNames::BlobAndVector,
+    snapshots_table: SnapshotsTable::WithNextRowId,
     ..V1_3_1_RULES
 };
 
@@ -487,6 +508,8 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     timestamp_to_time: TimestampToTime::FloorMod,
     nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
+    snapshots_table: SnapshotsTable::WithOperation,
+    data_evolution_rejects_deletion_vectors: false,
     ..V1_4_2_RULES
 };
 

@@ -305,7 +305,7 @@ impl Table {
                     .into(),
             ));
         }
-        if self.fallback.is_some() {
+        if self.fallback.is_some() && !system.is_metadata() {
             return Err(Error::Unsupported {
                 path: self.meta.clone(),
                 reason: format!(

@@ -190,8 +190,14 @@ impl TableArg {
                 path.display()
             )));
         }
+        // `t$row_tracking` with `--branch b1` is `t$branch_b1$row_tracking`.
+        let (table, system) = crate::location::split_system(&arg.path);
+        let path = crate::location::with_branch(&table, branch);
         Ok(TableArg {
-            path: crate::location::with_branch(&arg.path, branch),
+            path: match system {
+                Some(name) => crate::location::with_system(&path, &name),
+                None => path,
+            },
             bundle: None,
         })
     }

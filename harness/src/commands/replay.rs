@@ -326,6 +326,16 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         args.tables = opened.iter().map(|t| t.path().to_path_buf()).collect();
     }
     // A unit's scans name tables (`paimon-parity units` plans no bundle): a bundle there would match no scan.
+    // Metadata system tables (`t$snapshots`, …) are compared whole, not by splits.
+    if unit.is_none()
+        && !args.tables.is_empty()
+        && args
+            .tables
+            .iter()
+            .all(|t| crate::system_tables::metadata_table(t, line).is_some())
+    {
+        return system_table_replays(&args.tables, line, args.quiet);
+    }
     if let (Some(_), Some(bundle)) = (
         &unit,
         args.tables.iter().zip(&opened).find(|(_, t)| t.is_bundle()),
@@ -550,4 +560,41 @@ fn run_replays(mut args: ReplayArgs, runs: &mut Vec<ReplayRun>) -> Result<i32> {
         .map(|r| r.exit_code)
         .max_by_key(|c| crate::error::exit_severity(*c))
         .unwrap_or(0))
+}
+
+/// `replay` of metadata system tables ([`crate::system_tables`]): each compared whole, its summary line
+/// printed; the exit status is the worst (1 for a difference, 3 when both readers returned no row).
+///
+/// Errors: the first comparison that cannot run (a table or metadata file that cannot be read, the
+/// released reader's refusal).
+fn system_table_replays(
+    tables: &[std::path::PathBuf],
+    line: native_reader::PaimonRelease,
+    quiet: bool,
+) -> Result<i32> {
+    let stock = start_stock()?;
+    let mut status = 0;
+    for table in tables {
+        let location = resolve_table(table)?;
+        let parity = crate::system_tables::compare(&location, line, &stock)?;
+        if !quiet {
+            println!(
+                "paimon-parity replay {} (system table ${}, Paimon {line})",
+                location.display(),
+                parity.system_table
+            );
+        }
+        println!("{}", crate::system_tables::summary_line(&parity));
+        status = status.max(match parity.verdict() {
+            "DIFFERS" => 1,
+            "NOTHING-COMPARED" => 3,
+            _ => 0,
+        });
+    }
+    // 3 (nothing compared) ranks below 1 (a difference).
+    Ok(if status == 3 && tables.len() > 1 {
+        3
+    } else {
+        status
+    })
 }

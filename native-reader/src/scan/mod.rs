@@ -92,7 +92,8 @@ pub(crate) fn rules(table: &Table) -> &'static LineRules {
 }
 
 /// Rejects what the table's line cannot plan: `bucket=-2` (postpone bucket) on a line without it
-/// ([`LineRules::postpone_bucket`]).
+/// ([`LineRules::postpone_bucket`]), data evolution with deletion vectors on 1.3.x and 1.4.x
+/// ([`LineRules::data_evolution_rejects_deletion_vectors`]).
 ///
 /// Errors: [`Error::Unsupported`] naming the table and the option.
 pub(crate) fn check_line(table: &Table) -> Result<()> {
@@ -104,6 +105,21 @@ pub(crate) fn check_line(table: &Table) -> Result<()> {
             reason: format!(
                 "bucket={POSTPONE_BUCKET} (postpone bucket, since Paimon 1.1) read as Paimon {}, whose \
                  schema validation rejects bucket numbers below 1 other than -1",
+                table.release()
+            ),
+        });
+    }
+    let options = table.options();
+    if rules(table).data_evolution_rejects_deletion_vectors
+        && options.data_evolution_enabled
+        && options.deletion_vectors_enabled
+    {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: format!(
+                "`data-evolution.enabled` with `deletion-vectors.enabled` read as Paimon {}, whose schema \
+                 validation rejects the table (\"Data evolution config must disabled with \
+                 deletion-vectors.enabled\")",
                 table.release()
             ),
         });

@@ -4,6 +4,11 @@
 //! `$row_tracking` (`RowTrackingTable`, 1.3.0 on) is the data table read with two more columns,
 //! [`ROW_ID`] and [`SEQUENCE_NUMBER`] (`SpecialFields.rowTypeWithRowTracking`): its scans are the data
 //! table's, its read asks for the two columns (`newRead().withReadType(rowType())`).
+//!
+//! `$snapshots`, `$schemas` and `$options` are made of the table's metadata files ([`metadata`]): one batch,
+//! read whole ([`metadata::read`]).
+
+pub mod metadata;
 
 use arrow_schema::{DataType as ArrowType, Field};
 
@@ -22,6 +27,12 @@ pub enum SystemTable {
     /// `row_tracking` (`RowTrackingTable`): the rows with `_ROW_ID` and `_SEQUENCE_NUMBER`. A table without
     /// `row-tracking.enabled` has none (`IllegalArgumentException` in its constructor).
     RowTracking,
+    /// `snapshots` (`SnapshotsTable`): one row per snapshot file.
+    Snapshots,
+    /// `schemas` (`SchemasTable`): one row per schema file.
+    Schemas,
+    /// `options` (`OptionsTable`): the latest schema's options.
+    Options,
 }
 
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
@@ -34,12 +45,9 @@ const NOT_READ_YET: &[&str] = &[
     "consumers",
     "files",
     "manifests",
-    "options",
     "partitions",
     "read-optimized",
     "ro",
-    "schemas",
-    "snapshots",
     "statistics",
     "table_indexes",
     "tags",
@@ -61,8 +69,12 @@ impl SystemTable {
                 )))
             }
             "row_tracking" => Ok(SystemTable::RowTracking),
+            "snapshots" => Ok(SystemTable::Snapshots),
+            "schemas" => Ok(SystemTable::Schemas),
+            "options" => Ok(SystemTable::Options),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
-                "system table `{name}` is not supported (this reader reads `$row_tracking`)"
+                "system table `{name}` is not supported (this reader reads `$row_tracking`, `$snapshots`, \
+                 `$schemas` and `$options`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -74,7 +86,15 @@ impl SystemTable {
     pub fn name(self) -> &'static str {
         match self {
             SystemTable::RowTracking => "row_tracking",
+            SystemTable::Snapshots => "snapshots",
+            SystemTable::Schemas => "schemas",
+            SystemTable::Options => "options",
         }
+    }
+
+    /// Whether the table is made of metadata files, read whole by [`metadata::read`] (not by splits).
+    pub fn is_metadata(self) -> bool {
+        self != SystemTable::RowTracking
     }
 }
 

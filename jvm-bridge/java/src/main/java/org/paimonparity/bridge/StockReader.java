@@ -445,6 +445,67 @@ public final class StockReader {
     }
 
     /**
+     * Opens a read of the whole system table {@code location} names ({@code t$snapshots}): {@code
+     * SystemTableLoader.load} of the data table, every split of its {@code newReadBuilder().newScan()}
+     * read one after another; returns a handle for {@link #nextBatch}. The rows are exported with
+     * {@code _row_kind} first, as {@link #openRead}'s.
+     */
+    public static long openSystemRead(String location) throws Exception {
+        String[] located = TableLocations.splitSystem(location);
+        if (located[1] == null) {
+            throw new IllegalArgumentException(location + " names no system table");
+        }
+        Table system = readTable(location, openTable(located[0]));
+        RowType type = system.rowType();
+        List<DataField> fields = new ArrayList<>();
+        fields.add(new DataField(ROW_KIND_FIELD_ID, ROW_KIND_COLUMN, new TinyIntType(false)));
+        fields.addAll(type.getFields());
+        List<Split> splits = system.newReadBuilder().newScan().plan().splits();
+        RecordReader<InternalRow> reader = new SplitsReader(system.newReadBuilder().newRead(), splits);
+        long handle = NEXT_HANDLE.getAndIncrement();
+        READS.put(handle, new OpenRead(reader, new RowType(fields), RowExport.select()));
+        return handle;
+    }
+
+    /** The splits of a plan read one after another by one {@code TableRead}. */
+    private static final class SplitsReader implements RecordReader<InternalRow> {
+        private final org.apache.paimon.table.source.TableRead read;
+        private final java.util.Iterator<Split> splits;
+        private RecordReader<InternalRow> current;
+
+        SplitsReader(org.apache.paimon.table.source.TableRead read, List<Split> splits) {
+            this.read = read;
+            this.splits = splits.iterator();
+        }
+
+        @Override
+        public RecordReader.RecordIterator<InternalRow> readBatch() throws java.io.IOException {
+            while (true) {
+                if (current == null) {
+                    if (!splits.hasNext()) {
+                        return null;
+                    }
+                    current = read.createReader(splits.next());
+                }
+                RecordReader.RecordIterator<InternalRow> batch = current.readBatch();
+                if (batch != null) {
+                    return batch;
+                }
+                current.close();
+                current = null;
+            }
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+    }
+
+    /**
      * Exports up to {@link #BATCH_ROWS} rows into the Rust-allocated {@code FFI_ArrowArray} /
      * {@code FFI_ArrowSchema} at the given addresses. Returns the row count, or -1 (nothing
      * exported) once the reader is exhausted.

@@ -1,0 +1,171 @@
+//! Parity of Paimon's metadata system tables (`t$snapshots`, `t$schemas`, `t$options`): the native reader's
+//! rows ([`native_reader::system::metadata::read`]) against the released reader's
+//! (`SystemTableLoader.load`, [`jvm_bridge::StockReader::read_system_table`]), column by column and row
+//! by row, in the order each returns them. `replay` takes this path for a location naming one of them;
+//! `$row_tracking`, which is read by splits, takes the replay's own.
+
+use std::path::{Path, PathBuf};
+
+use crate::reader::StockTableReader;
+use arrow_array::RecordBatch;
+use native_reader::system::{metadata, SystemTable};
+use native_reader::{PaimonRelease, Table};
+
+use crate::error::{Error, Result};
+
+/// The comparison of one metadata system table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SystemTableParity {
+    /// The location replayed (`…/t$snapshots`).
+    pub location: PathBuf,
+    /// The system table's name (`snapshots`).
+    pub system_table: String,
+    /// Rows the released reader returned.
+    pub stock_rows: usize,
+    /// Rows the native reader returned.
+    pub native_rows: usize,
+    /// Columns compared (the `_row_kind` column included).
+    pub columns: usize,
+    /// The first difference, in words (`None`: identical).
+    pub first_difference: Option<String>,
+}
+
+impl SystemTableParity {
+    /// `DIFFERS` with a first difference, `NOTHING-COMPARED` when both readers returned no row (no
+    /// evidence), else `IDENTICAL`.
+    pub fn verdict(&self) -> &'static str {
+        if self.first_difference.is_some() {
+            "DIFFERS"
+        } else if self.stock_rows == 0 && self.native_rows == 0 {
+            "NOTHING-COMPARED"
+        } else {
+            "IDENTICAL"
+        }
+    }
+}
+
+/// The metadata system table `location` names as `release` reads it, if any: `t$snapshots` is, `t` and
+/// `t$row_tracking` are not.
+pub fn metadata_table(location: &Path, release: PaimonRelease) -> Option<SystemTable> {
+    let (_, name) = crate::location::split_system(location);
+    SystemTable::parse(&name?, release)
+        .ok()
+        .filter(|s| s.is_metadata())
+}
+
+/// Reads the system table `location` names with both readers and compares them.
+///
+/// Errors: [`Error::Table`] naming the location when it names no metadata system table; the native
+/// reader's error (the table, a metadata file) and the released reader's ([`jvm_bridge::Error::Java`]),
+/// each as it is.
+pub fn compare(
+    location: &Path,
+    release: PaimonRelease,
+    stock: &StockTableReader,
+) -> Result<SystemTableParity> {
+    let Some(system) = metadata_table(location, release) else {
+        return Err(Error::Table {
+            path: location.to_path_buf(),
+            reason: "not a metadata system table (`$snapshots`, `$schemas`, `$options`)".into(),
+        });
+    };
+    let (base, branch) = crate::location::split_branch(location);
+    let table = Table::open_branch(&base, branch.as_deref(), release)?;
+    let native = metadata::read(&table, system)?;
+    let stock_batches: Vec<RecordBatch> = stock
+        .bridge()
+        .read_system_table(location)?
+        .collect::<std::result::Result<_, _>>()?;
+    let first_difference = first_difference(&stock_batches, &native);
+    Ok(SystemTableParity {
+        location: location.to_path_buf(),
+        system_table: system.name().to_owned(),
+        stock_rows: stock_batches.iter().map(RecordBatch::num_rows).sum(),
+        native_rows: native.num_rows(),
+        columns: native.num_columns(),
+        first_difference,
+    })
+}
+
+/// The first difference between the released reader's batches and the native batch: a column's name or
+/// Arrow type, then a row (rendered as `+I (…)`), then the row counts.
+fn first_difference(stock: &[RecordBatch], native: &RecordBatch) -> Option<String> {
+    let native_schema = native.schema();
+    if let Some(first) = stock.first() {
+        let stock_schema = first.schema();
+        if stock_schema.fields().len() != native_schema.fields().len() {
+            return Some(format!(
+                "columns: stock {:?}, native {:?}",
+                names(&stock_schema),
+                names(&native_schema)
+            ));
+        }
+        for (s, n) in stock_schema.fields().iter().zip(native_schema.fields()) {
+            if s.name() != n.name()
+                || s.data_type() != n.data_type()
+                || s.is_nullable() != n.is_nullable()
+            {
+                return Some(format!(
+                    "column `{}`: stock {} {}, native `{}` {} {}",
+                    s.name(),
+                    s.data_type(),
+                    nullability(s.is_nullable()),
+                    n.name(),
+                    n.data_type(),
+                    nullability(n.is_nullable())
+                ));
+            }
+        }
+    }
+    let stock_rows: Vec<String> = stock
+        .iter()
+        .flat_map(|b| (0..b.num_rows()).map(move |r| crate::diff::render_row(b, r)))
+        .collect();
+    let native_rows: Vec<String> = (0..native.num_rows())
+        .map(|r| crate::diff::render_row(native, r))
+        .collect();
+    for (i, (s, n)) in stock_rows.iter().zip(&native_rows).enumerate() {
+        if s != n {
+            return Some(format!("row {i}: stock {s}, native {n}"));
+        }
+    }
+    (stock_rows.len() != native_rows.len()).then(|| {
+        format!(
+            "stock {} rows, native {} rows",
+            stock_rows.len(),
+            native_rows.len()
+        )
+    })
+}
+
+fn names(schema: &arrow_schema::Schema) -> Vec<&str> {
+    schema.fields().iter().map(|f| f.name().as_str()).collect()
+}
+
+fn nullability(nullable: bool) -> &'static str {
+    if nullable {
+        "NULL"
+    } else {
+        "NOT NULL"
+    }
+}
+
+/// One line of a system table's comparison: `IDENTICAL: system table $snapshots, 3 rows, 14 columns` or
+/// `DIFFERS: system table $snapshots: <first difference>`.
+pub fn summary_line(p: &SystemTableParity) -> String {
+    match &p.first_difference {
+        None if p.native_rows == 0 && p.stock_rows == 0 => format!(
+            "NOTHING-COMPARED: system table ${}: neither reader returned a row",
+            p.system_table
+        ),
+        None => format!(
+            "IDENTICAL: system table ${}, {} rows, {} columns (stock {} rows, native {} rows)",
+            p.system_table,
+            p.native_rows,
+            p.columns.saturating_sub(1),
+            p.stock_rows,
+            p.native_rows
+        ),
+        Some(d) => format!("DIFFERS: system table ${}: {d}", p.system_table),
+    }
+}
