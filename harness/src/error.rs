@@ -75,6 +75,9 @@ pub enum Error {
     /// The stock reader (or its JVM) failed.
     #[error("stock reader: {0}")]
     Stock(#[from] jvm_bridge::Error),
+    /// A SQL query could not be registered or run (`paimon-parity sql`).
+    #[error("sql: {0}")]
+    Sql(#[from] paimon_sql::Error),
     /// A file the harness writes (report, corpus description) could not be written.
     #[error("{path}: {source}")]
     Io {

@@ -2,9 +2,11 @@
 //! [`crate::commands`].
 
 mod bench;
+mod sql;
 mod units;
 
 pub use bench::BenchArgs;
+pub use sql::SqlArgs;
 pub use units::UnitsArgs;
 
 use std::path::PathBuf;
@@ -233,6 +235,13 @@ compared), or 2 when the reports cannot be merged (not shards of one replay: the
     #[command(after_help = "Example:
   paimon-parity units corpora --mode stream,batch --unit-size 64m --json units.json")]
     Units(UnitsArgs),
+    /// Query Paimon tables, their system tables and a replay's two sides with SQL (DataFusion): tables read
+    /// by the native reader, one partition per split. Exit 0 with the result, 2 when a table cannot be
+    /// read or the query fails.
+    #[command(after_help = "Examples:
+  paimon-parity sql 'SELECT snapshot_id, commit_kind FROM \"t$snapshots\"' --table t=corpora/c01-key-order/table
+  paimon-parity sql 'SELECT * FROM native EXCEPT ALL SELECT * FROM stock' --replay corpora/c01-key-order/table")]
+    Sql(SqlArgs),
     /// Write test corpora with the released Paimon writer.
     #[command(after_help = "Examples:
   paimon-parity corpus list

@@ -8,6 +8,7 @@ mod replay;
 mod report;
 mod reproduce;
 mod retain;
+mod sql;
 mod stock_reader;
 mod sweep;
 mod sweep_compare;
@@ -96,6 +97,7 @@ fn execute(cli: Cli) -> Result<i32> {
         Command::Sweep(args) => sweep::run(args),
         Command::Report { command } => report::run(command),
         Command::Units(args) => units::run(args),
+        Command::Sql(args) => sql::run(args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut out = std::io::stdout().lock();

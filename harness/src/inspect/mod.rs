@@ -290,7 +290,10 @@ pub fn inspect(path: &Path) -> Result<Timeline> {
 pub fn inspect_to(path: &Path, to: Option<i64>) -> Result<Timeline> {
     let path = crate::replay::resolve_table(path)?;
     let (base, branch) = crate::location::split_branch(&path);
-    let table = Table::open_branch(&base, branch.as_deref(), Default::default())?;
+    // The timeline is metadata only: read with the newest release's schema parser, which knows every type
+    // (an older one refuses a VARIANT or BLOB column the timeline does not read).
+    let newest = native_reader::PaimonRelease::ALL[native_reader::PaimonRelease::ALL.len() - 1];
+    let table = Table::open_branch(&base, branch.as_deref(), newest)?;
     let earliest = table.earliest_snapshot_id()?;
     let mut latest = table.latest_snapshot_id()?;
     if let Some(pin) = to {

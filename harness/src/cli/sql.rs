@@ -1,0 +1,32 @@
+//! The arguments of `paimon-parity sql`.
+
+use std::path::PathBuf;
+
+// The arguments of `sql` (no doc comment here: clap takes the about text from the variant).
+#[derive(clap::Args, Debug)]
+pub struct SqlArgs {
+    /// The query (DataFusion SQL). Quote system tables: `"t$snapshots"`.
+    pub query: String,
+    /// A Paimon table to query, as `NAME=LOCATION` (a directory or store URI); repeatable. The table's rows
+    /// at its latest snapshot are `NAME`, its system tables `NAME$snapshots`, `NAME$schemas`, `NAME$options`.
+    #[arg(long = "table", value_name = "NAME=LOCATION")]
+    pub tables: Vec<String>,
+    /// A table whose latest snapshot's batch scan is read by both readers, as the tables `stock` (the
+    /// released reader) and `native`, each with `_row_kind` first: `SELECT * FROM native EXCEPT ALL
+    /// SELECT * FROM stock` lists the rows only the native reader returned. Both sides are held in memory.
+    #[arg(long, value_name = "TABLE")]
+    pub replay: Option<PathBuf>,
+    /// The release both readers follow (default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`).
+    #[arg(long, value_name = "VERSION")]
+    pub paimon_version: Option<String>,
+    /// Write the result as JSON (an array of objects, one per row) to FILE (`-`: standard output) instead
+    /// of printing a table.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["csv", "arrow"])]
+    pub json: Option<PathBuf>,
+    /// Write the result as CSV with a header to FILE (`-`: standard output) instead of printing a table.
+    #[arg(long, value_name = "FILE", conflicts_with = "arrow")]
+    pub csv: Option<PathBuf>,
+    /// Write the result as Arrow IPC (file format) to FILE instead of printing a table.
+    #[arg(long, value_name = "FILE")]
+    pub arrow: Option<PathBuf>,
+}

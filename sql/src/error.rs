@@ -1,0 +1,33 @@
+//! The one error type of this crate.
+
+/// Why a query could not be registered or run.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The native reader could not open, plan or read a table (its error names the file or table).
+    #[error(transparent)]
+    Native(Box<native_reader::Error>),
+    /// DataFusion refused the query or failed running it (a SQL error names what it could not resolve).
+    #[error("SQL: {0}")]
+    DataFusion(Box<datafusion::error::DataFusionError>),
+    /// A table name that cannot be registered (empty, or given twice).
+    #[error("{0}")]
+    Usage(String),
+    /// The query's runtime could not start.
+    #[error("cannot start the query runtime: {0}")]
+    Runtime(#[from] std::io::Error),
+}
+
+impl From<native_reader::Error> for Error {
+    fn from(e: native_reader::Error) -> Self {
+        Error::Native(Box::new(e))
+    }
+}
+
+impl From<datafusion::error::DataFusionError> for Error {
+    fn from(e: datafusion::error::DataFusionError) -> Self {
+        Error::DataFusion(Box::new(e))
+    }
+}
+
+/// The result of this crate's operations.
+pub type Result<T> = std::result::Result<T, Error>;

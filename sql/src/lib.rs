@@ -1,0 +1,147 @@
+//! SQL over Paimon tables with DataFusion: each table registered by name is read by the native reader
+//! ([`provider::table_provider`]: its latest snapshot, one partition per split), its metadata system tables
+//! are registered beside it as `"name$snapshots"`, `"name$schemas"` and `"name$options"`
+//! ([`native_reader::system::metadata`]), and any set of record batches (a replay's `stock` and `native`
+//! rows) can be registered as a table too.
+//!
+//! ```no_run
+//! # fn main() -> paimon_sql::Result<()> {
+//! let mut session = paimon_sql::SqlSession::new(native_reader::PaimonRelease::V2_0_0)?;
+//! session.register_table("t", std::path::Path::new("wh/db.db/t"))?;
+//! let batches = session.query(r#"SELECT snapshot_id, commit_kind FROM "t$snapshots""#)?;
+//! # Ok(()) }
+//! ```
+
+pub mod error;
+pub mod provider;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use datafusion::datasource::MemTable;
+use datafusion::prelude::SessionContext;
+use native_reader::system::{metadata, SystemTable};
+use native_reader::{PaimonRelease, Table};
+
+pub use error::{Error, Result};
+
+/// The metadata system tables registered beside every table.
+const SYSTEM_TABLES: [SystemTable; 3] = [
+    SystemTable::Snapshots,
+    SystemTable::Schemas,
+    SystemTable::Options,
+];
+
+/// A DataFusion session with Paimon tables in it, read as one release reads them.
+pub struct SqlSession {
+    context: SessionContext,
+    runtime: tokio::runtime::Runtime,
+    release: PaimonRelease,
+    names: Vec<String>,
+}
+
+impl SqlSession {
+    /// An empty session reading tables as `release` ([`native_reader::Table::open_as`]).
+    ///
+    /// Errors: [`Error::Runtime`] when the query runtime (a Tokio runtime) cannot start.
+    pub fn new(release: PaimonRelease) -> Result<SqlSession> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .build()?;
+        Ok(SqlSession {
+            context: SessionContext::new(),
+            runtime,
+            release,
+            names: Vec::new(),
+        })
+    }
+
+    /// The tables registered so far, in order (system tables included).
+    pub fn table_names(&self) -> &[String] {
+        &self.names
+    }
+
+    fn claim(&mut self, name: &str) -> Result<()> {
+        if name.trim().is_empty() {
+            return Err(Error::Usage("a table name must not be empty".into()));
+        }
+        if self.names.iter().any(|n| n == name) {
+            return Err(Error::Usage(format!("table `{name}` is registered twice")));
+        }
+        self.names.push(name.to_owned());
+        Ok(())
+    }
+
+    /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
+    /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
+    /// `name$schemas`, `name$options` (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
+    /// scans the table; the batch plan is made now.
+    ///
+    /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that
+    /// is not a table, or a table it refuses.
+    pub fn register_table(&mut self, name: &str, location: &Path) -> Result<()> {
+        let table = Arc::new(Table::open_as(location, self.release)?);
+        self.claim(name)?;
+        self.context
+            .register_table(name, provider::table_provider(table.clone(), false)?)?;
+        for system in SYSTEM_TABLES {
+            let batch = metadata::read(&table, system)?;
+            // `_row_kind` is `+I` on every row of a metadata table: left out.
+            let batch = batch
+                .project(&(1..batch.num_columns()).collect::<Vec<_>>())
+                .map_err(datafusion::error::DataFusionError::from)?;
+            self.register_batches(&format!("{name}${}", system.name()), vec![batch])?;
+        }
+        Ok(())
+    }
+
+    /// Registers `batches` (all of one schema; at least one, possibly empty) as table `name`.
+    ///
+    /// Errors: [`Error::Usage`] for an empty or repeated name, or no batch; [`Error::DataFusion`] when the
+    /// batches' schemas differ.
+    pub fn register_batches(&mut self, name: &str, batches: Vec<RecordBatch>) -> Result<()> {
+        let Some(first) = batches.first() else {
+            return Err(Error::Usage(format!(
+                "table `{name}`: no batch to register"
+            )));
+        };
+        let table = MemTable::try_new(first.schema(), vec![batches])?;
+        self.claim(name)?;
+        self.context.register_table(name, Arc::new(table))?;
+        Ok(())
+    }
+
+    /// Registers `batches` (possibly none) of `schema` as table `name`.
+    ///
+    /// Errors: [`Error::Usage`] for an empty or repeated name; [`Error::DataFusion`] when a batch does not
+    /// have `schema`.
+    pub fn register_batches_with_schema(
+        &mut self,
+        name: &str,
+        schema: arrow_schema::SchemaRef,
+        batches: Vec<RecordBatch>,
+    ) -> Result<()> {
+        let table = MemTable::try_new(schema, vec![batches])?;
+        self.claim(name)?;
+        self.context.register_table(name, Arc::new(table))?;
+        Ok(())
+    }
+
+    /// Runs `sql` and collects its result: at least one batch (an empty one of the result's schema when
+    /// there is no row).
+    ///
+    /// Errors: [`Error::DataFusion`] for SQL that does not parse or names what is not registered, and for a
+    /// failed read (its native error inside).
+    pub fn query(&self, sql: &str) -> Result<Vec<RecordBatch>> {
+        self.runtime.block_on(async {
+            let frame = self.context.sql(sql).await?;
+            let schema: arrow_schema::SchemaRef = Arc::new(frame.schema().as_arrow().clone());
+            let batches = frame.collect().await?;
+            if batches.iter().all(|b| b.num_rows() == 0) {
+                return Ok(vec![RecordBatch::new_empty(schema)]);
+            }
+            Ok(batches)
+        })
+    }
+}
