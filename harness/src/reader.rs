@@ -176,7 +176,7 @@ impl NativeTableReader {
         let (base, branch) = crate::location::split_branch(path);
         let mut t = Table::open_branch(&base, branch.as_deref(), self.release)?;
         if let (_, Some(system)) = crate::location::split_system(path) {
-            t = t.system_table(&system)?;
+            t = native_reader::system::open(t, &system)?.0;
         }
         let t = Arc::new(t);
         tables.insert(path.to_path_buf(), t.clone());

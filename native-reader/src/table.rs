@@ -34,8 +34,8 @@ pub struct Table {
     snapshots: SnapshotManager,
     partitions: PartitionComputer,
     release: PaimonRelease,
-    /// The system table of this table that is read (`<table>$<name>`), if any ([`Table::system_table`]).
-    system: Option<crate::system::SystemTable>,
+    /// Reads add `$row_tracking`'s columns ([`Table::row_tracking_columns`]).
+    row_tracking_columns: bool,
 }
 
 /// The postpone bucket (`BucketMode.POSTPONE_BUCKET`, since 1.1): the `bucket` option and the `_BUCKET` of
@@ -270,62 +270,20 @@ impl Table {
             schemas: Mutex::new(schemas),
             partitions,
             release,
-            system: None,
+            row_tracking_columns: false,
         })
     }
 
-    /// This table as its system table `name` (`<table>$<name>`, `SystemTableLoader.load`): so far
-    /// `row_tracking` ([`crate::system::SystemTable::RowTracking`]), whose reads add `_ROW_ID` and
-    /// `_SEQUENCE_NUMBER` after the table's columns ([`Table::row_tracking_columns`]).
-    ///
-    /// Errors: [`Error::NotATable`] naming the table when the release has no such system table, or when the
-    /// table has no row tracking (`row-tracking.enabled` unset, as `RowTrackingTable` refuses);
-    /// [`Error::Unsupported`] naming it for a system table Paimon has that this reader does not read yet.
-    pub fn system_table(mut self, name: &str) -> Result<Table> {
-        use crate::system::{SystemTable, SystemTableError};
-        let not_a_table = |reason: String| Error::NotATable {
-            path: self.meta.clone(),
-            reason,
-        };
-        let system = match SystemTable::parse(name, self.release) {
-            Ok(s) => s,
-            Err(SystemTableError::Unknown(reason)) => return Err(not_a_table(reason)),
-            Err(SystemTableError::NotRead(reason)) => {
-                return Err(Error::Unsupported {
-                    path: self.meta.clone(),
-                    reason,
-                })
-            }
-        };
-        if system == SystemTable::RowTracking
-            && !(self.options.row_tracking_enabled && self.schema.primary_keys.is_empty())
-        {
-            return Err(not_a_table(
-                "the table has no row tracking (`row-tracking.enabled` is not set), so no `$row_tracking`"
-                    .into(),
-            ));
-        }
-        if self.fallback.is_some() && !system.is_metadata() {
-            return Err(Error::Unsupported {
-                path: self.meta.clone(),
-                reason: format!(
-                    "system table `{}` of a table with `{SCAN_FALLBACK_BRANCH}` is not supported",
-                    system.name()
-                ),
-            });
-        }
-        self.system = Some(system);
-        Ok(self)
-    }
-
-    /// The system table this table is read as, if any ([`Table::system_table`]).
-    pub fn system(&self) -> Option<crate::system::SystemTable> {
-        self.system
+    /// This table read with `_ROW_ID` and `_SEQUENCE_NUMBER` after its columns (the system table
+    /// `$row_tracking`, opened by [`crate::system::open`], which checks that the table has row tracking).
+    pub(crate) fn with_row_tracking_columns(mut self) -> Table {
+        self.row_tracking_columns = true;
+        self
     }
 
     /// Whether reads add `_ROW_ID` and `_SEQUENCE_NUMBER` after the table's columns (`$row_tracking`).
     pub fn row_tracking_columns(&self) -> bool {
-        self.system == Some(crate::system::SystemTable::RowTracking)
+        self.row_tracking_columns
     }
 
     /// The release whose reader this table mimics (chosen at [`Table::open_as`]).

@@ -113,10 +113,11 @@ fn a_deletion_vector_on_the_anchor_file_drops_merged_rows() {
 fn row_tracking_gives_each_merged_row_the_row_id_its_append_assigned() {
     // Commits 1 and 2 appended ids 0-4 and 5-7 in order, so the row ids they were given are the ids; the
     // column updates keep them (`DataFileMeta.assignFirstRowId` of the files they update).
-    let table = Table::open_as(&table(), PaimonRelease::V2_0_0)
-        .unwrap()
-        .system_table("row_tracking")
-        .unwrap();
+    let (table, _) = native_reader::system::open(
+        Table::open_as(&table(), PaimonRelease::V2_0_0).unwrap(),
+        "row_tracking",
+    )
+    .unwrap();
     let table = Arc::new(table);
     let mut pairs = Vec::new();
     for split in &table.plan_batch(None).unwrap() {
@@ -138,11 +139,12 @@ fn row_tracking_gives_each_merged_row_the_row_id_its_append_assigned() {
     assert!(pairs.iter().all(|(id, row_id)| id == row_id), "{pairs:?}");
     // A table without row tracking has no such system table.
     let plain = corpus("c26-fallback-branch");
-    let err = Table::open_as(&plain, PaimonRelease::V2_0_0)
-        .unwrap()
-        .system_table("row_tracking")
-        .err()
-        .unwrap()
-        .to_string();
+    let err = native_reader::system::open(
+        Table::open_as(&plain, PaimonRelease::V2_0_0).unwrap(),
+        "row_tracking",
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(err.contains("no row tracking"), "{err}");
 }

@@ -110,12 +110,14 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
 /// Batches have [`file_read_schema`]`(table, options.with_sequence_number)`: `[_SEQUENCE_NUMBER]`,
 /// `_row_kind` (the stored `_VALUE_KIND` of primary-key files, 0 = `+I` for append files), then the table's
 /// latest-schema columns mapped by field id from the file's schema, missing ones NULL, changed types cast
-/// per Paimon's rules.
+/// per Paimon's rules, then for `$row_tracking` ([`Table::row_tracking_columns`]) `_ROW_ID` and
+/// `_SEQUENCE_NUMBER` (stored, else the file's first row id plus the row's position, and its max sequence
+/// number).
 ///
 /// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] naming the schema file
-/// for a table this reader refuses ([`Table::check_readable`]: 2.0 row tracking, data evolution, BLOB
-/// columns, …), and naming the data file for an external path on a non-local file system, an unknown or 2.0
-/// format (`.row`, `.blob`, …), a shredded VARIANT or
+/// for a table this reader refuses ([`Table::check_readable`]: options it does not reproduce, BLOB outside
+/// `.blob` files, …), and naming the data file for an external path on a non-local file system, an unknown
+/// or 2.0 format (`.row`, `.managed.blob`, `lance`, …), a `.blob` placeholder row, a shredded VARIANT or
 /// a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened; [`Error::Decode`] when its
 /// bytes are not what its schema says (a primary-key file without `_VALUE_KIND`, a NULL or invalid row kind,
 /// a corrupt page/stripe/block); [`Error::DeletionVector`] naming the index and data file for a bad deletion

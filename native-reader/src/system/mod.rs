@@ -12,7 +12,9 @@ pub mod metadata;
 
 use arrow_schema::{DataType as ArrowType, Field};
 
+use crate::error::{Error, Result};
 use crate::line::PaimonRelease;
+use crate::table::Table;
 
 /// `SpecialFields.ROW_ID`: the row's id, `BIGINT NOT NULL`, field id `Integer.MAX_VALUE - 5`.
 pub const ROW_ID: (&str, i32) = ("_ROW_ID", i32::MAX - 5);
@@ -60,7 +62,10 @@ impl SystemTable {
     /// Errors: [`SystemTableError::Unknown`] for a name `release`'s loader does not know (`row_tracking`
     /// before 1.3.0, a misspelt name); [`SystemTableError::NotRead`] for a system table of Paimon this
     /// reader does not read yet (`files`, `snapshots`, …).
-    pub fn parse(name: &str, release: PaimonRelease) -> Result<SystemTable, SystemTableError> {
+    pub fn parse(
+        name: &str,
+        release: PaimonRelease,
+    ) -> std::result::Result<SystemTable, SystemTableError> {
         let lower = name.to_ascii_lowercase();
         match lower.as_str() {
             "row_tracking" if release < PaimonRelease::V1_3_1 => {
@@ -105,6 +110,42 @@ pub enum SystemTableError {
     Unknown(String),
     /// Paimon has it; this reader does not read it yet.
     NotRead(String),
+}
+
+/// `table` as its system table `name` (`<table>$<name>`, `SystemTableLoader.load`), and which one it is:
+/// `$row_tracking` reads add `_ROW_ID` and `_SEQUENCE_NUMBER` after the table's columns
+/// ([`Table::row_tracking_columns`]); the metadata tables are read by [`metadata::read`].
+///
+/// Errors: [`Error::NotATable`] naming the table when the release has no such system table, or when the
+/// table has no row tracking (`row-tracking.enabled` unset, as `RowTrackingTable` refuses);
+/// [`Error::Unsupported`] naming it for a system table Paimon has that this reader does not read yet, and
+/// for `$row_tracking` of a table with `scan.fallback-branch`.
+pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
+    let path = table.meta_path().to_path_buf();
+    let system = match SystemTable::parse(name, table.release()) {
+        Ok(s) => s,
+        Err(SystemTableError::Unknown(reason)) => return Err(Error::NotATable { path, reason }),
+        Err(SystemTableError::NotRead(reason)) => return Err(Error::Unsupported { path, reason }),
+    };
+    if system != SystemTable::RowTracking {
+        return Ok((table, system));
+    }
+    if !table.options().row_tracking_enabled || table.is_primary_key_table() {
+        return Err(Error::NotATable {
+            path,
+            reason: "the table has no row tracking (`row-tracking.enabled` is not set), so no \
+                     `$row_tracking`"
+                .into(),
+        });
+    }
+    if table.fallback().is_some() {
+        return Err(Error::Unsupported {
+            path,
+            reason: "system table `row_tracking` of a table with `scan.fallback-branch` is not supported"
+                .into(),
+        });
+    }
+    Ok((table.with_row_tracking_columns(), system))
 }
 
 /// The Arrow fields `$row_tracking` adds after the table's columns: [`ROW_ID`] then [`SEQUENCE_NUMBER`],
