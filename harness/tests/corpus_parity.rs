@@ -153,21 +153,12 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
         );
         return;
     }
-    check_corpora(
-        &stock,
-        &version,
-        &older,
-        &[
-            ("stream", ReplayMode::Stream),
-            ("stream-full", ReplayMode::StreamFull),
-            ("latest-full", ReplayMode::LatestFull),
-            ("batch", ReplayMode::Batch),
-        ],
-    );
+    check_corpora(&stock, &version, &older, ALL_MODES);
 }
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
-/// with type changes, a fallback branch, a BLOB column), written by 2.0.0 and replayed in every scan mode by this line's two readers: a line
+/// with type changes, a fallback branch, a BLOB column), written by 2.0.0 and replayed in every scan mode
+/// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
 const WRITTEN_BY_2_0_0: &[&str] = &[
@@ -178,25 +169,32 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c27-data-evolution-deletes",
 ];
 
+/// Every scan mode, as the tests name them.
+const ALL_MODES: &[(&str, ReplayMode)] = &[
+    ("stream", ReplayMode::Stream),
+    ("stream-full", ReplayMode::StreamFull),
+    ("latest-full", ReplayMode::LatestFull),
+    ("batch", ReplayMode::Batch),
+];
+
+/// The committed `corpora/<name>/paimon-2.0.0` directories of `names`.
+fn written_by_2_0_0(names: &[&str]) -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora");
+    names
+        .iter()
+        .map(|name| root.join(name).join("paimon-2.0.0"))
+        .collect()
+}
+
 #[test]
 fn tables_2_0_0_writes_replay_identically_on_this_line() {
     let stock = StockTableReader::new().expect("JVM starts");
     let version = stock.bridge().paimon_version().expect("version");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora");
-    let corpora: Vec<_> = WRITTEN_BY_2_0_0
-        .iter()
-        .map(|name| root.join(name).join("paimon-2.0.0"))
-        .collect();
     check_corpora(
         &stock,
         &version,
-        &corpora,
-        &[
-            ("stream", ReplayMode::Stream),
-            ("stream-full", ReplayMode::StreamFull),
-            ("latest-full", ReplayMode::LatestFull),
-            ("batch", ReplayMode::Batch),
-        ],
+        &written_by_2_0_0(WRITTEN_BY_2_0_0),
+        ALL_MODES,
     );
 }
 
@@ -239,21 +237,11 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
 fn row_tracking_system_tables_replay_identically_on_this_line() {
     let stock = StockTableReader::new().expect("JVM starts");
     let version = stock.bridge().paimon_version().expect("version");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora");
-    let corpora: Vec<_> = WITH_ROW_TRACKING
-        .iter()
-        .map(|name| root.join(name).join("paimon-2.0.0"))
-        .collect();
     check_tables(
         &stock,
         &version,
-        &corpora,
-        &[
-            ("stream", ReplayMode::Stream),
-            ("stream-full", ReplayMode::StreamFull),
-            ("latest-full", ReplayMode::LatestFull),
-            ("batch", ReplayMode::Batch),
-        ],
+        &written_by_2_0_0(WITH_ROW_TRACKING),
+        ALL_MODES,
         "table$row_tracking",
         ROW_TRACKING_LIMITS,
     );
