@@ -333,6 +333,29 @@ pub fn create_branch(table_dir: &Path, name: &str) -> Result<()> {
     })
 }
 
+/// `table.createTag(name, snapshot)` on the table at `table_dir`: tag `tag/tag-<name>` of snapshot
+/// `snapshot` (`TagManager`).
+///
+/// Errors: [`Error::Java`] (the tag exists, no such snapshot), [`Error::Protocol`] (non-UTF-8 path).
+pub fn create_tag(table_dir: &Path, name: &str, snapshot: i64) -> Result<()> {
+    let dir = path_arg(table_dir)?;
+    with_env(|env| {
+        let dir = env.new_string(dir)?;
+        let name = env.new_string(name)?;
+        env.call_static_method(
+            CLASS,
+            "createTag",
+            "(Ljava/lang/String;Ljava/lang/String;J)V",
+            &[
+                JValue::Object(&dir),
+                JValue::Object(&name),
+                JValue::Long(snapshot),
+            ],
+        )?;
+        Ok(())
+    })
+}
+
 /// One commit of deletion vectors of the unpartitioned, bucket-unaware append table at `table_dir`, as a
 /// delete of a data-evolution table writes them (`org.paimonparity.bridge.ColumnWriter.deleteRows`, Paimon
 /// 1.3+: `BaseAppendDeleteFileMaintainer.forUnawareAppend`, `notifyNewDeletionVector`, `persist`, a commit of

@@ -1,6 +1,6 @@
 //! SQL over Paimon tables with DataFusion: each table registered by name is read by the native reader
 //! ([`provider::table_provider`]: its latest snapshot, one partition per split), its metadata system tables
-//! are registered beside it as `"name$snapshots"`, `"name$schemas"` and `"name$options"`
+//! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"` and `"name$tags"`
 //! ([`native_reader::system::metadata`]), and any set of record batches (a replay's `stock` and `native`
 //! rows) can be registered as a table too.
 //!
@@ -27,10 +27,11 @@ use native_reader::{PaimonRelease, Table};
 pub use error::{Error, Result};
 
 /// The metadata system tables registered beside every table.
-const SYSTEM_TABLES: [SystemTable; 3] = [
+const SYSTEM_TABLES: [SystemTable; 4] = [
     SystemTable::Snapshots,
     SystemTable::Schemas,
     SystemTable::Options,
+    SystemTable::Tags,
 ];
 
 /// A DataFusion session with Paimon tables in it, read as one release reads them.
@@ -75,7 +76,7 @@ impl SqlSession {
 
     /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
     /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
-    /// `name$schemas`, `name$options` (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
+    /// `name$schemas`, `name$options`, `name$tags` (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
     /// scans the table; the batch plan is made now.
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that

@@ -547,8 +547,8 @@ impl ModeArg {
 pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`), or bundle files
     /// (`paimon-parity retain`): only the splits whose files a bundle retains are compared, the others
-    /// counted as `not retained`. `TABLE$snapshots`, `TABLE$schemas`, `TABLE$options` compare those
-    /// system tables whole; `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`.
+    /// counted as `not retained`. `TABLE$snapshots`, `TABLE$schemas`, `TABLE$options`, `TABLE$tags`
+    /// compare those system tables whole; `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`.
     #[arg(required_unless_present = "units", num_args = 1..)]
     pub tables: Vec<PathBuf>,
     /// Replay the scans a unit of `paimon-parity units` lists instead of TABLES x --mode: a JSON file with

@@ -8,7 +8,8 @@ pub struct SqlArgs {
     /// The query (DataFusion SQL). Quote system tables: `"t$snapshots"`.
     pub query: String,
     /// A Paimon table to query, as `NAME=LOCATION` (a directory or store URI); repeatable. The table's rows
-    /// at its latest snapshot are `NAME`, its system tables `NAME$snapshots`, `NAME$schemas`, `NAME$options`.
+    /// at its latest snapshot are `NAME`, its system tables `NAME$snapshots`, `NAME$schemas`, `NAME$options`,
+    /// `NAME$tags`.
     #[arg(long = "table", value_name = "NAME=LOCATION")]
     pub tables: Vec<String>,
     /// A table whose latest snapshot's batch scan is read by both readers, as the tables `stock` (the

@@ -235,6 +235,13 @@ pub enum Step {
         /// Branch name (`branch/branch-<name>/`).
         name: String,
     },
+    /// Tag snapshot `snapshot` as `name` (`Table.createTag(name, snapshot)`: `tag/tag-<name>`).
+    CreateTag {
+        /// Tag name.
+        name: String,
+        /// The snapshot tagged.
+        snapshot: i64,
+    },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
     /// In a sweep scenario, where the job of the swept commit restarts: the steps between the swept commit
@@ -319,6 +326,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Overwrite { .. } => "overwrite",
         Step::WriteColumns { .. } => "write-columns",
         Step::CreateBranch { .. } => "create-branch",
+        Step::CreateTag { .. } => "create-tag",
         Step::DeleteRows { .. } => "delete-rows",
         Step::ReadBatch => "read-batch",
         Step::Restart => "restart",

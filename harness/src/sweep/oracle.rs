@@ -167,6 +167,7 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
             | Step::Overwrite { .. }
             | Step::WriteColumns { .. }
             | Step::CreateBranch { .. }
+            | Step::CreateTag { .. }
             | Step::DeleteRows { .. }
             | Step::Random(_) => {
                 return Err(unsupported(format!(

@@ -1,5 +1,5 @@
 //! The system tables made of a table's metadata files, not of its data: `$snapshots` (`SnapshotsTable`),
-//! `$schemas` (`SchemasTable`) and `$options` (`OptionsTable`), with the columns and values the released
+//! `$schemas` (`SchemasTable`), `$options` (`OptionsTable`) and `$tags` (`TagsTable`), with the columns and values the released
 //! reader of each release returns ([`crate::line::LineRules::snapshots_table`]).
 //!
 //! Timestamps are `TIMESTAMP(3)` wall clocks of the commit's epoch milliseconds in the JVM's default zone
@@ -51,6 +51,15 @@ pub(crate) fn fields(table: &Table, system: SystemTable) -> Vec<DataField> {
             ("update_time", "TIMESTAMP(3) NOT NULL"),
         ],
         SystemTable::Options => &[("key", "STRING NOT NULL"), ("value", "STRING NOT NULL")],
+        SystemTable::Tags => &[
+            ("tag_name", "STRING NOT NULL"),
+            ("snapshot_id", "BIGINT NOT NULL"),
+            ("schema_id", "BIGINT NOT NULL"),
+            ("commit_time", "TIMESTAMP(3) NOT NULL"),
+            ("record_count", "BIGINT"),
+            ("create_time", "TIMESTAMP(3)"),
+            ("time_retained", "STRING"),
+        ],
         SystemTable::RowTracking => &[],
     };
     columns
@@ -89,6 +98,7 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         SystemTable::Snapshots => snapshot_rows(table)?,
         SystemTable::Schemas => schema_rows(table)?,
         SystemTable::Options => option_rows(table)?,
+        SystemTable::Tags => tag_rows(table)?,
         SystemTable::RowTracking => {
             return Err(Error::Unsupported {
                 path: table.meta_path().to_path_buf(),
@@ -172,6 +182,56 @@ fn snapshot_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
         ];
         row.truncate(columns);
         rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The tags of the table (or branch), `tag/tag-<name>`, by name (`TagsTable`'s `TreeMap`): each its
+/// snapshot's id, schema id, commit time and total record count. Tags written with a create time or a
+/// retention (`tagCreateTime`, `tagTimeRetained`) are refused by name: their JSON forms are not read here.
+fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
+    let dir = table.meta_path().join("tag");
+    let io = crate::fileio::for_path(&dir)?;
+    let names = match io.list(&dir) {
+        Ok(names) => names,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(&dir, e)),
+    };
+    let mut tags: Vec<String> = names
+        .iter()
+        .filter_map(|n| n.strip_prefix("tag-").map(str::to_owned))
+        .collect();
+    // `String.compareTo`: UTF-16 code units.
+    tags.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    let mut rows = Vec::with_capacity(tags.len());
+    for name in tags {
+        let path = dir.join(format!("tag-{name}"));
+        let bytes = crate::fileio::read(&path)?;
+        let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        for key in ["tagCreateTime", "tagTimeRetained"] {
+            if json.get(key).is_some_and(|v| !v.is_null()) {
+                return Err(Error::Unsupported {
+                    path,
+                    reason: format!("a tag with `{key}` is not read by this reader's `$tags`"),
+                });
+            }
+        }
+        let snapshot = crate::snapshot::Snapshot::parse(&bytes).map_err(|e| Error::Json {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        rows.push(vec![
+            string(name),
+            Datum::Int(snapshot.id),
+            Datum::Int(snapshot.schema_id),
+            timestamp(snapshot.time_millis),
+            opt(snapshot.total_record_count, Datum::Int),
+            Datum::Null,
+            Datum::Null,
+        ]);
     }
     Ok(rows)
 }

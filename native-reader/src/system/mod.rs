@@ -5,7 +5,7 @@
 //! [`ROW_ID`] and [`SEQUENCE_NUMBER`] (`SpecialFields.rowTypeWithRowTracking`): its scans are the data
 //! table's, its read asks for the two columns (`newRead().withReadType(rowType())`).
 //!
-//! `$snapshots`, `$schemas` and `$options` are made of the table's metadata files ([`metadata`]): one batch,
+//! `$snapshots`, `$schemas`, `$options` and `$tags` are made of the table's metadata files ([`metadata`]): one batch,
 //! read whole ([`metadata::read`]).
 
 pub mod metadata;
@@ -35,6 +35,8 @@ pub enum SystemTable {
     Schemas,
     /// `options` (`OptionsTable`): the latest schema's options.
     Options,
+    /// `tags` (`TagsTable`): one row per tag.
+    Tags,
 }
 
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
@@ -52,7 +54,6 @@ const NOT_READ_YET: &[&str] = &[
     "ro",
     "statistics",
     "table_indexes",
-    "tags",
 ];
 
 impl SystemTable {
@@ -77,9 +78,10 @@ impl SystemTable {
             "snapshots" => Ok(SystemTable::Snapshots),
             "schemas" => Ok(SystemTable::Schemas),
             "options" => Ok(SystemTable::Options),
+            "tags" => Ok(SystemTable::Tags),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
                 "system table `{name}` is not supported (this reader reads `$row_tracking`, `$snapshots`, \
-                 `$schemas` and `$options`)"
+                 `$schemas`, `$options` and `$tags`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -94,6 +96,7 @@ impl SystemTable {
             SystemTable::Snapshots => "snapshots",
             SystemTable::Schemas => "schemas",
             SystemTable::Options => "options",
+            SystemTable::Tags => "tags",
         }
     }
 

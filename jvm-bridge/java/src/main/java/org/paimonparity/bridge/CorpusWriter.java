@@ -358,6 +358,15 @@ public final class CorpusWriter {
     }
 
     /**
+     * {@code table.createTag(name, snapshot)}: tag {@code tag/tag-<name>} of snapshot {@code
+     * snapshot} (its snapshot JSON with the tag's create time, {@code TagManager}).
+     */
+    public static void createTag(String tableDir, String name, long snapshot) {
+        FileStoreTableFactory.create(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
+                .createTag(name, snapshot);
+    }
+
+    /**
      * {@code table.createBranch(name)}: an empty branch {@code branch/branch-<name>/} with the
      * table's latest schema ({@code BranchManager}); its writers open it with the writer option
      * {@code branch}.
