@@ -19,7 +19,10 @@ use crate::table::Table;
 use crate::value::Datum;
 
 /// The columns of `system` as `table`'s release defines them, as Paimon fields (`TABLE_TYPE`).
-pub(crate) fn fields(table: &Table, system: SystemTable) -> Vec<DataField> {
+///
+/// Errors: [`Error::Decode`] naming the table if one of the types below did not parse (a bug here, never
+/// the table's bytes).
+pub(crate) fn fields(table: &Table, system: SystemTable) -> Result<Vec<DataField>> {
     let columns: &[(&str, &str)] = match system {
         SystemTable::Snapshots => {
             let all: &[(&str, &str)] = &[
@@ -65,11 +68,17 @@ pub(crate) fn fields(table: &Table, system: SystemTable) -> Vec<DataField> {
     columns
         .iter()
         .enumerate()
-        .map(|(id, (name, t))| DataField {
-            id: id as i32,
-            name: (*name).into(),
-            data_type: parse_atomic(t).expect("the system tables' own types parse"),
-            default_value: None,
+        .map(|(id, (name, t))| {
+            let data_type = parse_atomic(t).map_err(|e| Error::Decode {
+                path: table.meta_path().to_path_buf(),
+                reason: format!("system table `{}` column `{name}`: {e}", system.name()),
+            })?;
+            Ok(DataField {
+                id: id as i32,
+                name: (*name).into(),
+                data_type,
+                default_value: None,
+            })
         })
         .collect()
 }
@@ -106,7 +115,7 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
             })
         }
     };
-    let fields = fields(table, system);
+    let fields = fields(table, system)?;
     let schema = Arc::new(crate::types::read_schema(&fields));
     let mut columns: Vec<ArrayRef> = vec![Arc::new(Int8Array::from(vec![0i8; rows.len()]))];
     for (i, field) in schema.fields().iter().skip(1).enumerate() {
@@ -206,11 +215,7 @@ fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     let mut rows = Vec::with_capacity(tags.len());
     for name in tags {
         let path = dir.join(format!("tag-{name}"));
-        let bytes = crate::fileio::read(&path)?;
-        let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
+        let json = read_json(&path)?;
         for key in ["tagCreateTime", "tagTimeRetained"] {
             if json.get(key).is_some_and(|v| !v.is_null()) {
                 return Err(Error::Unsupported {
@@ -219,10 +224,12 @@ fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
                 });
             }
         }
-        let snapshot = crate::snapshot::Snapshot::parse(&bytes).map_err(|e| Error::Json {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
+        // The tag file is its snapshot's JSON: parsed once, read as a snapshot.
+        let snapshot: crate::snapshot::Snapshot =
+            serde_json::from_value(json).map_err(|e| Error::Json {
+                path: path.clone(),
+                reason: e.to_string(),
+            })?;
         rows.push(vec![
             string(name),
             Datum::Int(snapshot.id),
@@ -243,15 +250,20 @@ fn schema_files(table: &Table) -> Result<Vec<(i64, serde_json::Value)>> {
     let mut out = Vec::new();
     // `SchemaManager.listAllIds`: in the order the file system lists them (`FileIO.listStatus`), not sorted.
     for id in list_ids(&dir, "schema-")? {
-        let path = dir.join(format!("schema-{id}"));
-        let bytes = crate::fileio::read(&path)?;
-        let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::Json {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
-        out.push((id, json));
+        out.push((id, read_json(&dir.join(format!("schema-{id}")))?));
     }
     Ok(out)
+}
+
+/// The JSON of the metadata file at `path`, keys in file order.
+///
+/// Errors: [`Error::Io`] naming the file when it cannot be read, [`Error::Json`] when it is not JSON.
+fn read_json(path: &std::path::Path) -> Result<serde_json::Value> {
+    let bytes = crate::fileio::read(path)?;
+    serde_json::from_slice(&bytes).map_err(|e| Error::Json {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })
 }
 
 fn schema_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
