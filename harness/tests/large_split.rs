@@ -12,7 +12,7 @@ use std::sync::Arc;
 use arrow_array::builder::StringBuilder;
 use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
-use harness::diff::{diff_rows, diff_rows_unordered, MismatchKind};
+use harness::diff::{diff_multiset, diff_rows, diff_rows_unordered, MismatchKind};
 use harness::reader::Batches;
 
 struct Counting;
@@ -70,6 +70,9 @@ fn peak_growth<T>(f: impl FnOnce() -> T) -> (T, usize) {
 
 const MB: usize = 1 << 20;
 
+/// The allocator counts the whole process: the tests of this file measure one at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A synthetic split of `rows` rows `(_row_kind, id BIGINT, s STRING)`, produced lazily in batches of
 /// `batch` rows. `changed`: this row's `s` gets a suffix. `missing`: this row is left out. `reversed`:
 /// every batch holds its rows in reverse order.
@@ -115,6 +118,7 @@ fn whole_split_bytes(rows: u64) -> usize {
 
 #[test]
 fn millions_of_rows_are_diffed_streaming_with_memory_bounded_by_a_batch() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // Ordered: 3 million rows per side, different batch sizes on each side, one value changed near the end.
     let rows = 3_000_000u64;
     let planted = 2_999_990u64;
@@ -180,4 +184,66 @@ fn millions_of_rows_are_diffed_streaming_with_memory_bounded_by_a_batch() {
         "unordered diff peak heap growth {peak} bytes for a split of {} bytes",
         whole_split_bytes(rows)
     );
+}
+
+/// [`split`] from its last row to its first (the whole split reversed, lazily), without `missing`.
+fn split_from_end(rows: u64, batch: u64, missing: u64) -> Batches<'static> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("_row_kind", DataType::Int8, false),
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let ends = (0..rows.div_ceil(batch)).map(move |b| rows - b * batch);
+    Box::new(ends.map(move |end| {
+        let ids: Vec<u64> = (end.saturating_sub(batch)..end)
+            .rev()
+            .filter(|i| *i != missing)
+            .collect();
+        let kinds = Int8Array::from_iter_values(ids.iter().map(|i| (i % 4) as i8));
+        let id = Int64Array::from_iter_values(ids.iter().map(|i| *i as i64));
+        let mut s = StringBuilder::with_capacity(ids.len(), ids.len() * 12);
+        for i in &ids {
+            let _ = write!(s, "row-{i}");
+            s.append_value("");
+        }
+        let columns: Vec<ArrayRef> = vec![Arc::new(kinds), Arc::new(id), Arc::new(s.finish())];
+        Ok(RecordBatch::try_new(schema.clone(), columns).expect("valid batch"))
+    }))
+}
+
+/// A split returned in the opposite order by the native side: nothing matches until half of it has been
+/// read, so the rows not yet matched grow to half the split. Held in memory (no limit) they take what the
+/// map needs; with a 16 MiB limit they go to DataFusion's aggregation and spill, the one missing row is
+/// still found at its ordinal, and the peak heap is well under the unlimited one.
+#[test]
+fn a_reversed_split_spills_instead_of_holding_every_row() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rows = 1_000_000u64;
+    let missing = 654_321u64;
+    let run = |limit: usize| {
+        let (out, peak) = peak_growth(|| {
+            diff_multiset(
+                split(rows, 8192, None, None, false),
+                split_from_end(rows, 10_000, missing),
+                limit,
+            )
+        });
+        let (diff, spilled) = out.expect("both sides read");
+        assert_eq!(
+            (diff.differing_rows, diff.only_in_stock, diff.only_in_native),
+            (1, 1, 0)
+        );
+        let m = diff.first.expect("the missing row");
+        assert_eq!((m.kind, m.row), (MismatchKind::Missing, missing));
+        (peak, spilled)
+    };
+    let (held, not_spilled) = run(usize::MAX);
+    let (spilling, spilled) = run(16 * MB);
+    assert_eq!(not_spilled, 0);
+    assert!(spilled > 0, "nothing was spilled");
+    assert!(
+        spilling * 2 < held && spilling < 64 * MB,
+        "reversed split: peak heap growth {spilling} bytes with a 16 MiB limit, {held} without"
+    );
+    eprintln!("reversed split of {rows} rows: peak heap {held} bytes held, {spilling} spilling ({spilled} bytes spilled)");
 }

@@ -12,6 +12,10 @@ pub enum Error {
     /// A table name that cannot be registered (empty, or given twice).
     #[error("{0}")]
     Usage(String),
+    /// The row-count aggregation of an unordered diff stopped ([`crate::multiset::SpillingCounts`]), with
+    /// DataFusion's words (a memory limit too small for a batch, a spill file that cannot be written).
+    #[error("unordered row counts: {0}")]
+    Aggregation(String),
     /// The query's runtime could not start.
     #[error("cannot start the query runtime: {0}")]
     Runtime(#[from] std::io::Error),

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod error;
+pub mod multiset;
 pub mod provider;
 
 use std::path::Path;

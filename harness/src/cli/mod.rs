@@ -597,6 +597,11 @@ pub struct ReplayArgs {
     /// merge split may legitimately differ; reports the rows only one side has.
     #[arg(long)]
     pub unordered: bool,
+    /// With --unordered: MiB of rows one side has returned and the other has not yet matched that a
+    /// split's comparison holds in memory; beyond it they go to DataFusion's hash aggregation, which spills
+    /// to disk at the same limit (each split read at once has its own).
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(16..), requires = "unordered")]
+    pub unordered_memory: u64,
     /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`) and
     /// the release whose rules the native reader plans by: 1.0.0, 1.0.1, 1.1.1, 1.2.0, 1.3.1, 1.4.2 or 2.0.0;
     /// default 1.0.0, or `PAIMON_PARITY_PAIMON_VERSION`.

@@ -35,7 +35,9 @@ use crate::reader::Batches;
 
 pub(crate) use counts::count_kinds;
 pub use counts::RowCounts;
-pub use multiset::{diff_rows_unordered, UNORDERED_SAMPLES};
+pub use multiset::{
+    diff_multiset, diff_rows_unordered, DEFAULT_UNORDERED_MEMORY, UNORDERED_SAMPLES,
+};
 pub use plans::{compare_plans, match_splits, Paired};
 pub use render::{render_row, render_value, row_kind_symbol};
 pub(crate) use rows::canonical;
@@ -115,16 +117,29 @@ pub const MAX_CLASSIFIED: usize = 4096;
 
 /// At most this many missing or extra rows per split are realigned past.
 pub const MAX_REALIGNED: usize = 256;
-/// Diffs the rows of one split: in order ([`diff_rows`]) or, with `unordered`, as a multiset
-/// ([`diff_rows_unordered`]).
+/// How the rows of a split are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowOrder {
+    /// Row by row, in order ([`diff_rows`]).
+    InOrder,
+    /// As a multiset (`--unordered`, [`diff_multiset`]), holding at most `memory_limit` bytes of rows not
+    /// yet matched before spilling them (`--unordered-memory`).
+    Multiset {
+        /// Bytes; [`DEFAULT_UNORDERED_MEMORY`] by default.
+        memory_limit: usize,
+    },
+}
+
+/// Diffs the rows of one split: in order ([`diff_rows`]) or as a multiset ([`diff_multiset`]).
 pub fn diff_split(
     stock: Batches<'_>,
     native: Batches<'_>,
-    unordered: bool,
+    order: RowOrder,
 ) -> Result<RowDiff, ReadFailure> {
-    if unordered {
-        diff_rows_unordered(stock, native)
-    } else {
-        diff_rows(stock, native)
+    match order {
+        RowOrder::InOrder => diff_rows(stock, native),
+        RowOrder::Multiset { memory_limit } => {
+            diff_multiset(stock, native, memory_limit).map(|(diff, _)| diff)
+        }
     }
 }

@@ -21,7 +21,9 @@ use native_reader::scan::ScanMode;
 use native_reader::SplitKey;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::diff::{compare_plans, match_splits, Paired, RowCounts, RowMismatch};
+use crate::diff::{
+    compare_plans, match_splits, Paired, RowCounts, RowMismatch, RowOrder, DEFAULT_UNORDERED_MEMORY,
+};
 use crate::error::{
     Error, Result, EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_INTERRUPTED, EXIT_NOTHING_COMPARED,
     EXIT_UNREADABLE,
@@ -68,6 +70,10 @@ pub struct ReplayOptions {
     /// Compare the rows of a split as a multiset (`--unordered`), for readers whose row order within a
     /// merge split may legitimately differ; reports the rows only one side has.
     pub unordered: bool,
+    /// With `unordered`: bytes of rows not yet matched that one split's comparison holds in memory before
+    /// DataFusion's aggregation takes them, spilling to disk (`--unordered-memory`, in MiB there);
+    /// [`DEFAULT_UNORDERED_MEMORY`] by default.
+    pub unordered_memory: usize,
     /// Which scan to replay (`--mode`); [`ReplayMode::Stream`] by default.
     pub mode: ReplayMode,
     /// Batch time travel (`--snapshot`, `scan.snapshot-id` of [`ReplayMode::Batch`]); the latest snapshot
@@ -140,6 +146,17 @@ impl ReplayOptions {
     pub fn scan_mode(&self) -> ScanMode {
         self.mode.scan_mode(self.from_snapshot, self.snapshot)
     }
+
+    /// How each split's rows are compared: `unordered` with its memory limit, else in order.
+    pub fn row_order(&self) -> RowOrder {
+        if self.unordered {
+            RowOrder::Multiset {
+                memory_limit: self.unordered_memory,
+            }
+        } else {
+            RowOrder::InOrder
+        }
+    }
 }
 
 impl Default for ReplayOptions {
@@ -149,6 +166,7 @@ impl Default for ReplayOptions {
             max_mismatches: 10,
             progress: true,
             unordered: false,
+            unordered_memory: DEFAULT_UNORDERED_MEMORY,
             mode: ReplayMode::Stream,
             snapshot: None,
             threads: 1,
@@ -441,7 +459,7 @@ pub fn compare_splits(
         &pairs,
         &positions,
         limits,
-        false,
+        RowOrder::InOrder,
         |_| true,
     )
     .0
@@ -460,7 +478,7 @@ fn compare_in_order(
     pairs: &[Paired<'_, PlannedSplit>],
     positions: &[usize],
     limits: InFlight,
-    unordered: bool,
+    order: RowOrder,
     mut go_on: impl FnMut(&SplitReport) -> bool,
 ) -> (Vec<SplitReport>, bool) {
     let mut out = Vec::with_capacity(pairs.len());
@@ -473,7 +491,7 @@ fn compare_in_order(
             if ordered {
                 Ahead::Read(prefetch_stock(table, stock, pairs[i]))
             } else {
-                Ahead::Compared(compare_pair(table, stock, native, pairs[i], unordered))
+                Ahead::Compared(compare_pair(table, stock, native, pairs[i], order))
             }
         },
         Ahead::bytes,
@@ -482,7 +500,7 @@ fn compare_in_order(
                 Ahead::Compared(report) => report,
                 Ahead::Read(prefetched) => {
                     let stock = prefetched.reader(stock);
-                    compare_pair(table, &stock, native, pairs[i], unordered)
+                    compare_pair(table, &stock, native, pairs[i], order)
                 }
             };
             report.position = positions[i];
@@ -700,7 +718,7 @@ pub fn replay(
         &pairs,
         &positions,
         limits,
-        options.unordered,
+        options.row_order(),
         |report| {
             bar.inc(1);
             bar.set_message(format!("{}", report.key));

@@ -5,7 +5,7 @@ use std::path::Path;
 use arrow_array::RecordBatch;
 use native_reader::Split;
 
-use crate::diff::{compare_plans, diff_split, Paired, RowCounts};
+use crate::diff::{compare_plans, diff_split, Paired, RowCounts, RowOrder};
 use crate::error::{Error, ExternalFailure, Result, Side};
 use crate::reader::{Batches, PlannedSplit, TableReader};
 
@@ -142,7 +142,7 @@ pub(super) fn compare_pair(
     stock: &dyn TableReader,
     native: &dyn TableReader,
     pair: Paired<'_, PlannedSplit>,
-    unordered: bool,
+    order: RowOrder,
 ) -> SplitReport {
     let any: &Split = match pair {
         Paired::Both(s, _) | Paired::StockOnly(s) => &s.split,
@@ -232,7 +232,7 @@ pub(super) fn compare_pair(
                         report.detail = Some(format!("{}; {outcome}", side_error(side, &e)));
                     }
                 }
-                Ok((sb, nb)) => match diff_split(sb, nb, unordered) {
+                Ok((sb, nb)) => match diff_split(sb, nb, order) {
                     Err(f) => {
                         report.verdict = failed_verdict(&f.error);
                         let (reader, split) = other(f.side);
