@@ -403,3 +403,29 @@ fn check_tables(
         failures.join("\n")
     );
 }
+
+/// `$audit_log` of every corpus this line wrote (batch and streaming scans) and of the tables 2.0.0 wrote
+/// (every scan): the merge keeps `-U`/`-D` results (`forceKeepDelete`), no split is read raw, and every row
+/// is `+I` with its kind in the column `rowkind`. The data table's limits apply (the system table refuses
+/// what its table refuses).
+#[test]
+fn audit_log_system_tables_replay_identically_on_this_line() {
+    let stock = StockTableReader::new().expect("JVM starts");
+    let version = stock.bridge().paimon_version().expect("version");
+    check_tables(
+        &stock,
+        &version,
+        &common::line_corpora(&version),
+        &[("stream", ReplayMode::Stream), ("batch", ReplayMode::Batch)],
+        "table$audit_log",
+        RELEASE_LIMITS,
+    );
+    check_tables(
+        &stock,
+        &version,
+        &written_by_2_0_0(WRITTEN_BY_2_0_0),
+        ALL_MODES,
+        "table$audit_log",
+        RELEASE_LIMITS,
+    );
+}

@@ -36,6 +36,8 @@ pub struct Table {
     release: PaimonRelease,
     /// Reads add `$row_tracking`'s columns ([`Table::row_tracking_columns`]).
     row_tracking_columns: bool,
+    /// Reads are `$audit_log`'s ([`Table::audit_log`]).
+    audit_log: bool,
 }
 
 /// The postpone bucket (`BucketMode.POSTPONE_BUCKET`, since 1.1): the `bucket` option and the `_BUCKET` of
@@ -271,6 +273,7 @@ impl Table {
             partitions,
             release,
             row_tracking_columns: false,
+            audit_log: false,
         })
     }
 
@@ -284,6 +287,25 @@ impl Table {
     /// Whether reads add `_ROW_ID` and `_SEQUENCE_NUMBER` after the table's columns (`$row_tracking`).
     pub fn row_tracking_columns(&self) -> bool {
         self.row_tracking_columns
+    }
+
+    /// This table read as the system table `$audit_log` (opened by [`crate::system::open`]), its fallback
+    /// branch too (`FallbackReadFileStoreTable.Read.forceKeepDelete` forwards to both reads). `None` when
+    /// the fallback branch's table is shared (held elsewhere, so it cannot be changed here).
+    pub(crate) fn with_audit_log(mut self) -> Option<Table> {
+        self.audit_log = true;
+        if let Some(fallback) = self.fallback.take() {
+            let fallback = Arc::try_unwrap(fallback).ok()?.with_audit_log()?;
+            self.fallback = Some(Arc::new(fallback));
+        }
+        Some(self)
+    }
+
+    /// Whether reads are `$audit_log`'s (`AuditLogTable`): the merge keeps `-U`/`-D` results
+    /// (`InnerTableRead.forceKeepDelete`, so no split is read raw), and every row comes out as `+I` with its
+    /// kind as the string column `rowkind` first ([`crate::system::audit_log_field`]).
+    pub fn audit_log(&self) -> bool {
+        self.audit_log
     }
 
     /// The release whose reader this table mimics (chosen at [`Table::open_as`]).

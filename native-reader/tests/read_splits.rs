@@ -299,7 +299,7 @@ fn decoding_ahead_inside_splits_returns_the_released_readers_batch_rows() {
     let merged = splits
         .iter()
         .filter(|s| {
-            native_reader::merge::split_read_kind(true, s).unwrap()
+            native_reader::merge::split_read_kind(true, s, false).unwrap()
                 == native_reader::merge::SplitReadKind::Merge
         })
         .count();
@@ -354,7 +354,7 @@ fn decoding_ahead_inside_splits_returns_the_released_readers_batch_rows() {
     let mut broken = splits
         .iter()
         .find(|s| {
-            native_reader::merge::split_read_kind(true, s).unwrap()
+            native_reader::merge::split_read_kind(true, s, false).unwrap()
                 == native_reader::merge::SplitReadKind::Merge
         })
         .unwrap()

@@ -59,7 +59,7 @@ pub fn plan_kinds(
         let mut r = Vec::new();
         let mut m = Vec::new();
         for s in splits {
-            match split_read_kind(pk, &s.split)? {
+            match split_read_kind(pk, &s.split, false)? {
                 // Batch plans carry no before-files, so `Changes` does not occur here.
                 SplitReadKind::Merge | SplitReadKind::Changes => m.push(s),
                 SplitReadKind::Raw | SplitReadKind::NoMerge => r.push(s),

@@ -548,7 +548,8 @@ pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`), or bundle files
     /// (`paimon-parity retain`): only the splits whose files a bundle retains are compared, the others
     /// counted as `not retained`. `TABLE$snapshots`, `TABLE$schemas`, `TABLE$options`, `TABLE$tags`
-    /// compare those system tables whole; `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`.
+    /// compare those system tables whole; `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`,
+    /// `TABLE$audit_log` with every row's kind as the column `rowkind`, deletes kept.
     #[arg(required_unless_present = "units", num_args = 1..)]
     pub tables: Vec<PathBuf>,
     /// Replay the scans a unit of `paimon-parity units` lists instead of TABLES x --mode: a JSON file with

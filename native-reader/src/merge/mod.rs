@@ -106,9 +106,14 @@ pub enum SplitReadKind {
 }
 
 /// The reader `KeyValueTableRead` picks for `split` of a table with (`primary_keyed`) or without a primary
-/// key. Errors: [`Error::Unsupported`] naming the bucket directory for batch splits with before-files
-/// (`IncrementalDiffSplitRead`).
-pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKind> {
+/// key; `force_keep_delete` (`InnerTableRead.forceKeepDelete`, `$audit_log`) turns the raw-file read off
+/// (`PrimaryKeyTableRawFileSplitReadProvider.match`). Errors: [`Error::Unsupported`] naming the bucket
+/// directory for batch splits with before-files (`IncrementalDiffSplitRead`).
+pub fn split_read_kind(
+    primary_keyed: bool,
+    split: &Split,
+    force_keep_delete: bool,
+) -> Result<SplitReadKind> {
     if !primary_keyed {
         return Ok(SplitReadKind::NoMerge);
     }
@@ -123,7 +128,8 @@ pub fn split_read_kind(primary_keyed: bool, split: &Split) -> Result<SplitReadKi
                 .into(),
         });
     }
-    let raw = !split.is_streaming
+    let raw = !force_keep_delete
+        && !split.is_streaming
         && split.raw_convertible
         && split
             .data_files
@@ -197,7 +203,7 @@ pub fn read_split_with(
     };
     let batch_size = batch_size.max(1);
     let schema: SchemaRef = Arc::new(read_schema_as(&table.schema().fields, table.string_views()));
-    let kind = split_read_kind(table.is_primary_key_table(), split)?;
+    let kind = split_read_kind(table.is_primary_key_table(), split, table.audit_log())?;
     prefetch_split(split);
     let inner = match kind {
         SplitReadKind::NoMerge => Inner::Plain(SplitReader::with_ahead(
@@ -244,9 +250,13 @@ pub fn read_split_with(
             }
         }
     };
+    let audit_log = table
+        .audit_log()
+        .then(|| crate::system::audit_log_schema(&schema));
     Ok(SplitBatches {
         schema,
         inner,
+        audit_log,
         failed: false,
     })
 }
@@ -255,6 +265,9 @@ pub fn read_split_with(
 pub struct SplitBatches {
     schema: SchemaRef,
     inner: Inner,
+    /// `$audit_log`'s schema, when the table is read as it: every batch goes through
+    /// [`crate::system::to_audit_log`].
+    audit_log: Option<SchemaRef>,
     failed: bool,
 }
 
@@ -271,9 +284,12 @@ enum Inner {
 }
 
 impl SplitBatches {
-    /// The schema of every batch: `_row_kind` then the table's columns.
+    /// The schema of every batch: `_row_kind` then the table's columns (`$audit_log`: `_row_kind`,
+    /// `rowkind`, then the table's columns).
     pub fn schema(&self) -> SchemaRef {
-        self.schema.clone()
+        self.audit_log
+            .clone()
+            .unwrap_or_else(|| self.schema.clone())
     }
 }
 
@@ -304,6 +320,10 @@ impl Iterator for SplitBatches {
                     None => break after.next_batch().transpose(),
                 }
             },
+        };
+        let item = match (&self.audit_log, item) {
+            (Some(schema), Some(Ok(batch))) => Some(crate::system::to_audit_log(schema, batch)),
+            (_, item) => item,
         };
         if matches!(item, Some(Err(_))) {
             self.failed = true;

@@ -277,7 +277,8 @@ impl MergeReader {
     }
 }
 
-/// The next batch of a single-run section: its rows without `-U`/`-D`, kinds kept.
+/// The next batch of a single-run section: its rows without `-U`/`-D` (all of them for `$audit_log`,
+/// [`Table::audit_log`]), kinds kept.
 pub(crate) fn next_single(
     ctx: &RunContext,
     run: &mut Run,
@@ -289,11 +290,12 @@ pub(crate) fn next_single(
             return Ok(None);
         };
         let batch = &current.batch;
+        let keep_delete = ctx.table.audit_log();
         let keep = BooleanArray::from_iter(
             current
                 .kinds
                 .iter()
-                .map(|k| Some(RowKind::from_byte(*k).is_some_and(RowKind::is_add))),
+                .map(|k| Some(keep_delete || RowKind::from_byte(*k).is_some_and(RowKind::is_add))),
         );
         let columns: Vec<ArrayRef> = batch.columns()[1..].to_vec();
         let filtered = if keep.true_count() == batch.num_rows() {
@@ -344,7 +346,12 @@ fn lookup_pick(table: &Table) -> Result<Option<LookupPick>> {
 /// ([`OutRow::Range`], found by a galloping search against the lowest other run's key:
 /// [`Run::sole_keys_below`]), then re-plays the tree once for the record it stopped at; the output is the
 /// same as record by record. Returns whether it emitted or skipped any record.
-fn emit_sole_keys(tree: &mut LoserTree<Run>, chunk: &mut Chunk, batch_size: usize) -> Result<bool> {
+fn emit_sole_keys(
+    tree: &mut LoserTree<Run>,
+    chunk: &mut Chunk,
+    batch_size: usize,
+    keep_delete: bool,
+) -> Result<bool> {
     let Some(w) = tree.resting_winner() else {
         return Ok(false);
     };
@@ -396,14 +403,15 @@ fn emit_sole_keys(tree: &mut LoserTree<Run>, chunk: &mut Chunk, batch_size: usiz
             .as_ref()
             .map(|c| c.kinds.clone())
             .ok_or_else(|| tree_bug(w as isize))?;
-        // `+I`/`+U` records go out in ranges; `-U`/`-D` ones are dropped (DropDeleteReader); at most
-        // `batch_size` rows in the chunk.
+        // `+I`/`+U` records go out in ranges; `-U`/`-D` ones are dropped (DropDeleteReader) unless
+        // `keep_delete`; at most `batch_size` rows in the chunk.
         let mut row = start;
         let mut from = start;
         while row < end && chunk.len() + (row - from) < batch_size {
-            let add = RowKind::from_byte(kinds[row])
-                .ok_or_else(|| super::run::kind_error(kinds[row]))?
-                .is_add();
+            let add = keep_delete
+                || RowKind::from_byte(kinds[row])
+                    .ok_or_else(|| super::run::kind_error(kinds[row]))?
+                    .is_add();
             if !add {
                 chunk.push(OutRow::Range {
                     src,
@@ -440,12 +448,14 @@ pub(crate) fn merge_section(
     batch_size: usize,
 ) -> Result<bool> {
     tree.initialize(ctx)?;
+    // `forceKeepDelete` (`$audit_log`): no DropDeleteReader.
+    let keep_delete = ctx.table.audit_log();
     let mut group: Vec<usize> = Vec::with_capacity(tree.len());
     // The levels of the group's records (LookupMergeFunction), reused from key to key.
     let mut levels: Vec<i32> = Vec::with_capacity(tree.len());
     while chunk.len() < batch_size {
         tree.adjust_for_next_loop(ctx)?;
-        if emit_sole_keys(tree, chunk, batch_size)? {
+        if emit_sole_keys(tree, chunk, batch_size, keep_delete)? {
             continue;
         }
         let Some(first) = tree.pop_winner()? else {
@@ -488,9 +498,9 @@ pub(crate) fn merge_section(
             };
             function.add(&mut c, rec)?;
         }
-        // DropDeleteReader: only +I and +U results are kept.
+        // DropDeleteReader: only +I and +U results are kept (every result with `keep_delete`).
         match function.result() {
-            Some(Merged::Whole(rec)) if rec.kind.is_add() => {
+            Some(Merged::Whole(rec)) if keep_delete || rec.kind.is_add() => {
                 let src = c.source(rec)?;
                 c.chunk.push(OutRow::Whole {
                     src,
@@ -498,7 +508,7 @@ pub(crate) fn merge_section(
                     kind: rec.kind,
                 });
             }
-            Some(Merged::Cells { kind, cells }) if kind.is_add() => {
+            Some(Merged::Cells { kind, cells }) if keep_delete || kind.is_add() => {
                 c.chunk.push(OutRow::Cells { kind, cells });
             }
             _ => {}

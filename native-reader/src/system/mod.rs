@@ -5,15 +5,23 @@
 //! [`ROW_ID`] and [`SEQUENCE_NUMBER`] (`SpecialFields.rowTypeWithRowTracking`): its scans are the data
 //! table's, its read asks for the two columns (`newRead().withReadType(rowType())`).
 //!
+//! `$audit_log` (`AuditLogTable`) is the data table's scans read with `forceKeepDelete` (the merge keeps
+//! `-U`/`-D` results, no split is read raw), every row `+I` with its kind as the string column `rowkind`
+//! first ([`to_audit_log`]).
+//!
 //! `$snapshots`, `$schemas`, `$options` and `$tags` are made of the table's metadata files ([`metadata`]): one batch,
 //! read whole ([`metadata::read`]).
 
 pub mod metadata;
 
-use arrow_schema::{DataType as ArrowType, Field};
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, Int8Array, RecordBatch, StringArray};
+use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
 
 use crate::error::{Error, Result};
 use crate::line::PaimonRelease;
+use crate::row_kind::RowKind;
 use crate::table::Table;
 
 /// `SpecialFields.ROW_ID`: the row's id, `BIGINT NOT NULL`, field id `Integer.MAX_VALUE - 5`.
@@ -23,9 +31,15 @@ pub const ROW_ID: (&str, i32) = ("_ROW_ID", i32::MAX - 5);
 /// `BIGINT NOT NULL`, field id `Integer.MAX_VALUE - 1`.
 pub const SEQUENCE_NUMBER: (&str, i32) = ("_SEQUENCE_NUMBER", i32::MAX - 1);
 
+/// `SpecialFields.ROW_KIND`: `$audit_log`'s first column, `STRING` (nullable, never NULL), field id
+/// `Integer.MAX_VALUE - 4`.
+pub const ROW_KIND: (&str, i32) = ("rowkind", i32::MAX - 4);
+
 /// A system table this reader reads (`SystemTableLoader.SYSTEM_TABLE_LOADERS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SystemTable {
+    /// `audit_log` (`AuditLogTable`): every row with its RowKind as a column, deletes included.
+    AuditLog,
     /// `row_tracking` (`RowTrackingTable`): the rows with `_ROW_ID` and `_SEQUENCE_NUMBER`. A table without
     /// `row-tracking.enabled` has none (`IllegalArgumentException` in its constructor).
     RowTracking,
@@ -42,7 +56,6 @@ pub enum SystemTable {
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
 /// than unknown.
 const NOT_READ_YET: &[&str] = &[
-    "audit_log",
     "binlog",
     "branches",
     "buckets",
@@ -75,13 +88,14 @@ impl SystemTable {
                 )))
             }
             "row_tracking" => Ok(SystemTable::RowTracking),
+            "audit_log" => Ok(SystemTable::AuditLog),
             "snapshots" => Ok(SystemTable::Snapshots),
             "schemas" => Ok(SystemTable::Schemas),
             "options" => Ok(SystemTable::Options),
             "tags" => Ok(SystemTable::Tags),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
-                "system table `{name}` is not supported (this reader reads `$row_tracking`, `$snapshots`, \
-                 `$schemas`, `$options` and `$tags`)"
+                "system table `{name}` is not supported (this reader reads `$audit_log`, `$row_tracking`, \
+                 `$snapshots`, `$schemas`, `$options` and `$tags`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -93,6 +107,7 @@ impl SystemTable {
     pub fn name(self) -> &'static str {
         match self {
             SystemTable::RowTracking => "row_tracking",
+            SystemTable::AuditLog => "audit_log",
             SystemTable::Snapshots => "snapshots",
             SystemTable::Schemas => "schemas",
             SystemTable::Options => "options",
@@ -102,7 +117,7 @@ impl SystemTable {
 
     /// Whether the table is made of metadata files, read whole by [`metadata::read`] (not by splits).
     pub fn is_metadata(self) -> bool {
-        self != SystemTable::RowTracking
+        !matches!(self, SystemTable::RowTracking | SystemTable::AuditLog)
     }
 }
 
@@ -130,6 +145,9 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
         Err(SystemTableError::Unknown(reason)) => return Err(Error::NotATable { path, reason }),
         Err(SystemTableError::NotRead(reason)) => return Err(Error::Unsupported { path, reason }),
     };
+    if system == SystemTable::AuditLog {
+        return open_audit_log(table);
+    }
     if system != SystemTable::RowTracking {
         return Ok((table, system));
     }
@@ -151,6 +169,77 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
     Ok((table.with_row_tracking_columns(), system))
 }
 
+/// `$audit_log` of `table`. Errors: [`Error::Unsupported`] naming the table for what its read does not
+/// model: `table-read.sequence-number.enabled` (2.0 adds `_SEQUENCE_NUMBER` after `rowkind`).
+fn open_audit_log(table: Table) -> Result<(Table, SystemTable)> {
+    let unsupported = |reason: &str| Error::Unsupported {
+        path: table.meta_path().to_path_buf(),
+        reason: format!("system table `audit_log` {reason} is not supported"),
+    };
+    let sequence_number = table
+        .schema()
+        .options
+        .get("table-read.sequence-number.enabled")
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if sequence_number {
+        return Err(unsupported(
+            "with `table-read.sequence-number.enabled=true` (its `_SEQUENCE_NUMBER` column)",
+        ));
+    }
+    let path = table.meta_path().to_path_buf();
+    match table.with_audit_log() {
+        Some(t) => Ok((t, SystemTable::AuditLog)),
+        None => Err(Error::Unsupported {
+            path,
+            reason: "system table `audit_log` of a table whose fallback branch is shared".into(),
+        }),
+    }
+}
+
+/// `$audit_log`'s schema from the data table's read schema (`_row_kind` then its columns): `_row_kind`,
+/// [`ROW_KIND`] as Utf8 (nullable, with its field id), then the columns.
+pub fn audit_log_schema(read: &SchemaRef) -> SchemaRef {
+    let mut fields: Vec<Arc<Field>> = Vec::with_capacity(read.fields().len() + 1);
+    fields.extend(read.fields().iter().take(1).cloned());
+    fields.push(Arc::new(crate::types::with_id(
+        Field::new(ROW_KIND.0, ArrowType::Utf8, true),
+        Some(ROW_KIND.1),
+    )));
+    fields.extend(read.fields().iter().skip(1).cloned());
+    Arc::new(Schema::new_with_metadata(fields, read.metadata().clone()))
+}
+
+/// A batch of the data table's read (`_row_kind` Int8 first) as `$audit_log`'s (`AuditLogRow`): `_row_kind`
+/// `+I` on every row, and the row's kind as `rowkind` (`RowKind.shortString()`: `+I`, `-U`, `+U`, `-D`).
+///
+/// Errors: [`Error::Decode`] naming `<audit_log>` when the first column is not the Int8 row kinds or holds
+/// a byte that is no RowKind (a bug upstream, never the table's bytes), or the batch does not fit `schema`.
+pub fn to_audit_log(schema: &SchemaRef, batch: RecordBatch) -> Result<RecordBatch> {
+    let bad = |reason: String| Error::Decode {
+        path: "<audit_log>".into(),
+        reason,
+    };
+    let kinds = batch
+        .columns()
+        .first()
+        .and_then(|c| c.as_any().downcast_ref::<Int8Array>())
+        .ok_or_else(|| bad("the batch does not start with its row kinds".into()))?;
+    let mut names = Vec::with_capacity(kinds.len());
+    for i in 0..kinds.len() {
+        let byte = kinds.value(i);
+        let kind = RowKind::from_byte(byte).ok_or_else(|| bad(format!("row kind {byte}")))?;
+        names.push(kind.short_string());
+    }
+    let mut columns: Vec<ArrayRef> = Vec::with_capacity(batch.num_columns() + 1);
+    columns.push(Arc::new(Int8Array::from(vec![
+        RowKind::Insert.to_byte();
+        batch.num_rows()
+    ])));
+    columns.push(Arc::new(StringArray::from(names)));
+    columns.extend(batch.columns().iter().skip(1).cloned());
+    RecordBatch::try_new(schema.clone(), columns).map_err(|e| bad(e.to_string()))
+}
+
 /// The Arrow fields `$row_tracking` adds after the table's columns: [`ROW_ID`] then [`SEQUENCE_NUMBER`],
 /// `Int64` NOT NULL, with their field ids (`PARQUET:field_id` metadata, as every column's).
 pub fn row_tracking_fields() -> [Field; 2] {
@@ -162,6 +251,35 @@ pub fn row_tracking_fields() -> [Field; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn audit_log_rows_are_inserts_with_their_kind_as_a_column() {
+        let read: SchemaRef = Arc::new(Schema::new(vec![
+            Field::new("_row_kind", ArrowType::Int8, false),
+            Field::new("k", ArrowType::Int32, false),
+        ]));
+        let batch = RecordBatch::try_new(
+            read.clone(),
+            vec![
+                Arc::new(Int8Array::from(vec![0, 1, 2, 3])),
+                Arc::new(arrow_array::Int32Array::from(vec![1, 2, 2, 3])),
+            ],
+        )
+        .unwrap();
+        let schema = audit_log_schema(&read);
+        let out = to_audit_log(&schema, batch).unwrap();
+        let kinds = out.column(0).as_any().downcast_ref::<Int8Array>().unwrap();
+        assert_eq!(kinds.values().to_vec(), vec![0; 4]);
+        let names = out
+            .column(1)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap();
+        let names: Vec<_> = names.iter().flatten().collect();
+        assert_eq!(names, ["+I", "-U", "+U", "-D"]);
+        assert_eq!(out.schema().field(1).name(), "rowkind");
+        assert_eq!(out.num_columns(), 3);
+    }
 
     #[test]
     fn row_tracking_is_known_from_1_3() {

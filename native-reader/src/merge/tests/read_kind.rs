@@ -35,40 +35,48 @@ fn read_kind_follows_key_value_table_read() {
     };
     use SplitReadKind::*;
     assert_eq!(
-        split_read_kind(false, &split(false, false, None)).unwrap(),
+        split_read_kind(false, &split(false, false, None), false).unwrap(),
         NoMerge
     );
     assert_eq!(
-        split_read_kind(true, &split(false, true, Some(0))).unwrap(),
+        split_read_kind(true, &split(false, true, Some(0)), false).unwrap(),
         Raw
+    );
+    // `$audit_log` (forceKeepDelete) never reads raw: the same split is merged
+    assert_eq!(
+        split_read_kind(true, &split(false, true, Some(0)), true).unwrap(),
+        Merge
     );
     // unknown delete-row counts force the merge reader (legacy files)
     assert_eq!(
-        split_read_kind(true, &split(false, true, None)).unwrap(),
+        split_read_kind(true, &split(false, true, None), false).unwrap(),
         Merge
     );
     assert_eq!(
-        split_read_kind(true, &split(true, true, Some(0))).unwrap(),
+        split_read_kind(true, &split(true, true, Some(0)), false).unwrap(),
         NoMerge
     );
     assert_eq!(
-        split_read_kind(true, &split(false, false, Some(0))).unwrap(),
+        split_read_kind(true, &split(false, false, Some(0)), false).unwrap(),
         Merge
     );
     let mut with_before = split(false, false, Some(0));
     with_before.before_files = with_before.data_files.clone();
     // a batch split with before-files (IncrementalDiffSplitRead) is not read natively
     assert!(matches!(
-        split_read_kind(true, &with_before),
+        split_read_kind(true, &with_before, false),
         Err(Error::Unsupported { .. })
     ));
     // a streaming one is a changes split (IncrementalChangelogReadProvider), raw-convertible or not
     let mut streaming_before = split(true, true, Some(0));
     streaming_before.before_files = streaming_before.data_files.clone();
-    assert_eq!(split_read_kind(true, &streaming_before).unwrap(), Changes);
+    assert_eq!(
+        split_read_kind(true, &streaming_before, false).unwrap(),
+        Changes
+    );
     // without before-files a streaming split stays a no-merge split (MergeFileSplitReadProvider)
     assert_eq!(
-        split_read_kind(true, &split(true, false, Some(0))).unwrap(),
+        split_read_kind(true, &split(true, false, Some(0)), false).unwrap(),
         NoMerge
     );
 }

@@ -82,15 +82,21 @@ public final class StockReader {
      * The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}); a
      * location ending in {@code $branch_<name>} is that branch of the table ({@code
      * FileStoreTableFactory.create} with the options {@code path} and {@code branch}); one ending in
-     * {@code $row_tracking} is checked to be that system table of it ({@link #readTable}), and
-     * scanned as the data table ({@code RowTrackingTable.newScan()} is the wrapped table's).
+     * {@code $row_tracking} or {@code $audit_log} is checked to be that system table of it ({@link
+     * #readTable}), and scanned as the data table ({@code RowTrackingTable.newScan()} and {@code
+     * AuditLogTable}'s scans are the wrapped table's; their reads differ).
      */
     private static FileStoreTable openTable(String tableDir) throws Exception {
         String system = TableLocations.splitSystem(tableDir)[1];
-        if (system != null && !system.equalsIgnoreCase("row_tracking")) {
+        if (system != null
+                && !system.equalsIgnoreCase("row_tracking")
+                && !system.equalsIgnoreCase("audit_log")) {
             // Other system tables plan their own scans, which the bridge does not export yet.
             throw new UnsupportedOperationException(
-                    "the bridge reads the system table `$row_tracking` only, not `$" + system + "`");
+                    "the bridge reads the split-shaped system tables `$row_tracking` and `$audit_log`"
+                            + " only, not `$"
+                            + system
+                            + "`");
         }
         String[] located = TableLocations.splitBranch(tableDir);
         String location = located[0];
