@@ -163,6 +163,16 @@ pub enum BatchSkipLevel0 {
     DeletionVectorsUnlessMergeOnRead,
 }
 
+/// The files a batch scan of `$ro` (`ReadOptimizedTable`) of a primary-key table reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadOptimizedLevels {
+    /// 1.0.x: `withLevelFilter(level == num-levels − 1)`, which `DataTableBatchScan` replaces with its own
+    /// `level > 0` filter when it skips level 0 ([`BatchSkipLevel0`]).
+    TopUnlessBatchSkipsLevel0,
+    /// From 1.1.0: `withLevel(num-levels − 1)`, kept beside the batch scan's level filter: the top level.
+    Top,
+}
+
 /// What a release does with a table whose `bucket` is `-2` (the postpone bucket, `BucketMode
 /// .POSTPONE_BUCKET`, written under `bucket-postpone/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +256,8 @@ pub struct LineRules {
     pub streaming_deletion_files: bool,
     /// Level-0 skipping of batch scans of primary-key tables.
     pub batch_skip_level0: BatchSkipLevel0,
+    /// The levels `$ro` reads of a primary-key table.
+    pub read_optimized_levels: ReadOptimizedLevels,
     /// Tables with `bucket=-2` (the postpone bucket).
     pub postpone_bucket: PostponeBucket,
     /// From 1.2.0 true: an append table with `streaming-read-append-overwrite=true` streams an OVERWRITE
@@ -424,6 +436,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     skip_empty_plans: false,
     streaming_deletion_files: true,
     batch_skip_level0: BatchSkipLevel0::DeletionVectorsOrFirstRow,
+    read_optimized_levels: ReadOptimizedLevels::TopUnlessBatchSkipsLevel0,
     postpone_bucket: PostponeBucket::Rejected,
     append_overwrite_streaming: false,
     changes_drop_common_files: true,
@@ -454,7 +467,8 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 
 /// The rules of Paimon 1.1.1: the changelog-manifest follow-up and no deletion files on streaming splits
 /// (#5095, #5058), whole-entry dedup of the changes plan (#5343), `last_value` for sequence fields (#5065),
-/// the postpone bucket skipped by every read (#5095) and the VARIANT type (#4757).
+/// the postpone bucket skipped by every read (#5095), the VARIANT type (#4757) and `$ro`'s own level
+/// (`withLevel`, no longer replaced by the batch scan's level filter).
 pub const V1_1_1_RULES: LineRules = LineRules {
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,
@@ -462,6 +476,7 @@ pub const V1_1_1_RULES: LineRules = LineRules {
     sequence_field_aggregation: SequenceFieldAggregation::LastValue,
     postpone_bucket: PostponeBucket::EveryReadSkips,
     type_names: TypeNames::Variant,
+    read_optimized_levels: ReadOptimizedLevels::Top,
     ..V1_0_1_RULES
 };
 
@@ -603,6 +618,10 @@ mod tests {
         );
         assert_eq!(
             with(|r| r.postpone_bucket == PostponeBucket::Rejected),
+            [V1_0_0, V1_0_1]
+        );
+        assert_eq!(
+            with(|r| r.read_optimized_levels == ReadOptimizedLevels::TopUnlessBatchSkipsLevel0),
             [V1_0_0, V1_0_1]
         );
         assert_eq!(

@@ -38,6 +38,8 @@ pub struct Table {
     row_tracking_columns: bool,
     /// Reads are `$audit_log`'s ([`Table::audit_log`]).
     audit_log: bool,
+    /// Scans are `$ro`'s ([`Table::read_optimized`]).
+    read_optimized: bool,
 }
 
 /// The postpone bucket (`BucketMode.POSTPONE_BUCKET`, since 1.1): the `bucket` option and the `_BUCKET` of
@@ -274,6 +276,7 @@ impl Table {
             release,
             row_tracking_columns: false,
             audit_log: false,
+            read_optimized: false,
         })
     }
 
@@ -299,6 +302,24 @@ impl Table {
             self.fallback = Some(Arc::new(fallback));
         }
         Some(self)
+    }
+
+    /// This table scanned as the system table `$ro` (opened by [`crate::system::open`]), its fallback
+    /// branch too; `None` when the fallback branch's table is shared.
+    pub(crate) fn with_read_optimized(mut self) -> Option<Table> {
+        self.read_optimized = true;
+        if let Some(fallback) = self.fallback.take() {
+            let fallback = Arc::try_unwrap(fallback).ok()?.with_read_optimized()?;
+            self.fallback = Some(Arc::new(fallback));
+        }
+        Some(self)
+    }
+
+    /// Whether scans are `$ro`'s (`ReadOptimizedTable`): a primary-key table's batch scan reads its top
+    /// level only ([`crate::line::ReadOptimizedLevels`]), and it has no streaming scan; an append table's
+    /// scans are its own.
+    pub fn read_optimized(&self) -> bool {
+        self.read_optimized
     }
 
     /// Whether reads are `$audit_log`'s (`AuditLogTable`): the merge keeps `-U`/`-D` results

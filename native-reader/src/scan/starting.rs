@@ -4,7 +4,7 @@
 //! by the table's line ([`LineRules`]).
 
 use crate::error::{Error, Result};
-use crate::line::{BatchSkipLevel0, FirstPlanLookupFilter, LineRules};
+use crate::line::{BatchSkipLevel0, FirstPlanLookupFilter, LineRules, ReadOptimizedLevels};
 use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::split::Split;
 use crate::table::Table;
@@ -43,6 +43,15 @@ fn check_streaming_options(table: &Table) -> Result<()> {
     }
     if options.scan_plan_sort_partition {
         return Err(unsupported("scan.plan-sort-partition=true".into()));
+    }
+    if table.read_optimized() && table.is_primary_key_table() {
+        // `ReadOptimizedTable.newStreamScan` throws.
+        return Err(Error::NotATable {
+            path: table.path().to_path_buf(),
+            reason:
+                "Unsupported streaming scan for read optimized table (`$ro` of a primary-key table)"
+                    .into(),
+        });
     }
     Ok(())
 }
@@ -267,12 +276,21 @@ pub(crate) fn batch_files(
         }
     };
     let snapshot = table.snapshot(id)?;
-    let drop_level_0 = batch_skips_level_0(table, super::rules(table))?;
+    let rules = super::rules(table);
+    let drop_level_0 = batch_skips_level_0(table, rules)?;
     let real_only = super::real_buckets_only(table, false);
-    let groups = if drop_level_0 {
-        read_all_files_of(table, &snapshot, &|level| level > 0, real_only)?
+    let top = if table.read_optimized() && table.is_primary_key_table() {
+        match rules.read_optimized_levels {
+            ReadOptimizedLevels::TopUnlessBatchSkipsLevel0 if drop_level_0 => None,
+            _ => Some(num_levels(table)? - 1),
+        }
     } else {
-        read_all_files_of(table, &snapshot, &|_| true, real_only)?
+        None
+    };
+    let groups = match top {
+        Some(top) => read_all_files_of(table, &snapshot, &|level| level == top, real_only)?,
+        None if drop_level_0 => read_all_files_of(table, &snapshot, &|level| level > 0, real_only)?,
+        None => read_all_files_of(table, &snapshot, &|_| true, real_only)?,
     };
     Ok(Some((snapshot, groups)))
 }

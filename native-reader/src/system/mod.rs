@@ -9,6 +9,9 @@
 //! `-U`/`-D` results, no split is read raw), every row `+I` with its kind as the string column `rowkind`
 //! first ([`to_audit_log`]).
 //!
+//! `$ro` (`ReadOptimizedTable`) is a primary-key table's batch scan of its top level
+//! ([`crate::line::ReadOptimizedLevels`]), without a streaming scan; an append table's `$ro` is the table.
+//!
 //! `$snapshots`, `$schemas`, `$options` and `$tags` are made of the table's metadata files ([`metadata`]): one batch,
 //! read whole ([`metadata::read`]).
 
@@ -40,6 +43,9 @@ pub const ROW_KIND: (&str, i32) = ("rowkind", i32::MAX - 4);
 pub enum SystemTable {
     /// `audit_log` (`AuditLogTable`): every row with its RowKind as a column, deletes included.
     AuditLog,
+    /// `ro` (`ReadOptimizedTable`): a primary-key table's batch scan of its top level only, no streaming
+    /// scan; an append table as it is.
+    ReadOptimized,
     /// `row_tracking` (`RowTrackingTable`): the rows with `_ROW_ID` and `_SEQUENCE_NUMBER`. A table without
     /// `row-tracking.enabled` has none (`IllegalArgumentException` in its constructor).
     RowTracking,
@@ -63,8 +69,6 @@ const NOT_READ_YET: &[&str] = &[
     "files",
     "manifests",
     "partitions",
-    "read-optimized",
-    "ro",
     "statistics",
     "table_indexes",
 ];
@@ -89,13 +93,14 @@ impl SystemTable {
             }
             "row_tracking" => Ok(SystemTable::RowTracking),
             "audit_log" => Ok(SystemTable::AuditLog),
+            "ro" => Ok(SystemTable::ReadOptimized),
             "snapshots" => Ok(SystemTable::Snapshots),
             "schemas" => Ok(SystemTable::Schemas),
             "options" => Ok(SystemTable::Options),
             "tags" => Ok(SystemTable::Tags),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
-                "system table `{name}` is not supported (this reader reads `$audit_log`, `$row_tracking`, \
-                 `$snapshots`, `$schemas`, `$options` and `$tags`)"
+                "system table `{name}` is not supported (this reader reads `$audit_log`, `$ro`, \
+                 `$row_tracking`, `$snapshots`, `$schemas`, `$options` and `$tags`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -108,6 +113,7 @@ impl SystemTable {
         match self {
             SystemTable::RowTracking => "row_tracking",
             SystemTable::AuditLog => "audit_log",
+            SystemTable::ReadOptimized => "ro",
             SystemTable::Snapshots => "snapshots",
             SystemTable::Schemas => "schemas",
             SystemTable::Options => "options",
@@ -117,7 +123,10 @@ impl SystemTable {
 
     /// Whether the table is made of metadata files, read whole by [`metadata::read`] (not by splits).
     pub fn is_metadata(self) -> bool {
-        !matches!(self, SystemTable::RowTracking | SystemTable::AuditLog)
+        !matches!(
+            self,
+            SystemTable::RowTracking | SystemTable::AuditLog | SystemTable::ReadOptimized
+        )
     }
 }
 
@@ -147,6 +156,15 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
     };
     if system == SystemTable::AuditLog {
         return open_audit_log(table);
+    }
+    if system == SystemTable::ReadOptimized {
+        return match table.with_read_optimized() {
+            Some(t) => Ok((t, system)),
+            None => Err(Error::Unsupported {
+                path,
+                reason: "system table `ro` of a table whose fallback branch is shared".into(),
+            }),
+        };
     }
     if system != SystemTable::RowTracking {
         return Ok((table, system));

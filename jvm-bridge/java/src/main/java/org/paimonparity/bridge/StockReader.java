@@ -82,19 +82,19 @@ public final class StockReader {
      * The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}); a
      * location ending in {@code $branch_<name>} is that branch of the table ({@code
      * FileStoreTableFactory.create} with the options {@code path} and {@code branch}); one ending in
-     * {@code $row_tracking} or {@code $audit_log} is checked to be that system table of it ({@link
-     * #readTable}), and scanned as the data table ({@code RowTrackingTable.newScan()} and {@code
-     * AuditLogTable}'s scans are the wrapped table's; their reads differ).
+     * {@code $row_tracking}, {@code $audit_log} or {@code $ro} is checked to be that system table of
+     * it ({@link #readTable}); scans and reads go through the system table ({@link #planBatch}).
      */
     private static FileStoreTable openTable(String tableDir) throws Exception {
         String system = TableLocations.splitSystem(tableDir)[1];
         if (system != null
                 && !system.equalsIgnoreCase("row_tracking")
-                && !system.equalsIgnoreCase("audit_log")) {
-            // Other system tables plan their own scans, which the bridge does not export yet.
+                && !system.equalsIgnoreCase("audit_log")
+                && !system.equalsIgnoreCase("ro")) {
+            // Other system tables plan splits of their own kinds, which the bridge does not export.
             throw new UnsupportedOperationException(
-                    "the bridge reads the split-shaped system tables `$row_tracking` and `$audit_log`"
-                            + " only, not `$"
+                    "the bridge reads the split-shaped system tables `$row_tracking`, `$audit_log`"
+                            + " and `$ro` only, not `$"
                             + system
                             + "`");
         }
@@ -246,7 +246,9 @@ public final class StockReader {
         FileStoreTable table = openWithOptions(tableDir, optionsJson);
         InternalRow.FieldGetter[] partitionGetters = partitionGetters(table);
         List<Object> out = new ArrayList<>();
-        for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+        // A system table's own scan: `$ro` reads the top level of a primary-key table.
+        Table scanned = readTable(tableDir, table);
+        for (Split split : scanned.newReadBuilder().newScan().plan().splits()) {
             out.add(planned(split, table, partitionGetters));
         }
         return JsonSerdeUtil.toJson(out);
@@ -259,7 +261,7 @@ public final class StockReader {
      */
     public static long openStreamScan(String tableDir, String optionsJson) throws Exception {
         FileStoreTable table = openWithOptions(tableDir, optionsJson);
-        StreamTableScan scan = table.newReadBuilder().newStreamScan();
+        StreamTableScan scan = readTable(tableDir, table).newReadBuilder().newStreamScan();
         long handle = NEXT_HANDLE.getAndIncrement();
         SCANS.put(handle, new OpenScan(scan, table, partitionGetters(table)));
         return handle;
