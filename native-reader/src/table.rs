@@ -38,6 +38,8 @@ pub struct Table {
     row_tracking_columns: bool,
     /// Reads are `$audit_log`'s ([`Table::audit_log`]).
     audit_log: bool,
+    /// Reads are `$binlog`'s ([`Table::binlog`]).
+    binlog: bool,
     /// Scans are `$ro`'s ([`Table::read_optimized`]).
     read_optimized: bool,
 }
@@ -276,6 +278,7 @@ impl Table {
             release,
             row_tracking_columns: false,
             audit_log: false,
+            binlog: false,
             read_optimized: false,
         })
     }
@@ -320,6 +323,25 @@ impl Table {
     /// scans are its own.
     pub fn read_optimized(&self) -> bool {
         self.read_optimized
+    }
+
+    /// This table read as the system table `$binlog`: `$audit_log`'s read ([`Table::with_audit_log`]), its
+    /// rows as arrays. `None` as [`Table::with_audit_log`].
+    pub(crate) fn with_binlog(self) -> Option<Table> {
+        let mut table = self.with_audit_log()?;
+        table.binlog = true;
+        if let Some(fallback) = table.fallback.take() {
+            let mut fallback = Arc::try_unwrap(fallback).ok()?;
+            fallback.binlog = true;
+            table.fallback = Some(Arc::new(fallback));
+        }
+        Some(table)
+    }
+
+    /// Whether reads are `$binlog`'s (`BinlogTable`, on top of [`Table::audit_log`]): every column an array,
+    /// a streaming split's `-U` packed with the row after it ([`crate::system::binlog`]).
+    pub fn binlog(&self) -> bool {
+        self.binlog
     }
 
     /// Whether reads are `$audit_log`'s (`AuditLogTable`): the merge keeps `-U`/`-D` results

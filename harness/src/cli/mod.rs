@@ -549,8 +549,9 @@ pub struct ReplayArgs {
     /// (`paimon-parity retain`): only the splits whose files a bundle retains are compared, the others
     /// counted as `not retained`. `TABLE$snapshots`, `TABLE$schemas`, `TABLE$options`, `TABLE$tags`
     /// compare those system tables whole; `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`,
-    /// `TABLE$audit_log` with every row's kind as the column `rowkind`, deletes kept; `TABLE$ro` the
-    /// batch scan of a primary-key table's top level.
+    /// `TABLE$audit_log` with every row's kind as the column `rowkind`, deletes kept; `TABLE$binlog` the
+    /// same with array columns (updates packed); `TABLE$ro` the batch scan of a primary-key table's top
+    /// level.
     #[arg(required_unless_present = "units", num_args = 1..)]
     pub tables: Vec<PathBuf>,
     /// Replay the scans a unit of `paimon-parity units` lists instead of TABLES x --mode: a JSON file with

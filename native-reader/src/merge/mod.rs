@@ -83,6 +83,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::read::AheadPool;
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
+use crate::system::binlog::BinlogPacker;
 use crate::table::Table;
 use crate::types::read_schema_as;
 
@@ -250,12 +251,16 @@ pub fn read_split_with(
             }
         }
     };
+    let binlog = table
+        .binlog()
+        .then(|| BinlogPacker::new(&schema, split.is_streaming));
     let audit_log = table
         .audit_log()
-        .then(|| crate::system::audit_log_schema(&schema));
+        .then(|| crate::system::audit_log_schema(binlog.as_ref().map_or(&schema, |b| b.schema())));
     Ok(SplitBatches {
         schema,
         inner,
+        binlog,
         audit_log,
         failed: false,
     })
@@ -265,7 +270,9 @@ pub fn read_split_with(
 pub struct SplitBatches {
     schema: SchemaRef,
     inner: Inner,
-    /// `$audit_log`'s schema, when the table is read as it: every batch goes through
+    /// `$binlog`'s packing, when the table is read as it (before the `$audit_log` step).
+    binlog: Option<BinlogPacker>,
+    /// `$audit_log`'s schema, when the table is read as it (or as `$binlog`): every batch goes through
     /// [`crate::system::to_audit_log`].
     audit_log: Option<SchemaRef>,
     failed: bool,
@@ -300,7 +307,43 @@ impl Iterator for SplitBatches {
         if self.failed {
             return None;
         }
-        let item = match &mut self.inner {
+        let item = match self.binlog.is_some() {
+            true => self.next_packed(),
+            false => self.next_inner(),
+        };
+        let item = match (&self.audit_log, item) {
+            (Some(schema), Some(Ok(batch))) => Some(crate::system::to_audit_log(schema, batch)),
+            (_, item) => item,
+        };
+        if matches!(item, Some(Err(_))) {
+            self.failed = true;
+        }
+        item
+    }
+}
+
+impl SplitBatches {
+    /// The next `$binlog` batch: the reader's batches through the [`BinlogPacker`], which may hold a row
+    /// back until the next batch or the end.
+    fn next_packed(&mut self) -> Option<Result<RecordBatch>> {
+        loop {
+            let next = self.next_inner();
+            let packer = self.binlog.as_mut()?;
+            let packed = match next {
+                Some(Ok(batch)) => packer.push(batch),
+                Some(Err(e)) => return Some(Err(e)),
+                None => return packer.finish().transpose(),
+            };
+            match packed {
+                Ok(None) => continue,
+                other => return other.transpose(),
+            }
+        }
+    }
+
+    /// The next batch of the split's reader.
+    fn next_inner(&mut self) -> Option<Result<RecordBatch>> {
+        match &mut self.inner {
             Inner::Plain(r) => r.next(),
             Inner::Raw(r) => r
                 .next()
@@ -320,15 +363,7 @@ impl Iterator for SplitBatches {
                     None => break after.next_batch().transpose(),
                 }
             },
-        };
-        let item = match (&self.audit_log, item) {
-            (Some(schema), Some(Ok(batch))) => Some(crate::system::to_audit_log(schema, batch)),
-            (_, item) => item,
-        };
-        if matches!(item, Some(Err(_))) {
-            self.failed = true;
         }
-        item
     }
 }
 

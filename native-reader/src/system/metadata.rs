@@ -63,7 +63,10 @@ pub(crate) fn fields(table: &Table, system: SystemTable) -> Result<Vec<DataField
             ("create_time", "TIMESTAMP(3)"),
             ("time_retained", "STRING"),
         ],
-        SystemTable::RowTracking | SystemTable::AuditLog | SystemTable::ReadOptimized => &[],
+        SystemTable::RowTracking
+        | SystemTable::AuditLog
+        | SystemTable::Binlog
+        | SystemTable::ReadOptimized => &[],
     };
     columns
         .iter()
@@ -108,7 +111,10 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         SystemTable::Schemas => schema_rows(table)?,
         SystemTable::Options => option_rows(table)?,
         SystemTable::Tags => tag_rows(table)?,
-        SystemTable::RowTracking | SystemTable::AuditLog | SystemTable::ReadOptimized => {
+        SystemTable::RowTracking
+        | SystemTable::AuditLog
+        | SystemTable::Binlog
+        | SystemTable::ReadOptimized => {
             return Err(Error::Unsupported {
                 path: table.meta_path().to_path_buf(),
                 reason: format!("`${}` is read by splits, not as metadata", system.name()),

@@ -15,6 +15,7 @@
 //! `$snapshots`, `$schemas`, `$options` and `$tags` are made of the table's metadata files ([`metadata`]): one batch,
 //! read whole ([`metadata::read`]).
 
+pub mod binlog;
 pub mod metadata;
 
 use std::sync::Arc;
@@ -43,6 +44,9 @@ pub const ROW_KIND: (&str, i32) = ("rowkind", i32::MAX - 4);
 pub enum SystemTable {
     /// `audit_log` (`AuditLogTable`): every row with its RowKind as a column, deletes included.
     AuditLog,
+    /// `binlog` (`BinlogTable`): `audit_log` with every column an array, updates packed in streaming
+    /// splits ([`binlog`]).
+    Binlog,
     /// `ro` (`ReadOptimizedTable`): a primary-key table's batch scan of its top level only, no streaming
     /// scan; an append table as it is.
     ReadOptimized,
@@ -62,7 +66,6 @@ pub enum SystemTable {
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
 /// than unknown.
 const NOT_READ_YET: &[&str] = &[
-    "binlog",
     "branches",
     "buckets",
     "consumers",
@@ -93,13 +96,14 @@ impl SystemTable {
             }
             "row_tracking" => Ok(SystemTable::RowTracking),
             "audit_log" => Ok(SystemTable::AuditLog),
+            "binlog" => Ok(SystemTable::Binlog),
             "ro" => Ok(SystemTable::ReadOptimized),
             "snapshots" => Ok(SystemTable::Snapshots),
             "schemas" => Ok(SystemTable::Schemas),
             "options" => Ok(SystemTable::Options),
             "tags" => Ok(SystemTable::Tags),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
-                "system table `{name}` is not supported (this reader reads `$audit_log`, `$ro`, \
+                "system table `{name}` is not supported (this reader reads `$audit_log`, `$binlog`, `$ro`, \
                  `$row_tracking`, `$snapshots`, `$schemas`, `$options` and `$tags`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
@@ -113,6 +117,7 @@ impl SystemTable {
         match self {
             SystemTable::RowTracking => "row_tracking",
             SystemTable::AuditLog => "audit_log",
+            SystemTable::Binlog => "binlog",
             SystemTable::ReadOptimized => "ro",
             SystemTable::Snapshots => "snapshots",
             SystemTable::Schemas => "schemas",
@@ -125,7 +130,10 @@ impl SystemTable {
     pub fn is_metadata(self) -> bool {
         !matches!(
             self,
-            SystemTable::RowTracking | SystemTable::AuditLog | SystemTable::ReadOptimized
+            SystemTable::RowTracking
+                | SystemTable::AuditLog
+                | SystemTable::Binlog
+                | SystemTable::ReadOptimized
         )
     }
 }
@@ -154,8 +162,8 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
         Err(SystemTableError::Unknown(reason)) => return Err(Error::NotATable { path, reason }),
         Err(SystemTableError::NotRead(reason)) => return Err(Error::Unsupported { path, reason }),
     };
-    if system == SystemTable::AuditLog {
-        return open_audit_log(table);
+    if matches!(system, SystemTable::AuditLog | SystemTable::Binlog) {
+        return open_audit_log(table, system);
     }
     if system == SystemTable::ReadOptimized {
         return match table.with_read_optimized() {
@@ -189,10 +197,11 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
 
 /// `$audit_log` of `table`. Errors: [`Error::Unsupported`] naming the table for what its read does not
 /// model: `table-read.sequence-number.enabled` (2.0 adds `_SEQUENCE_NUMBER` after `rowkind`).
-fn open_audit_log(table: Table) -> Result<(Table, SystemTable)> {
+fn open_audit_log(table: Table, system: SystemTable) -> Result<(Table, SystemTable)> {
+    let name = system.name();
     let unsupported = |reason: &str| Error::Unsupported {
         path: table.meta_path().to_path_buf(),
-        reason: format!("system table `audit_log` {reason} is not supported"),
+        reason: format!("system table `{name}` {reason} is not supported"),
     };
     let sequence_number = table
         .schema()
@@ -205,11 +214,16 @@ fn open_audit_log(table: Table) -> Result<(Table, SystemTable)> {
         ));
     }
     let path = table.meta_path().to_path_buf();
-    match table.with_audit_log() {
-        Some(t) => Ok((t, SystemTable::AuditLog)),
+    let opened = if system == SystemTable::Binlog {
+        table.with_binlog()
+    } else {
+        table.with_audit_log()
+    };
+    match opened {
+        Some(t) => Ok((t, system)),
         None => Err(Error::Unsupported {
             path,
-            reason: "system table `audit_log` of a table whose fallback branch is shared".into(),
+            reason: format!("system table `{name}` of a table whose fallback branch is shared"),
         }),
     }
 }

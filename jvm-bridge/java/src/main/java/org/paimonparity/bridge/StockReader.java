@@ -19,7 +19,10 @@ import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
 import org.apache.paimon.table.source.TableScan;
 import org.apache.paimon.table.system.SystemTableLoader;
+import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TinyIntType;
 import org.apache.paimon.utils.InstantiationUtil;
@@ -82,7 +85,8 @@ public final class StockReader {
      * The table at {@code tableDir}: a local directory or a store URI ({@link TableLocations}); a
      * location ending in {@code $branch_<name>} is that branch of the table ({@code
      * FileStoreTableFactory.create} with the options {@code path} and {@code branch}); one ending in
-     * {@code $row_tracking}, {@code $audit_log} or {@code $ro} is checked to be that system table of
+     * {@code $row_tracking}, {@code $audit_log}, {@code $binlog} or {@code $ro} is checked to be that
+     * system table of
      * it ({@link #readTable}); scans and reads go through the system table ({@link #planBatch}).
      */
     private static FileStoreTable openTable(String tableDir) throws Exception {
@@ -90,11 +94,12 @@ public final class StockReader {
         if (system != null
                 && !system.equalsIgnoreCase("row_tracking")
                 && !system.equalsIgnoreCase("audit_log")
+                && !system.equalsIgnoreCase("binlog")
                 && !system.equalsIgnoreCase("ro")) {
             // Other system tables plan splits of their own kinds, which the bridge does not export.
             throw new UnsupportedOperationException(
-                    "the bridge reads the split-shaped system tables `$row_tracking`, `$audit_log`"
-                            + " and `$ro` only, not `$"
+                    "the bridge reads the split-shaped system tables `$row_tracking`, `$audit_log`,"
+                            + " `$binlog` and `$ro` only, not `$"
                             + system
                             + "`");
         }
@@ -445,11 +450,30 @@ public final class StockReader {
         RecordReader<InternalRow> reader =
                 read.newReadBuilder().newRead().createReader((Split) decoded);
         long handle = NEXT_HANDLE.getAndIncrement();
-        boolean blob =
-                tableType.getFields().stream()
-                        .anyMatch(f -> f.type().getTypeRoot().name().equals("BLOB"));
+        boolean blob = tableType.getFields().stream().anyMatch(f -> holdsBlob(f.type()));
         READS.put(handle, new OpenRead(reader, exportType, RowExport.select(blob)));
         return handle;
+    }
+
+    /**
+     * Whether {@code type} is or holds a BLOB ({@code $binlog} of a BLOB column is an {@code
+     * ARRAY<BLOB>}), which paimon-arrow does not export.
+     */
+    private static boolean holdsBlob(DataType type) {
+        if (type.getTypeRoot().name().equals("BLOB")) {
+            return true;
+        }
+        if (type instanceof ArrayType) {
+            return holdsBlob(((ArrayType) type).getElementType());
+        }
+        if (type instanceof MapType) {
+            MapType map = (MapType) type;
+            return holdsBlob(map.getKeyType()) || holdsBlob(map.getValueType());
+        }
+        if (type instanceof RowType) {
+            return ((RowType) type).getFields().stream().anyMatch(f -> holdsBlob(f.type()));
+        }
+        return false;
     }
 
     /**
