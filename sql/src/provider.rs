@@ -1,17 +1,28 @@
 //! A Paimon table as a DataFusion table: its latest snapshot planned by the native reader
 //! ([`native_reader::Table::plan_batch`], `DataTableBatchScan`), one DataFusion partition per split, each
 //! read lazily ([`native_reader::merge::read_split`]: merge-on-read, deletion vectors), so that memory is
-//! bounded by the splits being read at once, not by the table.
+//! bounded by the splits being read at once, not by the table. A query's filters on partition columns
+//! leave out the splits of the partitions they rule out before anything is read ([`PaimonTable`]).
 
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
-use arrow_schema::{Schema, SchemaRef};
+use arrow::compute::{cast_with_options, CastOptions};
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, Date32Array, RecordBatch, RecordBatchOptions, StringArray,
+};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use async_trait::async_trait;
 use datafusion::catalog::streaming::StreamingTable;
+use datafusion::catalog::Session;
+use datafusion::common::DFSchema;
+use datafusion::datasource::{TableProvider, TableType};
 use datafusion::error::DataFusionError;
 use datafusion::execution::TaskContext;
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
+use datafusion::physical_plan::empty::EmptyExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
+use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::SendableRecordBatchStream;
 use native_reader::split::Split;
 use native_reader::Table;
@@ -60,12 +71,13 @@ impl PartitionStream for SplitStream {
     }
 }
 
-/// `table`'s latest snapshot as a DataFusion table: a batch scan planned now, each split one partition of a
-/// [`StreamingTable`] (DataFusion applies projections and filters to its batches). `keep_row_kind` keeps
-/// the reader's `_row_kind` column (Int8: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) before the table's columns.
+/// `table`'s latest snapshot as a DataFusion table ([`PaimonTable`]): a batch scan planned now, each split
+/// one partition, read lazily; projections go to DataFusion, and filters on partition columns leave out the
+/// splits of partitions they rule out. `keep_row_kind` keeps the reader's `_row_kind` column (Int8: 0 `+I`,
+/// 1 `-U`, 2 `+U`, 3 `-D`) before the table's columns.
 ///
 /// Errors: the native reader's planning error (a table it refuses names what it does not support).
-pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<StreamingTable>> {
+pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<PaimonTable>> {
     let splits = table.plan_batch(None)?;
     let read = native_reader::types::read_schema_as(&table.schema().fields, table.string_views());
     let fields: Vec<_> = read
@@ -75,16 +87,177 @@ pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<Stre
         .map(|f| f.as_ref().clone())
         .collect();
     let schema: SchemaRef = Arc::new(Schema::new(fields));
-    let partitions = splits
-        .into_iter()
-        .map(|split| {
-            Arc::new(SplitStream {
-                table: table.clone(),
-                split,
-                schema: schema.clone(),
-                keep_row_kind,
-            }) as Arc<dyn PartitionStream>
-        })
+    let partition_fields: Vec<Field> = table
+        .schema()
+        .partition_keys
+        .iter()
+        .filter_map(|k| schema.field_with_name(k).ok().cloned())
         .collect();
-    Ok(Arc::new(StreamingTable::try_new(schema, partitions)?))
+    Ok(Arc::new(PaimonTable {
+        table,
+        splits,
+        schema,
+        keep_row_kind,
+        partition_schema: Arc::new(Schema::new(partition_fields)),
+    }))
+}
+
+/// A Paimon table's batch plan as a DataFusion [`TableProvider`] (see [`table_provider`]).
+#[derive(Debug)]
+pub struct PaimonTable {
+    table: Arc<Table>,
+    splits: Vec<Split>,
+    schema: SchemaRef,
+    keep_row_kind: bool,
+    /// The partition columns (`partitionKeys` order), as the table's columns are typed.
+    partition_schema: SchemaRef,
+}
+
+impl PaimonTable {
+    /// The splits of the batch plan.
+    pub fn splits(&self) -> &[Split] {
+        &self.splits
+    }
+
+    /// Whether `expr` reads partition columns only (and at least one).
+    fn on_partitions(&self, expr: &Expr) -> bool {
+        let columns = expr.column_refs();
+        !columns.is_empty()
+            && columns
+                .iter()
+                .all(|c| self.partition_schema.field_with_name(&c.name).is_ok())
+    }
+
+    /// The splits `filters` (on partition columns) may keep: each split's partition values as one row of
+    /// the partition columns, every filter evaluated on them; a split is left out only where a filter is
+    /// false or NULL (a WHERE keeps no row of it). Nothing is left out when a value cannot be typed (a
+    /// rendering this does not parse) or a filter cannot be evaluated.
+    fn kept_splits(&self, state: &dyn Session, filters: &[Expr]) -> Vec<&Split> {
+        let all = || self.splits.iter().collect();
+        let filters: Vec<&Expr> = filters.iter().filter(|f| self.on_partitions(f)).collect();
+        if filters.is_empty() || self.splits.is_empty() {
+            return all();
+        }
+        let Some(values) = partition_batch(&self.partition_schema, &self.splits) else {
+            return all();
+        };
+        let Ok(df_schema) = DFSchema::try_from(self.partition_schema.as_ref().clone()) else {
+            return all();
+        };
+        let mut keep = vec![true; self.splits.len()];
+        for filter in filters {
+            let Ok(physical) = state.create_physical_expr(filter.clone(), &df_schema) else {
+                return all();
+            };
+            let Ok(result) = physical
+                .evaluate(&values)
+                .and_then(|v| v.into_array(values.num_rows()))
+            else {
+                return all();
+            };
+            let Some(result) = result.as_any().downcast_ref::<BooleanArray>() else {
+                return all();
+            };
+            for (i, k) in keep.iter_mut().enumerate() {
+                *k &= result.is_valid(i) && result.value(i);
+            }
+        }
+        self.splits
+            .iter()
+            .zip(keep)
+            .filter_map(|(s, k)| k.then_some(s))
+            .collect()
+    }
+}
+
+/// One row per split of its partition values, typed as the partition columns: a DATE from the rendered
+/// day count (`Integer.toString` of the internal value), anything else cast from the rendered string
+/// (`None` for a rendering that does not cast).
+fn partition_batch(schema: &SchemaRef, splits: &[Split]) -> Option<RecordBatch> {
+    let mut columns: Vec<ArrayRef> = Vec::with_capacity(schema.fields().len());
+    for (i, field) in schema.fields().iter().enumerate() {
+        let rendered: Vec<Option<&str>> = splits
+            .iter()
+            .map(|s| s.partition.get(i).and_then(|v| v.as_deref()))
+            .collect();
+        let column: ArrayRef = if field.data_type() == &DataType::Date32 {
+            let mut days = Vec::with_capacity(rendered.len());
+            for v in &rendered {
+                days.push(match v {
+                    Some(v) => Some(v.parse::<i32>().ok()?),
+                    None => None,
+                });
+            }
+            Arc::new(Date32Array::from(days))
+        } else {
+            let strings = StringArray::from(rendered);
+            let options = CastOptions {
+                safe: false,
+                ..CastOptions::default()
+            };
+            cast_with_options(&strings, field.data_type(), &options).ok()?
+        };
+        columns.push(column);
+    }
+    let options = RecordBatchOptions::new().with_row_count(Some(splits.len()));
+    RecordBatch::try_new_with_options(schema.clone(), columns, &options).ok()
+}
+
+#[async_trait]
+impl TableProvider for PaimonTable {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    /// Filters on partition columns prune splits, inexactly (DataFusion still applies them to the rows).
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> datafusion::error::Result<Vec<TableProviderFilterPushDown>> {
+        Ok(filters
+            .iter()
+            .map(|f| {
+                if self.on_partitions(f) {
+                    TableProviderFilterPushDown::Inexact
+                } else {
+                    TableProviderFilterPushDown::Unsupported
+                }
+            })
+            .collect())
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> datafusion::error::Result<Arc<dyn ExecutionPlan>> {
+        let partitions: Vec<Arc<dyn PartitionStream>> = self
+            .kept_splits(state, filters)
+            .into_iter()
+            .map(|split| {
+                Arc::new(SplitStream {
+                    table: self.table.clone(),
+                    split: split.clone(),
+                    schema: self.schema.clone(),
+                    keep_row_kind: self.keep_row_kind,
+                }) as Arc<dyn PartitionStream>
+            })
+            .collect();
+        if partitions.is_empty() {
+            let projected = match projection {
+                Some(p) => Arc::new(self.schema.project(p)?),
+                None => self.schema.clone(),
+            };
+            return Ok(Arc::new(EmptyExec::new(projected)));
+        }
+        StreamingTable::try_new(self.schema.clone(), partitions)?
+            .scan(state, projection, &[], limit)
+            .await
+    }
 }
