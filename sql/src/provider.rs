@@ -87,12 +87,25 @@ pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<Paim
         .map(|f| f.as_ref().clone())
         .collect();
     let schema: SchemaRef = Arc::new(Schema::new(fields));
+    // Only the partition columns whose rendered values type back exactly prune (strings, integers,
+    // booleans, decimals, dates); a filter on any other column is left to DataFusion.
     let partition_fields: Vec<Field> = table
         .schema()
         .partition_keys
         .iter()
         .filter_map(|k| schema.field_with_name(k).ok().cloned())
+        .filter(|f| prunes_by(f.data_type()))
         .collect();
+    if partition_fields.len() != table.schema().partition_keys.len() {
+        // The split's values are by position: without every key, none is matched to its column.
+        return Ok(Arc::new(PaimonTable {
+            table,
+            splits,
+            schema,
+            keep_row_kind,
+            partition_schema: Arc::new(Schema::empty()),
+        }));
+    }
     Ok(Arc::new(PaimonTable {
         table,
         splits,
@@ -168,6 +181,25 @@ impl PaimonTable {
             .filter_map(|(s, k)| k.then_some(s))
             .collect()
     }
+}
+
+/// Whether a partition column of this type is typed back from its rendering exactly (Java `toString()`
+/// of the internal value, [`Split::partition`]): strings, integers, booleans, decimals (plain), dates (the
+/// day count). Not binaries, floats, times or timestamps, whose renderings this does not parse.
+fn prunes_by(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::Boolean
+            | DataType::Decimal128(_, _)
+            | DataType::Date32
+    )
 }
 
 /// One row per split of its partition values, typed as the partition columns: a DATE from the rendered
