@@ -1,115 +1,19 @@
 //! Splits of millions of rows are diffed streaming, with memory bounded by a batch, not by the split: the
 //! batches are produced lazily, batch by batch, and a counting allocator measures the peak heap while the
 //! diff runs (no timing assertions).
-// The counting global allocator below needs `unsafe impl GlobalAlloc` (the workspace denies unsafe_code).
-#![allow(unsafe_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::fmt::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-
-use arrow_array::builder::StringBuilder;
-use arrow_array::{ArrayRef, Int64Array, Int8Array, RecordBatch};
-use arrow_schema::{DataType, Field, Schema};
 use harness::diff::{diff_multiset, diff_rows, diff_rows_unordered, MismatchKind};
-use harness::reader::Batches;
 
-struct Counting;
+mod counting;
+mod lazy_split;
 
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    let now = CURRENT.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Runs `f` and returns its result and the peak heap growth above the heap in use when it started.
-fn peak_growth<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let out = f();
-    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base))
-}
+use counting::peak_growth;
+use lazy_split::{split, split_from_end};
 
 const MB: usize = 1 << 20;
 
 /// The allocator counts the whole process: the tests of this file measure one at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// A synthetic split of `rows` rows `(_row_kind, id BIGINT, s STRING)`, produced lazily in batches of
-/// `batch` rows. `changed`: this row's `s` gets a suffix. `missing`: this row is left out. `reversed`:
-/// every batch holds its rows in reverse order.
-fn split(
-    rows: u64,
-    batch: u64,
-    changed: Option<u64>,
-    missing: Option<u64>,
-    reversed: bool,
-) -> Batches<'static> {
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("_row_kind", DataType::Int8, false),
-        Field::new("id", DataType::Int64, false),
-        Field::new("s", DataType::Utf8, true),
-    ]));
-    let starts = (0..rows.div_ceil(batch)).map(move |b| b * batch);
-    Box::new(starts.map(move |start| {
-        let end = (start + batch).min(rows);
-        let mut ids: Vec<u64> = (start..end).filter(|i| Some(*i) != missing).collect();
-        if reversed {
-            ids.reverse();
-        }
-        let kinds = Int8Array::from_iter_values(ids.iter().map(|i| (i % 4) as i8));
-        let id = Int64Array::from_iter_values(ids.iter().map(|i| *i as i64));
-        let mut s = StringBuilder::with_capacity(ids.len(), ids.len() * 12);
-        for i in &ids {
-            if Some(*i) == changed {
-                let _ = write!(s, "row-{i}-changed");
-            } else {
-                let _ = write!(s, "row-{i}");
-            }
-            s.append_value("");
-        }
-        let columns: Vec<ArrayRef> = vec![Arc::new(kinds), Arc::new(id), Arc::new(s.finish())];
-        Ok(RecordBatch::try_new(schema.clone(), columns).expect("valid batch"))
-    }))
-}
 
 /// Bytes the split would take if held whole: 1 + 8 + 4 (offset) + at least 9 string bytes per row.
 fn whole_split_bytes(rows: u64) -> usize {
@@ -186,31 +90,6 @@ fn millions_of_rows_are_diffed_streaming_with_memory_bounded_by_a_batch() {
     );
 }
 
-/// [`split`] from its last row to its first (the whole split reversed, lazily), without `missing`.
-fn split_from_end(rows: u64, batch: u64, missing: u64) -> Batches<'static> {
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("_row_kind", DataType::Int8, false),
-        Field::new("id", DataType::Int64, false),
-        Field::new("s", DataType::Utf8, true),
-    ]));
-    let ends = (0..rows.div_ceil(batch)).map(move |b| rows - b * batch);
-    Box::new(ends.map(move |end| {
-        let ids: Vec<u64> = (end.saturating_sub(batch)..end)
-            .rev()
-            .filter(|i| *i != missing)
-            .collect();
-        let kinds = Int8Array::from_iter_values(ids.iter().map(|i| (i % 4) as i8));
-        let id = Int64Array::from_iter_values(ids.iter().map(|i| *i as i64));
-        let mut s = StringBuilder::with_capacity(ids.len(), ids.len() * 12);
-        for i in &ids {
-            let _ = write!(s, "row-{i}");
-            s.append_value("");
-        }
-        let columns: Vec<ArrayRef> = vec![Arc::new(kinds), Arc::new(id), Arc::new(s.finish())];
-        Ok(RecordBatch::try_new(schema.clone(), columns).expect("valid batch"))
-    }))
-}
-
 /// A split returned in the opposite order by the native side: nothing matches until half of it has been
 /// read, so the rows not yet matched grow to half the split. Held in memory (no limit) they take what the
 /// map needs; with a 16 MiB limit they go to DataFusion's aggregation and spill, the one missing row is
@@ -224,7 +103,7 @@ fn a_reversed_split_spills_instead_of_holding_every_row() {
         let (out, peak) = peak_growth(|| {
             diff_multiset(
                 split(rows, 8192, None, None, false),
-                split_from_end(rows, 10_000, missing),
+                split_from_end(rows, 10_000, Some(missing)),
                 limit,
             )
         });
