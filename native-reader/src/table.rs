@@ -295,27 +295,29 @@ impl Table {
         self.row_tracking_columns
     }
 
-    /// This table read as the system table `$audit_log` (opened by [`crate::system::open`]), its fallback
-    /// branch too (`FallbackReadFileStoreTable.Read.forceKeepDelete` forwards to both reads). `None` when
-    /// the fallback branch's table is shared (held elsewhere, so it cannot be changed here).
-    pub(crate) fn with_audit_log(mut self) -> Option<Table> {
-        self.audit_log = true;
+    /// `set` applied to this table and to its fallback branch's (a system table's read applies to both:
+    /// `FallbackReadFileStoreTable.Read.forceKeepDelete` forwards to both reads, its scans to both scans).
+    /// `None` when the fallback branch's table is shared (held elsewhere, so it cannot be changed here).
+    fn with_fallback_too(mut self, set: fn(&mut Table)) -> Option<Table> {
+        set(&mut self);
         if let Some(fallback) = self.fallback.take() {
-            let fallback = Arc::try_unwrap(fallback).ok()?.with_audit_log()?;
+            let mut fallback = Arc::try_unwrap(fallback).ok()?;
+            set(&mut fallback);
             self.fallback = Some(Arc::new(fallback));
         }
         Some(self)
     }
 
+    /// This table read as the system table `$audit_log` (opened by [`crate::system::open`]), its fallback
+    /// branch too; `None` when that branch's table is shared.
+    pub(crate) fn with_audit_log(self) -> Option<Table> {
+        self.with_fallback_too(|t| t.audit_log = true)
+    }
+
     /// This table scanned as the system table `$ro` (opened by [`crate::system::open`]), its fallback
-    /// branch too; `None` when the fallback branch's table is shared.
-    pub(crate) fn with_read_optimized(mut self) -> Option<Table> {
-        self.read_optimized = true;
-        if let Some(fallback) = self.fallback.take() {
-            let fallback = Arc::try_unwrap(fallback).ok()?.with_read_optimized()?;
-            self.fallback = Some(Arc::new(fallback));
-        }
-        Some(self)
+    /// branch too; `None` when that branch's table is shared.
+    pub(crate) fn with_read_optimized(self) -> Option<Table> {
+        self.with_fallback_too(|t| t.read_optimized = true)
     }
 
     /// Whether scans are `$ro`'s (`ReadOptimizedTable`): a primary-key table's batch scan reads its top
@@ -326,16 +328,12 @@ impl Table {
     }
 
     /// This table read as the system table `$binlog`: `$audit_log`'s read ([`Table::with_audit_log`]), its
-    /// rows as arrays. `None` as [`Table::with_audit_log`].
+    /// rows as arrays; its fallback branch too. `None` when that branch's table is shared.
     pub(crate) fn with_binlog(self) -> Option<Table> {
-        let mut table = self.with_audit_log()?;
-        table.binlog = true;
-        if let Some(fallback) = table.fallback.take() {
-            let mut fallback = Arc::try_unwrap(fallback).ok()?;
-            fallback.binlog = true;
-            table.fallback = Some(Arc::new(fallback));
-        }
-        Some(table)
+        self.with_fallback_too(|t| {
+            t.audit_log = true;
+            t.binlog = true;
+        })
     }
 
     /// Whether reads are `$binlog`'s (`BinlogTable`, on top of [`Table::audit_log`]): every column an array,
