@@ -66,7 +66,7 @@ pub fn compare(
     let Some(system) = metadata_table(location, release) else {
         return Err(Error::Table {
             path: location.to_path_buf(),
-            reason: "not a metadata system table (`$snapshots`, `$schemas`, `$options`, `$tags`)"
+            reason: "not a metadata system table (`$snapshots`, `$schemas`, `$options`, `$tags`, `$manifests`)"
                 .into(),
         });
     };

@@ -56,7 +56,7 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
     let mut failures = Vec::new();
     let mut compared = 0;
     for table in &tables {
-        for name in ["snapshots", "schemas", "options", "tags"] {
+        for name in ["snapshots", "schemas", "options", "tags", "manifests"] {
             let location = harness::location::with_system(table, name);
             match compare(&location, release, &stock) {
                 Ok(p) if p.verdict() == "IDENTICAL" => compared += 1,

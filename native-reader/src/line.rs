@@ -313,6 +313,8 @@ pub struct LineRules {
     pub data_evolution_rejects_deletion_vectors: bool,
     /// The columns of the `$snapshots` system table (`SnapshotsTable.TABLE_TYPE`).
     pub snapshots_table: SnapshotsTable,
+    /// The columns of `$manifests`.
+    pub manifests_table: ManifestsTable,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -328,6 +330,20 @@ pub enum SnapshotsTable {
     WithNextRowId,
     /// 2.0: and `operation`.
     WithOperation,
+}
+
+/// The columns of `$manifests` ([`LineRules::manifests_table`]), each value adding to the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManifestsTable {
+    /// 1.0.0: `file_name`, `file_size`, `num_added_files`, `num_deleted_files`, `schema_id`.
+    Counts,
+    /// 1.0.1: and `min_partition_stats`, `max_partition_stats`, the partition bounds as `Arrays.toString`
+    /// of their internal values (`[v1, v2]`, a DATE as its day count).
+    WithPartitionArrays,
+    /// 1.1.x to 1.3.x: the partition bounds cast to STRING (`RowToStringCastRule`: `{v1, v2}`).
+    WithPartitionStats,
+    /// From 1.4: and `min_row_id`, `max_row_id`.
+    WithRowIds,
 }
 
 /// The type names a release's schema parser knows ([`LineRules::type_names`]); each later one adds to the
@@ -451,15 +467,18 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     fallback_branch: FallbackBranch::KeyedFilesReadByFallback,
     type_names: TypeNames::Classic,
     snapshots_table: SnapshotsTable::UpToWatermark,
+    manifests_table: ManifestsTable::Counts,
     data_evolution_rejects_deletion_vectors: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
 
 /// The rules of Paimon 1.0.1: 1.0.0's, with apache/paimon#4977 (sequence fields under aggregation),
-/// #4897 (sequence-group fields under partial-update) and the vectorized Parquet reader by default.
+/// #4897 (sequence-group fields under partial-update), the vectorized Parquet reader by default and the
+/// partition bounds in `$manifests`.
 pub const V1_0_1_RULES: LineRules = LineRules {
     parquet_missing_columns_sticky: false,
+    manifests_table: ManifestsTable::WithPartitionArrays,
     sequence_field_aggregation: SequenceFieldAggregation::LastNonNullValue,
     partial_update_aggregates_sequence_fields: false,
     ..V1_0_0_RULES
@@ -477,6 +496,7 @@ pub const V1_1_1_RULES: LineRules = LineRules {
     postpone_bucket: PostponeBucket::EveryReadSkips,
     type_names: TypeNames::Variant,
     read_optimized_levels: ReadOptimizedLevels::Top,
+    manifests_table: ManifestsTable::WithPartitionStats,
     ..V1_0_1_RULES
 };
 
@@ -512,6 +532,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
     fallback_branch: FallbackBranch::ListedPartitions,
     type_names: TypeNames::BlobAndVector,
     snapshots_table: SnapshotsTable::WithNextRowId,
+    manifests_table: ManifestsTable::WithRowIds,
     ..V1_3_1_RULES
 };
 
@@ -623,6 +644,18 @@ mod tests {
         assert_eq!(
             with(|r| r.read_optimized_levels == ReadOptimizedLevels::TopUnlessBatchSkipsLevel0),
             [V1_0_0, V1_0_1]
+        );
+        assert_eq!(
+            with(|r| r.manifests_table == ManifestsTable::Counts),
+            [V1_0_0]
+        );
+        assert_eq!(
+            with(|r| r.manifests_table == ManifestsTable::WithPartitionArrays),
+            [V1_0_1]
+        );
+        assert_eq!(
+            with(|r| r.manifests_table == ManifestsTable::WithRowIds),
+            [V1_4_2, V2_0_0]
         );
         assert_eq!(
             with(|r| r.postpone_bucket == PostponeBucket::EveryReadSkips),

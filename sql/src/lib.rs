@@ -1,6 +1,7 @@
 //! SQL over Paimon tables with DataFusion: each table registered by name is read by the native reader
 //! ([`provider::table_provider`]: its latest snapshot, one partition per split), its metadata system tables
-//! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"` and `"name$tags"`
+//! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"`, `"name$tags"` and
+//! `"name$manifests"`
 //! ([`native_reader::system::metadata`]), and any set of record batches (a replay's `stock` and `native`
 //! rows) can be registered as a table too.
 //!
@@ -28,11 +29,12 @@ use native_reader::{PaimonRelease, Table};
 pub use error::{Error, Result};
 
 /// The metadata system tables registered beside every table.
-const SYSTEM_TABLES: [SystemTable; 4] = [
+const SYSTEM_TABLES: [SystemTable; 5] = [
     SystemTable::Snapshots,
     SystemTable::Schemas,
     SystemTable::Options,
     SystemTable::Tags,
+    SystemTable::Manifests,
 ];
 
 /// A DataFusion session with Paimon tables in it, read as one release reads them.
@@ -77,7 +79,7 @@ impl SqlSession {
 
     /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
     /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
-    /// `name$schemas`, `name$options`, `name$tags` (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
+    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests` (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
     /// scans the table; the batch plan is made now.
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that

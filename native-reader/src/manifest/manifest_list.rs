@@ -21,6 +21,11 @@ pub struct ManifestFileMeta {
     pub num_deleted_files: i64,
     /// Schema id at write time (`_SCHEMA_ID`).
     pub schema_id: i64,
+    /// The smallest partition of the manifest's entries, a serialized `BinaryRow` of the partition fields
+    /// (`_PARTITION_STATS._MIN_VALUES`); empty when the list records no partition stats.
+    pub min_partition: Vec<u8>,
+    /// The largest partition (`_PARTITION_STATS._MAX_VALUES`).
+    pub max_partition: Vec<u8>,
     /// Smallest bucket of the manifest's entries (`_MIN_BUCKET`, 1.1+); `None` when not recorded.
     pub min_bucket: Option<i32>,
     /// Largest bucket (`_MAX_BUCKET`, 1.1+); negative for postpone-only manifests.
@@ -50,6 +55,8 @@ pub fn manifest_list_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Manifes
             num_added_files: r.long("_NUM_ADDED_FILES")?,
             num_deleted_files: r.long("_NUM_DELETED_FILES")?,
             schema_id: r.long("_SCHEMA_ID")?,
+            min_partition: partition_stats(r, "_MIN_VALUES")?,
+            max_partition: partition_stats(r, "_MAX_VALUES")?,
             min_bucket: r.opt_int("_MIN_BUCKET")?,
             max_bucket: r.opt_int("_MAX_BUCKET")?,
             min_level: r.opt_int("_MIN_LEVEL")?,
@@ -58,4 +65,15 @@ pub fn manifest_list_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Manifes
             max_row_id: r.opt_long("_MAX_ROW_ID")?,
         })
     })
+}
+
+/// `_PARTITION_STATS.<field>` of a manifest list record (empty when the stats are null).
+fn partition_stats(
+    r: &super::record::Rec<'_>,
+    field: &str,
+) -> std::result::Result<Vec<u8>, super::Malformed> {
+    match r.opt_record("_PARTITION_STATS")? {
+        Some(stats) => stats.bytes(field),
+        None => Ok(Vec::new()),
+    }
 }

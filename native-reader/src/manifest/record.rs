@@ -155,4 +155,9 @@ impl<'a> Rec<'a> {
     pub(super) fn record(&self, name: &str) -> Result<Rec<'a>, Malformed> {
         Rec::from_value(self.required(name)?, name)
     }
+
+    /// The record field `name`, `None` when it is absent or null.
+    pub(super) fn opt_record(&self, name: &str) -> Result<Option<Rec<'a>>, Malformed> {
+        self.get(name).map(|v| Rec::from_value(v, name)).transpose()
+    }
 }

@@ -1,6 +1,7 @@
 //! The system tables made of a table's metadata files, not of its data: `$snapshots` (`SnapshotsTable`),
-//! `$schemas` (`SchemasTable`), `$options` (`OptionsTable`) and `$tags` (`TagsTable`), with the columns and values the released
-//! reader of each release returns ([`crate::line::LineRules::snapshots_table`]).
+//! `$schemas` (`SchemasTable`), `$options` (`OptionsTable`), `$tags` (`TagsTable`) and `$manifests`
+//! (`ManifestsTable`, [`super::manifests`]), with the columns and values the released reader of each
+//! release returns ([`crate::line::LineRules::snapshots_table`], [`crate::line::LineRules::manifests_table`]).
 //!
 //! Timestamps are `TIMESTAMP(3)` wall clocks of the commit's epoch milliseconds in the JVM's default zone
 //! (`LocalDateTime.ofInstant(…, ZoneId.systemDefault())`); the bridge runs its JVM in UTC, so they are the
@@ -54,6 +55,9 @@ pub(crate) fn fields(table: &Table, system: SystemTable) -> Result<Vec<DataField
             ("update_time", "TIMESTAMP(3) NOT NULL"),
         ],
         SystemTable::Options => &[("key", "STRING NOT NULL"), ("value", "STRING NOT NULL")],
+        SystemTable::Manifests => {
+            super::manifests::columns(table.release().rules().manifests_table)
+        }
         SystemTable::Tags => &[
             ("tag_name", "STRING NOT NULL"),
             ("snapshot_id", "BIGINT NOT NULL"),
@@ -111,6 +115,7 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         SystemTable::Schemas => schema_rows(table)?,
         SystemTable::Options => option_rows(table)?,
         SystemTable::Tags => tag_rows(table)?,
+        SystemTable::Manifests => super::manifests::rows(table)?,
         SystemTable::RowTracking
         | SystemTable::AuditLog
         | SystemTable::Binlog

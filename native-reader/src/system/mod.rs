@@ -16,6 +16,7 @@
 //! read whole ([`metadata::read`]).
 
 pub mod binlog;
+mod manifests;
 pub mod metadata;
 
 use std::sync::Arc;
@@ -61,6 +62,8 @@ pub enum SystemTable {
     Options,
     /// `tags` (`TagsTable`): one row per tag.
     Tags,
+    /// `manifests` (`ManifestsTable`): one row per manifest file of the latest snapshot.
+    Manifests,
 }
 
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
@@ -70,7 +73,6 @@ const NOT_READ_YET: &[&str] = &[
     "buckets",
     "consumers",
     "files",
-    "manifests",
     "partitions",
     "statistics",
     "table_indexes",
@@ -102,9 +104,10 @@ impl SystemTable {
             "schemas" => Ok(SystemTable::Schemas),
             "options" => Ok(SystemTable::Options),
             "tags" => Ok(SystemTable::Tags),
+            "manifests" => Ok(SystemTable::Manifests),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
                 "system table `{name}` is not supported (this reader reads `$audit_log`, `$binlog`, `$ro`, \
-                 `$row_tracking`, `$snapshots`, `$schemas`, `$options` and `$tags`)"
+                 `$row_tracking`, `$snapshots`, `$schemas`, `$options`, `$tags` and `$manifests`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -123,6 +126,7 @@ impl SystemTable {
             SystemTable::Schemas => "schemas",
             SystemTable::Options => "options",
             SystemTable::Tags => "tags",
+            SystemTable::Manifests => "manifests",
         }
     }
 
