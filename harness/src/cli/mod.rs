@@ -600,9 +600,9 @@ pub struct ReplayArgs {
     /// merge split may legitimately differ; reports the rows only one side has.
     #[arg(long)]
     pub unordered: bool,
-    /// With --unordered: MiB of rows one side has returned and the other has not yet matched that a
-    /// split's comparison holds in memory; beyond it they go to DataFusion's hash aggregation, which spills
-    /// to disk at the same limit (each split read at once has its own).
+    /// With --unordered: MiB a split's comparison may hold of rows one side has returned and the other has
+    /// not yet matched: half in its own map, beyond which they go to DataFusion's hash aggregation, whose
+    /// pool has the other half and spills to disk (each split read at once has its own).
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(16..), requires = "unordered")]
     pub unordered_memory: u64,
     /// Released Paimon version of the stock reader (its build in `jvm-bridge/java/target/paimon-<V>`) and

@@ -9,10 +9,10 @@
 //! about the same order (any order within a batch), the split's distinct rows at worst. What is left at
 //! the end is what only one side returns (EXCEPT ALL in both directions).
 //!
-//! The map is bounded: once its rows take more than the memory limit ([`DEFAULT_UNORDERED_MEMORY`],
+//! The map is bounded: once its rows take more than half the memory limit ([`DEFAULT_UNORDERED_MEMORY`],
 //! `replay --unordered-memory`), they are handed to DataFusion's hash aggregation
-//! ([`paimon_sql::multiset::SpillingCounts`]: `SUM` of the counts by row, spilled to disk under the same
-//! limit) and the map starts empty again; at the end the map's rest joins them and the aggregation returns
+//! ([`paimon_sql::multiset::SpillingCounts`]: `SUM` of the counts by row, spilled to disk when its pool,
+//! the other half, is full) and the map starts empty again; at the end the map's rest joins them and the aggregation returns
 //! the rows whose count is not 0. A split whose sides agree in order never reaches the aggregation.
 
 use std::collections::{BinaryHeap, HashMap};
@@ -102,7 +102,8 @@ struct State {
     rows: HashMap<Box<[u8]>, Entry>,
     /// About how many bytes `rows` holds (each row's bytes plus [`ENTRY_OVERHEAD`]).
     held: usize,
-    /// The memory limit: `rows` is handed to `spill` when it holds more.
+    /// Half the memory limit: `rows` is handed to `spill` when it holds more, and the aggregation's pool
+    /// has the other half.
     limit: usize,
     /// The aggregation the rows go to once the map has outgrown `limit`.
     spill: Option<SpillingCounts>,
@@ -452,7 +453,7 @@ pub fn diff_multiset(
         reference: None,
         rows: HashMap::new(),
         held: 0,
-        limit: memory_limit,
+        limit: memory_limit / 2,
         spill: None,
         type_difference: None,
     };
