@@ -298,31 +298,7 @@ impl SplitBatches {
             .clone()
             .unwrap_or_else(|| self.schema.clone())
     }
-}
 
-impl Iterator for SplitBatches {
-    type Item = Result<RecordBatch>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        let item = match self.binlog.is_some() {
-            true => self.next_packed(),
-            false => self.next_inner(),
-        };
-        let item = match (&self.audit_log, item) {
-            (Some(schema), Some(Ok(batch))) => Some(crate::system::to_audit_log(schema, batch)),
-            (_, item) => item,
-        };
-        if matches!(item, Some(Err(_))) {
-            self.failed = true;
-        }
-        item
-    }
-}
-
-impl SplitBatches {
     /// The next `$binlog` batch: the reader's batches through the [`BinlogPacker`], which may hold a row
     /// back until the next batch or the end.
     fn next_packed(&mut self) -> Option<Result<RecordBatch>> {
@@ -364,6 +340,29 @@ impl SplitBatches {
                 }
             },
         }
+    }
+}
+
+impl Iterator for SplitBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let item = if self.binlog.is_some() {
+            self.next_packed()
+        } else {
+            self.next_inner()
+        };
+        let item = match (&self.audit_log, item) {
+            (Some(schema), Some(Ok(batch))) => Some(crate::system::to_audit_log(schema, batch)),
+            (_, item) => item,
+        };
+        if matches!(item, Some(Err(_))) {
+            self.failed = true;
+        }
+        item
     }
 }
 
