@@ -79,7 +79,17 @@ impl PartitionStream for SplitStream {
 /// Errors: the native reader's planning error (a table it refuses names what it does not support).
 pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<PaimonTable>> {
     let splits = table.plan_batch(None)?;
-    let read = native_reader::types::read_schema_as(&table.schema().fields, table.string_views());
+    let mut read: SchemaRef = Arc::new(native_reader::types::read_schema_as(
+        &table.schema().fields,
+        table.string_views(),
+    ));
+    // `$binlog` and `$audit_log` read as their batches come (array columns, `rowkind` first).
+    if table.binlog() {
+        read = native_reader::system::binlog::binlog_schema(&read);
+    }
+    if table.audit_log() {
+        read = native_reader::system::audit_log_schema(&read);
+    }
     let fields: Vec<_> = read
         .fields()
         .iter()
