@@ -313,6 +313,9 @@ pub struct LineRules {
     pub data_evolution_rejects_deletion_vectors: bool,
     /// The columns of the `$snapshots` system table (`SnapshotsTable.TABLE_TYPE`).
     pub snapshots_table: SnapshotsTable,
+    /// The columns, partition strings and file set of `$partitions` and `$buckets` (`PartitionsTable`,
+    /// `BucketsTable`).
+    pub partitions_table: PartitionsTable,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -328,6 +331,27 @@ pub enum SnapshotsTable {
     WithNextRowId,
     /// 2.0: and `operation`.
     WithOperation,
+}
+
+/// `$partitions` and `$buckets` ([`LineRules::partitions_table`]): how the partition column renders the
+/// partition, which files `$partitions` counts and its columns. `$buckets` has the same six columns in every
+/// release and renders its partition as `$partitions` does up to 1.3.x (`{…}` from 1.1.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PartitionsTable {
+    /// 1.0.x: `[v1, v2]` (`Arrays.toString` of the internal values: DATE as its day number, NULL `null`),
+    /// sorted as Java strings; `$partitions` lists the batch scan's files (level 0 skipped where the batch
+    /// scan skips it); 5 columns.
+    ArrayString,
+    /// 1.1.x and 1.2.x: `{v1, v2}` (`RowToStringCastRule`: each value CAST to STRING, NULL `null`), sorted
+    /// as UTF-8 bytes; the batch scan's files.
+    RowString,
+    /// 1.3.x: `RowString`, `$partitions` counting every level (`withLevelFilter(level -> true)`).
+    RowStringAllLevels,
+    /// 1.4.x: `$partitions`' partition `k1=v1/k2=v2` (the legacy spec read back as the partition type, NULL
+    /// the default partition name), and `created_at`, `created_by`, `updated_by`, `options` (9 columns).
+    Spec,
+    /// 2.0: and `total_buckets`, `done`, `deleted_record_count` (12 columns).
+    SpecWithBuckets,
 }
 
 /// The type names a release's schema parser knows ([`LineRules::type_names`]); each later one adds to the
@@ -451,6 +475,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     fallback_branch: FallbackBranch::KeyedFilesReadByFallback,
     type_names: TypeNames::Classic,
     snapshots_table: SnapshotsTable::UpToWatermark,
+    partitions_table: PartitionsTable::ArrayString,
     data_evolution_rejects_deletion_vectors: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -477,6 +502,7 @@ pub const V1_1_1_RULES: LineRules = LineRules {
     postpone_bucket: PostponeBucket::EveryReadSkips,
     type_names: TypeNames::Variant,
     read_optimized_levels: ReadOptimizedLevels::Top,
+    partitions_table: PartitionsTable::RowString,
     ..V1_0_1_RULES
 };
 
@@ -501,6 +527,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
     map_value_nullability: MapValueNullability::FromType,
     data_evolution: DataEvolution::ByFirstRowId,
     data_evolution_rejects_deletion_vectors: true,
+    partitions_table: PartitionsTable::RowStringAllLevels,
     ..V1_2_0_RULES
 };
 
@@ -512,6 +539,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
     fallback_branch: FallbackBranch::ListedPartitions,
     type_names: TypeNames::BlobAndVector,
     snapshots_table: SnapshotsTable::WithNextRowId,
+    partitions_table: PartitionsTable::Spec,
     ..V1_3_1_RULES
 };
 
@@ -524,6 +552,7 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
     snapshots_table: SnapshotsTable::WithOperation,
+    partitions_table: PartitionsTable::SpecWithBuckets,
     data_evolution_rejects_deletion_vectors: false,
     ..V1_4_2_RULES
 };

@@ -196,7 +196,10 @@ impl PartitionComputer {
 
 /// Paimon's CAST(value AS STRING) as `partition.legacy-name=false` uses it, for the types where it is known
 /// exactly: integers, BOOLEAN, strings and DECIMAL equal the legacy string; DATE is `yyyy-MM-dd`.
-fn cast_to_string(field: &DataField, datum: &Datum) -> std::result::Result<String, PartitionError> {
+pub(crate) fn cast_to_string(
+    field: &DataField,
+    datum: &Datum,
+) -> std::result::Result<String, PartitionError> {
     match (&field.data_type.kind, datum) {
         (TypeKind::Date, Datum::Int(days)) => {
             let (y, m, d) = crate::binary_row::civil_from_days(*days);
