@@ -505,4 +505,32 @@ mod tests {
             [Datum::Int(1), Datum::Boolean(false), Datum::Int(4)]
         );
     }
+
+    /// The released 1.2.0 reader counts the batch scan's files of a deletion-vector table (level 0 left
+    /// out), 1.3.1 every level; 1.2.0 on lists the postpone bucket in `$buckets`.
+    #[test]
+    fn partitions_count_the_levels_of_their_release_and_buckets_list_the_postpone_bucket() {
+        let c22 = "c22-lookup-dv-level0-lost/table";
+        let old = rows(&corpus(c22, PaimonRelease::V1_2_0), SystemTable::Partitions).unwrap();
+        assert_eq!(summary(&old), [("{}".to_owned(), 3, 1136)]);
+        let new = rows(&corpus(c22, PaimonRelease::V1_3_1), SystemTable::Partitions).unwrap();
+        assert_eq!(summary(&new), [("{}".to_owned(), 7, 2258)]);
+        assert_eq!(new[0][3], Datum::Int(2));
+        let postpone = corpus(
+            "c16-postpone-bucket/paimon-2.0.0/table",
+            PaimonRelease::V2_0_0,
+        );
+        let buckets = rows(&postpone, SystemTable::Buckets).unwrap();
+        assert_eq!(buckets.len(), 1);
+        assert_eq!(
+            buckets[0][..4],
+            [
+                Datum::String("{}".into()),
+                Datum::Int(-2),
+                Datum::Int(5),
+                Datum::Int(762)
+            ]
+        );
+        assert!(rows(&postpone, SystemTable::Partitions).unwrap().is_empty());
+    }
 }
