@@ -616,6 +616,33 @@ mod tests {
         assert!(PaimonRelease::ALL.windows(2).all(|w| w[0] < w[1]));
     }
 
+    /// `$partitions` / `$buckets` per release, from each release tag's `PartitionsTable.java` (the `[…]` of
+    /// `Arrays.toString` in 1.0.x, `CastExecutors.resolveToString` from 1.1.0, `withLevelFilter(level -> true)`
+    /// from 1.3.0, the `k=v` spec and 9 columns in 1.4.x, 12 columns in 2.0.0).
+    #[test]
+    fn each_release_has_the_partitions_table_of_its_tag() {
+        use PaimonRelease::*;
+        use PartitionsTable::*;
+        let got: Vec<PartitionsTable> = PaimonRelease::ALL
+            .iter()
+            .map(|r| r.rules().partitions_table)
+            .collect();
+        let want = [
+            ArrayString,
+            ArrayString,
+            RowString,
+            RowString,
+            RowStringAllLevels,
+            Spec,
+            SpecWithBuckets,
+        ];
+        assert_eq!(got, want);
+        assert_eq!(
+            PaimonRelease::ALL,
+            [V1_0_0, V1_0_1, V1_1_1, V1_2_0, V1_3_1, V1_4_2, V2_0_0]
+        );
+    }
+
     /// The release × rule table of `shared/docs/paimon-1.x-lines.md` §6, one column at a time, written from
     /// that table (not from the constants above).
     #[test]
