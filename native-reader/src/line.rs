@@ -315,6 +315,9 @@ pub struct LineRules {
     pub snapshots_table: SnapshotsTable,
     /// The columns of `$manifests`.
     pub manifests_table: ManifestsTable,
+    /// The columns, partition strings and file set of `$partitions` and `$buckets` (`PartitionsTable`,
+    /// `BucketsTable`).
+    pub partitions_table: PartitionsTable,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -344,6 +347,27 @@ pub enum ManifestsTable {
     WithPartitionStats,
     /// From 1.4: and `min_row_id`, `max_row_id`.
     WithRowIds,
+}
+
+/// `$partitions` and `$buckets` ([`LineRules::partitions_table`]): how the partition column renders the
+/// partition, which files `$partitions` counts and its columns. `$buckets` has the same six columns in every
+/// release and renders its partition as `$partitions` does up to 1.3.x (`{…}` from 1.1.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PartitionsTable {
+    /// 1.0.x: `[v1, v2]` (`Arrays.toString` of the internal values: DATE as its day number, NULL `null`),
+    /// sorted as Java strings; `$partitions` lists the batch scan's files (level 0 skipped where the batch
+    /// scan skips it); 5 columns.
+    ArrayString,
+    /// 1.1.x and 1.2.x: `{v1, v2}` (`RowToStringCastRule`: each value CAST to STRING, NULL `null`), sorted
+    /// as UTF-8 bytes; the batch scan's files.
+    RowString,
+    /// 1.3.x: `RowString`, `$partitions` counting every level (`withLevelFilter(level -> true)`).
+    RowStringAllLevels,
+    /// 1.4.x: `$partitions`' partition `k1=v1/k2=v2` (the legacy spec read back as the partition type, NULL
+    /// the default partition name), and `created_at`, `created_by`, `updated_by`, `options` (9 columns).
+    Spec,
+    /// 2.0: and `total_buckets`, `done`, `deleted_record_count` (12 columns).
+    SpecWithBuckets,
 }
 
 /// The type names a release's schema parser knows ([`LineRules::type_names`]); each later one adds to the
@@ -468,6 +492,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     type_names: TypeNames::Classic,
     snapshots_table: SnapshotsTable::UpToWatermark,
     manifests_table: ManifestsTable::Counts,
+    partitions_table: PartitionsTable::ArrayString,
     data_evolution_rejects_deletion_vectors: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -497,6 +522,7 @@ pub const V1_1_1_RULES: LineRules = LineRules {
     type_names: TypeNames::Variant,
     read_optimized_levels: ReadOptimizedLevels::Top,
     manifests_table: ManifestsTable::WithPartitionStats,
+    partitions_table: PartitionsTable::RowString,
     ..V1_0_1_RULES
 };
 
@@ -521,6 +547,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
     map_value_nullability: MapValueNullability::FromType,
     data_evolution: DataEvolution::ByFirstRowId,
     data_evolution_rejects_deletion_vectors: true,
+    partitions_table: PartitionsTable::RowStringAllLevels,
     ..V1_2_0_RULES
 };
 
@@ -533,6 +560,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
     type_names: TypeNames::BlobAndVector,
     snapshots_table: SnapshotsTable::WithNextRowId,
     manifests_table: ManifestsTable::WithRowIds,
+    partitions_table: PartitionsTable::Spec,
     ..V1_3_1_RULES
 };
 
@@ -545,6 +573,7 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
     timestamp_ltz_zone: TimestampLtzZone::Utc,
     snapshots_table: SnapshotsTable::WithOperation,
+    partitions_table: PartitionsTable::SpecWithBuckets,
     data_evolution_rejects_deletion_vectors: false,
     ..V1_4_2_RULES
 };
@@ -606,6 +635,33 @@ mod tests {
         assert_eq!(PaimonRelease::default(), PaimonRelease::V1_0_0);
         assert_eq!(PaimonRelease::V2_0_0.to_string(), "2.0.0");
         assert!(PaimonRelease::ALL.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    /// `$partitions` / `$buckets` per release, from each release tag's `PartitionsTable.java` (the `[…]` of
+    /// `Arrays.toString` in 1.0.x, `CastExecutors.resolveToString` from 1.1.0, `withLevelFilter(level -> true)`
+    /// from 1.3.0, the `k=v` spec and 9 columns in 1.4.x, 12 columns in 2.0.0).
+    #[test]
+    fn each_release_has_the_partitions_table_of_its_tag() {
+        use PaimonRelease::*;
+        use PartitionsTable::*;
+        let got: Vec<PartitionsTable> = PaimonRelease::ALL
+            .iter()
+            .map(|r| r.rules().partitions_table)
+            .collect();
+        let want = [
+            ArrayString,
+            ArrayString,
+            RowString,
+            RowString,
+            RowStringAllLevels,
+            Spec,
+            SpecWithBuckets,
+        ];
+        assert_eq!(got, want);
+        assert_eq!(
+            PaimonRelease::ALL,
+            [V1_0_0, V1_0_1, V1_1_1, V1_2_0, V1_3_1, V1_4_2, V2_0_0]
+        );
     }
 
     /// The release × rule table of `shared/docs/paimon-1.x-lines.md` §6, one column at a time, written from

@@ -370,6 +370,24 @@ impl Table {
         &self.meta
     }
 
+    /// The fallback branch of `scan.fallback-branch` opened whatever the release's rule for reading it
+    /// ([`crate::line::FallbackBranch`]), for listings that every release makes the same way
+    /// (`FallbackReadScan.listPartitionEntries`); `None` without the option or when the branch does not
+    /// exist (`FileStoreTableFactory.create` ignores it).
+    ///
+    /// Errors: as [`Table::open_branch`] of the fallback branch.
+    pub(crate) fn fallback_for_listing(&self) -> Result<Option<Arc<Table>>> {
+        if let Some(fallback) = &self.fallback {
+            return Ok(Some(fallback.clone()));
+        }
+        match self.schema.option(SCAN_FALLBACK_BRANCH).map(str::trim) {
+            Some(name) if !name.is_empty() && branch_exists(&self.path, name) => Ok(Some(
+                Arc::new(Table::open_at(&self.path, Some(name), self.release, false)?),
+            )),
+            _ => Ok(None),
+        }
+    }
+
     /// The fallback branch a batch scan reads the partitions this branch lacks from (`scan.fallback-branch`),
     /// when it exists and the release reads it.
     pub fn fallback(&self) -> Option<&Arc<Table>> {

@@ -202,6 +202,26 @@ pub(crate) fn read_all_files_of(
     Ok(grouper.finish())
 }
 
+/// The entries of every manifest of `snapshot`'s `baseManifestList` then `deltaManifestList`, unmerged (ADD
+/// and DELETE entries as written), each manifest's with its path: what `AbstractFileStoreScan
+/// .readPartitionEntries` and `readBucketEntries` sum up.
+///
+/// Errors: [`Error::Io`] / manifest decoding errors naming the manifest list or file.
+pub(crate) fn read_snapshot_entries(
+    table: &Table,
+    snapshot: &Snapshot,
+) -> Result<Vec<(std::path::PathBuf, Vec<ManifestEntry>)>> {
+    let mut out = Vec::new();
+    for list in [&snapshot.base_manifest_list, &snapshot.delta_manifest_list] {
+        for meta in read_manifest_list(&table.manifest_path(list))? {
+            let path = table.manifest_path(&meta.file_name);
+            let entries = read_manifest_file(&path)?;
+            out.push((path, entries));
+        }
+    }
+    Ok(out)
+}
+
 /// A deletion vector located in an index file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeletionVectorLocation {

@@ -77,6 +77,7 @@ use crate::split::Split;
 use crate::table::{Table, POSTPONE_BUCKET};
 
 pub use fallback::plan_batch;
+pub(crate) use file_set::read_snapshot_entries;
 pub use file_set::{
     deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,
     DeletionVectorIndex, DeletionVectorLocation,
@@ -85,6 +86,14 @@ pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
 pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
+
+/// Whether a batch scan of `table` drops level-0 files (`DataTableBatchScan`,
+/// [`LineRules::batch_skip_level0`]).
+///
+/// Errors: [`crate::Error::InvalidOption`] naming the schema directory for an option that is not a boolean.
+pub(crate) fn batch_skips_level_0(table: &Table) -> Result<bool> {
+    starting::batch_skips_level_0(table, rules(table))
+}
 
 /// The rules of the line `table` was opened as.
 pub(crate) fn rules(table: &Table) -> &'static LineRules {

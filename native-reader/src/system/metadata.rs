@@ -67,6 +67,9 @@ pub(crate) fn fields(table: &Table, system: SystemTable) -> Result<Vec<DataField
             ("create_time", "TIMESTAMP(3)"),
             ("time_retained", "STRING"),
         ],
+        SystemTable::Partitions | SystemTable::Buckets => {
+            super::files_tables::columns(table.release().rules().partitions_table, system)
+        }
         SystemTable::RowTracking
         | SystemTable::AuditLog
         | SystemTable::Binlog
@@ -102,11 +105,12 @@ fn snapshots_columns(rule: SnapshotsTable) -> usize {
 /// its [`fields`] (`_row_kind` `+I`, then the columns), in the released reader's order: snapshots by id from
 /// the earliest to the latest (`snapshotsWithinRange`, ids without a file skipped), schemas in the order
 /// the file system lists `schema/` (`SchemaManager.listAll`, unsorted), options in the order of Java's
-/// `HashMap` of the latest schema's options ([`java_hash_map_order`]).
+/// `HashMap` of the latest schema's options ([`java_hash_map_order`]); `$partitions` and `$buckets` as
+/// [`super::files_tables`] says.
 ///
 /// Errors: [`Error::Snapshot`] / [`Error::Io`] / [`Error::Json`] naming the metadata file that cannot be
-/// read; [`Error::Unsupported`] for a system table that is not made of metadata, or a table the release
-/// cannot open (`bucket=-2` before 1.1).
+/// read; [`Error::Unsupported`] for a system table that is not made of metadata, a table the release
+/// cannot open (`bucket=-2` before 1.1), or what [`super::files_tables`] does not reproduce (named there).
 pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
     // A table the release cannot open (`bucket=-2` before 1.1) has no system tables either.
     crate::scan::check_line(table)?;
@@ -116,6 +120,7 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         SystemTable::Options => option_rows(table)?,
         SystemTable::Tags => tag_rows(table)?,
         SystemTable::Manifests => super::manifests::rows(table)?,
+        SystemTable::Partitions | SystemTable::Buckets => super::files_tables::rows(table, system)?,
         SystemTable::RowTracking
         | SystemTable::AuditLog
         | SystemTable::Binlog

@@ -13,9 +13,11 @@
 //! ([`crate::line::ReadOptimizedLevels`]), without a streaming scan; an append table's `$ro` is the table.
 //!
 //! `$snapshots`, `$schemas`, `$options` and `$tags` are made of the table's metadata files ([`metadata`]): one batch,
-//! read whole ([`metadata::read`]).
+//! read whole ([`metadata::read`]). So are `$partitions` and `$buckets`, made of the latest snapshot's
+//! manifest entries ([`files_tables`]).
 
 pub mod binlog;
+pub mod files_tables;
 mod manifests;
 pub mod metadata;
 
@@ -64,16 +66,20 @@ pub enum SystemTable {
     Tags,
     /// `manifests` (`ManifestsTable`): one row per manifest file of the latest snapshot.
     Manifests,
+    /// `partitions` (`PartitionsTable`): one row per partition of the latest snapshot, with its record,
+    /// byte and file counts ([`files_tables`]).
+    Partitions,
+    /// `buckets` (`BucketsTable`): one row per (partition, bucket) of the latest snapshot
+    /// ([`files_tables`]).
+    Buckets,
 }
 
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
 /// than unknown.
 const NOT_READ_YET: &[&str] = &[
     "branches",
-    "buckets",
     "consumers",
     "files",
-    "partitions",
     "statistics",
     "table_indexes",
 ];
@@ -84,7 +90,7 @@ impl SystemTable {
     ///
     /// Errors: [`SystemTableError::Unknown`] for a name `release`'s loader does not know (`row_tracking`
     /// before 1.3.0, a misspelt name); [`SystemTableError::NotRead`] for a system table of Paimon this
-    /// reader does not read yet (`files`, `snapshots`, …).
+    /// reader does not read yet (`files`, `statistics`, …).
     pub fn parse(
         name: &str,
         release: PaimonRelease,
@@ -105,9 +111,12 @@ impl SystemTable {
             "options" => Ok(SystemTable::Options),
             "tags" => Ok(SystemTable::Tags),
             "manifests" => Ok(SystemTable::Manifests),
+            "partitions" => Ok(SystemTable::Partitions),
+            "buckets" => Ok(SystemTable::Buckets),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
                 "system table `{name}` is not supported (this reader reads `$audit_log`, `$binlog`, `$ro`, \
-                 `$row_tracking`, `$snapshots`, `$schemas`, `$options`, `$tags` and `$manifests`)"
+                 `$row_tracking`, `$snapshots`, `$schemas`, `$options`, `$tags`, `$manifests`, \
+                 `$partitions` and `$buckets`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -127,10 +136,13 @@ impl SystemTable {
             SystemTable::Options => "options",
             SystemTable::Tags => "tags",
             SystemTable::Manifests => "manifests",
+            SystemTable::Partitions => "partitions",
+            SystemTable::Buckets => "buckets",
         }
     }
 
-    /// Whether the table is made of metadata files, read whole by [`metadata::read`] (not by splits).
+    /// Whether the table is made of metadata files (manifests included), read whole by [`metadata::read`]
+    /// (not by splits).
     pub fn is_metadata(self) -> bool {
         !matches!(
             self,
