@@ -119,7 +119,12 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
         let text = if spec {
             spec_string(table, &fields, &values)?
         } else {
-            row_string(table, rule, &fields, &values)?
+            row_string(
+                table,
+                rule == PartitionsTable::ArrayString,
+                &fields,
+                &values,
+            )?
         };
         keyed.push((text, bucket, partition, totals));
     }
@@ -317,11 +322,12 @@ fn sum_entries(
     Ok(groups)
 }
 
-/// The partition as `$buckets` (every release) and `$partitions` (up to 1.3.x) render it: `[v1, v2]` of
-/// the values' Java `toString` on 1.0, `{v1, v2}` of the values CAST to STRING later; NULL as `null`.
-fn row_string(
+/// The partition as `$buckets` (every release), `$partitions` (up to 1.3.x) and `$manifests`' bounds render
+/// it: with `arrays` (1.0) `[v1, v2]` of the values' Java `toString` (`Arrays.toString`), else `{v1, v2}` of
+/// the values CAST to STRING (`RowToStringCastRule`); NULL as `null`.
+pub(super) fn row_string(
     table: &Table,
-    rule: PartitionsTable,
+    arrays: bool,
     fields: &[DataField],
     values: &[Datum],
 ) -> Result<String> {
@@ -329,7 +335,7 @@ fn row_string(
     for (field, value) in fields.iter().zip(values) {
         let text = if value.is_null() {
             "null".to_owned()
-        } else if rule == PartitionsTable::ArrayString {
+        } else if arrays {
             value
                 .to_legacy_string()
                 .map_err(|e| unsupported(table, format!("partition column `{}`: {e}", field.name)))?
@@ -339,7 +345,7 @@ fn row_string(
         };
         parts.push(text);
     }
-    Ok(if rule == PartitionsTable::ArrayString {
+    Ok(if arrays {
         format!("[{}]", parts.join(", "))
     } else {
         format!("{{{}}}", parts.join(", "))

@@ -8,9 +8,8 @@
 //! to STRING); `null` for a NULL field. The casts modelled are those of the partition types Paimon tables
 //! use (integers, strings, booleans, dates, decimals); any other partition type is refused by name.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::line::ManifestsTable;
-use crate::partition::cast_to_string;
 use crate::table::Table;
 use crate::value::Datum;
 
@@ -75,8 +74,8 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     Ok(rows)
 }
 
-/// A partition bound (a serialized `BinaryRow` of the partition fields) as `rule` renders it; NULL when
-/// the list recorded no bound.
+/// A partition bound (a serialized `BinaryRow` of the partition fields) as `rule` renders it
+/// ([`super::files_tables::row_string`]); NULL when the list recorded no bound.
 fn partition_string(
     table: &Table,
     rule: ManifestsTable,
@@ -88,32 +87,6 @@ fn partition_string(
     }
     let computer = table.partition_computer();
     let values = computer.decode(serialized, list)?;
-    let unsupported = |reason: String| Error::Unsupported {
-        path: table.meta_path().to_path_buf(),
-        reason: format!("`$manifests`: {reason}"),
-    };
-    let mut rendered = Vec::with_capacity(values.len());
-    for (value, field) in values.iter().zip(computer.fields()) {
-        let text = if value.is_null() {
-            "null".to_owned()
-        } else if rule == ManifestsTable::WithPartitionArrays {
-            // `Arrays.toString` of the internal values: each value's `toString()`.
-            value
-                .to_legacy_string()
-                .map_err(|e| unsupported(format!("partition column `{}`: {e}", field.name)))?
-                .unwrap_or_else(|| "null".to_owned())
-        } else {
-            cast_to_string(field, value).map_err(|e| unsupported(e.0))?
-        };
-        rendered.push(text);
-    }
-    let (open, close) = if rule == ManifestsTable::WithPartitionArrays {
-        ('[', ']')
-    } else {
-        ('{', '}')
-    };
-    Ok(Datum::String(format!(
-        "{open}{}{close}",
-        rendered.join(", ")
-    )))
+    let arrays = rule == ManifestsTable::WithPartitionArrays;
+    super::files_tables::row_string(table, arrays, computer.fields(), &values).map(Datum::String)
 }
