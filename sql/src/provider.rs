@@ -99,7 +99,7 @@ pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<Paim
     let schema: SchemaRef = Arc::new(Schema::new(fields));
     // Only the partition columns whose rendered values type back exactly prune (strings, integers,
     // booleans, decimals, dates); a filter on any other column is left to DataFusion.
-    let partition_fields: Vec<Field> = table
+    let mut partition_fields: Vec<Field> = table
         .schema()
         .partition_keys
         .iter()
@@ -108,13 +108,7 @@ pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<Paim
         .collect();
     if partition_fields.len() != table.schema().partition_keys.len() {
         // The split's values are by position: without every key, none is matched to its column.
-        return Ok(Arc::new(PaimonTable {
-            table,
-            splits,
-            schema,
-            keep_row_kind,
-            partition_schema: Arc::new(Schema::empty()),
-        }));
+        partition_fields.clear();
     }
     Ok(Arc::new(PaimonTable {
         table,

@@ -251,21 +251,17 @@ impl State {
     /// The rows whose count is not 0, from the map, or from the aggregation once it has started.
     fn leftovers(mut self) -> Result<(Option<Reference>, Leftovers), ReadFailure> {
         let mut out = Leftovers::default();
-        let Some(mut spill) = self.spill.take() else {
+        if self.spill.is_none() {
             for (key, e) in self.rows.drain() {
                 out.add(&key, e.net, e.last_stock, e.last_native);
             }
             return Ok((self.reference, out));
-        };
-        if !self.rows.is_empty() {
-            // Put the map back in the aggregation's hands (the spill was started, so this only pushes).
-            self.spill = Some(spill);
-            self.spill_rows(Side::Stock)?;
-            spill = match self.spill.take() {
-                Some(s) => s,
-                None => return Ok((self.reference, out)),
-            };
         }
+        // The rest of the map joins what the aggregation already holds.
+        self.spill_rows(Side::Stock)?;
+        let Some(spill) = self.spill.take() else {
+            return Ok((self.reference, out));
+        };
         let failed = |e| compare_error(Side::Stock, "cannot be counted", e);
         let mut remaining = spill.finish();
         while let Some(batch) = remaining.next_batch().map_err(failed)? {
