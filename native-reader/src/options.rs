@@ -289,6 +289,10 @@ pub struct CoreOptions {
     /// `row-tracking.enabled` (`CoreOptions.ROW_TRACKING_ENABLED`, 1.3+), default false: append files carry a
     /// first row id, and `$row_tracking` reads `_ROW_ID` and `_SEQUENCE_NUMBER`.
     pub row_tracking_enabled: bool,
+    /// `sequence.snapshot-ordering` (`CoreOptions.SEQUENCE_SNAPSHOT_ORDERING`, 2.0), default false: a merge
+    /// read orders the records of APPEND files by their commit's snapshot id (see
+    /// [`crate::line::LineRules::snapshot_sequence_ordering`]).
+    pub snapshot_sequence_ordering: bool,
     /// `source.split.target-size` in bytes, default 128 MiB.
     pub split_target_size: i64,
     /// `source.split.open-file-cost` in bytes, default 4 MiB.
@@ -339,6 +343,7 @@ impl Default for CoreOptions {
             deletion_vectors_enabled: false,
             data_evolution_enabled: false,
             row_tracking_enabled: false,
+            snapshot_sequence_ordering: false,
             split_target_size: 128 << 20,
             split_open_file_cost: 4 << 20,
             blob_split_by_file_size: true,
@@ -439,6 +444,7 @@ impl CoreOptions {
             deletion_vectors_enabled: bool_opt("deletion-vectors.enabled", false)?,
             data_evolution_enabled: bool_opt("data-evolution.enabled", false)?,
             row_tracking_enabled: bool_opt("row-tracking.enabled", false)?,
+            snapshot_sequence_ordering: bool_opt("sequence.snapshot-ordering", false)?,
             split_target_size: size_opt("source.split.target-size", d.split_target_size)?,
             split_open_file_cost: size_opt("source.split.open-file-cost", d.split_open_file_cost)?,
             blob_split_by_file_size: bool_opt(

@@ -50,6 +50,10 @@ pub struct DataFileDesc {
     /// every column of its schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_cols: Option<Vec<String>>,
+    /// Whether the file was flushed new data or written by compaction (`_FILE_SOURCE`, 0.9+ writers);
+    /// `None` when the manifest does not say (older writers, or a split described by the stock reader).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_source: Option<crate::manifest::FileSource>,
 }
 
 impl DataFileDesc {
@@ -244,6 +248,7 @@ mod tests {
             external_path: external.map(str::to_string),
             first_row_id: None,
             write_cols: None,
+            file_source: None,
         }
     }
 

@@ -59,9 +59,6 @@ pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
 pub const UNSUPPORTED_OPTIONS: &[(&str, &str, PaimonRelease)] = &[
     // PK files sorted by the clustering columns, not by the key (1.4.1).
     ("pk-clustering-override", "true", PaimonRelease::V1_4_2),
-    // APPEND files carry the snapshot id as every record's sequence number (`KeyValueFileReaderFactory`,
-    // 2.0.0).
-    ("sequence.snapshot-ordering", "true", PaimonRelease::V2_0_0),
 ];
 
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};

@@ -244,6 +244,7 @@ mod tests {
                 external_path: None,
                 first_row_id: None,
                 write_cols: None,
+                file_source: None,
             }],
             before_files: vec![],
             deletion_files,

@@ -81,6 +81,39 @@ enum SequenceSource {
     Column(usize),
     /// Append file: `base + position`.
     Positional(i64),
+    /// Every record the same: an APPEND file's snapshot id under `sequence.snapshot-ordering`.
+    Constant(i64),
+}
+
+/// The sequence number every record of `file` takes in a merge read under `sequence.snapshot-ordering`
+/// (`KeyValueFileReaderFactory`, 2.0: an APPEND file's `_MIN_SEQUENCE_NUMBER`, where the commit stamped its
+/// snapshot id); `None` when the stored ones are read (the rule is off for the release, the read needs no
+/// sequence, or the file was written by compaction, whose records already carry their snapshot ids).
+///
+/// Errors: [`Error::Decode`] naming the file when its manifest entry has no `_FILE_SOURCE`, which the
+/// released reader refuses too ("sequence.snapshot-ordering requires data files with fileSource").
+fn snapshot_ordered_sequence(
+    table: &Table,
+    file: &DataFileDesc,
+    path: &Path,
+    options: &FileReadOptions,
+) -> Result<Option<i64>> {
+    if !options.with_sequence_number
+        || !table.release().rules().snapshot_sequence_ordering
+        || !table.options().snapshot_sequence_ordering
+    {
+        return Ok(None);
+    }
+    match file.file_source {
+        Some(crate::manifest::FileSource::Append) => Ok(Some(file.min_sequence_number)),
+        Some(crate::manifest::FileSource::Compact) => Ok(None),
+        None => Err(Error::Decode {
+            path: path.to_path_buf(),
+            reason: "sequence.snapshot-ordering orders records by their file's source, and the \
+                     manifest entry has no _FILE_SOURCE"
+                .into(),
+        }),
+    }
 }
 
 /// The schema of [`read_file`]'s batches for `table`: [`SEQUENCE_NUMBER_COLUMN`] Int64 NOT NULL when
@@ -183,7 +216,9 @@ pub(crate) fn read_file_with(
     let mut sequence = None;
     let mut value_kind = None;
     if primary_keyed {
-        if options.with_sequence_number {
+        if let Some(snapshot) = snapshot_ordered_sequence(table, file, &path, options)? {
+            sequence = Some(SequenceSource::Constant(snapshot));
+        } else if options.with_sequence_number {
             sequence = Some(SequenceSource::Column(columns.len()));
             columns.push(FileColumn {
                 name: SEQUENCE_NUMBER_COLUMN.into(),
@@ -338,6 +373,9 @@ impl FileBatches {
                     .filter(|(i, _)| keep.as_ref().is_none_or(|k| k.value(*i)))
                     .map(|(_, p)| base.wrapping_add(p as i64));
                 out.push(Arc::new(Int64Array::from_iter_values(values)));
+            }
+            Some(SequenceSource::Constant(value)) => {
+                out.push(Arc::new(Int64Array::from_value(value, kept)));
             }
             None => {}
         }

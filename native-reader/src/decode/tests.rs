@@ -46,6 +46,7 @@ fn table_with_file(dir: &Path) -> (Arc<Table>, String, DataFileDesc) {
         external_path: None,
         first_row_id: None,
         write_cols: None,
+        file_source: None,
     };
     let table = Arc::new(Table::open(dir).unwrap());
     (table, bucket.to_string_lossy().into_owned(), desc)
@@ -196,6 +197,7 @@ fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
         external_path: Some(format!("file:{}", moved.display())),
         first_row_id: None,
         write_cols: None,
+        file_source: None,
         ..file
     };
     // int32 BE len · magic D1 D3 39 64 · int64 LE 1 bitmap · int32 LE key 0 · Roaring32 {2, 7} · CRC.
@@ -239,6 +241,7 @@ fn read_file_follows_external_paths_and_reads_bitmap64_vectors() {
         external_path: Some("oss://bucket/data-x-0.parquet".into()),
         first_row_id: None,
         write_cols: None,
+        file_source: None,
         ..file
     };
     let err = read_file(&table, &bucket, &remote, None, &FileReadOptions::default())

@@ -16,6 +16,7 @@ fn file(name: &str, first: Option<i64>, rows: i64, max_seq: i64) -> DataFileDesc
         external_path: None,
         first_row_id: first,
         write_cols: None,
+        file_source: None,
     }
 }
 

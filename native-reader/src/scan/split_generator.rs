@@ -136,6 +136,7 @@ pub fn data_file_desc(f: &DataFileMeta) -> DataFileDesc {
         external_path: f.external_path.clone(),
         first_row_id: f.first_row_id,
         write_cols: f.write_cols.clone(),
+        file_source: f.file_source,
     }
 }
 

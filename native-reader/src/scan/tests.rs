@@ -386,6 +386,7 @@ fn desc(
         external_path: None,
         first_row_id: None,
         write_cols: None,
+        file_source: None,
     }
 }
 

@@ -193,12 +193,6 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
             V1_3_1,
         ),
         (
-            r#""sequence.snapshot-ordering":"true""#,
-            "sequence.snapshot-ordering",
-            V2_0_0,
-            V1_4_2,
-        ),
-        (
             r#""fields.m.map.storage-layout":"shared-shredding""#,
             "fields.m.map.storage-layout",
             V2_0_0,
@@ -224,8 +218,9 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
         }
     }
     for options in [
-        // Row tracking and data evolution are read (1.3+): no longer refused.
+        // Row tracking and data evolution are read (1.3+), snapshot ordering (2.0): no longer refused.
         r#""row-tracking.enabled":"true""#,
+        r#""sequence.snapshot-ordering":"true""#,
         r#""data-evolution.enabled":"TRUE""#,
         r#""row-tracking.enabled":"false""#,
         r#""fields.m.map.storage-layout":"default""#,

@@ -218,6 +218,7 @@ pub(super) fn read_uncommitted(
         external_path: None,
         first_row_id: None,
         write_cols: None,
+        file_source: None,
     };
     let mut out = Vec::new();
     for_each_record(table, &c.bucket_path, &file, &mut |r| out.push(r))

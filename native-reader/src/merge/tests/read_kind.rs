@@ -25,6 +25,7 @@ fn read_kind_follows_key_value_table_read() {
             external_path: None,
             first_row_id: None,
             write_cols: None,
+            file_source: None,
         }],
         before_files: vec![],
         before_deletion_files: vec![],
