@@ -441,7 +441,8 @@ pub enum FallbackBranch {
     /// (`completePartitions` from `mainScan.plan()`); splits are `FallbackDataSplit`s.
     PlannedPartitions,
     /// 1.4 on: the main branch has a partition when a partition listing of its batch scan has it
-    /// (`listPartitions()`, whatever the plan keeps of it).
+    /// (`listPartitions()`, whatever the plan keeps of it); `scan.primary-branch` puts the other branch
+    /// first (`wrappedFirst` false).
     ListedPartitions,
 }
 
@@ -449,6 +450,12 @@ impl FallbackBranch {
     /// Whether this reader reads the fallback branch as the release does.
     pub fn known(self) -> bool {
         self != FallbackBranch::KeyedFilesReadByFallback
+    }
+
+    /// Whether the release knows `scan.primary-branch` (`CoreOptions.SCAN_PRIMARY_BRANCH`, 1.4 on): the
+    /// branch read first, the main branch read for the partitions it lacks.
+    pub fn primary_branch_known(self) -> bool {
+        self == FallbackBranch::ListedPartitions
     }
 }
 

@@ -189,12 +189,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "a batch scan reads partitions missing from the main branch out of this branch, and every split of keyed files through the fallback branch's reader (FallbackReadFileStoreTable)",
     ),
     option(
-        "scan.primary-branch",
-        since(V1_4_2),
-        Refused::Always,
-        "partitions of this branch are read from it before the main branch (FallbackReadFileStoreTable)",
-    ),
-    option(
         "chain-table.enabled",
         since(V1_4_2),
         Refused::Unless(&["false"]),

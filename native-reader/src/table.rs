@@ -28,6 +28,10 @@ pub struct Table {
     /// The fallback branch of a batch scan (`scan.fallback-branch`, `FallbackReadFileStoreTable`), opened
     /// when the option names an existing branch and the release reads it ([`crate::line::FallbackBranch`]).
     fallback: Option<Arc<Table>>,
+    /// The primary branch of a batch scan (`scan.primary-branch`, `FallbackReadFileStoreTable` with the other
+    /// table first), opened when the option names an existing branch, no fallback branch is named, and the
+    /// release knows it ([`crate::line::FallbackBranch::primary_branch_known`]).
+    primary: Option<Arc<Table>>,
     schema: Arc<TableSchema>,
     options: CoreOptions,
     schemas: Mutex<HashMap<i64, Arc<TableSchema>>>,
@@ -93,6 +97,10 @@ pub fn unsupported_data_evolution_file(
 /// `scan.fallback-branch` (`CoreOptions.SCAN_FALLBACK_BRANCH`): the branch a batch scan reads the partitions
 /// the table lacks from.
 pub const SCAN_FALLBACK_BRANCH: &str = "scan.fallback-branch";
+
+/// `scan.primary-branch` (`CoreOptions.SCAN_PRIMARY_BRANCH`, 1.4 on): the branch a batch scan reads first,
+/// the partitions it lacks then read from this branch.
+pub const SCAN_PRIMARY_BRANCH: &str = "scan.primary-branch";
 
 /// `BranchManager.branchPath`: `path/branch/branch-<name>` for a branch, `path` for the main branch (`None`).
 pub fn branch_path(path: &Path, branch: Option<&str>) -> PathBuf {
@@ -250,17 +258,27 @@ impl Table {
         );
         let mut schemas = HashMap::new();
         schemas.insert(schema.id, schema.clone());
-        // `FileStoreTableFactory.create`: a fallback branch that does not exist is logged and ignored.
-        let fallback = match schema.option(SCAN_FALLBACK_BRANCH).map(str::trim) {
-            Some(name)
-                if with_fallback
-                    && !name.is_empty()
-                    && release.rules().fallback_branch.known()
-                    && branch_exists(path, name) =>
-            {
-                Some(Arc::new(Table::open_at(path, Some(name), release, false)?))
-            }
-            _ => None,
+        // `FileStoreTableFactory.create`: a fallback or primary branch that does not exist is logged and
+        // ignored; a fallback branch named (even one that does not exist) leaves the primary branch unread.
+        let rule = release.rules().fallback_branch;
+        let other = |key: &str, known: bool| -> Result<Option<Arc<Table>>> {
+            Ok(match schema.option(key).map(str::trim) {
+                Some(name)
+                    if with_fallback && known && !name.is_empty() && branch_exists(path, name) =>
+                {
+                    Some(Arc::new(Table::open_at(path, Some(name), release, false)?))
+                }
+                _ => None,
+            })
+        };
+        let fallback = other(SCAN_FALLBACK_BRANCH, rule.known())?;
+        let fallback_named = schema
+            .option(SCAN_FALLBACK_BRANCH)
+            .is_some_and(|n| !n.trim().is_empty());
+        let primary = if fallback_named {
+            None
+        } else {
+            other(SCAN_PRIMARY_BRANCH, rule.primary_branch_known())?
         };
         Ok(Table {
             path: path.to_path_buf(),
@@ -268,6 +286,7 @@ impl Table {
             snapshots: SnapshotManager::new(&meta),
             meta,
             fallback,
+            primary,
             schema,
             options,
             schemas: Mutex::new(schemas),
@@ -292,15 +311,17 @@ impl Table {
         self.row_tracking_columns
     }
 
-    /// `set` applied to this table and to its fallback branch's (a system table's read applies to both:
+    /// `set` applied to this table and to its fallback or primary branch's (a system table's read applies to both:
     /// `FallbackReadFileStoreTable.Read.forceKeepDelete` forwards to both reads, its scans to both scans).
-    /// `None` when the fallback branch's table is shared (held elsewhere, so it cannot be changed here).
+    /// `None` when that branch's table is shared (held elsewhere, so it cannot be changed here).
     fn with_fallback_too(mut self, set: fn(&mut Table)) -> Option<Table> {
         set(&mut self);
-        if let Some(fallback) = self.fallback.take() {
-            let mut fallback = Arc::try_unwrap(fallback).ok()?;
-            set(&mut fallback);
-            self.fallback = Some(Arc::new(fallback));
+        for other in [&mut self.fallback, &mut self.primary] {
+            if let Some(table) = other.take() {
+                let mut table = Arc::try_unwrap(table).ok()?;
+                set(&mut table);
+                *other = Some(Arc::new(table));
+            }
         }
         Some(self)
     }
@@ -389,6 +410,12 @@ impl Table {
     /// when it exists and the release reads it.
     pub fn fallback(&self) -> Option<&Arc<Table>> {
         self.fallback.as_ref()
+    }
+
+    /// The primary branch a batch scan reads first, this branch then read for the partitions it lacks
+    /// (`scan.primary-branch`), when it exists, no fallback branch is named, and the release knows it.
+    pub fn primary(&self) -> Option<&Arc<Table>> {
+        self.primary.as_ref()
     }
 
     /// The latest schema (as of [`Table::open`]).

@@ -1,7 +1,10 @@
 //! A batch scan with a fallback branch, natively: the committed corpus `c26-fallback-branch` (written by
 //! Paimon 2.0.0) has partitions 2 and 3 on the main branch and partitions 1, 2 and 4 on branch `b1`, which
-//! the main branch names in `scan.fallback-branch`. Expected values are the scenario's own writes
-//! (`corpora/c26-fallback-branch/scenario.json`), never this reader's output.
+//! the main branch names in `scan.fallback-branch`. And one with a primary branch: `c31-primary-branch` has
+//! partitions 1, 2 and 4 on the main branch and 2 and 3 on branch `p1`, which the main branch names in
+//! `scan.primary-branch`. Expected values are the scenarios' own writes
+//! (`corpora/c26-fallback-branch/scenario.json`, `corpora/c31-primary-branch/scenario.json`), never this
+//! reader's output.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,12 +16,24 @@ use native_reader::merge::read_split;
 use native_reader::{PaimonRelease, Table};
 
 fn table() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c26-fallback-branch/paimon-2.0.0/table")
+    corpus("c26-fallback-branch")
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpora/{name}/paimon-2.0.0/table"))
 }
 
 /// Per partition: whether its split is the fallback branch's, and its rows `(k, v)`.
 fn batch(release: PaimonRelease) -> BTreeMap<String, (bool, Vec<(i32, String)>)> {
-    let table = Arc::new(Table::open_as(&table(), release).unwrap());
+    batch_of(&table(), release)
+}
+
+/// [`batch`] of the table at `location`.
+fn batch_of(
+    location: &Path,
+    release: PaimonRelease,
+) -> BTreeMap<String, (bool, Vec<(i32, String)>)> {
+    let table = Arc::new(Table::open_as(location, release).unwrap());
     let mut out = BTreeMap::new();
     for split in table.plan_batch(None).unwrap() {
         let mut rows = Vec::new();
@@ -94,4 +109,35 @@ fn the_branch_itself_and_streams_of_the_main_branch_do_not_fall_back() {
     assert!(!streamed.is_empty() && streamed.iter().all(|s| !s.fallback));
     let err = Table::open_branch(&table(), Some("nope"), PaimonRelease::V2_0_0).unwrap_err();
     assert!(err.to_string().contains("branch-nope"), "{err}");
+}
+
+#[test]
+fn partitions_of_the_primary_branch_are_read_from_it_and_the_rest_from_main() {
+    let s = |v: &str| v.to_string();
+    let location = corpus("c31-primary-branch");
+    let main_1 = (s("1"), vec![(1, s("main-1-1b")), (2, s("main-1-2"))]);
+    let main_4 = (s("4"), vec![(1, s("main-4-1"))]);
+    for release in [PaimonRelease::V1_4_2, PaimonRelease::V2_0_0] {
+        let got = batch_of(&location, release);
+        let want: BTreeMap<String, (bool, Vec<(i32, String)>)> = [
+            (main_1.0.clone(), (true, main_1.1.clone())),
+            // Partition 2 is on both branches: p1's rows, not main's `main-2-1`.
+            (s("2"), (false, vec![(1, s("p1-2-1")), (2, s("p1-2-2"))])),
+            (s("3"), (false, vec![(1, s("p1-3-1b")), (2, s("p1-3-2"))])),
+            (main_4.0.clone(), (true, main_4.1.clone())),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(got, want, "{release}");
+    }
+    // 1.3 knows no primary branch: the main branch alone.
+    let got = batch_of(&location, PaimonRelease::V1_3_1);
+    let want: BTreeMap<String, (bool, Vec<(i32, String)>)> = [
+        (main_1.0.clone(), (false, main_1.1.clone())),
+        (s("2"), (false, vec![(1, s("main-2-1"))])),
+        (main_4.0.clone(), (false, main_4.1.clone())),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(got, want);
 }

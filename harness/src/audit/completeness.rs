@@ -83,16 +83,21 @@ pub(super) fn completeness(
     let path = timeline.table.as_path();
     // A batch read of a table with a fallback branch also returns the partitions the branch lacks, from the
     // fallback branch, whose changes this branch's stream never carries: those partitions are not audited.
-    let fallback_partitions: HashSet<Vec<Option<String>>> = if table.fallback().is_some() {
-        table
-            .plan_batch(Some(latest))?
-            .into_iter()
-            .filter(|s| s.fallback)
-            .map(|s| s.partition)
-            .collect()
-    } else {
-        HashSet::new()
-    };
+    // With a primary branch it is the other way round: the partitions read from the primary branch (the
+    // splits not marked fallback) are not this branch's, and this branch's stream of them is not audited
+    // either.
+    let primary = table.primary().is_some();
+    let other_branch_partitions: HashSet<Vec<Option<String>>> =
+        if table.fallback().is_some() || primary {
+            table
+                .plan_batch(Some(latest))?
+                .into_iter()
+                .filter(|s| s.fallback != primary)
+                .map(|s| s.partition)
+                .collect()
+        } else {
+            HashSet::new()
+        };
     let mut not_retained_splits = 0;
     for (mode, folder, changelog) in [
         (mode, &mut stream, true),
@@ -109,7 +114,7 @@ pub(super) fn completeness(
                 not_retained_splits += 1;
                 continue;
             }
-            if !changelog && fallback_partitions.contains(&split.split.partition) {
+            if other_branch_partitions.contains(&split.split.partition) {
                 continue;
             }
             for batch in reader.read_split(path, &split)? {

@@ -188,11 +188,15 @@ pub fn read_split_with(
     batch_size: usize,
     ahead: Option<AheadPool>,
 ) -> Result<SplitBatches> {
-    // A split of the fallback branch is read by that branch's table (`FallbackReadFileStoreTable.Read`).
-    let table = match (split.fallback, table.fallback()) {
-        (false, _) => table,
-        (true, Some(fallback)) => fallback,
-        (true, None) => {
+    // `FallbackReadFileStoreTable.Read`: a split of the branch read second (marked fallback) is read by that
+    // branch's table, every other split by the first's: with a primary branch, the primary branch's table,
+    // streaming splits of the main branch included.
+    let table = match (split.fallback, table.fallback(), table.primary()) {
+        (false, _, Some(primary)) => primary,
+        (false, _, None) => table,
+        (true, Some(fallback), _) => fallback,
+        (true, None, Some(_)) => table,
+        (true, None, None) => {
             return Err(Error::Unsupported {
                 path: PathBuf::from(&split.bucket_path),
                 reason: format!(

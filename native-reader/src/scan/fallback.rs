@@ -1,7 +1,9 @@
 //! Batch scans of a table with a fallback branch (`scan.fallback-branch`, `FallbackReadFileStoreTable`
 //! `.FallbackReadScan#plan`): the main branch's splits, then the fallback branch's splits of the partitions
-//! the main branch does not have, marked [`Split::fallback`] and read by the fallback branch's table.
-//! Streaming scans read the main branch alone (`newStreamScan` is not wrapped).
+//! the main branch does not have, marked [`Split::fallback`] and read by the fallback branch's table. With a
+//! primary branch (`scan.primary-branch`, 1.4 on) the roles turn: the primary branch's splits first, read by
+//! its table, then the main branch's splits of the partitions it lacks, marked [`Split::fallback`].
+//! Streaming scans plan the main branch alone (`newStreamScan` is not wrapped).
 
 use std::collections::HashSet;
 
@@ -34,6 +36,9 @@ type Partition = Vec<Option<String>>;
 /// `scan.plan-sort-partition=true`; manifest errors naming the file; [`Error::BinaryRow`] naming the data
 /// file whose min/max key is malformed; the same of the fallback branch.
 pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
+    if let Some(primary) = table.primary() {
+        return primary_first(table, primary, snapshot);
+    }
     let (splits, planned) = plan_batch_of_branch(table, snapshot)?;
     let planned = planned.map(|(s, listed)| (s, listed.into_iter().collect()));
     with_fallback(table, (splits, planned))
@@ -82,6 +87,41 @@ fn with_fallback(
         return Ok(splits);
     }
     for mut split in batch_splits(fallback, &snapshot, remaining)? {
+        split.fallback = true;
+        splits.push(split);
+    }
+    Ok(splits)
+}
+
+/// The batch plan of a table with a primary branch (`scan.primary-branch`: `FallbackReadScan` with the other
+/// table first): the primary branch's splits, then this branch's splits of the partitions the primary branch
+/// does not list, marked [`Split::fallback`] (read by this branch's table). The primary branch is read at its
+/// latest snapshot, or, when this branch is read at an earlier snapshot, at its last snapshot not newer than
+/// that one (`rewriteOtherOptions`).
+///
+/// Errors: those of either branch's batch planning, naming its files.
+fn primary_first(table: &Table, primary: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
+    let pinned = match snapshot {
+        Some(id) if table.snapshot_manager().latest_snapshot_id()? != Some(id) => Some(
+            fallback_snapshot_at(primary, table.snapshot(id)?.time_millis)?,
+        ),
+        _ => None,
+    };
+    let (mut splits, planned) = plan_batch_of_branch(primary, pinned)?;
+    let complete: HashSet<Partition> = planned
+        .map(|(_, listed)| listed.into_iter().collect())
+        .unwrap_or_default();
+    let Some((snapshot, groups)) = batch_files(table, snapshot)? else {
+        return Ok(splits);
+    };
+    let remaining: Vec<BucketFiles> = groups
+        .into_iter()
+        .filter(|g| !complete.contains(&g.rendered.values))
+        .collect();
+    if remaining.is_empty() {
+        return Ok(splits);
+    }
+    for mut split in batch_splits(table, &snapshot, remaining)? {
         split.fallback = true;
         splits.push(split);
     }

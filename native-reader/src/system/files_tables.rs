@@ -199,7 +199,8 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
 
 /// `fileStoreTable.newScan().listPartitionEntries()` of `$partitions`: the batch scan's latest snapshot,
 /// its level filter up to 1.2.x, its postpone-bucket rule, and on a table with a fallback branch that
-/// branch's partitions the main branch lacks.
+/// branch's partitions the main branch lacks (with a primary branch: that branch's, then this branch's
+/// partitions it lacks).
 fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
     for (key, value) in &table.schema().options {
         let starting = matches!(
@@ -224,11 +225,20 @@ fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
         }
     }
     let all_levels = rule >= PartitionsTable::RowStringAllLevels;
-    let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(table)?;
-    let real_only = crate::scan::real_buckets_only(table, false);
-    let mut groups = sum_entries(table, false, skip_level_0, real_only)?;
-    if let Some(fallback) = table.fallback_for_listing()? {
-        let fallback = &*fallback;
+    // `FallbackReadScan.listPartitionEntries`: the first branch's entries, then the second's of the other
+    // partitions (the primary branch first when the table has one, else this branch and its fallback).
+    let fallback = match table.primary() {
+        Some(_) => None,
+        None => table.fallback_for_listing()?,
+    };
+    let (first, second): (&Table, Option<&Table>) = match table.primary() {
+        Some(primary) => (primary, Some(table)),
+        None => (table, fallback.as_deref()),
+    };
+    let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(first)?;
+    let real_only = crate::scan::real_buckets_only(first, false);
+    let mut groups = sum_entries(first, false, skip_level_0, real_only)?;
+    if let Some(fallback) = second {
         let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(fallback)?;
         let real_only = crate::scan::real_buckets_only(fallback, false);
         let main: std::collections::HashSet<Vec<u8>> =

@@ -170,7 +170,7 @@ pub enum SystemTableError {
 /// Errors: [`Error::NotATable`] naming the table when the release has no such system table, or when the
 /// table has no row tracking (`row-tracking.enabled` unset, as `RowTrackingTable` refuses);
 /// [`Error::Unsupported`] naming it for a system table Paimon has that this reader does not read yet, and
-/// for `$row_tracking` of a table with `scan.fallback-branch`.
+/// for `$row_tracking` of a table with `scan.fallback-branch` or `scan.primary-branch`.
 pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
     let path = table.meta_path().to_path_buf();
     let system = match SystemTable::parse(name, table.release()) {
@@ -201,10 +201,11 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
                 .into(),
         });
     }
-    if table.fallback().is_some() {
+    if table.fallback().is_some() || table.primary().is_some() {
         return Err(Error::Unsupported {
             path,
-            reason: "system table `row_tracking` of a table with `scan.fallback-branch` is not supported"
+            reason: "system table `row_tracking` of a table with `scan.fallback-branch` or \
+                     `scan.primary-branch` is not supported"
                 .into(),
         });
     }
