@@ -56,6 +56,10 @@ pub fn line_corpora(version: &str) -> Vec<PathBuf> {
     for dir in scenario_dirs() {
         let scenario = std::fs::read(dir.join("scenario.json")).unwrap();
         let pinned: serde_json::Value = serde_json::from_slice(&scenario).unwrap();
+        // The released reader's own stream of it fails (`expect_stream_error`): replayed by name only.
+        if pinned.get("expect_stream_error").is_some() {
+            continue;
+        }
         if pinned["paimon_version"]
             .as_str()
             .is_some_and(|v| v != version)

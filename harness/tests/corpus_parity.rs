@@ -50,6 +50,40 @@ const BLOB_UNKNOWN: &str = "(its schema parser fails on it; BLOB is from 1.4.1);
 
 const EVERY_MODE: &[&str] = &["stream", "stream-full", "latest-full", "batch"];
 
+/// c32 (BLOB updates with placeholders) as each release reads it, for the table and its `$row_tracking`.
+const C32_BLOB_UNKNOWN: ReleaseLimit = ReleaseLimit {
+    corpus: "c32-blob-update",
+    releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+    modes: EVERY_MODE,
+    problem: BLOB_UNKNOWN,
+};
+
+/// 1.4 takes one chain of `.blob` files per column (`SpecialFieldBunch`) and refuses a newer file that
+/// overlaps it.
+const C32_1_4_MERGED: ReleaseLimit = ReleaseLimit {
+    corpus: "c32-blob-update",
+    releases: &["1.4.2"],
+    modes: &["latest-full", "batch"],
+    problem: "stock reader: java.lang.IllegalArgumentException: Blob/vector-store file with overlapping row id should have decreasing sequence number.",
+};
+
+/// 1.4's blob reader cannot size a placeholder (index length -2).
+const C32_1_4_STREAMED: ReleaseLimit = ReleaseLimit {
+    corpus: "c32-blob-update",
+    releases: &["1.4.2"],
+    modes: &["stream", "stream-full"],
+    problem: "stock reader: java.lang.NegativeArraySizeException",
+};
+
+/// 2.0.0 streams an update's `.blob` file alone and fails on its placeholders (`BlobPlaceholder.toData`);
+/// batch and latest-full scans read the column's files together and are identical.
+const C32_2_0_STREAMED: ReleaseLimit = ReleaseLimit {
+    corpus: "c32-blob-update",
+    releases: &["2.0.0"],
+    modes: &["stream", "stream-full"],
+    problem: "stock reader: java.lang.UnsupportedOperationException: Should never call this method for placeholder blob.",
+};
+
 const RELEASE_LIMITS: &[ReleaseLimit] = &[
     // BLOB is from 1.4.1: earlier schema parsers fail on the type, and the native reader refuses the table
     // as that release (`native_reader::line::TypeNames`).
@@ -65,6 +99,10 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: EVERY_MODE,
         problem: BLOB_UNKNOWN,
     },
+    C32_BLOB_UNKNOWN,
+    C32_1_4_MERGED,
+    C32_1_4_STREAMED,
+    C32_2_0_STREAMED,
     // 1.3.x and 1.4.x validate the schema on read and refuse data evolution with deletion vectors.
     ReleaseLimit {
         corpus: "c27-data-evolution-deletes",
@@ -209,7 +247,8 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 }
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
-/// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers), written by 2.0.0 and replayed in every scan mode
+/// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers, BLOB updates with
+/// placeholders), written by 2.0.0 and replayed in every scan mode
 /// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
@@ -221,6 +260,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c27-data-evolution-deletes",
     "c30-snapshot-ordering",
     "c31-primary-branch",
+    "c32-blob-update",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -260,12 +300,17 @@ const WITH_ROW_TRACKING: &[&str] = &[
     "c25-data-evolution-casts",
     "c27-data-evolution-deletes",
     "c28-blob",
+    "c32-blob-update",
 ];
 
 /// A release that does not know BLOB refuses c28's schema first; `$row_tracking` is from 1.3.0, so both
 /// readers refuse it as an earlier release; 1.3.x and 1.4.x refuse c27 as they refuse its data table. The
 /// first entry that matches applies.
 const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
+    C32_BLOB_UNKNOWN,
+    C32_1_4_MERGED,
+    C32_1_4_STREAMED,
+    C32_2_0_STREAMED,
     ReleaseLimit {
         corpus: "c28-blob",
         releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],

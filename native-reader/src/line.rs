@@ -311,6 +311,10 @@ pub struct LineRules {
     /// `deletion-vectors.enabled` when the table is opened (`SchemaValidation`: "Data evolution config must
     /// disabled with deletion-vectors.enabled"). 2.0 reads such tables (deletion vectors of row-id groups).
     pub data_evolution_rejects_deletion_vectors: bool,
+    /// 2.0.0 true: a row-id group's `.blob` files of one column are read together, each row from the newest
+    /// file whose value is not a placeholder (`BlobFileBunch`, `BlobFallbackRecordReader`); 1.4 takes one
+    /// chain of files and refuses a newer file that overlaps it (`SpecialFieldBunch`).
+    pub blob_placeholders: bool,
     /// 2.0.0 true: with `sequence.snapshot-ordering`, a merge read gives every record of an APPEND file the
     /// file's `_MIN_SEQUENCE_NUMBER` (the commit's snapshot id) as its sequence number
     /// (`KeyValueFileReaderFactory`); earlier releases know no such option and use the stored ones.
@@ -505,6 +509,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     manifests_table: ManifestsTable::Counts,
     partitions_table: PartitionsTable::ArrayString,
     data_evolution_rejects_deletion_vectors: false,
+    blob_placeholders: false,
     snapshot_sequence_ordering: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -578,7 +583,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
 
 /// The rules of Paimon 2.0.0: 1.4.2's, with deletion-vector merge-on-read batch scans (#7948), the
 /// `floorMod` TIMESTAMP→TIME cast (#8769), `nested_update`'s non-NULL rows (#8272), `TIMESTAMP_LTZ` in
-/// UTC (#7364) and `sequence.snapshot-ordering`.
+/// UTC (#7364), BLOB placeholders and `sequence.snapshot-ordering`.
 pub const V2_0_0_RULES: LineRules = LineRules {
     batch_skip_level0: BatchSkipLevel0::DeletionVectorsUnlessMergeOnRead,
     timestamp_to_time: TimestampToTime::FloorMod,
@@ -587,6 +592,7 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     snapshots_table: SnapshotsTable::WithOperation,
     partitions_table: PartitionsTable::SpecWithBuckets,
     data_evolution_rejects_deletion_vectors: false,
+    blob_placeholders: true,
     snapshot_sequence_ordering: true,
     ..V1_4_2_RULES
 };

@@ -107,3 +107,53 @@ fn a_release_before_blob_refuses_the_table_by_its_type() {
         }
     }
 }
+
+/// `c32-blob-update`: rows 0-5 written with `v1-row<i>` (NULL at row 4), then `payload` rewritten twice with
+/// placeholders (`corpora/c32-blob-update/scenario.json`): rows 0-5 as `v2-row0`, placeholder, placeholder,
+/// `v2-row3`, placeholder, NULL; rows 1-2 as `v3-row1`, placeholder. Each row takes the newest value that is
+/// not a placeholder (2.0.0's `BlobFallbackRecordReader`).
+#[test]
+fn blob_updates_take_each_row_from_the_newest_file_without_a_placeholder() {
+    let (splits, rows) = read(
+        &corpus("c32-blob-update").join("table"),
+        PaimonRelease::V2_0_0,
+    );
+    assert_eq!(splits, 1);
+    let v = |s: &str| Some(s.as_bytes().to_vec());
+    let want: Vec<Row> = [
+        v("v2-row0"),
+        v("v3-row1"),
+        // A placeholder in both updates: the first write's value.
+        v("v1-row2"),
+        v("v2-row3"),
+        // A placeholder in the second update, a gap of the third, NULL in the first write.
+        None,
+        // NULL in the second update, a gap of the third.
+        None,
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, payload)| (Some(i as i32), Some(format!("N{i}")), payload))
+    .collect();
+    assert_eq!(rows, want);
+    // The update's file read on its own (a streaming split of its snapshot) holds placeholders: refused, as
+    // the released reader fails on them.
+    let table = Arc::new(
+        Table::open_as(
+            &corpus("c32-blob-update").join("table"),
+            PaimonRelease::V2_0_0,
+        )
+        .unwrap(),
+    );
+    let stream = table.plan_stream(2, 2).unwrap();
+    let err = stream
+        .iter()
+        .find_map(|s| {
+            SplitReader::new(table.clone(), s, 3)
+                .and_then(|r| r.collect::<Result<Vec<_>, _>>())
+                .err()
+        })
+        .expect("a placeholder read on its own fails");
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("placeholder"), "{err}");
+}

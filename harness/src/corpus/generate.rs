@@ -182,8 +182,29 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
         log, batch_reads, ..
     } = run;
 
-    let stream = stock_summary(&stock, &table)
-        .map_err(|e| Error::Scenario(format!("stock streaming read: {}", explain(&e))))?;
+    let stream = match (stock_summary(&stock, &table), &scenario.expect_stream_error) {
+        (Ok(summary), None) => json!(summary),
+        (Err(e), None) => {
+            return Err(Error::Scenario(format!(
+                "stock streaming read: {}",
+                explain(&e)
+            )))
+        }
+        (Ok(_), Some(text)) => return Err(Error::Scenario(format!(
+            "stock streaming read: expected to fail with `{text}` (expect_stream_error), but it \
+                 succeeded"
+        ))),
+        (Err(e), Some(text)) => {
+            let got = explain(&e);
+            if !got.contains(text.as_str()) {
+                return Err(Error::Scenario(format!(
+                    "stock streaming read: expected to fail with `{text}` (expect_stream_error), but \
+                     failed with: {got}"
+                )));
+            }
+            json!({ "error": text })
+        }
+    };
     let batch = batch_summary(&stock, &table, None)
         .map_err(|e| Error::Scenario(format!("stock batch read: {}", explain(&e))))?;
     let snapshots = snapshot_summaries(&table)?;

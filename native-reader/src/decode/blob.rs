@@ -7,8 +7,9 @@
 //! (deltas, ZigZag, varints), `-1` for a NULL row and `-2` for a placeholder (a row whose value an older
 //! file of the column holds), neither taking bytes; records follow each other from offset 0.
 //!
-//! Values are returned as Arrow Binary, as the released reader's `Blob.toData()` gives them. Placeholders
-//! (`BlobFallbackRecordReader` reads them from older files) are refused by name.
+//! Values are returned as Arrow Binary, as the released reader's `Blob.toData()` gives them. A placeholder
+//! read on its own fails, as it does in the released reader (`BlobPlaceholder.toData`); the fallback read of
+//! a BLOB column's files ([`BlobCells`], `BlobFallbackRecordReader`) takes such rows from older files.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -27,11 +28,31 @@ const VERSION: u8 = 1;
 /// Magic before the payload, record length and CRC after it.
 const RECORD_OVERHEAD: i64 = 16;
 
-/// The `.blob` [`FormatReader`].
-pub(crate) struct BlobReader;
+/// One row of a `.blob` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum BlobCell {
+    /// A NULL value (index length -1).
+    Null,
+    /// `BlobPlaceholder` (index length -2): the value is in an older file of the column.
+    Placeholder,
+    /// The payload's bytes in the file.
+    Value(std::ops::Range<usize>),
+}
 
-impl FormatReader for BlobReader {
-    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+/// Every row of one `.blob` file, with the file's bytes (held whole: a blob file is read at once, as
+/// `BlobFormatReader` does, and a split bounds how many are held).
+pub(crate) struct BlobCells {
+    bytes: bytes::Bytes,
+    /// The rows, in file order.
+    pub(crate) cells: Vec<BlobCell>,
+}
+
+impl BlobCells {
+    /// Reads the `.blob` file at `path`.
+    ///
+    /// Errors: [`Error::Io`] when it cannot be read; [`Error::Decode`] naming it when its footer, index or a
+    /// record is malformed.
+    pub(crate) fn read(path: &Path) -> Result<BlobCells> {
         let bytes = match mapped::open(path)? {
             DataFile::Mapped(bytes) => bytes,
             DataFile::Read(mut file) => {
@@ -44,33 +65,63 @@ impl FormatReader for BlobReader {
             path: path.to_path_buf(),
             reason: format!("not a readable blob file: {reason}"),
         };
-        if columns.len() > 1 {
-            return Err(bad(format!(
-                "a blob file holds one column, {} were asked for",
-                columns.len()
-            )));
-        }
         let records = index(&bytes).map_err(bad)?;
-        let mut values: Vec<Option<std::ops::Range<usize>>> = Vec::with_capacity(records.len());
+        let mut cells = Vec::with_capacity(records.len());
         let mut offset: i64 = 0;
         for (row, &length) in records.iter().enumerate() {
-            match length {
-                -1 => values.push(None),
-                -2 => {
+            cells.push(match length {
+                -1 => BlobCell::Null,
+                -2 => BlobCell::Placeholder,
+                n if n >= RECORD_OVERHEAD => {
+                    let range = record(&bytes, offset, n).map_err(bad)?;
+                    offset += n;
+                    BlobCell::Value(range)
+                }
+                n => return Err(bad(format!("row {row} has the record length {n}"))),
+            });
+        }
+        Ok(BlobCells { bytes, cells })
+    }
+
+    /// The payload of `cell` (a cell of this file).
+    pub(crate) fn value(&self, range: &std::ops::Range<usize>) -> &[u8] {
+        &self.bytes[range.clone()]
+    }
+}
+
+/// The `.blob` [`FormatReader`].
+pub(crate) struct BlobReader;
+
+impl FormatReader for BlobReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        if columns.len() > 1 {
+            return Err(Error::Decode {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "not a readable blob file: a blob file holds one column, {} were asked for",
+                    columns.len()
+                ),
+            });
+        }
+        let file = BlobCells::read(path)?;
+        let mut values: Vec<Option<std::ops::Range<usize>>> = Vec::with_capacity(file.cells.len());
+        for (row, cell) in file.cells.iter().enumerate() {
+            match cell {
+                BlobCell::Null => values.push(None),
+                BlobCell::Value(range) => values.push(Some(range.clone())),
+                BlobCell::Placeholder => {
                     return Err(Error::Unsupported {
                         path: path.to_path_buf(),
                         reason: format!(
-                            "row {row} of the blob file is a placeholder (its value is in an older file of the column), which this reader does not read"
+                            "row {row} of the blob file is a placeholder (its value is in an older file of \
+                             the column), read without those files; the released reader fails here too \
+                             (BlobPlaceholder.toData)"
                         ),
                     })
                 }
-                n if n >= RECORD_OVERHEAD => {
-                    values.push(Some(record(&bytes, offset, n).map_err(bad)?));
-                    offset += n;
-                }
-                n => return Err(bad(format!("row {row} has the record length {n}"))),
             }
         }
+        let bytes = file.bytes;
         let want = !columns.is_empty();
         let batch = batch_size.max(1);
         let chunks: Vec<Vec<Option<std::ops::Range<usize>>>> =

@@ -11,6 +11,7 @@ use super::file::read_file_with;
 use super::FileReadOptions;
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
+use crate::evolution::ColumnSource;
 use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
 
@@ -60,10 +61,38 @@ impl GroupBatches {
     /// [`read_file_with`]; [`Error::Decode`] naming a file whose rows are not the group's row count.
     fn merge(&self) -> Result<RecordBatch> {
         let refs: Vec<&DataFileDesc> = self.files.iter().collect();
-        let order = crate::evolution::merge_order(&refs, &self.bucket_path)?;
-        let ordered: Vec<&DataFileDesc> = order.iter().map(|&i| refs[i]).collect();
-        let sources = crate::evolution::column_sources(&self.table, &ordered, &self.bucket_path)?;
+        // 2.0: the `.blob` files of each BLOB column are read together, with fallback on placeholders
+        // (`BlobFileBunch`); earlier releases merge them as any other file.
+        let (plain, blobs): (Vec<&DataFileDesc>, Vec<&DataFileDesc>) =
+            if self.table.release().rules().blob_placeholders {
+                refs.iter()
+                    .partition(|f| !super::blob_bunch::is_blob_file(f))
+            } else {
+                (refs, Vec::new())
+            };
+        if plain.is_empty() {
+            return Err(Error::Unsupported {
+                path: PathBuf::from(&self.bucket_path),
+                reason: "a row-id group of `.blob` files only".into(),
+            });
+        }
+        let bunches = super::blob_bunch::by_field(&self.table, &blobs, &self.bucket_path)?;
+        let order = crate::evolution::merge_order(&plain, &self.bucket_path)?;
+        let ordered: Vec<&DataFileDesc> = order.iter().map(|&i| plain[i]).collect();
+        let blob_fields: std::collections::HashSet<i32> = bunches.keys().copied().collect();
+        let sources = crate::evolution::column_sources(
+            &self.table,
+            &ordered,
+            &blob_fields,
+            &self.bucket_path,
+        )?;
         let rows = usize::try_from(ordered[0].row_count).unwrap_or(0);
+        let group_range = crate::evolution::RowIdRange::range(ordered[0]).map_err(|reason| {
+            Error::Unsupported {
+                path: PathBuf::from(&self.bucket_path),
+                reason,
+            }
+        })?;
         // `$row_tracking`'s columns: from the newest file that is not a `.blob` file (its `DataBunch` comes
         // first in `splitFieldBunches`, and every bunch's read type holds them).
         let tracking = if self.table.row_tracking_columns() {
@@ -75,8 +104,12 @@ impl GroupBatches {
         } else {
             None
         };
+        let from_files = sources.iter().filter_map(|s| match s {
+            ColumnSource::File(at) => Some(*at),
+            _ => None,
+        });
         let mut decoded: Vec<Option<RecordBatch>> = vec![None; ordered.len()];
-        for &source in sources.iter().flatten().chain(tracking.iter()) {
+        for source in from_files.chain(tracking) {
             if decoded[source].is_some() {
                 continue;
             }
@@ -111,9 +144,25 @@ impl GroupBatches {
             vec![Arc::new(arrow_array::Int8Array::from(vec![0i8; rows]))];
         for (i, source) in sources.iter().enumerate() {
             let field = schema.field(i + 1);
-            columns.push(match source.and_then(|s| decoded[s].as_ref()) {
-                Some(batch) => batch.column(i + 1).clone(),
-                None => new_null_array(field.data_type(), rows),
+            columns.push(match source {
+                ColumnSource::File(at) => match &decoded[*at] {
+                    Some(batch) => batch.column(i + 1).clone(),
+                    None => new_null_array(field.data_type(), rows),
+                },
+                ColumnSource::BlobBunch(id) => {
+                    let files = bunches.get(id).map_or(&[][..], Vec::as_slice);
+                    let values =
+                        super::blob_bunch::read_bunch(files, group_range, &self.bucket_path)?;
+                    arrow_cast::cast(&values, field.data_type()).map_err(|e| {
+                        Error::library(
+                            ErrorKind::Decode,
+                            PathBuf::from(&self.bucket_path),
+                            field.name(),
+                            e,
+                        )
+                    })?
+                }
+                ColumnSource::Null => new_null_array(field.data_type(), rows),
             });
         }
         if let Some(batch) = tracking.and_then(|t| decoded[t].as_ref()) {

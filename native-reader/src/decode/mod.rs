@@ -30,7 +30,8 @@
 //! with at most two decoded batches waiting for each.
 
 pub(crate) mod avro;
-mod blob;
+pub(crate) mod blob;
+mod blob_bunch;
 pub(crate) mod cast;
 pub(crate) mod conform;
 mod error;

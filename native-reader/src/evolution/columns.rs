@@ -32,18 +32,31 @@ pub(crate) fn merge_order(files: &[&DataFileDesc], bucket_path: &str) -> Result<
     Ok(order)
 }
 
-/// For each column of the table's latest schema, the position in `ordered` (files newest first, as
-/// [`merge_order`] gives them) of the first file whose written columns hold its field id: the file's
-/// schema (`_SCHEMA_ID`) projected on `_WRITE_COLS` by name (all its columns when `None`). `None`: no file
-/// holds the column, which is then NULL.
+/// Where one column of a merged row-id group comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ColumnSource {
+    /// The file at this position of the ordered non-`.blob` files.
+    File(usize),
+    /// The `.blob` files of this field id (2.0's `BlobFileBunch`).
+    BlobBunch(i32),
+    /// No file holds it: NULL.
+    Null,
+}
+
+/// For each column of the table's latest schema, where it comes from: the first file of `ordered` (files
+/// newest first, as [`merge_order`] gives them) whose written columns hold its field id (the file's schema
+/// (`_SCHEMA_ID`) projected on `_WRITE_COLS` by name, all its columns when `None`), else the `.blob` files of
+/// its field when `blob_fields` (the field ids of the group's blob bunches) has it, else none
+/// (`createUnionReader`: data bunches come before blob bunches).
 ///
 /// Errors: schema errors of [`Table::schema_by_id`]; [`Error::Unsupported`] naming `bucket_path` when a
 /// NOT NULL column is held by no file (Java: `Field … is not null but can't find any file contains it`).
 pub(crate) fn column_sources(
     table: &Table,
     ordered: &[&DataFileDesc],
+    blob_fields: &HashSet<i32>,
     bucket_path: &str,
-) -> Result<Vec<Option<usize>>> {
+) -> Result<Vec<ColumnSource>> {
     let mut written: Vec<HashSet<i32>> = Vec::with_capacity(ordered.len());
     for f in ordered {
         let schema = table.schema_by_id(f.schema_id)?;
@@ -65,17 +78,23 @@ pub(crate) fn column_sources(
         .fields
         .iter()
         .map(|field| {
-            let source = written.iter().position(|ids| ids.contains(&field.id));
-            if source.is_none() && !field.data_type.nullable {
+            if let Some(at) = written.iter().position(|ids| ids.contains(&field.id)) {
+                return Ok(ColumnSource::File(at));
+            }
+            if blob_fields.contains(&field.id) {
+                return Ok(ColumnSource::BlobBunch(field.id));
+            }
+            if !field.data_type.nullable {
+                let first = ordered.first().map_or("", |f| f.file_name.as_str());
                 return Err(Error::Unsupported {
                     path: bucket_path.into(),
                     reason: format!(
-                        "column `{}` is NOT NULL but no file of the row-id group from {} holds it",
-                        field.name, ordered[0].file_name
+                        "column `{}` is NOT NULL but no file of the row-id group from {first} holds it",
+                        field.name
                     ),
                 });
             }
-            Ok(source)
+            Ok(ColumnSource::Null)
         })
         .collect()
 }

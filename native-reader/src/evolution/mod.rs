@@ -12,12 +12,13 @@
 //!   are ordered by `_MAX_SEQUENCE_NUMBER` descending, and each column comes from the first file whose
 //!   written columns (its schema projected on `_WRITE_COLS`) hold its field id.
 //!
-//! `.blob` column files, vector-store files and row sidecars are refused by name when planned
-//! ([`crate::table::unsupported_data_evolution_file`]), and so are deletion vectors on a merged group.
+//! On 2.0 the `.blob` files of each BLOB column are read together, with fallback on placeholders
+//! (`crate::decode`'s blob bunches, [`crate::line::LineRules::blob_placeholders`]). Vector-store files and
+//! row sidecars are refused by name when planned ([`crate::table::unsupported_data_evolution_file`]).
 
 mod columns;
 
-pub(crate) use columns::{column_sources, merge_order};
+pub(crate) use columns::{column_sources, merge_order, ColumnSource};
 
 pub use crate::line::DataEvolution;
 

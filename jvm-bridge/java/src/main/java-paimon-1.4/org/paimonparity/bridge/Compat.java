@@ -93,9 +93,27 @@ final class Compat {
     /**
      * A JSON value of a type new in this generation, for {@code JsonRows.toInternal}: VARIANT
      * from any JSON value ({@code GenericVariant.fromJson} of its text), VECTOR from a JSON array of
-     * exactly {@code length} elements ({@code BinaryVector.fromInternalArray}); {@code null} for
+     * exactly {@code length} elements ({@code BinaryVector.fromInternalArray}), BLOB from a base64
+     * string or {@code {"placeholder": true}} (2.0's {@code BlobPlaceholder}); {@code null} for
      * other types.
      */
+    /**
+     * {@code BlobPlaceholder.INSTANCE} (2.0): a row of a BLOB column update whose value an older
+     * {@code .blob} file of the column keeps. Looked up by name, as 1.4 has no such class.
+     */
+    private static Object blobPlaceholder(DataField field) {
+        try {
+            return Class.forName("org.apache.paimon.data.BlobPlaceholder")
+                    .getField("INSTANCE")
+                    .get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(
+                    "column '" + field.name() + "': this Paimon release has no BLOB placeholder"
+                            + " (BlobPlaceholder is from 2.0)",
+                    e);
+        }
+    }
+
     static Object toInternalOfLineType(DataField field, JsonNode v) {
         DataType type = field.type();
         switch (type.getTypeRoot()) {
@@ -115,6 +133,9 @@ final class Compat {
                             vector.getElementType());
                 }
             case BLOB:
+                if (v.isObject() && v.path("placeholder").asBoolean(false)) {
+                    return blobPlaceholder(field);
+                }
                 // A base64 string, as BYTES: the blob's data, inline (`Blob.fromData`).
                 return Blob.fromData(java.util.Base64.getDecoder().decode(v.asText()));
             default:
