@@ -55,16 +55,6 @@ pub const POSTPONE_BUCKET: i32 = -2;
 /// Option key of [`Table::index_file_in_data_file_dir`].
 pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
 
-/// Table options of later releases that change what the files mean in ways this reader does not reproduce:
-/// the key, the value that turns it on, and the first supported release whose reader knows it. A table
-/// setting one is refused on read by that release and later ones ([`Table::check_readable`]); an earlier
-/// release knows nothing of the option and reads the files as plain ones, and so does this reader when told
-/// to be that release.
-pub const UNSUPPORTED_OPTIONS: &[(&str, &str, PaimonRelease)] = &[
-    // PK files sorted by the clustering columns, not by the key (1.4.1).
-    ("pk-clustering-override", "true", PaimonRelease::V1_4_2),
-];
-
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
 /// Why `file` of a manifest cannot be read by this reader as `release`, if it is a data-evolution file this
@@ -578,8 +568,8 @@ impl Table {
     }
 
     /// Refuses what this reader cannot read the way the table's release does, before any data file is
-    /// decoded: an option of [`UNSUPPORTED_OPTIONS`] the release knows turned on, on 2.0.0 a
-    /// `fields.<f>.map.storage-layout=shared-shredding` column, or a BLOB column in the latest schema
+    /// decoded: on 2.0.0 a `fields.<f>.map.storage-layout=shared-shredding` column, or a BLOB column in the
+    /// latest schema
     /// (paimon-arrow cannot export BLOB; releases before 1.4.1 cannot parse the type).
     ///
     /// Errors: [`Error::Unsupported`] naming the latest schema file and the option or column.
@@ -594,16 +584,6 @@ impl Table {
                 reason,
             })
         };
-        for (key, on, first) in UNSUPPORTED_OPTIONS {
-            if self.release < *first {
-                continue;
-            }
-            if let Some(v) = self.schema.option(key) {
-                if v.trim().eq_ignore_ascii_case(on) {
-                    return refuse(format!("table option `{key}={v}` is not supported"));
-                }
-            }
-        }
         for (key, value) in &self.schema.options {
             // The MAP storage layout is 2.0.0's (earlier releases write and read maps one way).
             if self.release >= PaimonRelease::V2_0_0

@@ -184,20 +184,12 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
     use PaimonRelease::*;
     // Each option with the first supported release that knows it and the one before, which ignores it
     // (`shared/docs/paimon-1.x-lines.md` §1).
-    for (options, needle, first, before) in [
-        (
-            r#""pk-clustering-override":"true""#,
-            "pk-clustering-override",
-            V1_4_2,
-            V1_3_1,
-        ),
-        (
-            r#""fields.m.map.storage-layout":"shared-shredding""#,
-            "fields.m.map.storage-layout",
-            V2_0_0,
-            V1_4_2,
-        ),
-    ] {
+    for (options, needle, first, before) in [(
+        r#""fields.m.map.storage-layout":"shared-shredding""#,
+        "fields.m.map.storage-layout",
+        V2_0_0,
+        V1_4_2,
+    )] {
         let dir = tempfile::tempdir().unwrap();
         write_schema(dir.path(), 0, options);
         for release in [first, V2_0_0] {
@@ -217,8 +209,10 @@ fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
         }
     }
     for options in [
-        // Row tracking and data evolution are read (1.3+), snapshot ordering (2.0): no longer refused.
+        // Row tracking and data evolution are read (1.3+), clustered primary-key files (1.4+), snapshot
+        // ordering (2.0): no longer refused.
         r#""row-tracking.enabled":"true""#,
+        r#""pk-clustering-override":"true""#,
         r#""sequence.snapshot-ordering":"true""#,
         r#""data-evolution.enabled":"TRUE""#,
         r#""row-tracking.enabled":"false""#,
