@@ -77,6 +77,7 @@ use crate::split::Split;
 use crate::table::{Table, POSTPONE_BUCKET};
 
 pub use fallback::plan_batch;
+pub(crate) use starting::batch_splits_by_partition;
 pub(crate) use file_set::read_snapshot_entries;
 pub use file_set::{
     deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,

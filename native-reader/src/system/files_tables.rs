@@ -201,28 +201,7 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
 /// its level filter up to 1.2.x, its postpone-bucket rule, and on a table with a fallback branch that
 /// branch's partitions the main branch lacks.
 fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
-    for (key, value) in &table.schema().options {
-        let starting = matches!(
-            key.as_str(),
-            "scan.snapshot-id"
-                | "scan.tag-name"
-                | "scan.watermark"
-                | "scan.timestamp-millis"
-                | "scan.timestamp"
-                | "scan.version"
-                | "scan.file-creation-time-millis"
-                | "scan.creation-time-millis"
-        ) || (key == "scan.mode"
-            && !["default", "latest", "latest-full", "full"]
-                .iter()
-                .any(|m| value.eq_ignore_ascii_case(m)));
-        if starting {
-            return Err(unsupported(
-                table,
-                format!("system table `partitions` of a table with `{key}={value}`"),
-            ));
-        }
-    }
+    refuse_other_snapshots(table, "partitions")?;
     let all_levels = rule >= PartitionsTable::RowStringAllLevels;
     let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(table)?;
     let real_only = crate::scan::real_buckets_only(table, false);
@@ -241,6 +220,37 @@ fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
         }
     }
     Ok(groups)
+}
+
+/// Refuses system table `name` of a table whose options make its batch scan start elsewhere than at the
+/// latest snapshot (`scan.snapshot-id`, `scan.tag-name`, …, a `scan.mode` other than the full ones): the
+/// released reader's listing and its scans would read different snapshots.
+///
+/// Errors: [`Error::Unsupported`] naming the table and the option.
+pub(super) fn refuse_other_snapshots(table: &Table, name: &str) -> Result<()> {
+    for (key, value) in &table.schema().options {
+        let starting = matches!(
+            key.as_str(),
+            "scan.snapshot-id"
+                | "scan.tag-name"
+                | "scan.watermark"
+                | "scan.timestamp-millis"
+                | "scan.timestamp"
+                | "scan.version"
+                | "scan.file-creation-time-millis"
+                | "scan.creation-time-millis"
+        ) || (key == "scan.mode"
+            && !["default", "latest", "latest-full", "full"]
+                .iter()
+                .any(|m| value.eq_ignore_ascii_case(m)));
+        if starting {
+            return Err(unsupported(
+                table,
+                format!("system table `{name}` of a table with `{key}={value}`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Sums the latest snapshot's manifest entries of `table` per partition (and per bucket when `by_bucket`),
