@@ -20,7 +20,9 @@ pub enum FilesTable {
     /// 1.4.x: `first_row_id` and `write_cols` after `file_source`, 20 columns.
     RowIds,
     /// 2.0: the value stats of a file with `_WRITE_COLS` evolved from those columns of its schema only
-    /// (`SimpleStatsEvolutions.getOrCreate(schemaId, writeCols)`).
+    /// (`SimpleStatsEvolutions.getOrCreate(schemaId, writeCols)`), and the partitions listed with each
+    /// manifest's entries merged straight into the shared map (`readPartitionEntries` without the
+    /// per-manifest `HashMap`, so one manifest's partitions of one bin keep their first-seen order).
     WriteColsStats,
 }
 

@@ -254,9 +254,9 @@ fn key_string(table: &Table, file: &DataFileMeta, serialized: &[u8]) -> Result<D
 /// manifest), listed by bin (the partition row's spread hash), partitions left without file dropped. 1.1.x
 /// leaves the postpone bucket out.
 ///
-/// Within one bin the map keeps the order its threads inserted in. A manifest's thread inserts in its
-/// `HashMap`'s order, where `compute` puts a new key first in its bin: the partitions of one bin come
-/// newest first. The order is known when one manifest holds all the listed partitions of the bin, every
+/// Within one bin the map keeps the order its threads inserted in. Up to 1.4 a manifest's thread inserts
+/// in its `HashMap`'s order, where `compute` puts a new key first in its bin: the partitions of one bin
+/// come newest first; 2.0 inserts the entries as they come (first seen first). The order is known when one manifest holds all the listed partitions of the bin, every
 /// other manifest holds at most the first of them, and the map never grew (growing splits bins in an order
 /// not modelled here).
 ///
@@ -314,9 +314,13 @@ fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Resul
             let Some(home) = per_manifest.iter().position(holds_all) else {
                 return Err(unknown());
             };
-            // Newest first: the reverse of the home manifest's first-seen order.
             let rank = |p: &Vec<u8>| per_manifest[home].iter().position(|q| q == p);
-            partitions.sort_by_key(|p| std::cmp::Reverse(rank(p)));
+            if table.release().rules().files_table >= FilesTable::WriteColsStats {
+                partitions.sort_by_key(rank);
+            } else {
+                // Newest first: the reverse of the home manifest's first-seen order.
+                partitions.sort_by_key(|p| std::cmp::Reverse(rank(p)));
+            }
             let others_only_first = per_manifest.iter().enumerate().all(|(i, m)| {
                 i == home || partitions.iter().skip(1).all(|p| !m.contains(p))
             });
