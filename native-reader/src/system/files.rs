@@ -143,10 +143,11 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
                 row.extend([
                     Datum::Int(file.min_sequence_number),
                     Datum::Int(file.max_sequence_number),
-                    file.creation_time.map_or(Datum::Null, |millis| Datum::Timestamp {
-                        millis,
-                        nanos_of_milli: 0,
-                    }),
+                    file.creation_time
+                        .map_or(Datum::Null, |millis| Datum::Timestamp {
+                            millis,
+                            nanos_of_milli: 0,
+                        }),
                 ]);
                 if rule >= FilesTable::DeleteRowCount {
                     row.push(file.delete_row_count.map_or(Datum::Null, Datum::Int));
@@ -197,7 +198,12 @@ fn normalized(path: &str) -> String {
 /// Errors: [`Error::Unsupported`] naming the table for a name without a dot (the released reader throws
 /// "is not a legal file name").
 fn format_identifier(table: &Table, rule: FilesTable, name: &str) -> Result<String> {
-    let illegal = || unsupported(table, format!("data file `{name}` without a format extension"));
+    let illegal = || {
+        unsupported(
+            table,
+            format!("data file `{name}` without a format extension"),
+        )
+    };
     let (stem, extension) = name.rsplit_once('.').ok_or_else(illegal)?;
     let compressed = ["gz", "bz2", "deflate", "snappy", "lz4", "zst"]
         .iter()
@@ -277,8 +283,11 @@ fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Resul
             if !seen.contains(&entry.partition) {
                 seen.push(entry.partition.clone());
             }
-            *counts.entry(entry.partition).or_insert(0) +=
-                if entry.kind == FileKind::Delete { -1 } else { 1 };
+            *counts.entry(entry.partition).or_insert(0) += if entry.kind == FileKind::Delete {
+                -1
+            } else {
+                1
+            };
         }
         per_manifest.push(seen);
     }
@@ -293,7 +302,10 @@ fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Resul
     let mut by_bin: std::collections::BTreeMap<usize, Vec<Vec<u8>>> = Default::default();
     for (partition, count) in counts {
         if count > 0 {
-            by_bin.entry(bin_of(&partition)).or_default().push(partition);
+            by_bin
+                .entry(bin_of(&partition))
+                .or_default()
+                .push(partition);
         }
     }
     let unknown = || {
@@ -321,9 +333,10 @@ fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Resul
                 // Newest first: the reverse of the home manifest's first-seen order.
                 partitions.sort_by_key(|p| std::cmp::Reverse(rank(p)));
             }
-            let others_only_first = per_manifest.iter().enumerate().all(|(i, m)| {
-                i == home || partitions.iter().skip(1).all(|p| !m.contains(p))
-            });
+            let others_only_first = per_manifest
+                .iter()
+                .enumerate()
+                .all(|(i, m)| i == home || partitions.iter().skip(1).all(|p| !m.contains(p)));
             if !others_only_first {
                 return Err(unknown());
             }
@@ -337,5 +350,104 @@ fn unsupported(table: &Table, reason: String) -> Error {
     Error::Unsupported {
         path: table.meta_path().to_path_buf(),
         reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::line::PaimonRelease;
+
+    fn corpus(path: &str, release: PaimonRelease) -> Table {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora");
+        Table::open_as(&root.join(path), release).unwrap()
+    }
+
+    /// Columns 8..13 (`min_key` … `max_value_stats`) of each row, as strings.
+    fn stats(rows: &[Vec<Datum>]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|r| {
+                r[8..13]
+                    .iter()
+                    .map(|d| match d {
+                        Datum::String(s) => s.clone(),
+                        other => format!("{other:?}"),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// What the released 1.0.0 reader returns for c04 (a column added, another renamed): stats of the
+    /// older schemas evolved to the current one, the added column's null count the file's row count.
+    #[test]
+    fn stats_of_older_schemas_as_the_released_reader_prints_them() {
+        let table = corpus("c04-schema-evolution/table", PaimonRelease::V1_0_0);
+        let rows = rows(&table).unwrap();
+        assert_eq!(rows[0].len(), 17);
+        assert_eq!(
+            stats(&rows),
+            [
+                [
+                    "[1]",
+                    "[3]",
+                    "{c2=0, d=3, id=0}",
+                    "{c2=a, d=null, id=1}",
+                    "{c2=c, d=null, id=3}"
+                ],
+                [
+                    "[3]",
+                    "[5]",
+                    "{c2=0, d=1, id=0}",
+                    "{c2=c3, d=300, id=3}",
+                    "{c2=e, d=300, id=5}"
+                ],
+                [
+                    "[2]",
+                    "[4]",
+                    "{c2=0, d=2, id=0}",
+                    "{c2=b2, d=null, id=2}",
+                    "{c2=d, d=null, id=4}"
+                ],
+            ]
+        );
+        assert_eq!(rows[1][4], Datum::Int(3));
+    }
+
+    /// The released 1.0.0 reader lists c06's partitions by hash-map bin, the two of one bin newest first,
+    /// as `[v1, v2]`; DATE partitions and stats as day numbers.
+    #[test]
+    fn partitions_in_the_order_of_the_released_reader() {
+        let table = corpus("c06-null-partitions/table", PaimonRelease::V1_0_0);
+        let rows = rows(&table).unwrap();
+        let partitions: Vec<&Datum> = rows.iter().map(|r| &r[0]).collect();
+        let expected = [
+            "[0, ap]",
+            "[null, eu]",
+            "[null, eu]",
+            "[null, null]",
+            "[20454, eu]",
+            "[-1, ]",
+            "[20454, null]",
+            "[null, ]",
+        ];
+        assert_eq!(
+            partitions,
+            expected
+                .iter()
+                .map(|s| Datum::String((*s).into()))
+                .collect::<Vec<_>>()
+                .iter()
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            stats(&rows)[4][2..],
+            [
+                "{dt=0, id=0, region=0, v=0}",
+                "{dt=20454, id=1, region=eu, v=10}",
+                "{dt=20454, id=1, region=eu, v=10}"
+            ]
+        );
+        assert_eq!(rows[0][8], Datum::Null);
     }
 }

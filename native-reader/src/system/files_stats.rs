@@ -203,9 +203,16 @@ impl<'t> Evolutions<'t> {
                             row.arity()
                         )))
                     }
-                    Some(r) => row
-                        .get(r, read_type)
-                        .map_err(|e| refuse(format!("stats of `{}`: {}", field.name, e.0)))?,
+                    Some(r) => row.get(r, read_type).map_err(|e| {
+                        let write_cols = if file.write_cols.is_some() {
+                            " (a file holding only its `_WRITE_COLS`, whose stats this release reads \
+                             at the positions of all its schema's columns: the released reader prints \
+                             whatever the bytes there hold)"
+                        } else {
+                            ""
+                        };
+                        refuse(format!("stats of `{}`: {}{write_cols}", field.name, e.0))
+                    })?,
                 };
                 let value = if evolution.casts {
                     crate::decode::cast::cast_datum(value, read_type, &field.data_type, rules)
