@@ -5,11 +5,11 @@
 
 use crate::error::{Error, Result};
 use crate::line::{BatchSkipLevel0, FirstPlanLookupFilter, LineRules, ReadOptimizedLevels};
-use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::manifest::DataFileMeta;
+use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::split::Split;
-use std::collections::HashMap;
 use crate::table::Table;
+use std::collections::HashMap;
 
 use super::file_set::read_all_files_of;
 use super::follow_up::follow_up_plans;
@@ -250,6 +250,9 @@ pub(crate) fn batch_files(
     batch_files_of(table, snapshot, false)
 }
 
+/// One partition's splits (serialized partition row; each split with its files' manifest records).
+pub(crate) type PartitionSplits = (Vec<u8>, Vec<(Split, Vec<DataFileMeta>)>);
+
 /// The splits of the latest snapshot's batch scan of each partition, one partition at a time (`newScan()
 /// .withPartitionFilter(partition)`), each split with its files' full manifest records, in the scan's
 /// order; every level when `all_levels` (`withLevelFilter(level -> true)`, which turns the batch scan's
@@ -261,7 +264,7 @@ pub(crate) fn batch_files(
 pub(crate) fn batch_splits_by_partition(
     table: &Table,
     all_levels: bool,
-) -> Result<Vec<(Vec<u8>, Vec<(Split, Vec<DataFileMeta>)>)>> {
+) -> Result<Vec<PartitionSplits>> {
     let Some((snapshot, groups)) = batch_files_of(table, None, all_levels)? else {
         return Ok(Vec::new());
     };
