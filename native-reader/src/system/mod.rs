@@ -82,12 +82,7 @@ pub enum SystemTable {
 
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
 /// than unknown.
-const NOT_READ_YET: &[&str] = &[
-    "branches",
-    "consumers",
-    "statistics",
-    "table_indexes",
-];
+const NOT_READ_YET: &[&str] = &["branches", "consumers", "statistics", "table_indexes"];
 
 impl SystemTable {
     /// The system table called `name` (case-insensitive, as `SystemTableLoader.load` looks it up), as
