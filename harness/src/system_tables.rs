@@ -1,5 +1,5 @@
-//! Parity of Paimon's metadata system tables (`t$snapshots`, `t$schemas`, `t$options`, `t$tags`, `t$partitions`,
-//! `t$buckets`): the native reader's
+//! Parity of Paimon's metadata system tables (`t$snapshots`, `t$schemas`, `t$options`, `t$tags`,
+//! `t$manifests`, `t$partitions`, `t$buckets`, `t$files`): the native reader's
 //! rows ([`native_reader::system::metadata::read`]) against the released reader's
 //! (`SystemTableLoader.load`, [`jvm_bridge::StockReader::read_system_table`]), column by column and row
 //! by row, in the order each returns them. `replay` takes this path for a location naming one of them;
@@ -68,7 +68,7 @@ pub fn compare(
         return Err(Error::Table {
             path: location.to_path_buf(),
             reason: "not a metadata system table (`$snapshots`, `$schemas`, `$options`, `$tags`, \
-                     `$manifests`, `$partitions`, `$buckets`)"
+                     `$manifests`, `$partitions`, `$buckets`, `$files`)"
                 .into(),
         });
     };

@@ -1,5 +1,5 @@
-//! Paimon's metadata system tables (`$snapshots`, `$schemas`, `$options`, `$tags`, `$partitions`, `$buckets`)
-//! of every committed corpus table,
+//! Paimon's metadata system tables (`$snapshots`, `$schemas`, `$options`, `$tags`, `$manifests`,
+//! `$partitions`, `$buckets`, `$files`) of every committed corpus table,
 //! read by the native reader and by the released reader this process runs (`SystemTableLoader`), must be
 //! identical: columns, types and every row in order. A table the release cannot open (a type it does not
 //! know) must be refused by both. The expected rows are the released reader's, never the native reader's.
@@ -54,6 +54,7 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         tables.len()
     );
     let mut failures = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
     let mut compared = 0;
     let mut identical_by_name: std::collections::BTreeMap<&str, usize> = Default::default();
     for table in &tables {
@@ -65,6 +66,7 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
             "manifests",
             "partitions",
             "buckets",
+            "files",
         ] {
             let location = harness::location::with_system(table, name);
             match compare(&location, release, &stock) {
@@ -75,9 +77,24 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
                 // A table without tags, or without a file its scan lists (`bucket=-2` from 1.2 on): both
                 // readers return no row, which is no evidence either way.
                 Ok(p)
-                    if ["tags", "partitions", "buckets"].contains(&name)
+                    if ["tags", "partitions", "buckets", "files"].contains(&name)
                         && p.verdict() == "NOTHING-COMPARED" => {}
                 Ok(p) => failures.push(format!("{}: {}", location.display(), summary_line(&p))),
+                // `$files` the native reader refuses by name where the released reader returns rows (a
+                // value whose Java string is not reproducible, such as a BINARY bound printed
+                // `[B@<identity hash>`, or a partition order the released reader's threads decide):
+                // counted and listed, never compared.
+                Err(harness::Error::Native(e))
+                    if name == "files"
+                        && matches!(*e, native_reader::Error::Unsupported { .. })
+                        && stock
+                            .bridge()
+                            .read_system_table(&location)
+                            .and_then(|b| b.collect::<Result<Vec<_>, _>>())
+                            .is_ok() =>
+                {
+                    refused.push(format!("{}: {e}", location.display()));
+                }
                 Err(e) => {
                     // Only a table this release cannot open at all may fail, and then on both sides.
                     let text = e.to_string();
@@ -105,6 +122,11 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         }
     }
     eprintln!("Paimon {version}: {compared} system tables identical ({identical_by_name:?})");
+    eprintln!(
+        "Paimon {version}: {} `$files` refused by the native reader:\n{}",
+        refused.len(),
+        refused.join("\n")
+    );
     assert!(
         failures.is_empty(),
         "{} system tables differ:\n{}",
@@ -112,9 +134,16 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         failures.join("\n")
     );
     assert!(compared >= 100, "only {compared} system tables compared");
+    // What is refused today (BINARY bounds, thread-decided partition orders, fallback and primary branches,
+    // pre-2.0 reads of data-evolution stats): at most 20 tables on any release; more is a regression.
+    assert!(
+        refused.len() <= 20,
+        "{} `$files` refused, more than the 20 known",
+        refused.len()
+    );
     // Every table with a snapshot that this release opens has files: `$partitions` and `$buckets` must
     // have been compared on most of them, not refused by both readers.
-    for name in ["partitions", "buckets"] {
+    for name in ["partitions", "buckets", "files"] {
         let n = identical_by_name.get(name).copied().unwrap_or(0);
         assert!(n >= 40, "only {n} `${name}` tables identical");
     }

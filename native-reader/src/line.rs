@@ -22,6 +22,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
+mod files_table;
+pub use files_table::FilesTable;
+
 /// A release of Apache Paimon whose reader the native reader mimics. Ordered by release (`V1_0_0 <
 /// V1_0_1 < … < V2_0_0`), so a rule that first appeared in release R holds for `release >= R`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -326,6 +329,8 @@ pub struct LineRules {
     /// The columns, partition strings and file set of `$partitions` and `$buckets` (`PartitionsTable`,
     /// `BucketsTable`).
     pub partitions_table: PartitionsTable,
+    /// The columns, partition string, file set and stats of `$files` (`FilesTable`).
+    pub files_table: FilesTable,
     /// Arrow timezone of `TIMESTAMP_LTZ` columns (decode hook, wired by the decode side).
     pub timestamp_ltz_zone: TimestampLtzZone,
     /// Nullability of Arrow map values (decode hook, wired by the decode side).
@@ -508,6 +513,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     snapshots_table: SnapshotsTable::UpToWatermark,
     manifests_table: ManifestsTable::Counts,
     partitions_table: PartitionsTable::ArrayString,
+    files_table: FilesTable::ArrayPartition,
     data_evolution_rejects_deletion_vectors: false,
     blob_placeholders: false,
     snapshot_sequence_ordering: false,
@@ -540,6 +546,7 @@ pub const V1_1_1_RULES: LineRules = LineRules {
     read_optimized_levels: ReadOptimizedLevels::Top,
     manifests_table: ManifestsTable::WithPartitionStats,
     partitions_table: PartitionsTable::RowString,
+    files_table: FilesTable::CastPartition,
     ..V1_0_1_RULES
 };
 
@@ -550,6 +557,7 @@ pub const V1_2_0_RULES: LineRules = LineRules {
     append_overwrite_streaming: true,
     lookup_pick: LookupPick::LowestLevel,
     fallback_branch: FallbackBranch::PlannedPartitions,
+    files_table: FilesTable::DeleteRowCount,
     ..V1_1_1_RULES
 };
 
@@ -565,6 +573,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
     data_evolution: DataEvolution::ByFirstRowId,
     data_evolution_rejects_deletion_vectors: true,
     partitions_table: PartitionsTable::RowStringAllLevels,
+    files_table: FilesTable::AllLevels,
     ..V1_2_0_RULES
 };
 
@@ -578,6 +587,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
     snapshots_table: SnapshotsTable::WithNextRowId,
     manifests_table: ManifestsTable::WithRowIds,
     partitions_table: PartitionsTable::Spec,
+    files_table: FilesTable::RowIds,
     ..V1_3_1_RULES
 };
 
@@ -591,6 +601,7 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     timestamp_ltz_zone: TimestampLtzZone::Utc,
     snapshots_table: SnapshotsTable::WithOperation,
     partitions_table: PartitionsTable::SpecWithBuckets,
+    files_table: FilesTable::WriteColsStats,
     data_evolution_rejects_deletion_vectors: false,
     blob_placeholders: true,
     snapshot_sequence_ordering: true,

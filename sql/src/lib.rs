@@ -1,7 +1,7 @@
 //! SQL over Paimon tables with DataFusion: each table registered by name is read by the native reader
 //! ([`provider::table_provider`]: its latest snapshot, one partition per split), its metadata system tables
-//! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"`, `"name$tags"` and
-//! `"name$manifests"`
+//! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"`, `"name$tags"`,
+//! `"name$manifests"` and `"name$files"`
 //! ([`native_reader::system::metadata`]), and any set of record batches (a replay's `stock` and `native`
 //! rows) can be registered as a table too.
 //!
@@ -79,7 +79,8 @@ impl SqlSession {
 
     /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
     /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
-    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests` (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
+    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests`, `name$files` (quote them in SQL:
+    /// `"t$snapshots"`; `name$files` only when the native reader reads it). Nothing is read until a query
     /// scans the table; the batch plan is made now.
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that
@@ -96,6 +97,15 @@ impl SqlSession {
                 .project(&(1..batch.num_columns()).collect::<Vec<_>>())
                 .map_err(datafusion::error::DataFusionError::from)?;
             self.register_batches(&format!("{name}${}", system.name()), vec![batch])?;
+        }
+        // `$files` is read eagerly like the above; a table whose `$files` the native reader refuses (a
+        // value it cannot render as the released reader does) has none registered, and a query naming it
+        // says the table is not found.
+        if let Ok(batch) = metadata::read(&table, SystemTable::Files) {
+            let batch = batch
+                .project(&(1..batch.num_columns()).collect::<Vec<_>>())
+                .map_err(datafusion::error::DataFusionError::from)?;
+            self.register_batches(&format!("{name}$files"), vec![batch])?;
         }
         // The system tables read by splits, as DataFusion tables like the table itself. One the table has
         // none of (a view its release refuses) is not registered; a query naming it says so.

@@ -182,29 +182,10 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
         log, batch_reads, ..
     } = run;
 
-    let stream = match (stock_summary(&stock, &table), &scenario.expect_stream_error) {
-        (Ok(summary), None) => json!(summary),
-        (Err(e), None) => {
-            return Err(Error::Scenario(format!(
-                "stock streaming read: {}",
-                explain(&e)
-            )))
-        }
-        (Ok(_), Some(text)) => return Err(Error::Scenario(format!(
-            "stock streaming read: expected to fail with `{text}` (expect_stream_error), but it \
-                 succeeded"
-        ))),
-        (Err(e), Some(text)) => {
-            let got = explain(&e);
-            if !got.contains(text.as_str()) {
-                return Err(Error::Scenario(format!(
-                    "stock streaming read: expected to fail with `{text}` (expect_stream_error), but \
-                     failed with: {got}"
-                )));
-            }
-            json!({ "error": text })
-        }
-    };
+    let stream = stream_expectation(
+        stock_summary(&stock, &table),
+        scenario.expect_stream_error.as_deref(),
+    )?;
     let batch = batch_summary(&stock, &table, None)
         .map_err(|e| Error::Scenario(format!("stock batch read: {}", explain(&e))))?;
     let snapshots = snapshot_summaries(&table)?;
@@ -225,6 +206,30 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
             "batch_reads": batch_reads,
         },
     }))
+}
+
+/// `expected.stream_from_snapshot_1` of `case.json` from the stock reader's streaming read: its summary, or
+/// `{"error": text}` when the scenario expects the read to fail with `text` (`expect_stream_error`).
+///
+/// Errors: [`Error::Scenario`] when the read fails unexpectedly, succeeds where a failure is expected, or
+/// fails with another error.
+fn stream_expectation(
+    read: Result<super::summary::StockSummary>,
+    expected_error: Option<&str>,
+) -> Result<Value> {
+    let scenario = |m: String| Err(Error::Scenario(format!("stock streaming read: {m}")));
+    match (read, expected_error) {
+        (Ok(summary), None) => Ok(json!(summary)),
+        (Err(e), None) => scenario(explain(&e)),
+        (Ok(_), Some(text)) => scenario(format!(
+            "expected to fail with `{text}` (expect_stream_error), but it succeeded"
+        )),
+        (Err(e), Some(text)) if explain(&e).contains(text) => Ok(json!({ "error": text })),
+        (Err(e), Some(text)) => scenario(format!(
+            "expected to fail with `{text}` (expect_stream_error), but failed with: {}",
+            explain(&e)
+        )),
+    }
 }
 
 /// What happened to one commit, as recorded in `case.json` (`commits`).

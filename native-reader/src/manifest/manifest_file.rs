@@ -22,6 +22,8 @@ pub struct DataFileMeta {
     pub min_key: Vec<u8>,
     /// Same for the last key (`_MAX_KEY`).
     pub max_key: Vec<u8>,
+    /// The value columns' stats (`_VALUE_STATS`), `None` when the record holds none.
+    pub value_stats: Option<SimpleStats>,
     /// `_MIN_SEQUENCE_NUMBER`.
     pub min_sequence_number: i64,
     /// `_MAX_SEQUENCE_NUMBER`.
@@ -51,6 +53,18 @@ pub struct DataFileMeta {
     pub first_row_id: Option<i64>,
     /// The columns the file physically holds (`_WRITE_COLS`, 1.3+, data-evolution tables); `None` = all.
     pub write_cols: Option<Vec<String>>,
+}
+
+/// Column stats as a manifest stores them (`org.apache.paimon.stats.SimpleStats`): the smallest and largest
+/// values and the null counts of the columns covered, in their order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimpleStats {
+    /// Serialized BinaryRow (arity prefix included) of the smallest values (`_MIN_VALUES`).
+    pub min_values: Vec<u8>,
+    /// Serialized BinaryRow of the largest values (`_MAX_VALUES`).
+    pub max_values: Vec<u8>,
+    /// Null count per column (`_NULL_COUNTS`), `None` when the array is null; an element may be null.
+    pub null_counts: Option<Vec<Option<i64>>>,
 }
 
 impl DataFileMeta {
@@ -101,6 +115,16 @@ pub fn manifest_file_from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<Manifes
                 row_count: f.long("_ROW_COUNT")?,
                 min_key: f.bytes("_MIN_KEY")?,
                 max_key: f.bytes("_MAX_KEY")?,
+                value_stats: f
+                    .opt_record("_VALUE_STATS")?
+                    .map(|s| -> std::result::Result<SimpleStats, Malformed> {
+                        Ok(SimpleStats {
+                            min_values: s.bytes("_MIN_VALUES")?,
+                            max_values: s.bytes("_MAX_VALUES")?,
+                            null_counts: s.opt_longs("_NULL_COUNTS")?,
+                        })
+                    })
+                    .transpose()?,
                 min_sequence_number: f.long("_MIN_SEQUENCE_NUMBER")?,
                 max_sequence_number: f.long("_MAX_SEQUENCE_NUMBER")?,
                 schema_id: f.long("_SCHEMA_ID")?,

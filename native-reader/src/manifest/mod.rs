@@ -34,7 +34,7 @@ pub use index_manifest::{
     IndexManifestEntry, DELETION_VECTORS_INDEX, HASH_INDEX,
 };
 pub use manifest_file::{
-    manifest_file_from_bytes, read_manifest_file, DataFileMeta, ManifestEntry,
+    manifest_file_from_bytes, read_manifest_file, DataFileMeta, ManifestEntry, SimpleStats,
 };
 pub use manifest_list::{manifest_list_from_bytes, read_manifest_list, ManifestFileMeta};
 

@@ -152,6 +152,24 @@ impl<'a> Rec<'a> {
             .transpose()
     }
 
+    /// An array of nullable longs, `None` when the field is absent or null.
+    pub(super) fn opt_longs(&self, name: &str) -> Result<Option<Vec<Option<i64>>>, Malformed> {
+        self.get(name)
+            .map(|v| match v {
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| match unwrap_union(item) {
+                        Value::Null => Ok(None),
+                        Value::Long(x) => Ok(Some(*x)),
+                        Value::Int(x) => Ok(Some(i64::from(*x))),
+                        other => Err(type_error(name, "array of longs", other)),
+                    })
+                    .collect(),
+                other => Err(type_error(name, "array", other)),
+            })
+            .transpose()
+    }
+
     pub(super) fn record(&self, name: &str) -> Result<Rec<'a>, Malformed> {
         Rec::from_value(self.required(name)?, name)
     }

@@ -85,6 +85,7 @@ pub use file_set::{
 pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
+pub(crate) use starting::batch_splits_by_partition;
 pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
 
 /// Whether a batch scan of `table` drops level-0 files (`DataTableBatchScan`,

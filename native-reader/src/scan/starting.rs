@@ -5,9 +5,11 @@
 
 use crate::error::{Error, Result};
 use crate::line::{BatchSkipLevel0, FirstPlanLookupFilter, LineRules, ReadOptimizedLevels};
+use crate::manifest::DataFileMeta;
 use crate::options::{ChangelogProducer, Deferred, MergeEngine, StreamScanMode};
 use crate::split::Split;
 use crate::table::Table;
+use std::collections::HashMap;
 
 use super::file_set::read_all_files_of;
 use super::follow_up::follow_up_plans;
@@ -245,6 +247,66 @@ pub(crate) fn batch_files(
     table: &Table,
     snapshot: Option<i64>,
 ) -> Result<Option<(crate::snapshot::Snapshot, Vec<super::file_set::BucketFiles>)>> {
+    batch_files_of(table, snapshot, false)
+}
+
+/// One partition's splits (serialized partition row; each split with its files' manifest records).
+pub(crate) type PartitionSplits = (Vec<u8>, Vec<(Split, Vec<DataFileMeta>)>);
+
+/// The splits of the latest snapshot's batch scan of each partition, one partition at a time (`newScan()
+/// .withPartitionFilter(partition)`), each split with its files' full manifest records, in the scan's
+/// order; every level when `all_levels` (`withLevelFilter(level -> true)`, which turns the batch scan's
+/// level-0 rule off), else the batch scan's levels. Partitions are keyed by their serialized row; none
+/// when the table has no snapshot.
+///
+/// Errors: as [`batch_files`] and [`batch_splits`]; [`Error::Decode`] naming the table if a split names a
+/// file its groups do not hold (a bug here).
+pub(crate) fn batch_splits_by_partition(
+    table: &Table,
+    all_levels: bool,
+) -> Result<Vec<PartitionSplits>> {
+    let Some((snapshot, groups)) = batch_files_of(table, None, all_levels)? else {
+        return Ok(Vec::new());
+    };
+    let mut files: HashMap<(Vec<u8>, i32, String), DataFileMeta> = HashMap::new();
+    let mut partitions: Vec<(Vec<u8>, Vec<super::file_set::BucketFiles>)> = Vec::new();
+    for group in groups {
+        for f in &group.files {
+            files.insert(
+                (group.partition.clone(), group.bucket, f.file_name.clone()),
+                f.clone(),
+            );
+        }
+        match partitions.iter_mut().find(|(p, _)| *p == group.partition) {
+            Some((_, of_partition)) => of_partition.push(group),
+            None => partitions.push((group.partition.clone(), vec![group])),
+        }
+    }
+    let mut out = Vec::with_capacity(partitions.len());
+    for (partition, groups) in partitions {
+        let mut splits = Vec::new();
+        for split in batch_splits(table, &snapshot, groups)? {
+            let mut metas = Vec::with_capacity(split.data_files.len());
+            for f in &split.data_files {
+                let key = (partition.clone(), split.bucket, f.file_name.clone());
+                let meta = files.get(&key).cloned().ok_or_else(|| Error::Decode {
+                    path: table.meta_path().to_path_buf(),
+                    reason: format!("split file `{}` is in no file group", f.file_name),
+                })?;
+                metas.push(meta);
+            }
+            splits.push((split, metas));
+        }
+        out.push((partition, splits));
+    }
+    Ok(out)
+}
+
+fn batch_files_of(
+    table: &Table,
+    snapshot: Option<i64>,
+    all_levels: bool,
+) -> Result<Option<(crate::snapshot::Snapshot, Vec<super::file_set::BucketFiles>)>> {
     super::check_line(table)?;
     if table.options().scan_plan_sort_partition {
         return Err(Error::Unsupported {
@@ -277,7 +339,7 @@ pub(crate) fn batch_files(
     };
     let snapshot = table.snapshot(id)?;
     let rules = super::rules(table);
-    let drop_level_0 = batch_skips_level_0(table, rules)?;
+    let drop_level_0 = !all_levels && batch_skips_level_0(table, rules)?;
     let real_only = super::real_buckets_only(table, false);
     let top = if table.read_optimized() && table.is_primary_key_table() {
         match rules.read_optimized_levels {

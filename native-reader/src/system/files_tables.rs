@@ -202,28 +202,7 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
 /// branch's partitions the main branch lacks (with a primary branch: that branch's, then this branch's
 /// partitions it lacks).
 fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
-    for (key, value) in &table.schema().options {
-        let starting = matches!(
-            key.as_str(),
-            "scan.snapshot-id"
-                | "scan.tag-name"
-                | "scan.watermark"
-                | "scan.timestamp-millis"
-                | "scan.timestamp"
-                | "scan.version"
-                | "scan.file-creation-time-millis"
-                | "scan.creation-time-millis"
-        ) || (key == "scan.mode"
-            && !["default", "latest", "latest-full", "full"]
-                .iter()
-                .any(|m| value.eq_ignore_ascii_case(m)));
-        if starting {
-            return Err(unsupported(
-                table,
-                format!("system table `partitions` of a table with `{key}={value}`"),
-            ));
-        }
-    }
+    refuse_other_snapshots(table, "partitions")?;
     let all_levels = rule >= PartitionsTable::RowStringAllLevels;
     // `FallbackReadScan.listPartitionEntries`: the first branch's entries, then the second's of the other
     // partitions (the primary branch first when the table has one, else this branch and its fallback).
@@ -251,6 +230,37 @@ fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
         }
     }
     Ok(groups)
+}
+
+/// Refuses system table `name` of a table whose options make its batch scan start elsewhere than at the
+/// latest snapshot (`scan.snapshot-id`, `scan.tag-name`, …, a `scan.mode` other than the full ones): the
+/// released reader's listing and its scans would read different snapshots.
+///
+/// Errors: [`Error::Unsupported`] naming the table and the option.
+pub(super) fn refuse_other_snapshots(table: &Table, name: &str) -> Result<()> {
+    for (key, value) in &table.schema().options {
+        let starting = matches!(
+            key.as_str(),
+            "scan.snapshot-id"
+                | "scan.tag-name"
+                | "scan.watermark"
+                | "scan.timestamp-millis"
+                | "scan.timestamp"
+                | "scan.version"
+                | "scan.file-creation-time-millis"
+                | "scan.creation-time-millis"
+        ) || (key == "scan.mode"
+            && !["default", "latest", "latest-full", "full"]
+                .iter()
+                .any(|m| value.eq_ignore_ascii_case(m)));
+        if starting {
+            return Err(unsupported(
+                table,
+                format!("system table `{name}` of a table with `{key}={value}`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Sums the latest snapshot's manifest entries of `table` per partition (and per bucket when `by_bucket`),

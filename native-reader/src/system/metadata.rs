@@ -70,6 +70,14 @@ pub(crate) fn fields(table: &Table, system: SystemTable) -> Result<Vec<DataField
         SystemTable::Partitions | SystemTable::Buckets => {
             super::files_tables::columns(table.release().rules().partitions_table, system)
         }
+        SystemTable::Files => {
+            return super::files::fields(table.release().rules().files_table).map_err(|reason| {
+                Error::Decode {
+                    path: table.meta_path().to_path_buf(),
+                    reason: format!("system table `files`: {reason}"),
+                }
+            })
+        }
         SystemTable::RowTracking
         | SystemTable::AuditLog
         | SystemTable::Binlog
@@ -121,6 +129,7 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         SystemTable::Tags => tag_rows(table)?,
         SystemTable::Manifests => super::manifests::rows(table)?,
         SystemTable::Partitions | SystemTable::Buckets => super::files_tables::rows(table, system)?,
+        SystemTable::Files => super::files::rows(table)?,
         SystemTable::RowTracking
         | SystemTable::AuditLog
         | SystemTable::Binlog

@@ -14,9 +14,12 @@
 //!
 //! `$snapshots`, `$schemas`, `$options` and `$tags` are made of the table's metadata files ([`metadata`]): one batch,
 //! read whole ([`metadata::read`]). So are `$partitions` and `$buckets`, made of the latest snapshot's
-//! manifest entries ([`files_tables`]).
+//! manifest entries ([`files_tables`]), and `$files`, the latest snapshot's batch scan file by file
+//! ([`files`]).
 
 pub mod binlog;
+mod files;
+mod files_stats;
 pub mod files_tables;
 mod manifests;
 pub mod metadata;
@@ -72,17 +75,14 @@ pub enum SystemTable {
     /// `buckets` (`BucketsTable`): one row per (partition, bucket) of the latest snapshot
     /// ([`files_tables`]).
     Buckets,
+    /// `files` (`FilesTable`): one row per data file of the latest snapshot's batch scan, with its
+    /// stats ([`files`]).
+    Files,
 }
 
 /// Names of Paimon's other system tables (2.0.0 `SystemTableLoader`), refused as not read here yet rather
 /// than unknown.
-const NOT_READ_YET: &[&str] = &[
-    "branches",
-    "consumers",
-    "files",
-    "statistics",
-    "table_indexes",
-];
+const NOT_READ_YET: &[&str] = &["branches", "consumers", "statistics", "table_indexes"];
 
 impl SystemTable {
     /// The system table called `name` (case-insensitive, as `SystemTableLoader.load` looks it up), as
@@ -90,7 +90,7 @@ impl SystemTable {
     ///
     /// Errors: [`SystemTableError::Unknown`] for a name `release`'s loader does not know (`row_tracking`
     /// before 1.3.0, a misspelt name); [`SystemTableError::NotRead`] for a system table of Paimon this
-    /// reader does not read yet (`files`, `statistics`, …).
+    /// reader does not read yet (`statistics`, `branches`, …).
     pub fn parse(
         name: &str,
         release: PaimonRelease,
@@ -113,10 +113,11 @@ impl SystemTable {
             "manifests" => Ok(SystemTable::Manifests),
             "partitions" => Ok(SystemTable::Partitions),
             "buckets" => Ok(SystemTable::Buckets),
+            "files" => Ok(SystemTable::Files),
             _ if NOT_READ_YET.contains(&lower.as_str()) => Err(SystemTableError::NotRead(format!(
                 "system table `{name}` is not supported (this reader reads `$audit_log`, `$binlog`, `$ro`, \
                  `$row_tracking`, `$snapshots`, `$schemas`, `$options`, `$tags`, `$manifests`, \
-                 `$partitions` and `$buckets`)"
+                 `$partitions`, `$buckets` and `$files`)"
             ))),
             _ => Err(SystemTableError::Unknown(format!(
                 "Paimon has no system table `{name}`"
@@ -138,6 +139,7 @@ impl SystemTable {
             SystemTable::Manifests => "manifests",
             SystemTable::Partitions => "partitions",
             SystemTable::Buckets => "buckets",
+            SystemTable::Files => "files",
         }
     }
 
@@ -343,7 +345,7 @@ mod tests {
         };
         assert!(old.contains("Paimon 1.2.0 has no system table"), "{old}");
         assert!(matches!(
-            SystemTable::parse("files", PaimonRelease::V2_0_0),
+            SystemTable::parse("statistics", PaimonRelease::V2_0_0),
             Err(SystemTableError::NotRead(_))
         ));
         assert!(matches!(

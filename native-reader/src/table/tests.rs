@@ -256,6 +256,7 @@ fn data_evolution_files_this_reader_does_not_merge_are_named() {
         row_count: 1,
         min_key: Vec::new(),
         max_key: Vec::new(),
+        value_stats: None,
         min_sequence_number: 0,
         max_sequence_number: 0,
         schema_id: 0,

@@ -187,6 +187,21 @@ pub(crate) fn cast(
     build(values, to, &field_arrow_type(to, field_id, views))
 }
 
+/// One value of `from` cast to `to` as [`cast`] casts a column's values (`CastFieldGetter`, also applied to
+/// stats by `SimpleStatsEvolution`); NULL stays NULL.
+pub(crate) fn cast_datum(
+    v: Datum,
+    from: &DataType,
+    to: &DataType,
+    rules: &LineRules,
+) -> Result<Datum, CastError> {
+    if from.kind == to.kind || v.is_null() {
+        return Ok(v);
+    }
+    check_castable(from, to)?;
+    cast_value(v, from, to, rules)
+}
+
 /// One non-null value of `from` cast to `to`. DATE and TIME values are [`Datum::Int`] like the integers: their
 /// rules come first, chosen by the file type.
 fn cast_value(
