@@ -12,6 +12,15 @@ pub enum Error {
     /// A table name that cannot be registered (empty, or given twice).
     #[error("{0}")]
     Usage(String),
+    /// A query named a system table of a registered table that the native reader refused to read (`$files`
+    /// with a value it cannot render as the released reader does, a view the release has none of).
+    #[error("table `{table}` is not readable: {reason}")]
+    Unread {
+        /// The system table's name in the session, e.g. `t$files`.
+        table: String,
+        /// The native reader's error, naming the table or file.
+        reason: String,
+    },
     /// The row-count aggregation of an unordered diff stopped ([`crate::multiset::SpillingCounts`]), with
     /// DataFusion's words (a memory limit too small for a batch, a spill file that cannot be written).
     #[error("unordered row counts: {0}")]

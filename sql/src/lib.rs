@@ -1,7 +1,7 @@
 //! SQL over Paimon tables with DataFusion: each table registered by name is read by the native reader
 //! ([`provider::table_provider`]: its latest snapshot, one partition per split), its metadata system tables
 //! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"`, `"name$tags"`,
-//! `"name$manifests"` and `"name$files"`
+//! `"name$manifests"`, `"name$partitions"`, `"name$buckets"` and `"name$files"`
 //! ([`native_reader::system::metadata`]), and any set of record batches (a replay's `stock` and `native`
 //! rows) can be registered as a table too.
 //!
@@ -37,12 +37,24 @@ const SYSTEM_TABLES: [SystemTable; 5] = [
     SystemTable::Manifests,
 ];
 
+/// The metadata system tables registered beside a table when the native reader reads them for it: one it
+/// refuses for that table (a `$files` value it cannot render as the released reader does, a partition order
+/// the released reader's threads decide) is left out, and a query naming it fails with the reason.
+const SYSTEM_TABLES_IF_READ: [SystemTable; 3] = [
+    SystemTable::Partitions,
+    SystemTable::Buckets,
+    SystemTable::Files,
+];
+
 /// A DataFusion session with Paimon tables in it, read as one release reads them.
 pub struct SqlSession {
     context: SessionContext,
     runtime: tokio::runtime::Runtime,
     release: PaimonRelease,
     names: Vec<String>,
+    /// System tables of registered tables that the native reader refuses (`$files` with a value it cannot
+    /// render, a view the release has none of), with why: a query naming one fails with that reason.
+    unread: Vec<(String, native_reader::Error)>,
 }
 
 impl SqlSession {
@@ -58,6 +70,7 @@ impl SqlSession {
             runtime,
             release,
             names: Vec::new(),
+            unread: Vec::new(),
         })
     }
 
@@ -79,8 +92,8 @@ impl SqlSession {
 
     /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
     /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
-    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests`, `name$files` (quote them in SQL:
-    /// `"t$snapshots"`; `name$files` only when the native reader reads it). Nothing is read until a query
+    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests`, and `name$partitions`, `name$buckets`,
+    /// `name$files` when the native reader reads them for it (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
     /// scans the table; the batch plan is made now.
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that
@@ -98,22 +111,30 @@ impl SqlSession {
                 .map_err(datafusion::error::DataFusionError::from)?;
             self.register_batches(&format!("{name}${}", system.name()), vec![batch])?;
         }
-        // `$files` is read eagerly like the above; a table whose `$files` the native reader refuses (a
-        // value it cannot render as the released reader does) has none registered, and a query naming it
-        // says the table is not found.
-        if let Ok(batch) = metadata::read(&table, SystemTable::Files) {
-            let batch = batch
-                .project(&(1..batch.num_columns()).collect::<Vec<_>>())
-                .map_err(datafusion::error::DataFusionError::from)?;
-            self.register_batches(&format!("{name}$files"), vec![batch])?;
+        // `$partitions`, `$buckets` and `$files` are read eagerly like the above (SYSTEM_TABLES_IF_READ).
+        for system in SYSTEM_TABLES_IF_READ {
+            let system_name = format!("{name}${}", system.name());
+            match metadata::read(&table, system) {
+                Ok(batch) => {
+                    let batch = batch
+                        .project(&(1..batch.num_columns()).collect::<Vec<_>>())
+                        .map_err(datafusion::error::DataFusionError::from)?;
+                    self.register_batches(&system_name, vec![batch])?;
+                }
+                Err(e) => self.unread.push((system_name, e)),
+            }
         }
         // The system tables read by splits, as DataFusion tables like the table itself. One the table has
-        // none of (a view its release refuses) is not registered; a query naming it says so.
+        // none of (a view its release refuses) is not registered; a query naming it fails with the reason.
         for view in ["audit_log", "binlog", "ro"] {
             let opened = Table::open_as(location, self.release)
                 .and_then(|t| native_reader::system::open(t, view));
-            let Ok((viewed, _)) = opened else {
-                continue;
+            let (viewed, _) = match opened {
+                Ok(v) => v,
+                Err(e) => {
+                    self.unread.push((format!("{name}${view}"), e));
+                    continue;
+                }
             };
             let view_name = format!("{name}${view}");
             let provider = provider::table_provider(Arc::new(viewed), false)?;
@@ -161,6 +182,28 @@ impl SqlSession {
     /// Errors: [`Error::DataFusion`] for SQL that does not parse or names what is not registered, and for a
     /// failed read (its native error inside).
     pub fn query(&self, sql: &str) -> Result<Vec<RecordBatch>> {
+        self.run(sql).map_err(|e| {
+            // A system table the native reader refused at registration: its reason, not "not found".
+            let text = sql.to_ascii_lowercase();
+            let unread = self
+                .unread
+                .iter()
+                .find(|(name, _)| text.contains(&name.to_ascii_lowercase()));
+            match (&e, unread) {
+                (Error::DataFusion(_), Some((name, reason)))
+                    if e.to_string().contains("not found") =>
+                {
+                    Error::Unread {
+                        table: name.clone(),
+                        reason: reason.to_string(),
+                    }
+                }
+                _ => e,
+            }
+        })
+    }
+
+    fn run(&self, sql: &str) -> Result<Vec<RecordBatch>> {
         self.runtime.block_on(async {
             let frame = self.context.sql(sql).await?;
             let schema: arrow_schema::SchemaRef = Arc::new(frame.schema().as_arrow().clone());

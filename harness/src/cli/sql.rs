@@ -9,7 +9,8 @@ pub struct SqlArgs {
     pub query: String,
     /// A Paimon table to query, as `NAME=LOCATION` (a directory or store URI); repeatable. The table's rows
     /// at its latest snapshot are `NAME`, its system tables `NAME$snapshots`, `NAME$schemas`, `NAME$options`,
-    /// `NAME$tags`, `NAME$manifests`, and its split-shaped `NAME$audit_log`, `NAME$binlog`, `NAME$ro`.
+    /// `NAME$tags`, `NAME$manifests`, `NAME$partitions`, `NAME$buckets`, `NAME$files`, and its split-shaped `NAME$audit_log`, `NAME$binlog`,
+    /// `NAME$ro`.
     #[arg(long = "table", value_name = "NAME=LOCATION")]
     pub tables: Vec<String>,
     /// A table whose latest snapshot's batch scan is read by both readers, as the tables `stock` (the

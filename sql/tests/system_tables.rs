@@ -1,0 +1,62 @@
+//! The metadata system tables registered beside a table: `$partitions`, `$buckets` and `$files` are there
+//! when the native reader reads them for the table, and a query naming one it refuses fails with the reason,
+//! not with "table not found".
+
+use std::path::{Path, PathBuf};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int32Type;
+use native_reader::PaimonRelease;
+use paimon_sql::{Error, SqlSession};
+
+fn corpus(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpora")
+        .join(path)
+}
+
+#[test]
+fn a_refused_system_table_is_named_with_its_reason() {
+    // c31's main branch names a primary branch: `$files` of such a table is refused by name.
+    let mut session = SqlSession::new(PaimonRelease::V2_0_0).unwrap();
+    session
+        .register_table("t", &corpus("c31-primary-branch/paimon-2.0.0/table"))
+        .unwrap();
+    let err = session
+        .query(r#"SELECT count(*) FROM "t$files""#)
+        .unwrap_err();
+    assert!(matches!(err, Error::Unread { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("t$files") && text.contains("scan.primary-branch"),
+        "{text}"
+    );
+    // A name nothing was registered under stays DataFusion's own error.
+    let err = session.query(r#"SELECT * FROM "t$nope""#).unwrap_err();
+    assert!(matches!(err, Error::DataFusion(_)), "{err}");
+}
+
+#[test]
+fn buckets_and_files_of_a_table_are_queryable() {
+    // c01 is written with `bucket=1` (its scenario.json): one bucket, 0.
+    let mut session = SqlSession::new(PaimonRelease::V1_0_0).unwrap();
+    session
+        .register_table("t", &corpus("c01-key-order/table"))
+        .unwrap();
+    let batches = session
+        .query(r#"SELECT DISTINCT bucket FROM "t$buckets""#)
+        .unwrap();
+    let buckets: Vec<i32> = batches
+        .iter()
+        .flat_map(|b| b.column(0).as_primitive::<Int32Type>().values().to_vec())
+        .collect();
+    assert_eq!(buckets, vec![0]);
+    let batches = session
+        .query(r#"SELECT DISTINCT bucket FROM "t$files""#)
+        .unwrap();
+    let buckets: Vec<i32> = batches
+        .iter()
+        .flat_map(|b| b.column(0).as_primitive::<Int32Type>().values().to_vec())
+        .collect();
+    assert_eq!(buckets, vec![0]);
+}
