@@ -248,7 +248,7 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
 /// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers, BLOB updates with
-/// placeholders, primary-key files in clustering order), written by 2.0.0 and replayed in every scan mode
+/// placeholders, primary-key files in clustering order, row sidecars), written by 2.0.0 and replayed in every scan mode
 /// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
@@ -262,6 +262,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c31-primary-branch",
     "c32-blob-update",
     "c33-pk-clustering",
+    "c34-row-sidecar",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -302,6 +303,7 @@ const WITH_ROW_TRACKING: &[&str] = &[
     "c27-data-evolution-deletes",
     "c28-blob",
     "c32-blob-update",
+    "c34-row-sidecar",
 ];
 
 /// A release that does not know BLOB refuses c28's schema first; `$row_tracking` is from 1.3.0, so both

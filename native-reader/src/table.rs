@@ -58,11 +58,12 @@ pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
 /// Why `file` of a manifest cannot be read by this reader as `release`, if it is a data-evolution file this
-/// reader does not merge: a vector-store file
-/// (`VectorType.isVectorStoreFile`, `.vector.` in its name) or a file with a `.row` sidecar
-/// (`data-evolution.row-sidecar.enabled`). The reason names the file and what it is. `None` for every other
-/// file, and for releases before 1.3.0 ([`crate::line::LineRules::data_evolution`]), whose readers know no
-/// such file and read it as a plain one.
+/// reader does not merge: a vector-store file (`VectorType.isVectorStoreFile`, `.vector.` in its name). The
+/// reason names the file and what it is. `None` for every other file, and for releases before 1.3.0
+/// ([`crate::line::LineRules::data_evolution`]), whose readers know no such file and read it as a plain one.
+/// A file's `.row` sidecar (`data-evolution.row-sidecar.enabled`) is not read: the released reader reads it
+/// only for a scan pushed down to a few row ids (`DataEvolutionSplitRead.readTarget`), which no scan here
+/// is, and reads the data file itself otherwise.
 pub fn unsupported_data_evolution_file(
     file: &crate::manifest::DataFileMeta,
     release: PaimonRelease,
@@ -74,11 +75,6 @@ pub fn unsupported_data_evolution_file(
     if name.contains(".vector.") {
         return Some(format!(
             "data file {name} is a vector-store file (data evolution), which this reader does not support"
-        ));
-    }
-    if let Some(sidecar) = file.extra_files.iter().find(|f| f.ends_with(".row")) {
-        return Some(format!(
-            "data file {name} has the row sidecar {sidecar} (`data-evolution.row-sidecar.enabled`), which this reader does not support"
         ));
     }
     None

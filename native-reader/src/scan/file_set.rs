@@ -54,7 +54,7 @@ impl<'t> Grouper<'t> {
         bucket: i32,
         file: DataFileMeta,
     ) -> Result<()> {
-        // Data evolution: `.blob`, vector-store and row-sidecar files are not merged by this reader.
+        // Data evolution: vector-store files are not merged by this reader.
         if let Some(reason) =
             crate::table::unsupported_data_evolution_file(&file, self.table.release())
         {
