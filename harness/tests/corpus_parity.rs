@@ -552,3 +552,61 @@ fn read_optimized_system_tables_replay_identically_on_this_line() {
         "both readers must refuse: {text}"
     );
 }
+
+/// `blob-as-descriptor` (1.4 on): a reader asking for descriptors gets each BLOB's serialized
+/// `BlobDescriptor` (its `.blob` file, offset and length). The descriptor names the table's absolute path, so
+/// no committed `case.json` can hold it: c28's scenario with the option is written by this line's released
+/// writer into a temporary directory, then replayed in every scan mode by both readers. A line before 1.4.1
+/// cannot write BLOB, and says so.
+#[test]
+fn blob_descriptors_replay_identically_on_this_line() {
+    let stock = StockTableReader::new().expect("JVM starts");
+    let version = stock.bridge().paimon_version().expect("version");
+    let line = native_reader::PaimonRelease::parse(&version).expect("a supported release");
+    if line < native_reader::PaimonRelease::V1_4_2 {
+        eprintln!(
+            "Paimon {version} cannot write BLOB (from 1.4.1): no blob-as-descriptor table written"
+        );
+        return;
+    }
+    let source = common::repo_root().join("corpora/c28-blob/scenario.json");
+    let mut scenario = harness::corpus::load_scenario(&source).expect("c28's scenario");
+    scenario.name = "c28-blob-as-descriptor".into();
+    scenario.paimon_version = None;
+    scenario
+        .table
+        .options
+        .insert("blob-as-descriptor".into(), "true".into());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c28-blob-as-descriptor");
+    let case =
+        harness::corpus::generate_scenario(&scenario, &out).expect("the released writer writes it");
+    let table = std::fs::canonicalize(out.join("table")).unwrap();
+    let native = common::native();
+    for &(mode_name, mode) in ALL_MODES {
+        let report = replay(&table, &stock, &native, &options(mode)).expect("replay runs");
+        assert_eq!(
+            first_problem(&report),
+            None,
+            "[{mode_name}] {}",
+            harness::report::summary_line(&report)
+        );
+        assert!(report.totals.splits > 0, "[{mode_name}] compared nothing");
+    }
+    // The released reader's values are descriptors: version 2, `BLOBDESC`, then the `.blob` file's path.
+    let first = case["expected"]["batch_latest"]["values"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hex = first.rsplit(", ").next().unwrap().trim_end_matches(')');
+    assert!(hex.starts_with("0243534544424f4c42"), "{first}");
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let uri = String::from_utf8_lossy(&bytes[13..bytes.len() - 16]).into_owned();
+    assert!(
+        uri.ends_with(".blob") && uri.contains("c28-blob-as-descriptor/table/bucket-0/"),
+        "{uri}"
+    );
+}

@@ -340,6 +340,17 @@ impl Table {
         })
     }
 
+    /// Whether BLOB values are returned as their serialized descriptors (`blob-as-descriptor`,
+    /// `CoreOptions.blobAsDescriptor`, 1.4 on: the `.blob` file, offset and length of each value, as a reader
+    /// asking for descriptors gets them) instead of their bytes.
+    pub fn blob_as_descriptor(&self) -> bool {
+        self.release >= PaimonRelease::V1_4_2
+            && self
+                .schema
+                .option("blob-as-descriptor")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    }
+
     /// Whether reads are `$binlog`'s (`BinlogTable`, on top of [`Table::audit_log`]): every column an array,
     /// a streaming split's `-U` packed with the row after it ([`crate::system::binlog`]).
     pub fn binlog(&self) -> bool {
@@ -593,26 +604,21 @@ impl Table {
             }
         }
         // BLOB is read where 2.0 writes it to `.blob` column files: a top-level column of a data-evolution
-        // table, returned as `Blob.toData()` bytes (not as descriptors).
+        // table, returned as `Blob.toData()` bytes, or as serialized descriptors with `blob-as-descriptor`.
         let blob_files = self.data_evolution()
             && self.release >= PaimonRelease::V1_4_2
-            && [
-                "blob-as-descriptor",
-                "blob-descriptor-field",
-                "blob-view-field",
-                "blob-field",
-            ]
-            .iter()
-            .all(|k| {
-                self.schema
-                    .option(k)
-                    .is_none_or(|v| v.trim().is_empty() || v.trim().eq_ignore_ascii_case("false"))
-            });
+            && ["blob-descriptor-field", "blob-view-field", "blob-field"]
+                .iter()
+                .all(|k| {
+                    self.schema.option(k).is_none_or(|v| {
+                        v.trim().is_empty() || v.trim().eq_ignore_ascii_case("false")
+                    })
+                });
         if let Some(column) = self.schema.fields.iter().find(|f| {
             f.data_type.contains_blob() && !(blob_files && f.data_type.kind == TypeKind::Blob)
         }) {
             return refuse(format!(
-                "column `{}` has type BLOB, which this reader reads only as a top-level column of a data-evolution table in `.blob` files, returned as bytes (without `blob-as-descriptor`, `blob-field`, `blob-descriptor-field`, `blob-view-field`)",
+                "column `{}` has type BLOB, which this reader reads only as a top-level column of a data-evolution table in `.blob` files (without `blob-field`, `blob-descriptor-field`, `blob-view-field`)",
                 column.name
             ));
         }

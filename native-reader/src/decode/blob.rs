@@ -89,11 +89,47 @@ impl BlobCells {
     }
 }
 
-/// The `.blob` [`FormatReader`].
+/// `BlobDescriptor.serialize()` (version 2): the version byte, the magic `BLOBDESC` (int64 LE), the URI's
+/// length (int32 LE) and UTF-8 bytes, then the payload's offset and length in the file (int64 LE each): what
+/// a reader of a `blob-as-descriptor` table gets for a BLOB (`toDescriptor().serialize()` of the `BlobRef` the
+/// released reader returns).
+pub(crate) fn descriptor(uri: &str, range: &std::ops::Range<usize>) -> Vec<u8> {
+    const VERSION: u8 = 2;
+    const MAGIC: i64 = 0x424C_4F42_4445_5343;
+    let uri = uri.as_bytes();
+    let mut out = Vec::with_capacity(1 + 8 + 4 + uri.len() + 16);
+    out.push(VERSION);
+    out.extend_from_slice(&MAGIC.to_le_bytes());
+    out.extend_from_slice(&(uri.len() as i32).to_le_bytes());
+    out.extend_from_slice(uri);
+    out.extend_from_slice(&(range.start as i64).to_le_bytes());
+    out.extend_from_slice(&(range.len() as i64).to_le_bytes());
+    out
+}
+
+/// The `.blob` [`FormatReader`]: each value as its bytes (`Blob.toData()`).
 pub(crate) struct BlobReader;
 
 impl FormatReader for BlobReader {
     fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        open(path, columns, batch_size, false)
+    }
+}
+
+/// The rows of the `.blob` file at `path` in batches of `batch_size`: each value as its bytes, or as its
+/// serialized descriptor ([`descriptor`], the file's path as its URI) when `descriptors`
+/// (`blob-as-descriptor`).
+///
+/// Errors: those of [`BlobCells::read`]; [`Error::Decode`] naming the file when more than one column is asked
+/// for; [`Error::Unsupported`] naming it for a placeholder, read without the older files that hold its value
+/// (the released reader fails on it too).
+pub(crate) fn open(
+    path: &Path,
+    columns: &[FileColumn],
+    batch_size: usize,
+    descriptors: bool,
+) -> Result<RawBatches> {
+    {
         if columns.len() > 1 {
             return Err(Error::Decode {
                 path: path.to_path_buf(),
@@ -122,6 +158,7 @@ impl FormatReader for BlobReader {
             }
         }
         let bytes = file.bytes;
+        let uri = path.to_string_lossy().into_owned();
         let want = !columns.is_empty();
         let batch = batch_size.max(1);
         let chunks: Vec<Vec<Option<std::ops::Range<usize>>>> =
@@ -134,6 +171,7 @@ impl FormatReader for BlobReader {
             let mut builder = BinaryBuilder::with_capacity(rows, 0);
             for value in chunk {
                 match value {
+                    Some(range) if descriptors => builder.append_value(descriptor(&uri, &range)),
                     Some(range) => builder.append_value(&bytes[range]),
                     None => builder.append_null(),
                 }
@@ -227,6 +265,21 @@ fn record(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descriptors_serialize_as_the_released_reader_does() {
+        // The released 2.0.0 reader's value of row 0 of c28 written with `blob-as-descriptor` at /tmp/bd
+        // (`toDescriptor().serialize()`): its payload is 1 byte at offset 4 of the file.
+        let uri = "/tmp/bd/table/bucket-0/data-09e685b8-e616-41ca-ade2-6e7d5c7cfc09-1.blob";
+        let released = "0243534544424f4c42470000002f746d702f62642f7461626c652f6275636b65742d302f646174612d\
+                        30396536383562382d653631362d343163612d616465322d3665376435633763666330392d312e626c\
+                        6f6204000000000000000100000000000000";
+        let hex: String = descriptor(uri, &(4..5))
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(hex, released.replace(' ', ""));
+    }
 
     /// `DeltaVarintCompressor.compress` of `values`, written independently of [`decompress`].
     fn compress(values: &[i64]) -> Vec<u8> {

@@ -59,7 +59,8 @@ pub(crate) fn by_field<'a>(
 type Pick = Option<(usize, BlobCell)>;
 
 /// The values of the bunch `files` (the `.blob` files of one column of a row-id group) for the group's rows
-/// `first..=last`, as Arrow Binary.
+/// `first..=last`, as Arrow Binary: the bytes, or each value's serialized descriptor when `descriptors`
+/// (`blob-as-descriptor`, [`super::blob::descriptor`]).
 ///
 /// Errors, naming the files: [`Error::Unsupported`] when the files do not cover exactly the group's rows
 /// (Java: `Blob file bunch should always contain a contiguous row range` / `should be aligned with normal
@@ -70,6 +71,7 @@ pub(crate) fn read_bunch(
     files: &[&DataFileDesc],
     (first, last): (i64, i64),
     bucket_path: &str,
+    descriptors: bool,
 ) -> Result<ArrayRef> {
     let refuse = |reason: String| Error::Unsupported {
         path: bucket_path.into(),
@@ -138,6 +140,10 @@ pub(crate) fn read_bunch(
     let mut builder = BinaryBuilder::with_capacity(rows, 0);
     for pick in &picks {
         match pick {
+            Some((i, BlobCell::Value(range))) if descriptors => {
+                let uri = files[*i].path(bucket_path).map_err(refuse)?;
+                builder.append_value(super::blob::descriptor(&uri.to_string_lossy(), range));
+            }
             Some((i, BlobCell::Value(range))) => match &read[*i] {
                 Some(cells) => builder.append_value(cells.value(range)),
                 None => builder.append_null(),
@@ -216,7 +222,7 @@ mod tests {
         assert!(err.contains("d.blob") && err.contains("0..=5"), "{err}");
         // Two files of one sequence number that overlap: refused before any file is read.
         let (e, f) = (blob("e.blob", 0, 4, 3), blob("f.blob", 2, 4, 3));
-        let err = read_bunch(&[&e, &f], (0, 5), "/nowhere/bucket-0").unwrap_err();
+        let err = read_bunch(&[&e, &f], (0, 5), "/nowhere/bucket-0", false).unwrap_err();
         assert!(matches!(err, Error::Unsupported { .. }), "{err}");
         assert!(err.to_string().contains("e.blob and f.blob"), "{err}");
     }

@@ -151,8 +151,12 @@ impl GroupBatches {
                 },
                 ColumnSource::BlobBunch(id) => {
                     let files = bunches.get(id).map_or(&[][..], Vec::as_slice);
-                    let values =
-                        super::blob_bunch::read_bunch(files, group_range, &self.bucket_path)?;
+                    let values = super::blob_bunch::read_bunch(
+                        files,
+                        group_range,
+                        &self.bucket_path,
+                        self.table.blob_as_descriptor(),
+                    )?;
                     arrow_cast::cast(&values, field.data_type()).map_err(|e| {
                         Error::library(
                             ErrorKind::Decode,

@@ -300,6 +300,9 @@ pub(crate) fn read_file_with(
         {
             ColumnHalves::open(format, &path, &columns, batch_size, pool)?
         }
+        _ if format == FileFormat::Blob => {
+            super::blob::open(&path, &columns, batch_size, table.blob_as_descriptor())?
+        }
         _ => format.reader().open(&path, &columns, batch_size)?,
     };
     Ok(FileBatches {

@@ -209,8 +209,8 @@ final class Compat {
      * getVariant}) its {@code value()} and {@code metadata()} into the two children (NOT NULL
      * writers), the struct defined; VECTOR ({@code getVector}, refused unless of exactly the type's
      * length) {@code setNotNull}, its elements at {@code index * length + k}, the data vector's
-     * value count raised to cover them. BLOB ({@code getBlob}) the bytes of {@code toData()}, as a
-     * BYTES column's.
+     * value count raised to cover them. BLOB ({@code getBlob}) the bytes of {@code toData()}, or of
+     * its serialized {@code toDescriptor()} when the exporter writes descriptors, as a BYTES column's.
      */
     static RowArrowExport.Writer lineTypeWriter(
             RowArrowExport export, DataType type, FieldVector vector, boolean nullable) {
@@ -274,7 +274,12 @@ final class Compat {
                     return new RowArrowExport.Writer(export, vector, nullable) {
                         @Override
                         void set(int index, DataGetters from, int pos) {
-                            data.setField(0, from.getBlob(pos).toData());
+                            Blob blob = from.getBlob(pos);
+                            data.setField(
+                                    0,
+                                    export.blobDescriptors()
+                                            ? blob.toDescriptor().serialize()
+                                            : blob.toData());
                             bytes.write(index, data, 0);
                         }
                     };

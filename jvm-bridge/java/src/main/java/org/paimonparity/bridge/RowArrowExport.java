@@ -119,6 +119,12 @@ final class RowArrowExport implements RowExport {
     /** The 1.3+ wording of the NOT NULL refusal (else 1.1.1/1.2's). */
     private final boolean mergeEngineNullMessage;
 
+    /**
+     * BLOB values as their serialized {@code BlobDescriptor} ({@code blob-as-descriptor}, as the
+     * Flink connector returns them), else as {@code toData()}.
+     */
+    private boolean blobDescriptors;
+
     private RowArrowExport(String release, int major, int minor) {
         this.release = release;
         boolean atLeast13 = major > 1 || (major == 1 && minor >= 3);
@@ -127,6 +133,17 @@ final class RowArrowExport implements RowExport {
         this.nullCheck =
                 major >= 2 ? NullCheck.PER_TYPE : (major == 1 && minor == 0 ? NullCheck.NONE : NullCheck.ROW_TYPE);
         this.mergeEngineNullMessage = atLeast13;
+    }
+
+    /** This exporter, writing BLOB values as serialized descriptors when {@code descriptors}. */
+    RowArrowExport withBlobDescriptors(boolean descriptors) {
+        this.blobDescriptors = descriptors;
+        return this;
+    }
+
+    /** Whether BLOB values are written as serialized descriptors ({@code blob-as-descriptor}). */
+    boolean blobDescriptors() {
+        return blobDescriptors;
     }
 
     /** The exporter following the paimon-arrow of {@code release} (e.g. "1.2.0"). */

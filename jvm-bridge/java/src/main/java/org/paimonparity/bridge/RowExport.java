@@ -60,6 +60,14 @@ interface RowExport {
      * ("Doesn't support BlobType"): {@code auto} then takes the bridge's exporter.
      */
     static RowExport select(boolean blob) {
+        return select(blob, false);
+    }
+
+    /**
+     * {@link #select(boolean)}, BLOB values written as serialized descriptors when {@code
+     * descriptors} (the table's {@code blob-as-descriptor}).
+     */
+    static RowExport select(boolean blob, boolean descriptors) {
         String mode = System.getProperty(PROPERTY);
         if (mode == null || mode.trim().isEmpty()) {
             mode = System.getenv(ENV);
@@ -76,9 +84,11 @@ interface RowExport {
             case "auto":
                 return paimonArrow == null || blob
                         ? RowArrowExport.forRelease(StockReader.paimonVersion())
+                                .withBlobDescriptors(descriptors)
                         : instantiate(paimonArrow);
             case "bridge":
-                return RowArrowExport.forRelease(StockReader.paimonVersion());
+                return RowArrowExport.forRelease(StockReader.paimonVersion())
+                        .withBlobDescriptors(descriptors);
             case "paimon-arrow":
                 if (paimonArrow == null) {
                     throw new IllegalStateException(

@@ -451,7 +451,10 @@ public final class StockReader {
                 read.newReadBuilder().newRead().createReader((Split) decoded);
         long handle = NEXT_HANDLE.getAndIncrement();
         boolean blob = tableType.getFields().stream().anyMatch(f -> holdsBlob(f.type()));
-        READS.put(handle, new OpenRead(reader, exportType, RowExport.select(blob)));
+        // `blob-as-descriptor`: a reader asking for descriptors gets each BLOB's serialized
+        // `BlobDescriptor` (its `.blob` file, offset and length), as the Flink connector returns it.
+        boolean descriptors = "true".equalsIgnoreCase(table.options().get("blob-as-descriptor"));
+        READS.put(handle, new OpenRead(reader, exportType, RowExport.select(blob, descriptors)));
         return handle;
     }
 
