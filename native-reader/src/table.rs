@@ -575,9 +575,9 @@ impl Table {
     }
 
     /// Refuses what this reader cannot read the way the table's release does, before any data file is
-    /// decoded: on 2.0.0 a `fields.<f>.map.storage-layout=shared-shredding` column, or a BLOB column in the
-    /// latest schema
-    /// (paimon-arrow cannot export BLOB; releases before 1.4.1 cannot parse the type).
+    /// decoded: on 2.0.0 a `fields.<f>.map.storage-layout=shared-shredding` column, or a BLOB column this
+    /// reader does not read: one nested in another type, one outside a data-evolution table's `.blob` files,
+    /// or one of a table with `blob-field`, `blob-descriptor-field` or `blob-view-field`.
     ///
     /// Errors: [`Error::Unsupported`] naming the latest schema file and the option or column.
     pub fn check_readable(&self) -> Result<()> {

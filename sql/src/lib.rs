@@ -93,8 +93,9 @@ impl SqlSession {
     /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
     /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
     /// `name$schemas`, `name$options`, `name$tags`, `name$manifests`, and `name$partitions`, `name$buckets`,
-    /// `name$files` when the native reader reads them for it (quote them in SQL: `"t$snapshots"`). Nothing is read until a query
-    /// scans the table; the batch plan is made now.
+    /// `name$files` when the native reader reads them for it (quote them in SQL: `"t$snapshots"`). The table's
+    /// rows are not read until a query scans the table (the batch plan is made now); the metadata system
+    /// tables are read now (`$files` lists every data file of the latest snapshot).
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that
     /// is not a table, or a table it refuses.
@@ -184,21 +185,17 @@ impl SqlSession {
     pub fn query(&self, sql: &str) -> Result<Vec<RecordBatch>> {
         self.run(sql).map_err(|e| {
             // A system table the native reader refused at registration: its reason, not "not found".
-            let text = sql.to_ascii_lowercase();
-            let unread = self
-                .unread
-                .iter()
-                .find(|(name, _)| text.contains(&name.to_ascii_lowercase()));
-            match (&e, unread) {
-                (Error::DataFusion(_), Some((name, reason)))
-                    if e.to_string().contains("not found") =>
-                {
-                    Error::Unread {
-                        table: name.clone(),
-                        reason: reason.to_string(),
-                    }
-                }
-                _ => e,
+            let missing = match &e {
+                Error::DataFusion(d) => missing_table(&d.to_string()),
+                _ => None,
+            };
+            let unread = missing.and_then(|m| self.unread.iter().find(|(name, _)| *name == m));
+            match unread {
+                Some((name, reason)) => Error::Unread {
+                    table: name.clone(),
+                    reason: reason.to_string(),
+                },
+                None => e,
             }
         })
     }
@@ -214,4 +211,13 @@ impl SqlSession {
             Ok(batches)
         })
     }
+}
+
+/// The table a DataFusion planning error says it cannot find (`table 'datafusion.public.t$files' not
+/// found`), without its catalog and schema; `None` for any other error.
+fn missing_table(error: &str) -> Option<String> {
+    let start = error.find("table '")? + "table '".len();
+    let end = start + error[start..].find("' not found")?;
+    let qualified = &error[start..end];
+    Some(qualified.rsplit('.').next().unwrap_or(qualified).to_owned())
 }

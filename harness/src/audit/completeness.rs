@@ -85,7 +85,7 @@ pub(super) fn completeness(
     // fallback branch, whose changes this branch's stream never carries: those partitions are not audited.
     // With a primary branch it is the other way round: the partitions read from the primary branch (the
     // splits not marked fallback) are not this branch's, and this branch's stream of them is not audited
-    // either.
+    // either. Both passes skip these partitions: a fallback branch's never appear in this branch's stream.
     let primary = table.primary().is_some();
     let other_branch_partitions: HashSet<Vec<Option<String>>> =
         if table.fallback().is_some() || primary {

@@ -30,7 +30,9 @@ pub(crate) fn is_blob_file(file: &DataFileDesc) -> bool {
 /// file's schema named by its first `_WRITE_COLS` entry).
 ///
 /// Errors: [`Error::Unsupported`] naming `bucket_path` for a `.blob` file without `_WRITE_COLS` or whose
-/// column is not in its schema; schema errors of [`Table::schema_by_id`].
+/// column is not in its schema, or one whose `_WRITE_COLS` differ from those of the first file of its field
+/// (`BlobFileBunch.add`: "All files in this bunch should have the same write columns", e.g. after a
+/// rename); schema errors of [`Table::schema_by_id`].
 pub(crate) fn by_field<'a>(
     table: &Table,
     files: &[&'a DataFileDesc],
@@ -50,7 +52,20 @@ pub(crate) fn by_field<'a>(
                 ),
             });
         };
-        out.entry(field.id).or_default().push(file);
+        let bunch = out.entry(field.id).or_default();
+        if let Some(first) = bunch.first() {
+            if first.write_cols != file.write_cols {
+                return Err(Error::Unsupported {
+                    path: bucket_path.into(),
+                    reason: format!(
+                        "blob files {} and {} of one column have different _WRITE_COLS ({:?} and {:?}); the \
+                         released reader refuses them too",
+                        first.file_name, file.file_name, first.write_cols, file.write_cols
+                    ),
+                });
+            }
+        }
+        bunch.push(file);
     }
     Ok(out)
 }
@@ -64,9 +79,10 @@ type Pick = Option<(usize, BlobCell)>;
 ///
 /// Errors, naming the files: [`Error::Unsupported`] when the files do not cover exactly the group's rows
 /// (Java: `Blob file bunch should always contain a contiguous row range` / `should be aligned with normal
-/// files`), or two files of one `_MAX_SEQUENCE_NUMBER` overlap; [`Error::Decode`] when a file does not hold
-/// its `_ROW_COUNT` rows, or when the files share one `_MAX_SEQUENCE_NUMBER` and one holds a placeholder;
-/// those of [`BlobCells::read`].
+/// files`), two files of one `_MAX_SEQUENCE_NUMBER` overlap, the files share one `_MAX_SEQUENCE_NUMBER` and
+/// one holds a placeholder (the released reader fails on it), or descriptors are asked for a file under an
+/// external path; [`Error::Decode`] when a file does not hold its `_ROW_COUNT` rows; those of
+/// [`BlobCells::read`].
 pub(crate) fn read_bunch(
     files: &[&DataFileDesc],
     (first, last): (i64, i64),
@@ -82,6 +98,15 @@ pub(crate) fn read_bunch(
         ranges.push(f.range().map_err(refuse)?);
     }
     check_covers(files, &ranges, (first, last)).map_err(refuse)?;
+    if let Some(f) = files
+        .iter()
+        .find(|f| descriptors && f.external_path.is_some())
+    {
+        return Err(refuse(format!(
+            "`blob-as-descriptor` of blob file {} under an external path: its descriptor URI is not reproduced",
+            f.file_name
+        )));
+    }
     // `_MAX_SEQUENCE_NUMBER` groups, newest first; files by first row id inside.
     let mut groups: BTreeMap<std::cmp::Reverse<i64>, Vec<usize>> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
@@ -119,11 +144,12 @@ pub(crate) fn read_bunch(
             for (at, cell) in cells.cells.iter().enumerate() {
                 if *cell == BlobCell::Placeholder {
                     if sequential {
-                        return Err(Error::Decode {
+                        return Err(Error::Unsupported {
                             path,
                             reason: format!(
-                                "row {at} is a placeholder, and no older file of the column holds the \
-                                 value (the released reader fails too: BlobPlaceholder.toData)"
+                                "row {at} of the blob file is a placeholder, and no older file of the \
+                                 column holds the value; the released reader fails here too \
+                                 (BlobPlaceholder.toData)"
                             ),
                         });
                     }

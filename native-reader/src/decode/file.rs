@@ -148,7 +148,7 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
 /// number).
 ///
 /// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] naming the schema file
-/// for a table this reader refuses ([`Table::check_readable`]: options it does not reproduce, BLOB outside
+/// for a table this reader refuses ([`Table::check_readable`]: shared-shredding maps, BLOB outside
 /// `.blob` files, …), and naming the data file for an external path on a non-local file system, an unknown
 /// or 2.0 format (`.row`, `.managed.blob`, `lance`, …), a `.blob` placeholder row, a shredded VARIANT or
 /// a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened; [`Error::Decode`] when its
@@ -301,7 +301,16 @@ pub(crate) fn read_file_with(
             ColumnHalves::open(format, &path, &columns, batch_size, pool)?
         }
         _ if format == FileFormat::Blob => {
-            super::blob::open(&path, &columns, batch_size, table.blob_as_descriptor())?
+            let descriptors = table.blob_as_descriptor();
+            if descriptors && file.external_path.is_some() {
+                return Err(Error::Unsupported {
+                    path,
+                    reason: "`blob-as-descriptor` of a blob file under an external path: its descriptor \
+                             URI is not reproduced"
+                        .into(),
+                });
+            }
+            super::blob::open(&path, &columns, batch_size, descriptors)?
         }
         _ => format.reader().open(&path, &columns, batch_size)?,
     };

@@ -34,14 +34,43 @@ type Partition = Vec<Option<String>>;
 /// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]` (the message of
 /// `StaticFromSnapshotStartingScanner`) or its file is missing; [`Error::Unsupported`] for
 /// `scan.plan-sort-partition=true`; manifest errors naming the file; [`Error::BinaryRow`] naming the data
-/// file whose min/max key is malformed; the same of the fallback branch.
+/// file whose min/max key is malformed; the same of the fallback branch; [`Error::Unsupported`] naming the
+/// other branch's schema when its row type is not the main branch's.
 pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
     if let Some(primary) = table.primary() {
+        same_row_type(table, primary, crate::table::SCAN_PRIMARY_BRANCH)?;
         return primary_first(table, primary, snapshot);
+    }
+    if let Some(fallback) = table.fallback() {
+        same_row_type(table, fallback, crate::table::SCAN_FALLBACK_BRANCH)?;
     }
     let (splits, planned) = plan_batch_of_branch(table, snapshot)?;
     let planned = planned.map(|(s, listed)| (s, listed.into_iter().collect()));
-    with_fallback(table, (splits, planned))
+    with_fallback(table, (splits, planned), snapshot.is_some())
+}
+
+/// `FallbackReadFileStoreTable.validateSchema` (every batch scan): the other branch's columns must have the
+/// main branch's types, position by position, top-level nullability aside.
+///
+/// Errors: [`Error::Unsupported`] naming the other branch's schema directory when they differ (the released
+/// reader's scan throws `IllegalArgumentException` there).
+fn same_row_type(table: &Table, other: &Table, option: &str) -> Result<()> {
+    let (main, theirs) = (&table.schema().fields, &other.schema().fields);
+    if main.len() == theirs.len()
+        && main
+            .iter()
+            .zip(theirs)
+            .all(|(a, b)| a.data_type.kind == b.data_type.kind)
+    {
+        return Ok(());
+    }
+    Err(Error::Unsupported {
+        path: other.meta_path().join("schema"),
+        reason: format!(
+            "the branch named by `{option}` does not have the main branch's row type; the released reader's \
+             batch scan fails on it (FallbackReadFileStoreTable.validateSchema)"
+        ),
+    })
 }
 
 /// `main` (the main branch's splits, with the snapshot they were planned from and the partitions its scan
@@ -52,6 +81,7 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
 fn with_fallback(
     table: &Table,
     main: (Vec<Split>, Option<(Snapshot, HashSet<Partition>)>),
+    snapshot_given: bool,
 ) -> Result<Vec<Split>> {
     let (mut splits, planned) = main;
     let Some(fallback) = table.fallback() else {
@@ -70,8 +100,10 @@ fn with_fallback(
             })
         }
     };
+    // `rewriteOtherOptions`: a `scan.snapshot-id` given to the main branch (even its latest) pins the other
+    // branch by time.
     let pinned = match &planned {
-        Some((snapshot, _)) if !is_latest(table, snapshot)? => {
+        Some((snapshot, _)) if snapshot_given => {
             Some(fallback_snapshot_at(fallback, snapshot.time_millis)?)
         }
         _ => None,
@@ -96,22 +128,23 @@ fn with_fallback(
 /// The batch plan of a table with a primary branch (`scan.primary-branch`: `FallbackReadScan` with the other
 /// table first): the primary branch's splits, then this branch's splits of the partitions the primary branch
 /// does not list, marked [`Split::fallback`] (read by this branch's table). The primary branch is read at its
-/// latest snapshot, or, when this branch is read at an earlier snapshot, at its last snapshot not newer than
+/// latest snapshot, or, when this branch is read at a snapshot given, at its last snapshot not newer than
 /// that one (`rewriteOtherOptions`).
 ///
 /// Errors: those of either branch's batch planning, naming its files.
 fn primary_first(table: &Table, primary: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
-    let pinned = match snapshot {
-        Some(id) if table.snapshot_manager().latest_snapshot_id()? != Some(id) => Some(
-            fallback_snapshot_at(primary, table.snapshot(id)?.time_millis)?,
-        ),
+    let main = batch_files(table, snapshot)?;
+    // `rewriteOtherOptions`: a `scan.snapshot-id` given to the main branch (even its latest) pins the primary
+    // branch by time.
+    let pinned = match (&main, snapshot) {
+        (Some((planned, _)), Some(_)) => Some(fallback_snapshot_at(primary, planned.time_millis)?),
         _ => None,
     };
-    let (mut splits, planned) = plan_batch_of_branch(primary, pinned)?;
-    let complete: HashSet<Partition> = planned
+    let (mut splits, listed) = plan_batch_of_branch(primary, pinned)?;
+    let complete: HashSet<Partition> = listed
         .map(|(_, listed)| listed.into_iter().collect())
         .unwrap_or_default();
-    let Some((snapshot, groups)) = batch_files(table, snapshot)? else {
+    let Some((snapshot, groups)) = main else {
         return Ok(splits);
     };
     let remaining: Vec<BucketFiles> = groups
@@ -126,10 +159,6 @@ fn primary_first(table: &Table, primary: &Table, snapshot: Option<i64>) -> Resul
         splits.push(split);
     }
     Ok(splits)
-}
-
-fn is_latest(table: &Table, snapshot: &Snapshot) -> Result<bool> {
-    Ok(table.snapshot_manager().latest_snapshot_id()? == Some(snapshot.id))
 }
 
 /// `SnapshotManager.earlierOrEqualTimeMills(millis)` of the fallback branch: its newest snapshot committed

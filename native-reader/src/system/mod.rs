@@ -188,7 +188,8 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
             Some(t) => Ok((t, system)),
             None => Err(Error::Unsupported {
                 path,
-                reason: "system table `ro` of a table whose fallback branch is shared".into(),
+                reason: "system table `ro` of a table whose fallback or primary branch is shared"
+                    .into(),
             }),
         };
     }
@@ -242,7 +243,9 @@ fn open_audit_log(table: Table, system: SystemTable) -> Result<(Table, SystemTab
         Some(t) => Ok((t, system)),
         None => Err(Error::Unsupported {
             path,
-            reason: format!("system table `{name}` of a table whose fallback branch is shared"),
+            reason: format!(
+                "system table `{name}` of a table whose fallback or primary branch is shared"
+            ),
         }),
     }
 }

@@ -91,13 +91,6 @@ final class Compat {
     }
 
     /**
-     * A JSON value of a type new in this generation, for {@code JsonRows.toInternal}: VARIANT
-     * from any JSON value ({@code GenericVariant.fromJson} of its text), VECTOR from a JSON array of
-     * exactly {@code length} elements ({@code BinaryVector.fromInternalArray}), BLOB from a base64
-     * string or {@code {"placeholder": true}} (2.0's {@code BlobPlaceholder}); {@code null} for
-     * other types.
-     */
-    /**
      * {@code BlobPlaceholder.INSTANCE} (2.0): a row of a BLOB column update whose value an older
      * {@code .blob} file of the column keeps. Looked up by name, as 1.4 has no such class.
      */
@@ -114,6 +107,13 @@ final class Compat {
         }
     }
 
+    /**
+     * A JSON value of a type new in this generation, for {@code JsonRows.toInternal}: VARIANT
+     * from any JSON value ({@code GenericVariant.fromJson} of its text), VECTOR from a JSON array of
+     * exactly {@code length} elements ({@code BinaryVector.fromInternalArray}), BLOB from a base64
+     * string or {@code {"placeholder": true}} (2.0's {@code BlobPlaceholder}); {@code null} for
+     * other types.
+     */
     static Object toInternalOfLineType(DataField field, JsonNode v) {
         DataType type = field.type();
         switch (type.getTypeRoot()) {

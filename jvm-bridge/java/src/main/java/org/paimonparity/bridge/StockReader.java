@@ -453,7 +453,8 @@ public final class StockReader {
         boolean blob = tableType.getFields().stream().anyMatch(f -> holdsBlob(f.type()));
         // `blob-as-descriptor`: a reader asking for descriptors gets each BLOB's serialized
         // `BlobDescriptor` (its `.blob` file, offset and length), as the Flink connector returns it.
-        boolean descriptors = "true".equalsIgnoreCase(table.options().get("blob-as-descriptor"));
+        String asDescriptor = table.options().get("blob-as-descriptor");
+        boolean descriptors = asDescriptor != null && "true".equalsIgnoreCase(asDescriptor.trim());
         READS.put(handle, new OpenRead(reader, exportType, RowExport.select(blob, descriptors)));
         return handle;
     }
