@@ -548,8 +548,8 @@ pub struct ReplayArgs {
     /// The table directories (each the one holding `schema/`, `snapshot/`, `manifest/`), or bundle files
     /// (`paimon-parity retain`): only the splits whose files a bundle retains are compared, the others
     /// counted as `not retained`. `TABLE$snapshots`, `TABLE$schemas`, `TABLE$options`, `TABLE$tags`,
-    /// `TABLE$manifests`, `TABLE$partitions`, `TABLE$buckets` compare those system tables whole;
-    /// `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`,
+    /// `TABLE$manifests`, `TABLE$partitions`, `TABLE$buckets`, `TABLE$files` compare those system tables
+    /// whole; `TABLE$row_tracking` replays the scans with `_ROW_ID` and `_SEQUENCE_NUMBER`,
     /// `TABLE$audit_log` with every row's kind as the column `rowkind`, deletes kept; `TABLE$binlog` the
     /// same with array columns (updates packed); `TABLE$ro` the batch scan of a primary-key table's top
     /// level.
