@@ -83,7 +83,7 @@ fn with_fallback(
     main: (Vec<Split>, Option<(Snapshot, HashSet<Partition>)>),
     snapshot_given: bool,
 ) -> Result<Vec<Split>> {
-    let (mut splits, planned) = main;
+    let (splits, planned) = main;
     let Some(fallback) = table.fallback() else {
         return Ok(splits);
     };
@@ -108,21 +108,10 @@ fn with_fallback(
         }
         _ => None,
     };
-    let Some((snapshot, groups)) = batch_files(fallback, pinned)? else {
-        return Ok(splits);
-    };
-    let remaining: Vec<BucketFiles> = groups
-        .into_iter()
-        .filter(|g| !complete.contains(&g.rendered.values))
-        .collect();
-    if remaining.is_empty() {
-        return Ok(splits);
+    match batch_files(fallback, pinned)? {
+        Some((snapshot, groups)) => append_second(splits, fallback, &snapshot, groups, &complete),
+        None => Ok(splits),
     }
-    for mut split in batch_splits(fallback, &snapshot, remaining)? {
-        split.fallback = true;
-        splits.push(split);
-    }
-    Ok(splits)
 }
 
 /// The batch plan of a table with a primary branch (`scan.primary-branch`: `FallbackReadScan` with the other
@@ -140,13 +129,27 @@ fn primary_first(table: &Table, primary: &Table, snapshot: Option<i64>) -> Resul
         (Some((planned, _)), Some(_)) => Some(fallback_snapshot_at(primary, planned.time_millis)?),
         _ => None,
     };
-    let (mut splits, listed) = plan_batch_of_branch(primary, pinned)?;
+    let (splits, listed) = plan_batch_of_branch(primary, pinned)?;
     let complete: HashSet<Partition> = listed
         .map(|(_, listed)| listed.into_iter().collect())
         .unwrap_or_default();
-    let Some((snapshot, groups)) = main else {
-        return Ok(splits);
-    };
+    match main {
+        Some((snapshot, groups)) => append_second(splits, table, &snapshot, groups, &complete),
+        None => Ok(splits),
+    }
+}
+
+/// `splits` (the first branch's) followed by `second`'s splits of its file `groups` (of `snapshot`) whose
+/// partition is not in `complete`, marked [`Split::fallback`] (`FallbackReadScan#plan`).
+///
+/// Errors: those of `second`'s split generation, naming its files.
+fn append_second(
+    mut splits: Vec<Split>,
+    second: &Table,
+    snapshot: &Snapshot,
+    groups: Vec<BucketFiles>,
+    complete: &HashSet<Partition>,
+) -> Result<Vec<Split>> {
     let remaining: Vec<BucketFiles> = groups
         .into_iter()
         .filter(|g| !complete.contains(&g.rendered.values))
@@ -154,7 +157,7 @@ fn primary_first(table: &Table, primary: &Table, snapshot: Option<i64>) -> Resul
     if remaining.is_empty() {
         return Ok(splits);
     }
-    for mut split in batch_splits(table, &snapshot, remaining)? {
+    for mut split in batch_splits(second, snapshot, remaining)? {
         split.fallback = true;
         splits.push(split);
     }

@@ -15,6 +15,7 @@
 
 use std::collections::HashMap;
 
+use super::files_tables::unsupported;
 use crate::error::{Error, Result};
 use crate::line::{FilesTable, PostponeBucket};
 use crate::manifest::{DataFileMeta, FileKind, FileSource};
@@ -345,13 +346,6 @@ fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Resul
         out.extend(partitions);
     }
     Ok(out)
-}
-
-fn unsupported(table: &Table, reason: String) -> Error {
-    Error::Unsupported {
-        path: table.meta_path().to_path_buf(),
-        reason,
-    }
 }
 
 #[cfg(test)]

@@ -446,7 +446,8 @@ fn deleted_record_counts(table: &Table) -> Result<HashMap<Vec<u8>, Option<i64>>>
     Ok(out)
 }
 
-fn unsupported(table: &Table, reason: String) -> Error {
+/// [`Error::Unsupported`] naming `table`'s branch directory.
+pub(super) fn unsupported(table: &Table, reason: String) -> Error {
     Error::Unsupported {
         path: table.meta_path().to_path_buf(),
         reason,
