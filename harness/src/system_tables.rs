@@ -29,6 +29,10 @@ pub struct SystemTableParity {
     pub columns: usize,
     /// The first difference, in words (`None`: identical).
     pub first_difference: Option<String>,
+    /// `$files` stats bounds of BINARY/VARBINARY columns, which the released reader prints as Java object
+    /// identities (`[B@1b6d3586`, different in every JVM): replaced on its side by
+    /// [`native_reader::system::BINARY_IDENTITY`], the native reader's mark, before the rows are compared.
+    pub masked_identities: usize,
 }
 
 impl SystemTableParity {
@@ -79,7 +83,8 @@ pub fn compare(
         .bridge()
         .read_system_table(location)?
         .collect::<std::result::Result<_, _>>()?;
-    let first_difference = first_difference(&stock_batches, &native);
+    let mask = system == SystemTable::Files;
+    let (first_difference, masked_identities) = first_difference(&stock_batches, &native, mask);
     Ok(SystemTableParity {
         location: location.to_path_buf(),
         system_table: system.name().to_owned(),
@@ -87,12 +92,29 @@ pub fn compare(
         native_rows: native.num_rows(),
         columns: native.num_columns(),
         first_difference,
+        masked_identities,
     })
 }
 
 /// The first difference between the released reader's batches and the native batch: a column's name or
-/// Arrow type, then a row (rendered as `+I (…)`), then the row counts.
-fn first_difference(stock: &[RecordBatch], native: &RecordBatch) -> Option<String> {
+/// Arrow type, then a row (rendered as `+I (…)`), then the row counts; and how many Java object identities
+/// of the released reader's rows were masked first (`mask`: `$files`).
+fn first_difference(
+    stock: &[RecordBatch],
+    native: &RecordBatch,
+    mask: bool,
+) -> (Option<String>, usize) {
+    let mut masked = 0;
+    let difference = rows_difference(stock, native, mask.then_some(&mut masked));
+    (difference, masked)
+}
+
+/// [`first_difference`], counting into `masked` the identities replaced when given.
+fn rows_difference(
+    stock: &[RecordBatch],
+    native: &RecordBatch,
+    mut masked: Option<&mut usize>,
+) -> Option<String> {
     let native_schema = native.schema();
     if let Some(first) = stock.first() {
         let stock_schema = first.schema();
@@ -123,6 +145,10 @@ fn first_difference(stock: &[RecordBatch], native: &RecordBatch) -> Option<Strin
     let stock_rows: Vec<String> = stock
         .iter()
         .flat_map(|b| (0..b.num_rows()).map(move |r| crate::diff::render_row(b, r)))
+        .map(|row| match masked.as_deref_mut() {
+            Some(count) => mask_identities(&row, count),
+            None => row,
+        })
         .collect();
     let native_rows: Vec<String> = (0..native.num_rows())
         .map(|r| crate::diff::render_row(native, r))
@@ -139,6 +165,30 @@ fn first_difference(stock: &[RecordBatch], native: &RecordBatch) -> Option<Strin
             native_rows.len()
         )
     })
+}
+
+/// `row` with every Java array identity (`[B@` and hex digits) replaced by
+/// [`native_reader::system::BINARY_IDENTITY`], adding the replacements to `count`.
+fn mask_identities(row: &str, count: &mut usize) -> String {
+    const PREFIX: &str = "[B@";
+    let mut out = String::with_capacity(row.len());
+    let mut rest = row;
+    while let Some(at) = rest.find(PREFIX) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + PREFIX.len()..];
+        let digits = after
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(after.len());
+        if digits == 0 {
+            out.push_str(PREFIX);
+        } else {
+            out.push_str(native_reader::system::BINARY_IDENTITY);
+            *count += 1;
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn names(schema: &arrow_schema::Schema) -> Vec<&str> {
@@ -162,13 +212,37 @@ pub fn summary_line(p: &SystemTableParity) -> String {
             p.system_table
         ),
         None => format!(
-            "IDENTICAL: system table ${}, {} rows, {} columns (stock {} rows, native {} rows)",
+            "IDENTICAL: system table ${}, {} rows, {} columns (stock {} rows, native {} rows){}",
             p.system_table,
             p.native_rows,
             p.columns.saturating_sub(1),
             p.stock_rows,
-            p.native_rows
+            p.native_rows,
+            match p.masked_identities {
+                0 => String::new(),
+                n => format!(
+                    "; {n} BINARY bounds not compared (Java prints object identities: `{}`)",
+                    native_reader::system::BINARY_IDENTITY
+                ),
+            }
         ),
         Some(d) => format!("DIFFERS: system table ${}: {d}", p.system_table),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_array_identities_are_masked_and_counted() {
+        let mut count = 0;
+        let row = r#"+I ("{b=[B@1b6d3586, c=x}", "{b=[B@7a81197d, c=[B@}")"#;
+        assert_eq!(
+            mask_identities(row, &mut count),
+            r#"+I ("{b=[B@<identity>, c=x}", "{b=[B@<identity>, c=[B@}")"#
+        );
+        // `[B@` without hex digits after it is text, not an identity.
+        assert_eq!(count, 2);
     }
 }

@@ -134,11 +134,12 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         failures.join("\n")
     );
     assert!(compared >= 100, "only {compared} system tables compared");
-    // What is refused today (BINARY bounds, thread-decided partition orders, fallback and primary branches,
-    // pre-2.0 reads of data-evolution stats): at most 20 tables on any release; more is a regression.
+    // What is refused today (thread-decided partition orders, fallback and primary branches, pre-2.0 reads
+    // of data-evolution stats): at most 10 tables on any release; more is a regression. BINARY bounds are
+    // compared with their Java object identities masked (`masked_identities`).
     assert!(
-        refused.len() <= 20,
-        "{} `$files` refused, more than the 20 known",
+        refused.len() <= 10,
+        "{} `$files` refused, more than the 10 known",
         refused.len()
     );
     // Every table with a snapshot that this release opens has files: `$partitions` and `$buckets` must

@@ -28,6 +28,11 @@ use crate::schema::DataField;
 use crate::table::Table;
 use crate::value::Datum;
 
+/// What `$files` shows for a BINARY/VARBINARY stats bound: Java prints the `byte[]`'s object identity
+/// (`[B@1b6d3586`), different in every JVM, so the comparison replaces the released reader's with this mark
+/// (`harness::system_tables`) and counts it.
+pub const BINARY_IDENTITY: &str = "[B@<identity>";
+
 /// One `SimpleStatsEvolution`: the file side's columns, the table → file column mapping, and whether any
 /// column is cast.
 struct Evolution {
@@ -119,8 +124,7 @@ impl<'t> Evolutions<'t> {
     /// `null_value_counts`, `min_value_stats` and `max_value_stats` of `file`.
     ///
     /// Errors: [`Error::Unsupported`] naming the table and the file for stats this reader does not
-    /// reproduce: none recorded, a position outside the stats row, a BINARY/VARBINARY bound (Java prints
-    /// `[B@<identity hash>`), a cast that fails, and on 1.0 to 1.2 more stats fields than the table has
+    /// reproduce: none recorded, a position outside the stats row, a cast that fails, and on 1.0 to 1.2 more stats fields than the table has
     /// (the released reader fails); schema errors naming the schema file.
     pub(super) fn render(&mut self, file: &DataFileMeta) -> Result<[String; 3]> {
         let evolution = self.evolution(file)?;
@@ -220,10 +224,15 @@ impl<'t> Evolutions<'t> {
                 } else {
                     value
                 };
-                *slot = value
-                    .to_legacy_string()
-                    .map_err(|e| refuse(format!("stats of `{}`: {}", field.name, e.0)))?
-                    .unwrap_or_else(|| "null".into());
+                // A BINARY/VARBINARY bound prints as Java's object identity (`[B@1b6d3586`), which no
+                // reader can reproduce: written as the mark the comparison puts in its place.
+                *slot = match value {
+                    Datum::Bytes(_) => BINARY_IDENTITY.to_owned(),
+                    value => value
+                        .to_legacy_string()
+                        .map_err(|e| refuse(format!("stats of `{}`: {}", field.name, e.0)))?
+                        .unwrap_or_else(|| "null".into()),
+                };
             }
             let [lower, upper] = bounds;
             let nulls = null_count.map_or_else(|| "null".to_owned(), |n| n.to_string());

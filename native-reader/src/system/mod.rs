@@ -20,6 +20,7 @@
 pub mod binlog;
 mod files;
 mod files_stats;
+pub use files_stats::BINARY_IDENTITY;
 pub mod files_tables;
 mod manifests;
 pub mod metadata;
