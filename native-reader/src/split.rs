@@ -229,6 +229,30 @@ impl std::fmt::Display for SplitKey {
     }
 }
 
+/// Test files: a level-0 file `name` of `rows` rows and 10 bytes, written with schema 0, its sequence numbers
+/// all `max_seq`, without key, row ids or source (set the fields a test needs with `..`).
+#[cfg(test)]
+impl DataFileDesc {
+    pub(crate) fn for_test(name: &str, rows: i64, max_seq: i64) -> DataFileDesc {
+        DataFileDesc {
+            file_name: name.into(),
+            level: 0,
+            row_count: rows,
+            file_size: 10,
+            min_sequence_number: max_seq,
+            max_sequence_number: max_seq,
+            schema_id: 0,
+            delete_row_count: Some(0),
+            min_key: Vec::new(),
+            max_key: Vec::new(),
+            external_path: None,
+            first_row_id: None,
+            write_cols: None,
+            file_source: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

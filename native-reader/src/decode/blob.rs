@@ -20,6 +20,7 @@ use arrow_array::ArrayRef;
 use super::format::{FileColumn, FormatReader, RawBatches};
 use super::mapped::{self, DataFile};
 use crate::error::{Error, Result};
+use crate::split::DataFileDesc;
 
 /// `BlobFormatWriter.MAGIC_NUMBER`.
 const MAGIC: i32 = 1_481_511_375;
@@ -129,55 +130,76 @@ pub(crate) fn open(
     batch_size: usize,
     descriptors: bool,
 ) -> Result<RawBatches> {
-    {
-        if columns.len() > 1 {
-            return Err(Error::Decode {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "not a readable blob file: a blob file holds one column, {} were asked for",
-                    columns.len()
-                ),
-            });
+    if columns.len() > 1 {
+        return Err(Error::Decode {
+            path: path.to_path_buf(),
+            reason: format!(
+                "not a readable blob file: a blob file holds one column, {} were asked for",
+                columns.len()
+            ),
+        });
+    }
+    let file = BlobCells::read(path)?;
+    let values = file
+        .cells
+        .into_iter()
+        .enumerate()
+        .map(|(row, cell)| match cell {
+            BlobCell::Null => Ok(None),
+            BlobCell::Value(range) => Ok(Some(range)),
+            BlobCell::Placeholder => Err(placeholder_alone(path, row)),
+        })
+        .collect::<Result<Vec<Option<std::ops::Range<usize>>>>>()?;
+    let bytes = file.bytes;
+    let uri = path.to_string_lossy().into_owned();
+    let want = !columns.is_empty();
+    let batch = batch_size.max(1);
+    let chunks: Vec<Vec<Option<std::ops::Range<usize>>>> =
+        values.chunks(batch).map(<[_]>::to_vec).collect();
+    Ok(Box::new(chunks.into_iter().map(move |chunk| {
+        let rows = chunk.len();
+        if !want {
+            return Ok((rows, Vec::new()));
         }
-        let file = BlobCells::read(path)?;
-        let mut values: Vec<Option<std::ops::Range<usize>>> = Vec::with_capacity(file.cells.len());
-        for (row, cell) in file.cells.iter().enumerate() {
-            match cell {
-                BlobCell::Null => values.push(None),
-                BlobCell::Value(range) => values.push(Some(range.clone())),
-                BlobCell::Placeholder => {
-                    return Err(Error::Unsupported {
-                        path: path.to_path_buf(),
-                        reason: format!(
-                            "row {row} of the blob file is a placeholder (its value is in an older file of \
-                             the column), read without those files; the released reader fails here too \
-                             (BlobPlaceholder.toData)"
-                        ),
-                    })
-                }
+        let mut builder = BinaryBuilder::with_capacity(rows, 0);
+        for value in chunk {
+            match value {
+                Some(range) if descriptors => builder.append_value(descriptor(&uri, &range)),
+                Some(range) => builder.append_value(&bytes[range]),
+                None => builder.append_null(),
             }
         }
-        let bytes = file.bytes;
-        let uri = path.to_string_lossy().into_owned();
-        let want = !columns.is_empty();
-        let batch = batch_size.max(1);
-        let chunks: Vec<Vec<Option<std::ops::Range<usize>>>> =
-            values.chunks(batch).map(<[_]>::to_vec).collect();
-        Ok(Box::new(chunks.into_iter().map(move |chunk| {
-            let rows = chunk.len();
-            if !want {
-                return Ok((rows, Vec::new()));
-            }
-            let mut builder = BinaryBuilder::with_capacity(rows, 0);
-            for value in chunk {
-                match value {
-                    Some(range) if descriptors => builder.append_value(descriptor(&uri, &range)),
-                    Some(range) => builder.append_value(&bytes[range]),
-                    None => builder.append_null(),
-                }
-            }
-            Ok((rows, vec![Arc::new(builder.finish()) as ArrayRef]))
-        })))
+        Ok((rows, vec![Arc::new(builder.finish()) as ArrayRef]))
+    })))
+}
+
+/// The error of row `row` of the `.blob` file at `path` being a placeholder where no older file of the column
+/// is read with it (the file read on its own, or the column's files all of one `_MAX_SEQUENCE_NUMBER`): the
+/// released reader fails there too (`BlobPlaceholder.toData`).
+pub(crate) fn placeholder_alone(path: &Path, row: usize) -> Error {
+    Error::Unsupported {
+        path: path.to_path_buf(),
+        reason: format!(
+            "row {row} of the blob file is a placeholder (its value is in an older file of the column), \
+             read without those files; the released reader fails here too (BlobPlaceholder.toData)"
+        ),
+    }
+}
+
+/// Refuses the descriptors of `file` (`blob-as-descriptor`) when it lives under an external path, whose URI
+/// as the released reader prints it (`Path.toString()` of the external location) is not reproduced.
+///
+/// Errors: [`Error::Unsupported`] naming `path`.
+pub(crate) fn check_descriptor_location(file: &DataFileDesc, path: &Path) -> Result<()> {
+    match &file.external_path {
+        Some(_) => Err(Error::Unsupported {
+            path: path.to_path_buf(),
+            reason:
+                "`blob-as-descriptor` of a blob file under an external path: its descriptor URI is \
+                     not reproduced"
+                    .into(),
+        }),
+        None => Ok(()),
     }
 }
 

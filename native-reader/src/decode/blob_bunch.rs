@@ -17,7 +17,6 @@ use arrow_array::ArrayRef;
 
 use super::blob::{BlobCell, BlobCells};
 use crate::error::{Error, Result};
-use crate::evolution::RowIdRange;
 use crate::split::DataFileDesc;
 use crate::table::Table;
 
@@ -81,7 +80,7 @@ type Pick = Option<(usize, BlobCell)>;
 /// (Java: `Blob file bunch should always contain a contiguous row range` / `should be aligned with normal
 /// files`), two files of one `_MAX_SEQUENCE_NUMBER` overlap, the files share one `_MAX_SEQUENCE_NUMBER` and
 /// one holds a placeholder (the released reader fails on it), or descriptors are asked for a file under an
-/// external path; [`Error::Decode`] when a file does not hold its `_ROW_COUNT` rows; those of
+/// external path (naming the file); [`Error::Decode`] when a file does not hold its `_ROW_COUNT` rows; those of
 /// [`BlobCells::read`].
 pub(crate) fn read_bunch(
     files: &[&DataFileDesc],
@@ -93,19 +92,16 @@ pub(crate) fn read_bunch(
         path: bucket_path.into(),
         reason,
     };
-    let mut ranges = Vec::with_capacity(files.len());
-    for f in files {
-        ranges.push(f.range().map_err(refuse)?);
-    }
+    let ranges = crate::evolution::row_id_ranges(files, bucket_path)?;
     check_covers(files, &ranges, (first, last)).map_err(refuse)?;
-    if let Some(f) = files
-        .iter()
-        .find(|f| descriptors && f.external_path.is_some())
-    {
-        return Err(refuse(format!(
-            "`blob-as-descriptor` of blob file {} under an external path: its descriptor URI is not reproduced",
-            f.file_name
-        )));
+    // Each file's location, once: it is read from there, and it is the URI of its descriptors.
+    let mut paths = Vec::with_capacity(files.len());
+    for f in files {
+        let path = f.path(bucket_path).map_err(refuse)?;
+        if descriptors {
+            super::blob::check_descriptor_location(f, &path)?;
+        }
+        paths.push(path);
     }
     // `_MAX_SEQUENCE_NUMBER` groups, newest first; files by first row id inside.
     let mut groups: BTreeMap<std::cmp::Reverse<i64>, Vec<usize>> = BTreeMap::new();
@@ -128,11 +124,10 @@ pub(crate) fn read_bunch(
             )));
         }
         for &i in group.iter() {
-            let path = files[i].display_path(bucket_path);
-            let cells = BlobCells::read(&files[i].path(bucket_path).map_err(refuse)?)?;
+            let cells = BlobCells::read(&paths[i])?;
             if cells.cells.len() as i64 != files[i].row_count {
                 return Err(Error::Decode {
-                    path,
+                    path: files[i].display_path(bucket_path),
                     reason: format!(
                         "{} rows, but its _ROW_COUNT is {}",
                         cells.cells.len(),
@@ -144,14 +139,7 @@ pub(crate) fn read_bunch(
             for (at, cell) in cells.cells.iter().enumerate() {
                 if *cell == BlobCell::Placeholder {
                     if sequential {
-                        return Err(Error::Unsupported {
-                            path,
-                            reason: format!(
-                                "row {at} of the blob file is a placeholder, and no older file of the \
-                                 column holds the value; the released reader fails here too \
-                                 (BlobPlaceholder.toData)"
-                            ),
-                        });
+                        return Err(super::blob::placeholder_alone(&paths[i], at));
                     }
                     continue;
                 }
@@ -167,8 +155,7 @@ pub(crate) fn read_bunch(
     for pick in &picks {
         match pick {
             Some((i, BlobCell::Value(range))) if descriptors => {
-                let uri = files[*i].path(bucket_path).map_err(refuse)?;
-                builder.append_value(super::blob::descriptor(&uri.to_string_lossy(), range));
+                builder.append_value(super::blob::descriptor(&paths[*i].to_string_lossy(), range));
             }
             Some((i, BlobCell::Value(range))) => match &read[*i] {
                 Some(cells) => builder.append_value(cells.value(range)),
@@ -211,23 +198,13 @@ fn check_covers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evolution::RowIdRange;
 
     fn blob(name: &str, first: i64, rows: i64, max_seq: i64) -> DataFileDesc {
         DataFileDesc {
-            file_name: name.into(),
-            level: 0,
-            row_count: rows,
-            file_size: 10,
-            min_sequence_number: max_seq,
-            max_sequence_number: max_seq,
-            schema_id: 0,
-            delete_row_count: Some(0),
-            min_key: Vec::new(),
-            max_key: Vec::new(),
-            external_path: None,
             first_row_id: Some(first),
             write_cols: Some(vec!["b".into()]),
-            file_source: None,
+            ..DataFileDesc::for_test(name, rows, max_seq)
         }
     }
 

@@ -302,13 +302,8 @@ pub(crate) fn read_file_with(
         }
         _ if format == FileFormat::Blob => {
             let descriptors = table.blob_as_descriptor();
-            if descriptors && file.external_path.is_some() {
-                return Err(Error::Unsupported {
-                    path,
-                    reason: "`blob-as-descriptor` of a blob file under an external path: its descriptor \
-                             URI is not reproduced"
-                        .into(),
-                });
+            if descriptors {
+                super::blob::check_descriptor_location(file, &path)?;
             }
             super::blob::open(&path, &columns, batch_size, descriptors)?
         }

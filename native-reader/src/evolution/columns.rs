@@ -7,25 +7,36 @@ use crate::error::{Error, Result};
 use crate::split::DataFileDesc;
 use crate::table::Table;
 
+/// The inclusive row-id range of each of `files` ([`RowIdRange::range`]).
+///
+/// Errors: [`Error::Unsupported`] naming `bucket_path` and the first file without `_FIRST_ROW_ID`.
+pub(crate) fn row_id_ranges(files: &[&DataFileDesc], bucket_path: &str) -> Result<Vec<(i64, i64)>> {
+    files
+        .iter()
+        .map(|f| {
+            f.range().map_err(|reason| Error::Unsupported {
+                path: bucket_path.into(),
+                reason,
+            })
+        })
+        .collect()
+}
+
 /// `DataEvolutionSplitRead.mergeRangesAndSort` for one group of data files: their indexes ordered by
 /// `_MAX_SEQUENCE_NUMBER` descending (stable: equal ones keep the group's order).
 ///
 /// Errors: [`Error::Unsupported`] naming `bucket_path` when the files do not all span the same row ids
 /// (Java's `Data files … should be all row id ranges same`), or one has no `_FIRST_ROW_ID`.
 pub(crate) fn merge_order(files: &[&DataFileDesc], bucket_path: &str) -> Result<Vec<usize>> {
-    let refuse = |reason: String| Error::Unsupported {
-        path: bucket_path.into(),
-        reason,
-    };
-    let mut ranges = Vec::with_capacity(files.len());
-    for f in files {
-        ranges.push(f.range().map_err(refuse)?);
-    }
+    let ranges = row_id_ranges(files, bucket_path)?;
     if let Some(i) = ranges.iter().position(|r| *r != ranges[0]) {
-        return Err(refuse(format!(
-            "data files {} (row ids {}..={}) and {} (row ids {}..={}) overlap but do not span the same row ids",
-            files[0].file_name, ranges[0].0, ranges[0].1, files[i].file_name, ranges[i].0, ranges[i].1
-        )));
+        return Err(Error::Unsupported {
+            path: bucket_path.into(),
+            reason: format!(
+                "data files {} (row ids {}..={}) and {} (row ids {}..={}) overlap but do not span the same row ids",
+                files[0].file_name, ranges[0].0, ranges[0].1, files[i].file_name, ranges[i].0, ranges[i].1
+            ),
+        });
     }
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(files[i].max_sequence_number));

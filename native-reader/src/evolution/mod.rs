@@ -19,7 +19,7 @@
 
 mod columns;
 
-pub(crate) use columns::{column_sources, merge_order, ColumnSource};
+pub(crate) use columns::{column_sources, merge_order, row_id_ranges, ColumnSource};
 
 pub use crate::line::DataEvolution;
 

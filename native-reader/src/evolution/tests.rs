@@ -3,20 +3,8 @@ use crate::line::DataEvolution;
 
 fn file(name: &str, first: Option<i64>, rows: i64, max_seq: i64) -> DataFileDesc {
     DataFileDesc {
-        file_name: name.into(),
-        level: 0,
-        row_count: rows,
-        file_size: 10,
-        min_sequence_number: max_seq,
-        max_sequence_number: max_seq,
-        schema_id: 0,
-        delete_row_count: Some(0),
-        min_key: Vec::new(),
-        max_key: Vec::new(),
-        external_path: None,
         first_row_id: first,
-        write_cols: None,
-        file_source: None,
+        ..DataFileDesc::for_test(name, rows, max_seq)
     }
 }
 
