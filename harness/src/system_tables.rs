@@ -83,8 +83,9 @@ pub fn compare(
         .bridge()
         .read_system_table(location)?
         .collect::<std::result::Result<_, _>>()?;
-    let mask = system == SystemTable::Files;
-    let (first_difference, masked_identities) = first_difference(&stock_batches, &native, mask);
+    let mut masked_identities = 0;
+    let mask = (system == SystemTable::Files).then_some(&mut masked_identities);
+    let first_difference = first_difference(&stock_batches, &native, mask);
     Ok(SystemTableParity {
         location: location.to_path_buf(),
         system_table: system.name().to_owned(),
@@ -97,20 +98,9 @@ pub fn compare(
 }
 
 /// The first difference between the released reader's batches and the native batch: a column's name or
-/// Arrow type, then a row (rendered as `+I (…)`), then the row counts; and how many Java object identities
-/// of the released reader's rows were masked first (`mask`: `$files`).
+/// Arrow type, then a row (rendered as `+I (…)`), then the row counts. With `masked` (`$files`), the Java
+/// object identities of the released reader's rows are masked first ([`mask_identities`]) and counted there.
 fn first_difference(
-    stock: &[RecordBatch],
-    native: &RecordBatch,
-    mask: bool,
-) -> (Option<String>, usize) {
-    let mut masked = 0;
-    let difference = rows_difference(stock, native, mask.then_some(&mut masked));
-    (difference, masked)
-}
-
-/// [`first_difference`], counting into `masked` the identities replaced when given.
-fn rows_difference(
     stock: &[RecordBatch],
     native: &RecordBatch,
     mut masked: Option<&mut usize>,

@@ -106,22 +106,13 @@ impl SqlSession {
             .register_table(name, provider::table_provider(table.clone(), false)?)?;
         for system in SYSTEM_TABLES {
             let batch = metadata::read(&table, system)?;
-            // `_row_kind` is `+I` on every row of a metadata table: left out.
-            let batch = batch
-                .project(&(1..batch.num_columns()).collect::<Vec<_>>())
-                .map_err(datafusion::error::DataFusionError::from)?;
-            self.register_batches(&format!("{name}${}", system.name()), vec![batch])?;
+            self.register_metadata(&format!("{name}${}", system.name()), batch)?;
         }
         // `$partitions`, `$buckets` and `$files` are read eagerly like the above (SYSTEM_TABLES_IF_READ).
         for system in SYSTEM_TABLES_IF_READ {
             let system_name = format!("{name}${}", system.name());
             match metadata::read(&table, system) {
-                Ok(batch) => {
-                    let batch = batch
-                        .project(&(1..batch.num_columns()).collect::<Vec<_>>())
-                        .map_err(datafusion::error::DataFusionError::from)?;
-                    self.register_batches(&system_name, vec![batch])?;
-                }
+                Ok(batch) => self.register_metadata(&system_name, batch)?,
                 Err(e) => self.unread.push((system_name, e)),
             }
         }
@@ -130,19 +121,28 @@ impl SqlSession {
         for view in ["audit_log", "binlog", "ro"] {
             let opened = Table::open_as(location, self.release)
                 .and_then(|t| native_reader::system::open(t, view));
+            let view_name = format!("{name}${view}");
             let (viewed, _) = match opened {
                 Ok(v) => v,
                 Err(e) => {
-                    self.unread.push((format!("{name}${view}"), e));
+                    self.unread.push((view_name, e));
                     continue;
                 }
             };
-            let view_name = format!("{name}${view}");
             let provider = provider::table_provider(Arc::new(viewed), false)?;
             self.claim(&view_name)?;
             self.context.register_table(view_name, provider)?;
         }
         Ok(())
+    }
+
+    /// Registers a metadata system table's `batch` ([`metadata::read`]) as table `name`, without its
+    /// `_row_kind` column (`+I` on every row of a metadata table).
+    fn register_metadata(&mut self, name: &str, batch: RecordBatch) -> Result<()> {
+        let batch = batch
+            .project(&(1..batch.num_columns()).collect::<Vec<_>>())
+            .map_err(datafusion::error::DataFusionError::from)?;
+        self.register_batches(name, vec![batch])
     }
 
     /// Registers `batches` (all of one schema; at least one, possibly empty) as table `name`.

@@ -46,20 +46,14 @@ fn buckets_and_files_of_a_table_are_queryable() {
     session
         .register_table("t", &corpus("c01-key-order/table"))
         .unwrap();
-    let batches = session
-        .query(r#"SELECT DISTINCT bucket FROM "t$buckets""#)
-        .unwrap();
-    let buckets: Vec<i32> = batches
-        .iter()
-        .flat_map(|b| b.column(0).as_primitive::<Int32Type>().values().to_vec())
-        .collect();
-    assert_eq!(buckets, vec![0]);
-    let batches = session
-        .query(r#"SELECT DISTINCT bucket FROM "t$files""#)
-        .unwrap();
-    let buckets: Vec<i32> = batches
-        .iter()
-        .flat_map(|b| b.column(0).as_primitive::<Int32Type>().values().to_vec())
-        .collect();
-    assert_eq!(buckets, vec![0]);
+    for table in ["t$buckets", "t$files"] {
+        let batches = session
+            .query(&format!(r#"SELECT DISTINCT bucket FROM "{table}""#))
+            .unwrap();
+        let buckets: Vec<i32> = batches
+            .iter()
+            .flat_map(|b| b.column(0).as_primitive::<Int32Type>().values().to_vec())
+            .collect();
+        assert_eq!(buckets, vec![0], "{table}");
+    }
 }
