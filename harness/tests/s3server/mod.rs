@@ -11,8 +11,9 @@ pub mod faulty;
 
 use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -57,25 +58,72 @@ fn binary() -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// `n` distinct free ports on 127.0.0.1, all below the Linux ephemeral floor (32768), so that no outbound
+/// connection of the tests can claim one between its choice and the server's bind (SeaweedFS warns of
+/// exactly that race). Each is held bound until all are chosen, so none is chosen twice.
+fn free_ports(n: usize) -> Vec<u16> {
+    use std::hash::{BuildHasher, Hasher};
+    let mut held = Vec::new();
+    let mut ports = Vec::new();
+    let mut seed = std::collections::hash_map::RandomState::new().build_hasher();
+    seed.write_u32(std::process::id());
+    let mut next = seed.finish();
+    while ports.len() < n {
+        next = next
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let port = 20000 + ((next >> 33) % 12000) as u16;
+        if ports.contains(&port) {
+            continue;
+        }
+        if let Ok(listener) = TcpListener::bind(("127.0.0.1", port)) {
+            held.push(listener);
+            ports.push(port);
+        }
+    }
+    ports
 }
 
+/// The flags of `weed mini` that take a port, besides `-s3.port`.
+const PORT_FLAGS: [&str; 10] = [
+    "s3.port.grpc",
+    "master.port",
+    "master.port.grpc",
+    "volume.port",
+    "volume.port.grpc",
+    "filer.port",
+    "filer.port.grpc",
+    "admin.port",
+    "admin.port.grpc",
+    "debug.port",
+];
+
 impl S3Server {
-    /// The server of this process, started on first use on 127.0.0.1 (every port it opens a free one),
-    /// waited for until its S3 port answers (at most 60 s). A watchdog stops it when this process exits.
+    /// The server of this process, started on first use on 127.0.0.1 (every port it opens a free one
+    /// below the ephemeral range), waited for until its S3 port answers a LIST of the bucket. A start
+    /// that exits or does not answer within 60 s is stopped and tried again on fresh ports, up to 3
+    /// times; the last failure shows the server's log. A watchdog stops it when this process exits.
     pub fn shared() -> &'static S3Server {
         static SERVER: OnceLock<S3Server> = OnceLock::new();
-        SERVER.get_or_init(S3Server::start)
+        SERVER.get_or_init(|| {
+            let mut failures = Vec::new();
+            for attempt in 1..=3 {
+                match S3Server::start() {
+                    Ok(server) => return server,
+                    Err(why) => {
+                        eprintln!("S3 server start {attempt} of 3 failed: {why}");
+                        failures.push(why);
+                    }
+                }
+            }
+            panic!("the S3 server did not start:\n{}", failures.join("\n"))
+        })
     }
 
-    fn start() -> S3Server {
+    fn start() -> Result<S3Server, String> {
         let root = tempfile::tempdir().unwrap();
-        let port = free_port();
+        let mut ports = free_ports(PORT_FLAGS.len() + 1);
+        let port = ports.pop().unwrap();
         let secret = format!("parity-secret-{}-{port}", std::process::id());
         let config = root.path().join("s3.json");
         std::fs::write(
@@ -99,70 +147,61 @@ impl S3Server {
             "-s3.port.iceberg=0".into(),
             "-s3.port.lance=0".into(),
         ];
-        for flag in [
-            "s3.port.grpc",
-            "master.port",
-            "master.port.grpc",
-            "volume.port",
-            "volume.port.grpc",
-            "filer.port",
-            "filer.port.grpc",
-            "admin.port",
-            "admin.port.grpc",
-            "debug.port",
-        ] {
-            args.push(format!("-{flag}={}", free_port()));
+        for (flag, p) in PORT_FLAGS.iter().zip(ports) {
+            args.push(format!("-{flag}={p}"));
         }
         std::fs::create_dir_all(root.path().join("data")).unwrap();
+        let log = root.path().join("server.log");
         // The watchdog: the server lives as long as this test process.
         let script = format!(
             "\"$0\" \"$@\" & server=$!; trap 'kill $server 2>/dev/null; wait $server' EXIT; \
              while kill -0 {} 2>/dev/null && kill -0 $server 2>/dev/null; do sleep 0.5; done",
             std::process::id()
         );
-        let watchdog = Command::new("sh")
+        let out = std::fs::File::create(&log).unwrap();
+        let mut watchdog = Command::new("sh")
+            .process_group(0)
             .arg("-c")
             .arg(script)
             .arg(binary())
             .args(&args)
             .current_dir(root.path())
-            .stdout(std::fs::File::create(root.path().join("server.log")).unwrap())
-            .stderr(Stdio::null())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
             .spawn()
             .expect("the S3 server starts");
-        let server = S3Server {
-            port,
-            secret,
-            _root: root,
-            _watchdog: watchdog,
-        };
         let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if TcpStream::connect(("127.0.0.1", port)).is_ok() && server.bucket_answers() {
-                break;
+        let failure = loop {
+            if let Ok(Some(status)) = watchdog.try_wait() {
+                break format!("it exited ({status})");
             }
-            assert!(Instant::now() < deadline, "the S3 server did not start");
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() && answers(port, &secret) {
+                return Ok(S3Server {
+                    port,
+                    secret,
+                    _root: root,
+                    _watchdog: watchdog,
+                });
+            }
+            if Instant::now() >= deadline {
+                // Stop the watchdog's server (its EXIT trap) before the next try.
+                let _ = Command::new("kill").arg(watchdog.id().to_string()).status();
+                let _ = watchdog.wait();
+                break "its S3 port did not answer within 60 s".to_string();
+            }
             std::thread::sleep(Duration::from_millis(200));
-        }
-        server
-    }
-
-    /// Whether a LIST of the bucket succeeds yet.
-    fn bucket_answers(&self) -> bool {
-        let store = self.client();
-        runtime().block_on(store.list_with_delimiter(None)).is_ok()
+        };
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(30).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        Err(format!(
+            "{failure}; the last lines of its log:\n{}",
+            tail.join("\n")
+        ))
     }
 
     fn client(&self) -> AmazonS3 {
-        AmazonS3Builder::new()
-            .with_bucket_name(BUCKET)
-            .with_region("us-east-1")
-            .with_endpoint(format!("http://127.0.0.1:{}", self.port))
-            .with_allow_http(true)
-            .with_access_key_id(ACCESS_KEY)
-            .with_secret_access_key(&self.secret)
-            .build()
-            .unwrap()
+        client_of(self.port, &self.secret, false)
     }
 
     /// The server's S3 port on 127.0.0.1.
@@ -291,6 +330,35 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
             out.push((relative, path));
         }
     }
+}
+
+/// A client of the server on `port` with the test's keys, not through any proxy. `once` makes it send
+/// each request once and wait at most 5 s for it (the default retries a starting server's answers for
+/// minutes).
+fn client_of(port: u16, secret: &str, once: bool) -> AmazonS3 {
+    let mut builder = AmazonS3Builder::new()
+        .with_bucket_name(BUCKET)
+        .with_region("us-east-1")
+        .with_endpoint(format!("http://127.0.0.1:{port}"))
+        .with_access_key_id(ACCESS_KEY)
+        .with_secret_access_key(secret);
+    let mut options = object_store::ClientOptions::new().with_allow_http(true);
+    if once {
+        options = options.with_timeout(Duration::from_secs(5));
+        builder = builder.with_retry(object_store::RetryConfig {
+            max_retries: 0,
+            retry_timeout: Duration::from_secs(5),
+            ..Default::default()
+        });
+    }
+    builder.with_client_options(options).build().unwrap()
+}
+
+/// Whether a LIST of the bucket on `port` succeeds yet (one request).
+fn answers(port: u16, secret: &str) -> bool {
+    runtime()
+        .block_on(client_of(port, secret, true).list_with_delimiter(None))
+        .is_ok()
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
