@@ -33,6 +33,11 @@ pub struct SystemTableParity {
     /// identities (`[B@1b6d3586`, different in every JVM): replaced on its side by
     /// [`native_reader::system::BINARY_IDENTITY`], the native reader's mark, before the rows are compared.
     pub masked_identities: usize,
+    /// `$files` rows compared as a set of partitions, not in order: those of two or more partitions of one
+    /// bin of the hash map the released reader fills from one thread per manifest, whose order there its
+    /// threads decide ([`native_reader::system::metadata::MetadataRows::unordered`]). Each partition's
+    /// rows are still compared in order.
+    pub unordered_rows: usize,
 }
 
 impl SystemTableParity {
@@ -78,31 +83,35 @@ pub fn compare(
     };
     let (base, branch) = crate::location::split_branch(location);
     let table = Table::open_branch(&base, branch.as_deref(), release)?;
-    let native = metadata::read(&table, system)?;
+    let native = metadata::read_with_order(&table, system)?;
     let stock_batches: Vec<RecordBatch> = stock
         .bridge()
         .read_system_table(location)?
         .collect::<std::result::Result<_, _>>()?;
     let mut masked_identities = 0;
     let mask = (system == SystemTable::Files).then_some(&mut masked_identities);
-    let first_difference = first_difference(&stock_batches, &native, mask);
+    let first_difference = first_difference(&stock_batches, &native.batch, &native.unordered, mask);
     Ok(SystemTableParity {
         location: location.to_path_buf(),
         system_table: system.name().to_owned(),
         stock_rows: stock_batches.iter().map(RecordBatch::num_rows).sum(),
-        native_rows: native.num_rows(),
-        columns: native.num_columns(),
+        native_rows: native.batch.num_rows(),
+        columns: native.batch.num_columns(),
         first_difference,
         masked_identities,
+        unordered_rows: native.unordered.iter().map(|r| r.len()).sum(),
     })
 }
 
 /// The first difference between the released reader's batches and the native batch: a column's name or
 /// Arrow type, then a row (rendered as `+I (…)`), then the row counts. With `masked` (`$files`), the Java
 /// object identities of the released reader's rows are masked first ([`mask_identities`]) and counted there.
+/// Within each `unordered` row range, both sides' rows are put in one order of their partitions first
+/// ([`order_partitions`]).
 fn first_difference(
     stock: &[RecordBatch],
     native: &RecordBatch,
+    unordered: &[std::ops::Range<usize>],
     mut masked: Option<&mut usize>,
 ) -> Option<String> {
     let native_schema = native.schema();
@@ -132,20 +141,28 @@ fn first_difference(
             }
         }
     }
-    let stock_rows: Vec<String> = stock
+    let mut stock_rows: Vec<(String, String)> = stock
         .iter()
-        .flat_map(|b| (0..b.num_rows()).map(move |r| crate::diff::render_row(b, r)))
-        .map(|row| match masked.as_deref_mut() {
-            Some(count) => mask_identities(&row, count),
-            None => row,
+        .flat_map(|b| (0..b.num_rows()).map(move |r| rendered(b, r)))
+        .map(|(partition, row)| match masked.as_deref_mut() {
+            Some(count) => (partition, mask_identities(&row, count)),
+            None => (partition, row),
         })
         .collect();
-    let native_rows: Vec<String> = (0..native.num_rows())
-        .map(|r| crate::diff::render_row(native, r))
+    let mut native_rows: Vec<(String, String)> = (0..native.num_rows())
+        .map(|r| rendered(native, r))
         .collect();
-    for (i, (s, n)) in stock_rows.iter().zip(&native_rows).enumerate() {
+    for range in unordered {
+        order_partitions(&mut stock_rows, range);
+        order_partitions(&mut native_rows, range);
+    }
+    for (i, ((_, s), (_, n))) in stock_rows.iter().zip(&native_rows).enumerate() {
         if s != n {
-            return Some(format!("row {i}: stock {s}, native {n}"));
+            let within = match unordered.iter().find(|r| r.contains(&i)) {
+                Some(r) => format!(" (of rows {r:?}, compared by partition in any order)"),
+                None => String::new(),
+            };
+            return Some(format!("row {i}{within}: stock {s}, native {n}"));
         }
     }
     (stock_rows.len() != native_rows.len()).then(|| {
@@ -155,6 +172,37 @@ fn first_difference(
             native_rows.len()
         )
     })
+}
+
+/// Row `row` of `batch` rendered (`+I (…)`), with its `partition` column's value (empty without one).
+fn rendered(batch: &RecordBatch, row: usize) -> (String, String) {
+    let partition = batch
+        .schema()
+        .index_of("partition")
+        .map(|i| crate::diff::render_value(batch.column(i).as_ref(), row))
+        .unwrap_or_default();
+    (partition, crate::diff::render_row(batch, row))
+}
+
+/// Puts the rows of `range` (those that exist) in one order of their partitions: the runs of rows of one
+/// partition (by their `partition` value), each kept in its order, sorted by their rendered rows.
+fn order_partitions(rows: &mut [(String, String)], range: &std::ops::Range<usize>) {
+    let end = range.end.min(rows.len());
+    if range.start >= end {
+        return;
+    }
+    let span = &mut rows[range.start..end];
+    let mut runs: Vec<Vec<(String, String)>> = Vec::new();
+    for row in span.iter() {
+        match runs.last_mut() {
+            Some(run) if run[0].0 == row.0 => run.push(row.clone()),
+            _ => runs.push(vec![row.clone()]),
+        }
+    }
+    runs.sort_by_cached_key(|run| run.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>());
+    for (slot, row) in span.iter_mut().zip(runs.into_iter().flatten()) {
+        *slot = row;
+    }
 }
 
 /// `row` with every Java array identity (`[B@` and hex digits) replaced by
@@ -202,7 +250,7 @@ pub fn summary_line(p: &SystemTableParity) -> String {
             p.system_table
         ),
         None => format!(
-            "IDENTICAL: system table ${}, {} rows, {} columns (stock {} rows, native {} rows){}",
+            "IDENTICAL: system table ${}, {} rows, {} columns (stock {} rows, native {} rows){}{}",
             p.system_table,
             p.native_rows,
             p.columns.saturating_sub(1),
@@ -213,6 +261,13 @@ pub fn summary_line(p: &SystemTableParity) -> String {
                 n => format!(
                     "; {n} BINARY bounds not compared (Java prints object identities: `{}`)",
                     native_reader::system::BINARY_IDENTITY
+                ),
+            },
+            match p.unordered_rows {
+                0 => String::new(),
+                n => format!(
+                    "; {n} rows compared by partition in any order (partitions of one hash-map bin, \
+                     ordered there by the released reader's threads)"
                 ),
             }
         ),
@@ -234,5 +289,53 @@ mod tests {
         );
         // `[B@` without hex digits after it is text, not an identity.
         assert_eq!(count, 2);
+    }
+
+    fn rows(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(p, r)| (p.to_string(), r.to_string()))
+            .collect()
+    }
+
+    /// Partitions swapped inside the range compare equal; a swap of rows within one partition, or a row
+    /// moved out of the range, still differs.
+    #[test]
+    fn unordered_ranges_compare_partitions_in_any_order_and_rows_in_order() {
+        let range = 1..4;
+        let ordered = |mut list: Vec<(String, String)>| {
+            order_partitions(&mut list, &range);
+            list
+        };
+        let stock = rows(&[
+            ("a", "0"),
+            ("p", "p1"),
+            ("p", "p2"),
+            ("q", "q1"),
+            ("z", "9"),
+        ]);
+        let native = rows(&[
+            ("a", "0"),
+            ("q", "q1"),
+            ("p", "p1"),
+            ("p", "p2"),
+            ("z", "9"),
+        ]);
+        assert_eq!(ordered(stock.clone()), ordered(native));
+        let swapped_within = rows(&[
+            ("a", "0"),
+            ("q", "q1"),
+            ("p", "p2"),
+            ("p", "p1"),
+            ("z", "9"),
+        ]);
+        assert_ne!(ordered(stock.clone()), ordered(swapped_within));
+        let out_of_range = rows(&[
+            ("q", "q1"),
+            ("a", "0"),
+            ("p", "p1"),
+            ("p", "p2"),
+            ("z", "9"),
+        ]);
+        assert_ne!(ordered(stock), ordered(out_of_range));
     }
 }

@@ -14,6 +14,7 @@
 //! evolved from the file's schema ([`stats`]), `creation_time` as written (the bridge's JVM runs in UTC).
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::files_tables::unsupported;
 use crate::error::{Error, Result};
@@ -79,16 +80,20 @@ pub(crate) fn fields(rule: FilesTable) -> std::result::Result<Vec<DataField>, St
     Ok(out)
 }
 
+/// Rows of column values.
+type Rows = Vec<Vec<Datum>>;
+
 /// The rows of `$files` of `table`, one `Vec` of column values each ([`fields`]), in the released reader's
-/// order (the module docs).
+/// order (the module docs), with the row ranges whose order the released reader's threads decide: each
+/// holds the rows of two or more partitions of one bin of its hash map ([`partition_order`]), in an order of
+/// the native reader's own; within a partition the rows keep the released reader's order.
 ///
 /// Errors: manifest and snapshot errors naming the file; [`Error::Unsupported`] naming the table or the
 /// data file for what is not reproduced: a table read at another snapshot than the latest
-/// (`scan.snapshot-id`, …) or with `scan.fallback-branch` or `scan.primary-branch`; two partitions whose order in the released
-/// reader's hash map is not determined ([`partition_order`]); a value whose string is not reproducible
-/// (BINARY/VARBINARY, Java's `[B@<identity hash>`; CHAR partitions); stats whose evolution is not modelled
-/// ([`super::files_stats`]); a file name without extension (the released reader throws).
-pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
+/// (`scan.snapshot-id`, …) or with `scan.fallback-branch` or `scan.primary-branch`; a value whose string
+/// is not reproducible (CHAR partitions); stats whose evolution is not modelled ([`super::files_stats`]);
+/// a file name without extension (the released reader throws).
+pub(crate) fn rows(table: &Table) -> Result<(Rows, Vec<Range<usize>>)> {
     super::files_tables::refuse_other_snapshots(table, "files")?;
     if table.fallback().is_some() || table.primary().is_some() {
         return Err(unsupported(
@@ -99,80 +104,102 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     }
     let rule = table.release().rules().files_table;
     let Some(id) = table.snapshot_manager().latest_snapshot_id()? else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
     let snapshot = table.snapshot(id)?;
-    let order = partition_order(table, &snapshot)?;
+    let bins = partition_order(table, &snapshot)?;
     let mut planned: HashMap<Vec<u8>, Vec<(crate::split::Split, Vec<DataFileMeta>)>> =
         crate::scan::batch_splits_by_partition(table, rule >= FilesTable::AllLevels)?
             .into_iter()
             .collect();
-    let partition_fields = table.partition_computer().fields().to_vec();
     let mut evolutions = super::files_stats::Evolutions::new(table)?;
     let mut out = Vec::new();
-    for partition in order {
-        let Some(splits) = planned.remove(&partition) else {
-            continue;
-        };
-        let values = table
-            .partition_computer()
-            .decode(&partition, table.meta_path())?;
-        let partition_text = super::files_tables::row_string(
-            table,
-            rule == FilesTable::ArrayPartition,
-            &partition_fields,
-            &values,
-        )?;
-        for (split, files) in splits {
-            for file in files {
-                let mut row = vec![
-                    Datum::String(partition_text.clone()),
-                    Datum::Int(i64::from(split.bucket)),
-                    Datum::String(match &file.external_path {
-                        Some(external) => external.clone(),
-                        None => normalized(&format!("{}/{}", split.bucket_path, file.file_name)),
-                    }),
-                    Datum::String(format_identifier(table, rule, &file.file_name)?),
-                    Datum::Int(file.schema_id),
-                    Datum::Int(i64::from(file.level)),
-                    Datum::Int(file.row_count),
-                    Datum::Int(file.file_size),
-                    key_string(table, &file, &file.min_key)?,
-                    key_string(table, &file, &file.max_key)?,
-                ];
-                let [nulls, min, max] = evolutions.render(&file)?;
-                row.extend([Datum::String(nulls), Datum::String(min), Datum::String(max)]);
-                row.extend([
-                    Datum::Int(file.min_sequence_number),
-                    Datum::Int(file.max_sequence_number),
-                    file.creation_time
-                        .map_or(Datum::Null, |millis| Datum::Timestamp {
-                            millis,
-                            nanos_of_milli: 0,
-                        }),
-                ]);
-                if rule >= FilesTable::DeleteRowCount {
-                    row.push(file.delete_row_count.map_or(Datum::Null, Datum::Int));
-                }
-                row.push(match file.file_source {
-                    Some(FileSource::Append) => Datum::String("APPEND".into()),
-                    Some(FileSource::Compact) => Datum::String("COMPACT".into()),
-                    None => Datum::Null,
-                });
-                if rule >= FilesTable::RowIds {
-                    row.push(file.first_row_id.map_or(Datum::Null, Datum::Int));
-                    row.push(match &file.write_cols {
-                        Some(cols) => {
-                            Datum::List(cols.iter().map(|c| Datum::String(c.clone())).collect())
-                        }
-                        None => Datum::Null,
-                    });
-                }
-                out.push(row);
-            }
+    let mut unordered = Vec::new();
+    for (partitions, known) in bins {
+        let start = out.len();
+        let mut listed = 0;
+        for partition in partitions {
+            let Some(splits) = planned.remove(&partition) else {
+                continue;
+            };
+            listed += 1;
+            push_partition(table, rule, &mut evolutions, &partition, splits, &mut out)?;
+        }
+        if !known && listed > 1 {
+            unordered.push(start..out.len());
         }
     }
-    Ok(out)
+    Ok((out, unordered))
+}
+
+/// Appends the rows of the files of one partition (its planned splits, in plan order) to `out`.
+fn push_partition(
+    table: &Table,
+    rule: FilesTable,
+    evolutions: &mut super::files_stats::Evolutions<'_>,
+    partition: &[u8],
+    splits: Vec<(crate::split::Split, Vec<DataFileMeta>)>,
+    out: &mut Vec<Vec<Datum>>,
+) -> Result<()> {
+    let partition_fields = table.partition_computer().fields().to_vec();
+    let values = table
+        .partition_computer()
+        .decode(partition, table.meta_path())?;
+    let partition_text = super::files_tables::row_string(
+        table,
+        rule == FilesTable::ArrayPartition,
+        &partition_fields,
+        &values,
+    )?;
+    for (split, files) in splits {
+        for file in files {
+            let mut row = vec![
+                Datum::String(partition_text.clone()),
+                Datum::Int(i64::from(split.bucket)),
+                Datum::String(match &file.external_path {
+                    Some(external) => external.clone(),
+                    None => normalized(&format!("{}/{}", split.bucket_path, file.file_name)),
+                }),
+                Datum::String(format_identifier(table, rule, &file.file_name)?),
+                Datum::Int(file.schema_id),
+                Datum::Int(i64::from(file.level)),
+                Datum::Int(file.row_count),
+                Datum::Int(file.file_size),
+                key_string(table, &file, &file.min_key)?,
+                key_string(table, &file, &file.max_key)?,
+            ];
+            let [nulls, min, max] = evolutions.render(&file)?;
+            row.extend([Datum::String(nulls), Datum::String(min), Datum::String(max)]);
+            row.extend([
+                Datum::Int(file.min_sequence_number),
+                Datum::Int(file.max_sequence_number),
+                file.creation_time
+                    .map_or(Datum::Null, |millis| Datum::Timestamp {
+                        millis,
+                        nanos_of_milli: 0,
+                    }),
+            ]);
+            if rule >= FilesTable::DeleteRowCount {
+                row.push(file.delete_row_count.map_or(Datum::Null, Datum::Int));
+            }
+            row.push(match file.file_source {
+                Some(FileSource::Append) => Datum::String("APPEND".into()),
+                Some(FileSource::Compact) => Datum::String("COMPACT".into()),
+                None => Datum::Null,
+            });
+            if rule >= FilesTable::RowIds {
+                row.push(file.first_row_id.map_or(Datum::Null, Datum::Int));
+                row.push(match &file.write_cols {
+                    Some(cols) => {
+                        Datum::List(cols.iter().map(|c| Datum::String(c.clone())).collect())
+                    }
+                    None => Datum::Null,
+                });
+            }
+            out.push(row);
+        }
+    }
+    Ok(())
 }
 
 /// A local path as Paimon's `Path` prints it: its `URI` normalized (`.` segments dropped, `a/..` pairs
@@ -264,13 +291,19 @@ fn key_string(table: &Table, file: &DataFileMeta, serialized: &[u8]) -> Result<D
 ///
 /// Within one bin the map keeps the order its threads inserted in. Up to 1.4 a manifest's thread inserts
 /// in its `HashMap`'s order, where `compute` puts a new key first in its bin: the partitions of one bin
-/// come newest first; 2.0 inserts the entries as they come (first seen first). The order is known when one manifest holds all the listed partitions of the bin, every
-/// other manifest holds at most the first of them, and the map never grew (growing splits bins in an order
-/// not modelled here).
+/// come newest first; 2.0 inserts the entries as they come (first seen first). The order is known when
+/// one manifest holds all the listed partitions of the bin, every other manifest holds at most the first
+/// of them, and the map never grew (growing splits bins in an order not modelled here). Which partitions
+/// share a bin is known in every case: the map's final size follows from the number of partitions.
 ///
-/// Errors: manifest errors naming the file; [`Error::Unsupported`] naming the table for two listed
-/// partitions of one bin whose order is not known (above).
-fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Result<Vec<Vec<u8>>> {
+/// Returns the listed partitions bin by bin, each bin with whether their order is the released reader's
+/// (a bin of one partition always is).
+///
+/// Errors: manifest errors naming the file.
+fn partition_order(
+    table: &Table,
+    snapshot: &crate::snapshot::Snapshot,
+) -> Result<Vec<(Vec<Vec<u8>>, bool)>> {
     let skip_postpone = table.options().bucket == POSTPONE_BUCKET
         && table.release().rules().postpone_bucket == PostponeBucket::EveryReadSkips;
     // partition → file count; per manifest, its partitions in first-seen order.
@@ -310,40 +343,39 @@ fn partition_order(table: &Table, snapshot: &crate::snapshot::Snapshot) -> Resul
                 .push(partition);
         }
     }
-    let unknown = || {
-        unsupported(
-            table,
-            "system table `files`: two partitions in one bin of the released reader's hash map whose \
-             order there depends on its threads"
-                .into(),
-        )
-    };
+    let newest_first = table.release().rules().files_table < FilesTable::WriteColsStats;
     let mut out = Vec::new();
     for (_, mut partitions) in by_bin {
-        if partitions.len() > 1 {
-            if bins > 16 {
-                return Err(unknown());
-            }
-            let holds_all = |m: &Vec<Vec<u8>>| partitions.iter().all(|p| m.contains(p));
-            let Some(home) = per_manifest.iter().position(holds_all) else {
-                return Err(unknown());
-            };
-            let rank = |p: &Vec<u8>| per_manifest[home].iter().position(|q| q == p);
-            if table.release().rules().files_table >= FilesTable::WriteColsStats {
-                partitions.sort_by_key(rank);
-            } else {
-                // Newest first: the reverse of the home manifest's first-seen order.
-                partitions.sort_by_key(|p| std::cmp::Reverse(rank(p)));
-            }
-            let others_only_first = per_manifest
-                .iter()
-                .enumerate()
-                .all(|(i, m)| i == home || partitions.iter().skip(1).all(|p| !m.contains(p)));
-            if !others_only_first {
-                return Err(unknown());
-            }
+        if partitions.len() < 2 {
+            out.push((partitions, true));
+            continue;
         }
-        out.extend(partitions);
+        let holds_all = |m: &Vec<Vec<u8>>| partitions.iter().all(|p| m.contains(p));
+        let home = per_manifest
+            .iter()
+            .position(holds_all)
+            .filter(|_| bins == 16);
+        let Some(home) = home else {
+            // Not known: listed in the bytes' order, a stable order of the native reader's own.
+            partitions.sort();
+            out.push((partitions, false));
+            continue;
+        };
+        let rank = |p: &Vec<u8>| per_manifest[home].iter().position(|q| q == p);
+        if newest_first {
+            // Newest first: the reverse of the home manifest's first-seen order.
+            partitions.sort_by_key(|p| std::cmp::Reverse(rank(p)));
+        } else {
+            partitions.sort_by_key(rank);
+        }
+        let others_only_first = per_manifest
+            .iter()
+            .enumerate()
+            .all(|(i, m)| i == home || partitions.iter().skip(1).all(|p| !m.contains(p)));
+        if !others_only_first {
+            partitions.sort();
+        }
+        out.push((partitions, others_only_first));
     }
     Ok(out)
 }
@@ -378,7 +410,8 @@ mod tests {
     #[test]
     fn stats_of_older_schemas_as_the_released_reader_prints_them() {
         let table = corpus("c04-schema-evolution/table", PaimonRelease::V1_0_0);
-        let rows = rows(&table).unwrap();
+        let (rows, unordered) = rows(&table).unwrap();
+        assert!(unordered.is_empty());
         assert_eq!(rows[0].len(), 17);
         assert_eq!(
             stats(&rows),
@@ -414,7 +447,8 @@ mod tests {
     #[test]
     fn partitions_in_the_order_of_the_released_reader() {
         let table = corpus("c06-null-partitions/table", PaimonRelease::V1_0_0);
-        let rows = rows(&table).unwrap();
+        let (rows, unordered) = rows(&table).unwrap();
+        assert!(unordered.is_empty(), "{unordered:?}");
         let partitions: Vec<&Datum> = rows.iter().map(|r| &r[0]).collect();
         let expected = [
             "[0, ap]",
@@ -444,5 +478,23 @@ mod tests {
             ]
         );
         assert_eq!(rows[0][8], Datum::Null);
+    }
+
+    /// c05's partitions `0.00` (updated by commit 2) and `-123456789012345678.99` share one bin of the
+    /// released reader's map and reach it from different manifests, so their order there is its threads'
+    /// (seen changing from run to run): one range of their 3 rows; `123456789012345678.99` has a bin alone.
+    #[test]
+    fn partitions_ordered_by_threads_are_one_range() {
+        let table = corpus("c05-types-parquet/table", PaimonRelease::V1_0_0);
+        let (rows, unordered) = rows(&table).unwrap();
+        assert_eq!(unordered.len(), 1);
+        assert_eq!(unordered[0], 0..3);
+        let partitions: Vec<&Datum> = rows.iter().map(|r| &r[0]).collect();
+        let text = |s: &str| Datum::String(s.into());
+        let (zero, low) = (text("[0.00]"), text("[-123456789012345678.99]"));
+        let mut range: Vec<&Datum> = partitions[..3].to_vec();
+        range.sort_by_key(|d| format!("{d:?}"));
+        assert_eq!(range, [&low, &zero, &zero]);
+        assert_eq!(partitions[3], &text("[123456789012345678.99]"));
     }
 }

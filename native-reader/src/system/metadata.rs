@@ -120,8 +120,29 @@ fn snapshots_columns(rule: SnapshotsTable) -> usize {
 /// read; [`Error::Unsupported`] for a system table that is not made of metadata, a table the release
 /// cannot open (`bucket=-2` before 1.1), or what [`super::files_tables`] does not reproduce (named there).
 pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
+    read_with_order(table, system).map(|rows| rows.batch)
+}
+
+/// The rows of a metadata system table ([`read`]) and the ranges of them whose order is not known.
+#[derive(Clone, Debug)]
+pub struct MetadataRows {
+    /// The rows, as [`read`] returns them.
+    pub batch: RecordBatch,
+    /// Row ranges (indices into `batch`, ascending, disjoint) whose rows the released reader returns in
+    /// an order its threads decide: in `$files`, the rows of two or more partitions of one bin of the hash
+    /// map `SnapshotReader.partitions()` fills from one thread per manifest. Within a range each
+    /// partition's rows are contiguous and in the released reader's order; the partitions are in an order
+    /// of the native reader's own. Empty for every other system table.
+    pub unordered: Vec<std::ops::Range<usize>>,
+}
+
+/// [`read`], with the row ranges whose order the released reader's threads decide.
+///
+/// Errors: those of [`read`].
+pub fn read_with_order(table: &Table, system: SystemTable) -> Result<MetadataRows> {
     // A table the release cannot open (`bucket=-2` before 1.1) has no system tables either.
     crate::scan::check_line(table)?;
+    let mut unordered = Vec::new();
     let rows = match system {
         SystemTable::Snapshots => snapshot_rows(table)?,
         SystemTable::Schemas => schema_rows(table)?,
@@ -129,7 +150,11 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         SystemTable::Tags => tag_rows(table)?,
         SystemTable::Manifests => super::manifests::rows(table)?,
         SystemTable::Partitions | SystemTable::Buckets => super::files_tables::rows(table, system)?,
-        SystemTable::Files => super::files::rows(table)?,
+        SystemTable::Files => {
+            let (rows, ranges) = super::files::rows(table)?;
+            unordered = ranges;
+            rows
+        }
         SystemTable::RowTracking
         | SystemTable::AuditLog
         | SystemTable::Binlog
@@ -155,8 +180,9 @@ pub fn read(table: &Table, system: SystemTable) -> Result<RecordBatch> {
         })?;
         columns.push(array);
     }
-    RecordBatch::try_new(schema, columns)
-        .map_err(|e| Error::library(ErrorKind::Decode, table.meta_path(), "", e))
+    let batch = RecordBatch::try_new(schema, columns)
+        .map_err(|e| Error::library(ErrorKind::Decode, table.meta_path(), "", e))?;
+    Ok(MetadataRows { batch, unordered })
 }
 
 /// A Java enum's `toString()`: its name, as the snapshot JSON spells it.
