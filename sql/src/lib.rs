@@ -38,8 +38,8 @@ const SYSTEM_TABLES: [SystemTable; 5] = [
 ];
 
 /// The metadata system tables registered beside a table when the native reader reads them for it: one it
-/// refuses for that table (the `$files` of a table with a fallback or primary branch, or whose stats it
-/// cannot render as the released reader does) is left out, and a query naming it fails with the reason.
+/// refuses for that table (a `$files` whose stats it cannot render as the released reader does, such as
+/// 2.0 data-evolution files read as an earlier release) is left out, and a query naming it fails with the reason.
 const SYSTEM_TABLES_IF_READ: [SystemTable; 3] = [
     SystemTable::Partitions,
     SystemTable::Buckets,

@@ -15,7 +15,9 @@ use crate::table::Table;
 
 use super::file_set::BucketFiles;
 use super::split_generator::batch_splits;
-use super::starting::{batch_files, plan_batch_of_branch};
+use super::starting::{
+    batch_files, batch_splits_by_partition, plan_batch_of_branch, PartitionSplits,
+};
 
 /// A partition as splits name it (its rendered values).
 type Partition = Vec<Option<String>>;
@@ -47,6 +49,56 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
     let (splits, planned) = plan_batch_of_branch(table, snapshot)?;
     let planned = planned.map(|(s, listed)| (s, listed.into_iter().collect()));
     with_fallback(table, (splits, planned), snapshot.is_some())
+}
+
+/// The splits of a batch scan of each partition alone (`newScan().withPartitionFilter([p])`, as `$files`
+/// plans them: [`batch_splits_by_partition`]) of a table that may have a fallback or a primary branch, for
+/// the partitions this (main) branch lists. `FallbackReadScan` decides by partition, so each is:
+/// - with a primary branch (1.4 on), the primary branch's splits when its scan lists the partition
+///   ([`plan_batch_of_branch`]'s partitions), else this branch's;
+/// - with a fallback branch, this branch's splits; 1.2 and 1.3 ([`FallbackBranch::PlannedPartitions`])
+///   read the fallback branch's splits of a partition whose own plan has none (all its files at level 0
+///   under a batch scan that skips level 0);
+/// - otherwise this branch's splits.
+///
+/// Errors: as [`batch_splits_by_partition`] of either branch; [`Error::Unsupported`] naming the other
+/// branch's schema when its row type is not this branch's (`validateSchema`), or naming this branch's schema
+/// for `scan.fallback-branch` on 1.0/1.1 ([`FallbackBranch::KeyedFilesReadByFallback`]).
+pub(crate) fn splits_by_partition(table: &Table, all_levels: bool) -> Result<Vec<PartitionSplits>> {
+    let mut own = batch_splits_by_partition(table, all_levels)?;
+    if let Some(primary) = table.primary() {
+        same_row_type(table, primary, crate::table::SCAN_PRIMARY_BRANCH)?;
+        let listed: HashSet<Vec<u8>> = batch_files(primary, None)?
+            .map(|(_, groups)| groups.into_iter().map(|g| g.partition).collect())
+            .unwrap_or_default();
+        let mut theirs: Vec<PartitionSplits> = batch_splits_by_partition(primary, all_levels)?
+            .into_iter()
+            .filter(|(p, _)| listed.contains(p))
+            .collect();
+        own.retain(|(p, _)| !listed.contains(p));
+        theirs.append(&mut own);
+        return Ok(theirs);
+    }
+    let Some(fallback) = table.fallback() else {
+        return Ok(own);
+    };
+    same_row_type(table, fallback, crate::table::SCAN_FALLBACK_BRANCH)?;
+    match table.release().rules().fallback_branch {
+        FallbackBranch::ListedPartitions => Ok(own),
+        FallbackBranch::PlannedPartitions => {
+            let planned: HashSet<Vec<u8>> = own.iter().map(|(p, _)| p.clone()).collect();
+            own.extend(
+                batch_splits_by_partition(fallback, all_levels)?
+                    .into_iter()
+                    .filter(|(p, _)| !planned.contains(p)),
+            );
+            Ok(own)
+        }
+        FallbackBranch::KeyedFilesReadByFallback => Err(Error::Unsupported {
+            path: table.meta_path().join("schema"),
+            reason: "scan.fallback-branch as 1.0/1.1 read it".into(),
+        }),
+    }
 }
 
 /// `FallbackReadFileStoreTable.validateSchema` (every batch scan): the other branch's columns must have the

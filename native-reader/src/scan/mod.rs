@@ -77,6 +77,7 @@ use crate::split::Split;
 use crate::table::{Table, POSTPONE_BUCKET};
 
 pub use fallback::plan_batch;
+pub(crate) use fallback::splits_by_partition;
 pub(crate) use file_set::read_snapshot_entries;
 pub use file_set::{
     deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,
@@ -85,7 +86,6 @@ pub use file_set::{
 pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
-pub(crate) use starting::batch_splits_by_partition;
 pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
 
 /// Whether a batch scan of `table` drops level-0 files (`DataTableBatchScan`,

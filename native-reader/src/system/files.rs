@@ -4,7 +4,10 @@
 //! Order: the partitions as the snapshot reader lists them (`SnapshotReader.partitions()`: the values of a
 //! `ConcurrentHashMap` keyed by the partition row, i.e. by bin of the row's hash; see [`partition_order`]),
 //! then for each partition the splits of a batch scan of that partition alone (`newScan()
-//! .withPartitionFilter`), then each split's data files.
+//! .withPartitionFilter`), then each split's data files. A table with a fallback or primary branch lists
+//! this branch's partitions (`newSnapshotReader` is not wrapped) and plans each through `FallbackReadScan`
+//! ([`crate::scan::splits_by_partition`]); the other branch's files are rendered with this branch's
+//! schemas, as `FilesRead` does with the wrapped table's `SchemaManager`.
 //!
 //! Columns ([`crate::line::FilesTable`]): `partition` as `$buckets` renders it
 //! ([`super::files_tables::row_string`]), `file_path` the external path or `<bucket path>/<file name>`,
@@ -90,18 +93,10 @@ type Rows = Vec<Vec<Datum>>;
 ///
 /// Errors: manifest and snapshot errors naming the file; [`Error::Unsupported`] naming the table or the
 /// data file for what is not reproduced: a table read at another snapshot than the latest
-/// (`scan.snapshot-id`, …) or with `scan.fallback-branch` or `scan.primary-branch`; a value whose string
-/// is not reproducible (CHAR partitions); stats whose evolution is not modelled ([`super::files_stats`]);
+/// (`scan.snapshot-id`, …); `scan.fallback-branch` on 1.0/1.1; a value whose string is not reproducible (CHAR partitions); stats whose evolution is not modelled ([`super::files_stats`]);
 /// a file name without extension (the released reader throws).
 pub(crate) fn rows(table: &Table) -> Result<(Rows, Vec<Range<usize>>)> {
     super::files_tables::refuse_other_snapshots(table, "files")?;
-    if table.fallback().is_some() || table.primary().is_some() {
-        return Err(unsupported(
-            table,
-            "system table `files` of a table with `scan.fallback-branch` or `scan.primary-branch`"
-                .into(),
-        ));
-    }
     let rule = table.release().rules().files_table;
     let Some(id) = table.snapshot_manager().latest_snapshot_id()? else {
         return Ok((Vec::new(), Vec::new()));
@@ -109,7 +104,7 @@ pub(crate) fn rows(table: &Table) -> Result<(Rows, Vec<Range<usize>>)> {
     let snapshot = table.snapshot(id)?;
     let bins = partition_order(table, &snapshot)?;
     let mut planned: HashMap<Vec<u8>, Vec<(crate::split::Split, Vec<DataFileMeta>)>> =
-        crate::scan::batch_splits_by_partition(table, rule >= FilesTable::AllLevels)?
+        crate::scan::splits_by_partition(table, rule >= FilesTable::AllLevels)?
             .into_iter()
             .collect();
     let mut evolutions = super::files_stats::Evolutions::new(table)?;
@@ -496,5 +491,33 @@ mod tests {
         range.sort_by_key(|d| format!("{d:?}"));
         assert_eq!(range, [&low, &zero, &zero]);
         assert_eq!(partitions[3], &text("[123456789012345678.99]"));
+    }
+
+    /// c31's main branch names `p1` as its primary branch: `$files` lists the main branch's partitions (1,
+    /// 2, 4; not `p1`'s 3), and partition 2, which both branches have, with `p1`'s file, as the released
+    /// 2.0.0 reader does (`data-c16f836b…`; the main branch's own is `data-8559cd9f…`, which 1.3.1, without
+    /// the option, lists).
+    #[test]
+    fn a_primary_branch_gives_the_files_of_the_partitions_it_has() {
+        let file_of_2 = |release| {
+            let table = corpus("c31-primary-branch/paimon-2.0.0/table", release);
+            let (rows, _) = rows(&table).unwrap();
+            let partitions: Vec<String> = rows.iter().map(|r| format!("{:?}", r[0])).collect();
+            assert_eq!(partitions.len(), 4, "{partitions:?}");
+            assert!(
+                !partitions.iter().any(|p| p.contains("{3}")),
+                "{partitions:?}"
+            );
+            let row = rows
+                .iter()
+                .find(|r| r[0] == Datum::String("{2}".into()))
+                .unwrap();
+            match &row[2] {
+                Datum::String(path) => path.rsplit('/').next().unwrap()[..13].to_owned(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(file_of_2(PaimonRelease::V2_0_0), "data-c16f836b");
+        assert_eq!(file_of_2(PaimonRelease::V1_3_1), "data-8559cd9f");
     }
 }
