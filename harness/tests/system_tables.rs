@@ -156,10 +156,16 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         let n = identical_by_name.get(name).copied().unwrap_or(0);
         assert!(n >= 40, "only {n} `${name}` tables identical");
     }
-    // c29-tags (and its 2.0.0 copy) hold tags: their `$tags` must have been compared.
+    // c29-tags and c35-tag-retention (each with its 2.0.0 copy) hold tags, c35's with a create time and a
+    // retention: the `$tags` of all four must have been compared, and found identical.
     let tagged = tables
         .iter()
-        .filter(|t| t.to_string_lossy().contains("c29-tags"))
+        .filter(|t| {
+            let t = t.to_string_lossy();
+            t.contains("c29-tags") || t.contains("c35-tag-retention")
+        })
         .count();
-    assert!(tagged >= 2, "the tagged corpora are missing");
+    assert!(tagged >= 4, "the tagged corpora are missing");
+    let tags = identical_by_name.get("tags").copied().unwrap_or(0);
+    assert!(tags >= 4, "only {tags} `$tags` identical");
 }

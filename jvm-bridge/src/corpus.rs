@@ -334,22 +334,35 @@ pub fn create_branch(table_dir: &Path, name: &str) -> Result<()> {
 }
 
 /// `table.createTag(name, snapshot)` on the table at `table_dir`: tag `tag/tag-<name>` of snapshot
-/// `snapshot` (`TagManager`).
+/// `snapshot` (`TagManager`); with `time_retained` (an ISO-8601 duration such as `PT36H`, Java's
+/// `Duration.parse`), `table.createTag(name, snapshot, duration)`, whose tag also records its create time
+/// (the JVM's wall clock) and retention.
 ///
-/// Errors: [`Error::Java`] (the tag exists, no such snapshot), [`Error::Protocol`] (non-UTF-8 path).
-pub fn create_tag(table_dir: &Path, name: &str, snapshot: i64) -> Result<()> {
+/// Errors: [`Error::Java`] (the tag exists, no such snapshot, a duration `Duration.parse` refuses),
+/// [`Error::Protocol`] (non-UTF-8 path).
+pub fn create_tag(
+    table_dir: &Path,
+    name: &str,
+    snapshot: i64,
+    time_retained: Option<&str>,
+) -> Result<()> {
     let dir = path_arg(table_dir)?;
     with_env(|env| {
         let dir = env.new_string(dir)?;
         let name = env.new_string(name)?;
+        let retained = match time_retained {
+            Some(d) => env.new_string(d)?.into(),
+            None => jni::objects::JObject::null(),
+        };
         env.call_static_method(
             CLASS,
             "createTag",
-            "(Ljava/lang/String;Ljava/lang/String;J)V",
+            "(Ljava/lang/String;Ljava/lang/String;JLjava/lang/String;)V",
             &[
                 JValue::Object(&dir),
                 JValue::Object(&name),
                 JValue::Long(snapshot),
+                JValue::Object(&retained),
             ],
         )?;
         Ok(())

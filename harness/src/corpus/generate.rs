@@ -462,9 +462,16 @@ impl<'a> Run<'a> {
                 row_ids,
             } => self.delete_rows(user, *identifier, row_ids),
             Step::CreateBranch { name } => Ok(jvm_bridge::corpus::create_branch(self.table, name)?),
-            Step::CreateTag { name, snapshot } => {
-                Ok(jvm_bridge::corpus::create_tag(self.table, name, *snapshot)?)
-            }
+            Step::CreateTag {
+                name,
+                snapshot,
+                time_retained,
+            } => Ok(jvm_bridge::corpus::create_tag(
+                self.table,
+                name,
+                *snapshot,
+                time_retained.as_deref(),
+            )?),
             Step::Restart => Ok(()),
             Step::ReadBatch => {
                 let batch = batch_summary(self.stock, self.table, None)?;

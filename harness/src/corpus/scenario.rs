@@ -247,6 +247,11 @@ pub enum Step {
         name: String,
         /// The snapshot tagged.
         snapshot: i64,
+        /// How long the tag is kept, as an ISO-8601 duration (`PT36H`, Java's `Duration.parse`):
+        /// `Table.createTag(name, snapshot, duration)`, whose tag also records its create time. `None`:
+        /// a tag without either.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_retained: Option<String>,
     },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,

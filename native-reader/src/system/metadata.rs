@@ -247,8 +247,12 @@ fn snapshot_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
 }
 
 /// The tags of the table (or branch), `tag/tag-<name>`, by name (`TagsTable`'s `TreeMap`): each its
-/// snapshot's id, schema id, commit time and total record count. Tags written with a create time or a
-/// retention (`tagCreateTime`, `tagTimeRetained`) are refused by name: their JSON forms are not read here.
+/// snapshot's id, schema id, commit time and total record count, then the create time and retention a tag
+/// created with a retention holds (`Tag.fromSnapshotAndTagTtl`: `tagCreateTime`, a `LocalDateTime`, and
+/// `tagTimeRetained`, a `Duration` shown as `Duration.toString()`), NULL without them.
+///
+/// Errors: [`Error::Json`] naming the tag file when it cannot be parsed or holds a create time or
+/// retention in a form Jackson's `JavaTimeModule` does not write.
 fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     let dir = table.meta_path().join("tag");
     let io = crate::fileio::for_path(&dir)?;
@@ -266,15 +270,36 @@ fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     let mut rows = Vec::with_capacity(tags.len());
     for name in tags {
         let path = dir.join(format!("tag-{name}"));
-        let json = read_json(&path)?;
-        for key in ["tagCreateTime", "tagTimeRetained"] {
-            if json.get(key).is_some_and(|v| !v.is_null()) {
-                return Err(Error::Unsupported {
-                    path,
-                    reason: format!("a tag with `{key}` is not read by this reader's `$tags`"),
-                });
+        let text = crate::fileio::read(&path)?;
+        let json: serde_json::Value = serde_json::from_slice(&text).map_err(|e| Error::Json {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        let bad = |key: &str| Error::Json {
+            path: path.clone(),
+            reason: format!("`{key}` is not in a form Jackson's JavaTimeModule writes"),
+        };
+        let created = match json.get("tagCreateTime").filter(|v| !v.is_null()) {
+            Some(v) => {
+                let (millis, nanos_of_milli) =
+                    crate::java::time::local_date_time(v).ok_or_else(|| bad("tagCreateTime"))?;
+                Datum::Timestamp {
+                    millis,
+                    nanos_of_milli,
+                }
             }
-        }
+            None => Datum::Null,
+        };
+        let retained = match json.get("tagTimeRetained").filter(|v| !v.is_null()) {
+            // The number's text, not its f64: a duration is exact to the nanosecond.
+            Some(_) => {
+                let (seconds, nanos) = number_text(&text, "tagTimeRetained")
+                    .and_then(crate::java::time::duration_from_seconds)
+                    .ok_or_else(|| bad("tagTimeRetained"))?;
+                string(crate::java::time::duration_to_string(seconds, nanos))
+            }
+            None => Datum::Null,
+        };
         // The tag file is its snapshot's JSON: parsed once, read as a snapshot.
         let snapshot: crate::snapshot::Snapshot =
             serde_json::from_value(json).map_err(|e| Error::Json {
@@ -287,11 +312,24 @@ fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
             Datum::Int(snapshot.schema_id),
             timestamp(snapshot.time_millis),
             opt(snapshot.total_record_count, Datum::Int),
-            Datum::Null,
-            Datum::Null,
+            created,
+            retained,
         ]);
     }
     Ok(rows)
+}
+
+/// The literal text of the JSON number under the top-level `key` of the JSON `text` (`"key" : 5415.25`),
+/// `None` when the key is not followed by a number.
+fn number_text<'a>(text: &'a [u8], key: &str) -> Option<&'a str> {
+    let text = std::str::from_utf8(text).ok()?;
+    let quoted = format!("\"{key}\"");
+    let rest = text[text.find(&quoted)? + quoted.len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
 }
 
 /// The schema files of the table (or branch) in listing order, each with its id and its JSON (keys in file

@@ -31,16 +31,7 @@ pub(super) fn precision_of(t: &TypeKind) -> u8 {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-pub(super) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (i64::from(m) + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+pub(super) use crate::java::time::days_from_civil;
 
 pub(super) fn is_leap_year(y: i64) -> bool {
     y % 400 == 0 || (y % 4 == 0 && y % 100 != 0)

@@ -359,11 +359,19 @@ public final class CorpusWriter {
 
     /**
      * {@code table.createTag(name, snapshot)}: tag {@code tag/tag-<name>} of snapshot {@code
-     * snapshot} (its snapshot JSON with the tag's create time, {@code TagManager}).
+     * snapshot} ({@code TagManager}: the snapshot's JSON); with {@code timeRetained} (an ISO-8601
+     * duration, {@code Duration.parse}) {@code table.createTag(name, snapshot, duration)}, whose tag
+     * also holds its create time and retention ({@code Tag.fromSnapshotAndTagTtl}).
      */
-    public static void createTag(String tableDir, String name, long snapshot) {
-        FileStoreTableFactory.create(TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
-                .createTag(name, snapshot);
+    public static void createTag(String tableDir, String name, long snapshot, String timeRetained) {
+        FileStoreTable table =
+                FileStoreTableFactory.create(
+                        TableLocations.fileIO(tableDir), TableLocations.path(tableDir));
+        if (timeRetained == null) {
+            table.createTag(name, snapshot);
+        } else {
+            table.createTag(name, snapshot, java.time.Duration.parse(timeRetained));
+        }
     }
 
     /**
