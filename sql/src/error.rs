@@ -12,8 +12,9 @@ pub enum Error {
     /// A table name that cannot be registered (empty, or given twice).
     #[error("{0}")]
     Usage(String),
-    /// A query named a system table of a registered table that the native reader refused to read (`$files`
-    /// with a value it cannot render as the released reader does, a view the release has none of).
+    /// A query scanned a metadata system table of a registered table that the native reader refuses to read
+    /// (`$files` with a value it cannot render as the released reader does, a metadata file it cannot read),
+    /// or named a view the release has none of.
     #[error("table `{table}` is not readable: {reason}")]
     Unread {
         /// The system table's name in the session, e.g. `t$files`.

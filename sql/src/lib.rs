@@ -2,7 +2,8 @@
 //! ([`provider::table_provider`]: its latest snapshot, one partition per split), its metadata system tables
 //! are registered beside it as `"name$snapshots"`, `"name$schemas"`, `"name$options"`, `"name$tags"`,
 //! `"name$manifests"`, `"name$partitions"`, `"name$buckets"` and `"name$files"`
-//! ([`native_reader::system::metadata`]), and any set of record batches (a replay's `stock` and `native`
+//! ([`native_reader::system::metadata`], read when a query scans them: [`metadata`]), and any set of record
+//! batches (a replay's `stock` and `native`
 //! rows) can be registered as a table too.
 //!
 //! ```no_run
@@ -14,6 +15,7 @@
 //! ```
 
 pub mod error;
+mod metadata;
 pub mod multiset;
 pub mod provider;
 
@@ -23,24 +25,20 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
-use native_reader::system::{metadata, SystemTable};
+use native_reader::system::SystemTable;
 use native_reader::{PaimonRelease, Table};
 
 pub use error::{Error, Result};
 
-/// The metadata system tables registered beside every table.
-const SYSTEM_TABLES: [SystemTable; 5] = [
+/// The metadata system tables registered beside every table, each read when a query scans it; one the
+/// native reader refuses for that table (a `$files` whose stats it cannot render as the released reader
+/// does, such as 2.0 data-evolution files read as an earlier release) fails that query with the reason.
+const SYSTEM_TABLES: [SystemTable; 8] = [
     SystemTable::Snapshots,
     SystemTable::Schemas,
     SystemTable::Options,
     SystemTable::Tags,
     SystemTable::Manifests,
-];
-
-/// The metadata system tables registered beside a table when the native reader reads them for it: one it
-/// refuses for that table (a `$files` whose stats it cannot render as the released reader does, such as
-/// 2.0 data-evolution files read as an earlier release) is left out, and a query naming it fails with the reason.
-const SYSTEM_TABLES_IF_READ: [SystemTable; 3] = [
     SystemTable::Partitions,
     SystemTable::Buckets,
     SystemTable::Files,
@@ -52,8 +50,8 @@ pub struct SqlSession {
     runtime: tokio::runtime::Runtime,
     release: PaimonRelease,
     names: Vec<String>,
-    /// System tables of registered tables that the native reader refuses (`$files` with a value it cannot
-    /// render, a view the release has none of), with why: a query naming one fails with that reason.
+    /// Views of registered tables that the native reader refuses (a view the release has none of), with
+    /// why: a query naming one fails with that reason.
     unread: Vec<(String, native_reader::Error)>,
 }
 
@@ -92,10 +90,11 @@ impl SqlSession {
 
     /// Registers the Paimon table at `location` (a directory or store URI the native reader opens) as
     /// `name`: its rows at the latest snapshot (the table's columns), and its system tables `name$snapshots`,
-    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests`, and `name$partitions`, `name$buckets`,
-    /// `name$files` when the native reader reads them for it (quote them in SQL: `"t$snapshots"`). The table's
-    /// rows are not read until a query scans the table (the batch plan is made now); the metadata system
-    /// tables are read now (`$files` lists every data file of the latest snapshot).
+    /// `name$schemas`, `name$options`, `name$tags`, `name$manifests`, `name$partitions`, `name$buckets` and
+    /// `name$files` (quote them in SQL: `"t$snapshots"`), and the views `name$audit_log`, `name$binlog` and
+    /// `name$ro` the release has. Nothing is read until a query scans a table (the table's batch plan is made
+    /// now); a metadata system table is read whole when a query scans it, and one the native reader refuses
+    /// fails that query with [`Error::Unread`].
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that
     /// is not a table, or a table it refuses.
@@ -105,16 +104,10 @@ impl SqlSession {
         self.context
             .register_table(name, provider::table_provider(table.clone(), false)?)?;
         for system in SYSTEM_TABLES {
-            let batch = metadata::read(&table, system)?;
-            self.register_metadata(&format!("{name}${}", system.name()), batch)?;
-        }
-        // `$partitions`, `$buckets` and `$files` are read eagerly like the above (SYSTEM_TABLES_IF_READ).
-        for system in SYSTEM_TABLES_IF_READ {
             let system_name = format!("{name}${}", system.name());
-            match metadata::read(&table, system) {
-                Ok(batch) => self.register_metadata(&system_name, batch)?,
-                Err(e) => self.unread.push((system_name, e)),
-            }
+            let provider = metadata::provider(&system_name, table.clone(), system)?;
+            self.claim(&system_name)?;
+            self.context.register_table(system_name, provider)?;
         }
         // The system tables read by splits, as DataFusion tables like the table itself. One the table has
         // none of (a view its release refuses) is not registered; a query naming it fails with the reason.
@@ -134,15 +127,6 @@ impl SqlSession {
             self.context.register_table(view_name, provider)?;
         }
         Ok(())
-    }
-
-    /// Registers a metadata system table's `batch` ([`metadata::read`]) as table `name`, without its
-    /// `_row_kind` column (`+I` on every row of a metadata table).
-    fn register_metadata(&mut self, name: &str, batch: RecordBatch) -> Result<()> {
-        let batch = batch
-            .project(&(1..batch.num_columns()).collect::<Vec<_>>())
-            .map_err(datafusion::error::DataFusionError::from)?;
-        self.register_batches(name, vec![batch])
     }
 
     /// Registers `batches` (all of one schema; at least one, possibly empty) as table `name`.
@@ -181,10 +165,18 @@ impl SqlSession {
     /// there is no row).
     ///
     /// Errors: [`Error::DataFusion`] for SQL that does not parse or names what is not registered, and for a
-    /// failed read (its native error inside).
+    /// failed read of a table's splits (its native error inside); [`Error::Unread`] for a metadata system
+    /// table the native reader refuses to read, or a view of a registered table that it refused.
     pub fn query(&self, sql: &str) -> Result<Vec<RecordBatch>> {
         self.run(sql).map_err(|e| {
-            // A system table the native reader refused at registration: its reason, not "not found".
+            // A metadata system table the native reader refused to read: its reason.
+            if let Some(unread) = match &e {
+                Error::DataFusion(d) => metadata::unread_in(d),
+                _ => None,
+            } {
+                return unread;
+            }
+            // A view the native reader refused at registration: its reason, not "not found".
             let missing = match &e {
                 Error::DataFusion(d) => missing_table(&d.to_string()),
                 _ => None,

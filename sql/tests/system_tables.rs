@@ -1,6 +1,5 @@
-//! The metadata system tables registered beside a table: `$partitions`, `$buckets` and `$files` are there
-//! when the native reader reads them for the table, and a query naming one it refuses fails with the reason,
-//! not with "table not found".
+//! The metadata system tables registered beside a table: each read when a query scans it, and a query
+//! scanning one the native reader refuses fails with the reason, not with "table not found".
 
 use std::path::{Path, PathBuf};
 
@@ -57,4 +56,49 @@ fn buckets_and_files_of_a_table_are_queryable() {
             .collect();
         assert_eq!(buckets, vec![0], "{table}");
     }
+}
+
+/// Copies the directory `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn metadata_tables_are_read_when_a_query_scans_them() {
+    // A copy of c01 registered, then its manifests removed: had `$files` been read at registration, the
+    // query would still answer. It fails naming the manifest, and `$snapshots` (no manifest needed) answers
+    // with the table's 2 commits (its scenario.json).
+    let dir = std::env::temp_dir().join(format!("paimon-sql-lazy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&corpus("c01-key-order/table"), &dir);
+    let mut session = SqlSession::new(PaimonRelease::V1_0_0).unwrap();
+    session.register_table("t", &dir).unwrap();
+    std::fs::remove_dir_all(dir.join("manifest")).unwrap();
+    let err = session
+        .query(r#"SELECT count(*) FROM "t$files""#)
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::Unread { .. }), "{text}");
+    assert!(
+        text.contains("t$files") && text.contains("manifest"),
+        "{text}"
+    );
+    let batches = session
+        .query(r#"SELECT count(*) FROM "t$snapshots""#)
+        .unwrap();
+    let count = batches[0]
+        .column(0)
+        .as_primitive::<arrow_array::types::Int64Type>()
+        .value(0);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(count, 2);
 }

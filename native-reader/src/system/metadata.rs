@@ -136,6 +136,21 @@ pub struct MetadataRows {
     pub unordered: Vec<std::ops::Range<usize>>,
 }
 
+/// The schema of [`read`]'s batch for `system` of `table` (`_row_kind`, then the release's columns), without
+/// reading a row.
+///
+/// Errors: [`Error::Unsupported`] for a system table that is not made of metadata; as [`read`] for a bug in
+/// the column types.
+pub fn schema(table: &Table, system: SystemTable) -> Result<arrow_schema::Schema> {
+    if !system.is_metadata() {
+        return Err(Error::Unsupported {
+            path: table.meta_path().to_path_buf(),
+            reason: format!("`${}` is read by splits, not as metadata", system.name()),
+        });
+    }
+    Ok(crate::types::read_schema(&fields(table, system)?))
+}
+
 /// [`read`], with the row ranges whose order the released reader's threads decide.
 ///
 /// Errors: those of [`read`].
