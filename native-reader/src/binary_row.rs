@@ -138,6 +138,12 @@ impl<'a> BinaryRow<'a> {
     ) -> std::result::Result<&'a [u8], BinaryRowError> {
         let start = usize::try_from(offset).map_err(|_| "offset overflow".to_string())?;
         let len = usize::try_from(len).map_err(|_| "length overflow".to_string())?;
+        if len == 0 {
+            // Java copies nothing for an empty part, wherever its offset points
+            // (`MemorySegmentUtils.copyToBytes` falls through to the multi-segment copy, which copies no
+            // byte when the offset is past the row): an empty string or binary, not an error.
+            return Ok(&[]);
+        }
         let end = start
             .checked_add(len)
             .ok_or_else(|| "offset + length overflow".to_string())?;
@@ -519,6 +525,23 @@ mod tests {
             decode_row(&bytes, &[&t("INT")]).unwrap(),
             vec![Datum::Int(5)]
         );
+    }
+
+    /// The slot of a DOUBLE 54.0 (`0x404B000000000000`) read as a STRING, as a pre-2.0 release reads a
+    /// `_WRITE_COLS` file's stats: offset `0x404B0000`, length 0, far past the row. Java prints "" (it
+    /// copies no byte); a non-empty part out there is still an error.
+    #[test]
+    fn an_empty_part_past_the_row_is_empty() {
+        let mut row = vec![0u8; 8];
+        row.extend_from_slice(&54.0f64.to_le_bytes());
+        let bytes = with_prefix(1, &row);
+        assert_eq!(
+            decode_row(&bytes, &[&t("STRING")]).unwrap(),
+            vec![Datum::String(String::new())]
+        );
+        let mut row = vec![0u8; 8];
+        row.extend_from_slice(&((0x404B_0000u64 << 32) | 1).to_le_bytes());
+        assert!(decode_row(&with_prefix(1, &row), &[&t("STRING")]).is_err());
     }
 
     #[test]

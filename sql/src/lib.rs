@@ -31,8 +31,8 @@ use native_reader::{PaimonRelease, Table};
 pub use error::{Error, Result};
 
 /// The metadata system tables registered beside every table, each read when a query scans it; one the
-/// native reader refuses for that table (a `$files` whose stats it cannot render as the released reader
-/// does, such as 2.0 data-evolution files read as an earlier release) fails that query with the reason.
+/// native reader cannot read for that table (a metadata file missing, a value it refuses to render) fails
+/// that query with the reason.
 const SYSTEM_TABLES: [SystemTable; 8] = [
     SystemTable::Snapshots,
     SystemTable::Schemas,

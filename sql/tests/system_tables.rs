@@ -1,5 +1,5 @@
 //! The metadata system tables registered beside a table: each read when a query scans it, and a query
-//! scanning one the native reader refuses fails with the reason, not with "table not found".
+//! scanning one the native reader cannot read fails with the reason, not with "table not found".
 
 use std::path::{Path, PathBuf};
 
@@ -12,31 +12,6 @@ fn corpus(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../corpora")
         .join(path)
-}
-
-#[test]
-fn a_refused_system_table_is_named_with_its_reason() {
-    // c24's files written by 2.0.0 with `_WRITE_COLS`, read as 1.4.2: that release reads their stats at the
-    // positions of all the schema's columns, so `$files` is refused by name.
-    let mut session = SqlSession::new(PaimonRelease::V1_4_2).unwrap();
-    session
-        .register_table("t", &corpus("c24-data-evolution/paimon-2.0.0/table"))
-        .unwrap();
-    let err = session
-        .query(r#"SELECT count(*) FROM "t$files""#)
-        .unwrap_err();
-    assert!(matches!(err, Error::Unread { .. }), "{err}");
-    let text = err.to_string();
-    assert!(
-        text.contains("t$files") && text.contains("_WRITE_COLS"),
-        "{text}"
-    );
-    // A name nothing was registered under stays DataFusion's own error, one that merely ends like a refused
-    // one too.
-    for query in [r#"SELECT * FROM "t$nope""#, r#"SELECT * FROM "at$files""#] {
-        let err = session.query(query).unwrap_err();
-        assert!(matches!(err, Error::DataFusion(_)), "{err}");
-    }
 }
 
 #[test]
@@ -73,12 +48,11 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 #[test]
-fn metadata_tables_are_read_when_a_query_scans_them() {
+fn metadata_tables_are_read_when_a_query_scans_them_and_a_failed_read_is_named() {
     // A copy of c01 registered, then its manifests removed: had `$files` been read at registration, the
-    // query would still answer. It fails naming the manifest, and `$snapshots` (no manifest needed) answers
-    // with the table's 2 commits (its scenario.json).
-    let dir = std::env::temp_dir().join(format!("paimon-sql-lazy-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    // query would still answer. It fails naming the system table and the manifest, and `$snapshots` (no
+    // manifest needed) answers with the table's 2 commits (its scenario.json).
+    let dir = temp_dir("lazy");
     copy_tree(&corpus("c01-key-order/table"), &dir);
     let mut session = SqlSession::new(PaimonRelease::V1_0_0).unwrap();
     session.register_table("t", &dir).unwrap();
@@ -99,6 +73,19 @@ fn metadata_tables_are_read_when_a_query_scans_them() {
         .column(0)
         .as_primitive::<arrow_array::types::Int64Type>()
         .value(0);
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(count, 2);
+    // A name nothing was registered under stays DataFusion's own error, one that merely ends like a
+    // registered one too.
+    for query in [r#"SELECT * FROM "t$nope""#, r#"SELECT * FROM "at$files""#] {
+        let err = session.query(query).unwrap_err();
+        assert!(matches!(err, Error::DataFusion(_)), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh directory under the system's temporary directory, for this process and `what`.
+fn temp_dir(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("paimon-sql-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
