@@ -129,6 +129,39 @@ impl SqlSession {
         Ok(())
     }
 
+    /// Registers the streaming scan of the Paimon table at `location` as `name`: every change of every
+    /// snapshot from `from_snapshot` (default: the earliest retained one) to the latest, as
+    /// `scan.mode=from-snapshot` with `scan.snapshot-id` reads them (`replay --mode stream`), with
+    /// `_row_kind` (Int8: 0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`) before the table's columns. The splits are planned
+    /// now and read when a query scans them, one partition each.
+    ///
+    /// Errors: [`Error::Usage`] for an empty or repeated name; the native reader's error for a location that
+    /// is not a table, a table without a snapshot, or a streaming scan it refuses.
+    pub fn register_stream(
+        &mut self,
+        name: &str,
+        location: &Path,
+        from_snapshot: Option<i64>,
+    ) -> Result<()> {
+        let table = Arc::new(Table::open_as(location, self.release)?);
+        let manager = table.snapshot_manager();
+        let (Some(earliest), Some(latest)) = (
+            manager.earliest_snapshot_id()?,
+            manager.latest_snapshot_id()?,
+        ) else {
+            return Err(native_reader::Error::Snapshot {
+                path: table.meta_path().join("snapshot"),
+                reason: "the table has no snapshot to stream".into(),
+            }
+            .into());
+        };
+        let splits = table.plan_stream(from_snapshot.unwrap_or(earliest), latest)?;
+        let provider = provider::splits_provider(table, splits, true)?;
+        self.claim(name)?;
+        self.context.register_table(name, provider)?;
+        Ok(())
+    }
+
     /// Registers `batches` (all of one schema; at least one, possibly empty) as table `name`.
     ///
     /// Errors: [`Error::Usage`] for an empty or repeated name, or no batch; [`Error::DataFusion`] when the

@@ -79,6 +79,18 @@ impl PartitionStream for SplitStream {
 /// Errors: the native reader's planning error (a table it refuses names what it does not support).
 pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<PaimonTable>> {
     let splits = table.plan_batch(None)?;
+    splits_provider(table, splits, keep_row_kind)
+}
+
+/// `splits` of `table` (a batch plan, or a streaming scan's splits of every snapshot it read) as a
+/// DataFusion table, each split one partition read lazily, as [`table_provider`] does.
+///
+/// Errors: none today (a `Result` for the schema work it shares with [`table_provider`]).
+pub fn splits_provider(
+    table: Arc<Table>,
+    splits: Vec<Split>,
+    keep_row_kind: bool,
+) -> Result<Arc<PaimonTable>> {
     let mut read: SchemaRef = Arc::new(native_reader::types::read_schema_as(
         &table.schema().fields,
         table.string_views(),
@@ -119,7 +131,8 @@ pub fn table_provider(table: Arc<Table>, keep_row_kind: bool) -> Result<Arc<Paim
     }))
 }
 
-/// A Paimon table's batch plan as a DataFusion [`TableProvider`] (see [`table_provider`]).
+/// A Paimon table's batch plan, or a streaming scan's splits, as a DataFusion [`TableProvider`] (see
+/// [`table_provider`], [`splits_provider`]).
 #[derive(Debug)]
 pub struct PaimonTable {
     table: Arc<Table>,

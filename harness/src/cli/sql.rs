@@ -13,6 +13,11 @@ pub struct SqlArgs {
     /// `NAME$ro`.
     #[arg(long = "table", value_name = "NAME=LOCATION")]
     pub tables: Vec<String>,
+    /// A Paimon table's streaming scan to query, as `NAME=LOCATION`; repeatable. `NAME` holds every change
+    /// of every snapshot from the earliest retained one to the latest, as `replay --mode stream` reads them
+    /// (`scan.mode=from-snapshot`), with `_row_kind` first (0 `+I`, 1 `-U`, 2 `+U`, 3 `-D`).
+    #[arg(long = "stream", value_name = "NAME=LOCATION")]
+    pub streams: Vec<String>,
     /// A table whose latest snapshot's batch scan is read by both readers, as the tables `stock` (the
     /// released reader) and `native`, each with `_row_kind` first: `SELECT * FROM native EXCEPT ALL
     /// SELECT * FROM stock` lists the rows only the native reader returned. Both sides are held in memory.

@@ -20,16 +20,25 @@ pub(super) fn run(args: SqlArgs) -> Result<i32> {
     }
     let release = crate::reader::this_release()?;
     let mut session = paimon_sql::SqlSession::new(release)?;
-    for spec in &args.tables {
+    for (spec, stream) in args
+        .tables
+        .iter()
+        .map(|s| (s, false))
+        .chain(args.streams.iter().map(|s| (s, true)))
+    {
         let Some((name, location)) = spec.split_once('=') else {
+            let option = if stream { "--stream" } else { "--table" };
             return Err(Error::Usage(format!(
-                "--table {spec}: expected NAME=LOCATION"
+                "{option} {spec}: expected NAME=LOCATION"
             )));
         };
         let location = resolve_table(Path::new(location))?;
-        session
-            .register_table(name, &location)
-            .map_err(|e| native_error(e, &location))?;
+        let registered = if stream {
+            session.register_stream(name, &location, None)
+        } else {
+            session.register_table(name, &location)
+        };
+        registered.map_err(|e| native_error(e, &location))?;
     }
     if let Some(table) = &args.replay {
         let location = resolve_table(table)?;
