@@ -184,8 +184,10 @@ impl S3Server {
                 });
             }
             if Instant::now() >= deadline {
-                // Stop the watchdog's server (its EXIT trap) before the next try.
-                let _ = Command::new("kill").arg(watchdog.id().to_string()).status();
+                // Stop the watchdog and its server (their own process group) before the next try.
+                let _ = Command::new("kill")
+                    .args(["-KILL", "--", &format!("-{}", watchdog.id())])
+                    .status();
                 let _ = watchdog.wait();
                 break "its S3 port did not answer within 60 s".to_string();
             }

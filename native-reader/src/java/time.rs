@@ -37,7 +37,9 @@ pub(crate) fn local_date_time(value: &serde_json::Value) -> Option<(i64, i32)> {
     let field = |i: usize| fields.get(i).copied().unwrap_or(0);
     let (month, day) = (u32::try_from(field(1)).ok()?, u32::try_from(field(2)).ok()?);
     let (hour, minute, second, nano) = (field(3), field(4), field(5), field(6));
-    if !(1..=12).contains(&month)
+    // `Year.MIN_VALUE..=Year.MAX_VALUE`: what a `LocalDateTime` can hold.
+    if !(-999_999_999..=999_999_999).contains(&field(0))
+        || !(1..=12).contains(&month)
         || !(1..=31).contains(&day)
         || !(0..24).contains(&hour)
         || !(0..60).contains(&minute)
@@ -46,9 +48,13 @@ pub(crate) fn local_date_time(value: &serde_json::Value) -> Option<(i64, i32)> {
     {
         return None;
     }
-    let seconds =
-        days_from_civil(field(0), month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-    Some((seconds * 1000 + nano / 1_000_000, (nano % 1_000_000) as i32))
+    // `Timestamp.fromLocalDateTime`: epoch day × millis per day + the millis of the day, in Java's
+    // wrapping long arithmetic.
+    let millis_of_day = (hour * 3600 + minute * 60 + second) * 1000 + nano / 1_000_000;
+    let millis = days_from_civil(field(0), month, day)
+        .wrapping_mul(86_400_000)
+        .wrapping_add(millis_of_day);
+    Some((millis, (nano % 1_000_000) as i32))
 }
 
 /// `yyyy-MM-ddTHH:mm[:ss[.fraction]]` as the fields of [`local_date_time`]'s array form.
@@ -73,7 +79,8 @@ fn iso_fields(text: &str) -> Option<Vec<i64>> {
 
 /// A `Duration` as Jackson's `DurationDeserializer` reads a JSON number (decimal seconds, what
 /// `DurationSerializer` writes: `5415.250000000`, `1.00E-7`), normalized as `Duration.ofSeconds(seconds,
-/// nanoAdjustment)`: whole seconds (rounded down) and nanoseconds in `0..1_000_000_000`. `None` for text
+/// nanoAdjustment)`: whole seconds (rounded down) and nanoseconds in `0..1_000_000_000`. Digits past the
+/// ninth decimal (which Jackson never writes) are rounded half up here, where Jackson truncates. `None` for text
 /// that is not such a number or a value outside `Duration`'s range.
 pub(crate) fn duration_from_seconds(text: &str) -> Option<(i64, u32)> {
     let nanos = parse_big_decimal(text.trim())?.to_unscaled(38, 9)?;
@@ -165,5 +172,11 @@ mod tests {
             local_date_time(&serde_json::json!([2026, 13, 1, 0, 0])),
             None
         );
+        // Past `Year.MAX_VALUE` is no `LocalDateTime`; at it, Java's long arithmetic wraps (no panic).
+        assert_eq!(
+            local_date_time(&serde_json::json!([1_000_000_000, 1, 1, 0, 0])),
+            None
+        );
+        assert!(local_date_time(&serde_json::json!([999_999_999, 12, 31, 23, 59])).is_some());
     }
 }

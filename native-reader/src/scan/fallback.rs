@@ -52,53 +52,65 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
 }
 
 /// The splits of a batch scan of each partition alone (`newScan().withPartitionFilter([p])`, as `$files`
-/// plans them: [`batch_splits_by_partition`]) of a table that may have a fallback or a primary branch, for
-/// the partitions this (main) branch lists. `FallbackReadScan` decides by partition, so each is:
-/// - with a primary branch (1.4 on), the primary branch's splits when its scan lists the partition
-///   ([`plan_batch_of_branch`]'s partitions), else this branch's;
-/// - with a fallback branch, this branch's splits; 1.2 and 1.3 ([`FallbackBranch::PlannedPartitions`])
-///   read the fallback branch's splits of a partition whose own plan has none (all its files at level 0
-///   under a batch scan that skips level 0);
-/// - otherwise this branch's splits.
+/// plans them: [`batch_splits_by_partition`]) of a table that may have a fallback or a primary branch.
+/// `FallbackReadScan#plan` decides by partition; with the branch read first (the primary branch, else this
+/// one) and the other:
+/// - 1.4 on ([`FallbackBranch::ListedPartitions`], and every primary branch): the first branch's splits,
+///   then the other's when the first branch's scan does not list the partition (its listing keeps the
+///   batch scan's level filter, so a partition with level-0 files only is not listed where level 0 is
+///   skipped);
+/// - 1.2 and 1.3 ([`FallbackBranch::PlannedPartitions`]): this branch's splits, or the fallback branch's
+///   when this branch planned none;
+/// - without either branch, this branch's splits.
 ///
 /// Errors: as [`batch_splits_by_partition`] of either branch; [`Error::Unsupported`] naming the other
 /// branch's schema when its row type is not this branch's (`validateSchema`), or naming this branch's schema
 /// for `scan.fallback-branch` on 1.0/1.1 ([`FallbackBranch::KeyedFilesReadByFallback`]).
 pub(crate) fn splits_by_partition(table: &Table, all_levels: bool) -> Result<Vec<PartitionSplits>> {
-    let mut own = batch_splits_by_partition(table, all_levels)?;
-    if let Some(primary) = table.primary() {
-        same_row_type(table, primary, crate::table::SCAN_PRIMARY_BRANCH)?;
-        let listed: HashSet<Vec<u8>> = batch_files(primary, None)?
-            .map(|(_, groups)| groups.into_iter().map(|g| g.partition).collect())
-            .unwrap_or_default();
-        let mut theirs: Vec<PartitionSplits> = batch_splits_by_partition(primary, all_levels)?
-            .into_iter()
-            .filter(|(p, _)| listed.contains(p))
-            .collect();
-        own.retain(|(p, _)| !listed.contains(p));
-        theirs.append(&mut own);
-        return Ok(theirs);
-    }
-    let Some(fallback) = table.fallback() else {
-        return Ok(own);
-    };
-    same_row_type(table, fallback, crate::table::SCAN_FALLBACK_BRANCH)?;
-    match table.release().rules().fallback_branch {
-        FallbackBranch::ListedPartitions => Ok(own),
-        FallbackBranch::PlannedPartitions => {
-            let planned: HashSet<Vec<u8>> = own.iter().map(|(p, _)| p.clone()).collect();
-            own.extend(
-                batch_splits_by_partition(fallback, all_levels)?
-                    .into_iter()
-                    .filter(|(p, _)| !planned.contains(p)),
-            );
-            Ok(own)
+    let (first, second) = match (table.primary(), table.fallback()) {
+        (Some(primary), _) => {
+            same_row_type(table, primary, crate::table::SCAN_PRIMARY_BRANCH)?;
+            (primary.as_ref(), table)
         }
-        FallbackBranch::KeyedFilesReadByFallback => Err(Error::Unsupported {
-            path: table.meta_path().join("schema"),
-            reason: "scan.fallback-branch as 1.0/1.1 read it".into(),
-        }),
+        (None, Some(fallback)) => {
+            same_row_type(table, fallback, crate::table::SCAN_FALLBACK_BRANCH)?;
+            match table.release().rules().fallback_branch {
+                FallbackBranch::ListedPartitions => {}
+                FallbackBranch::PlannedPartitions => {
+                    let mut own = batch_splits_by_partition(table, all_levels)?;
+                    let planned: HashSet<Vec<u8>> = own.iter().map(|(p, _)| p.clone()).collect();
+                    own.extend(
+                        batch_splits_by_partition(fallback, all_levels)?
+                            .into_iter()
+                            .filter(|(p, _)| !planned.contains(p)),
+                    );
+                    return Ok(own);
+                }
+                FallbackBranch::KeyedFilesReadByFallback => {
+                    return Err(Error::Unsupported {
+                        path: table.meta_path().join("schema"),
+                        reason: "scan.fallback-branch as 1.0/1.1 read it".into(),
+                    })
+                }
+            }
+            (table, fallback.as_ref())
+        }
+        (None, None) => return batch_splits_by_partition(table, all_levels),
+    };
+    let listed: HashSet<Vec<u8>> = batch_files(first, None)?
+        .map(|(_, groups)| groups.into_iter().map(|g| g.partition).collect())
+        .unwrap_or_default();
+    let mut out = batch_splits_by_partition(first, all_levels)?;
+    for (partition, splits) in batch_splits_by_partition(second, all_levels)? {
+        if listed.contains(&partition) {
+            continue;
+        }
+        match out.iter_mut().find(|(p, _)| *p == partition) {
+            Some((_, first_splits)) => first_splits.extend(splits),
+            None => out.push((partition, splits)),
+        }
     }
+    Ok(out)
 }
 
 /// `FallbackReadFileStoreTable.validateSchema` (every batch scan): the other branch's columns must have the

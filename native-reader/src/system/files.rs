@@ -289,10 +289,13 @@ fn key_string(table: &Table, file: &DataFileMeta, serialized: &[u8]) -> Result<D
 /// come newest first; 2.0 inserts the entries as they come (first seen first). The order is known when
 /// one manifest holds all the listed partitions of the bin, every other manifest holds at most the first
 /// of them, and the map never grew (growing splits bins in an order not modelled here). Which partitions
-/// share a bin is known in every case: the map's final size follows from the number of partitions.
+/// share a bin follows from the map's final size, which follows from the number of partitions when one
+/// thread fills the map; with more (more than one manifest) and more than 12 partitions, a thread that
+/// loses a race skips the resize check (`ConcurrentHashMap.addCount`), so the final size, and with it the
+/// order of all the partitions, is the threads' to decide.
 ///
 /// Returns the listed partitions bin by bin, each bin with whether their order is the released reader's
-/// (a bin of one partition always is).
+/// (a bin of one partition always is); all of them as one bin whose order is not known in the last case.
 ///
 /// Errors: manifest errors naming the file.
 fn partition_order(
@@ -337,6 +340,12 @@ fn partition_order(
                 .or_default()
                 .push(partition);
         }
+    }
+    let threads = per_manifest.iter().filter(|m| !m.is_empty()).count();
+    if bins > 16 && threads > 1 {
+        let mut all: Vec<Vec<u8>> = by_bin.into_values().flatten().collect();
+        all.sort();
+        return Ok(vec![(all, false)]);
     }
     let newest_first = table.release().rules().files_table < FilesTable::WriteColsStats;
     let mut out = Vec::new();

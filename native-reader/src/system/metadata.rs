@@ -307,9 +307,16 @@ fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
         };
         let retained = match json.get("tagTimeRetained").filter(|v| !v.is_null()) {
             // The number's text, not its f64: a duration is exact to the nanosecond.
-            Some(_) => {
+            Some(value) => {
                 let (seconds, nanos) = number_text(&text, "tagTimeRetained")
                     .and_then(crate::java::time::duration_from_seconds)
+                    // The text found must be the value parsed (not a key of the same name elsewhere).
+                    .filter(|(s, n)| {
+                        value.as_f64().is_some_and(|v| {
+                            let found = *s as f64 + f64::from(*n) / 1e9;
+                            (found - v).abs() <= 1e-6 * v.abs().max(1.0)
+                        })
+                    })
                     .ok_or_else(|| bad("tagTimeRetained"))?;
                 string(crate::java::time::duration_to_string(seconds, nanos))
             }
@@ -334,12 +341,13 @@ fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     Ok(rows)
 }
 
-/// The literal text of the JSON number under the top-level `key` of the JSON `text` (`"key" : 5415.25`),
-/// `None` when the key is not followed by a number.
+/// The literal text of the JSON number under `key` in the JSON `text` (`"key" : 5415.25`), its last
+/// occurrence (a `Tag` writes its own fields after the snapshot's); `None` when the key is not followed by
+/// a number.
 fn number_text<'a>(text: &'a [u8], key: &str) -> Option<&'a str> {
     let text = std::str::from_utf8(text).ok()?;
     let quoted = format!("\"{key}\"");
-    let rest = text[text.find(&quoted)? + quoted.len()..].trim_start();
+    let rest = text[text.rfind(&quoted)? + quoted.len()..].trim_start();
     let rest = rest.strip_prefix(':')?.trim_start();
     let end = rest
         .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
