@@ -141,17 +141,16 @@ fn first_difference(
             }
         }
     }
+    let partitions = !unordered.is_empty();
     let mut stock_rows: Vec<(String, String)> = stock
         .iter()
-        .flat_map(|b| (0..b.num_rows()).map(move |r| rendered(b, r)))
+        .flat_map(|b| rendered(b, partitions))
         .map(|(partition, row)| match masked.as_deref_mut() {
             Some(count) => (partition, mask_identities(&row, count)),
             None => (partition, row),
         })
         .collect();
-    let mut native_rows: Vec<(String, String)> = (0..native.num_rows())
-        .map(|r| rendered(native, r))
-        .collect();
+    let mut native_rows = rendered(native, partitions);
     for range in unordered {
         order_partitions(&mut stock_rows, range);
         order_partitions(&mut native_rows, range);
@@ -174,14 +173,22 @@ fn first_difference(
     })
 }
 
-/// Row `row` of `batch` rendered (`+I (…)`), with its `partition` column's value (empty without one).
-fn rendered(batch: &RecordBatch, row: usize) -> (String, String) {
-    let partition = batch
-        .schema()
-        .index_of("partition")
-        .map(|i| crate::diff::render_value(batch.column(i).as_ref(), row))
-        .unwrap_or_default();
-    (partition, crate::diff::render_row(batch, row))
+/// The rows of `batch` rendered (`+I (…)`), each with its `partition` column's value when `partitions`
+/// (empty otherwise, or without such a column).
+fn rendered(batch: &RecordBatch, partitions: bool) -> Vec<(String, String)> {
+    let column = partitions
+        .then(|| batch.schema().index_of("partition").ok())
+        .flatten()
+        .map(|i| batch.column(i).clone());
+    (0..batch.num_rows())
+        .map(|row| {
+            let partition = column
+                .as_ref()
+                .map(|c| crate::diff::render_value(c.as_ref(), row))
+                .unwrap_or_default();
+            (partition, crate::diff::render_row(batch, row))
+        })
+        .collect()
 }
 
 /// Puts the rows of `range` (those that exist) in one order of their partitions: the runs of rows of one

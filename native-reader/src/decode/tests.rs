@@ -33,20 +33,9 @@ fn table_with_file(dir: &Path) -> (Arc<Table>, String, DataFileDesc) {
     writer.write(&batch).unwrap();
     writer.close().unwrap();
     let desc = DataFileDesc {
-        file_name: "data-x-0.parquet".into(),
-        level: 0,
-        row_count: 10,
         file_size: 0,
         min_sequence_number: 100,
-        max_sequence_number: 109,
-        schema_id: 0,
-        delete_row_count: Some(0),
-        min_key: Vec::new(),
-        max_key: Vec::new(),
-        external_path: None,
-        first_row_id: None,
-        write_cols: None,
-        file_source: None,
+        ..DataFileDesc::for_test("data-x-0.parquet", 10, 109)
     };
     let table = Arc::new(Table::open(dir).unwrap());
     (table, bucket.to_string_lossy().into_owned(), desc)

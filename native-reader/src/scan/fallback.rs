@@ -5,7 +5,7 @@
 //! its table, then the main branch's splits of the partitions it lacks, marked [`Split::fallback`].
 //! Streaming scans plan the main branch alone (`newStreamScan` is not wrapped).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::error::{Error, Result};
 use crate::line::FallbackBranch;
@@ -100,17 +100,15 @@ pub(crate) fn splits_by_partition(table: &Table, all_levels: bool) -> Result<Vec
     let listed: HashSet<Vec<u8>> = batch_files(first, None)?
         .map(|(_, groups)| groups.into_iter().map(|g| g.partition).collect())
         .unwrap_or_default();
-    let mut out = batch_splits_by_partition(first, all_levels)?;
+    let mut out: HashMap<Vec<u8>, _> = batch_splits_by_partition(first, all_levels)?
+        .into_iter()
+        .collect();
     for (partition, splits) in batch_splits_by_partition(second, all_levels)? {
-        if listed.contains(&partition) {
-            continue;
-        }
-        match out.iter_mut().find(|(p, _)| *p == partition) {
-            Some((_, first_splits)) => first_splits.extend(splits),
-            None => out.push((partition, splits)),
+        if !listed.contains(&partition) {
+            out.entry(partition).or_default().extend(splits);
         }
     }
-    Ok(out)
+    Ok(out.into_iter().collect())
 }
 
 /// `FallbackReadFileStoreTable.validateSchema` (every batch scan): the other branch's columns must have the
