@@ -32,6 +32,7 @@ pub mod system;
 pub mod table;
 pub mod types;
 pub mod value;
+pub(crate) mod variant;
 
 /// The sketch unions of the `theta_sketch` and `hll_sketch` aggregate functions.
 pub use aggregate::sketch;

@@ -322,6 +322,9 @@ pub struct LineRules {
     /// file's `_MIN_SEQUENCE_NUMBER` (the commit's snapshot id) as its sequence number
     /// (`KeyValueFileReaderFactory`); earlier releases know no such option and use the stored ones.
     pub snapshot_sequence_ordering: bool,
+    /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
+    /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
+    pub variant_shredding: bool,
     /// The columns of the `$snapshots` system table (`SnapshotsTable.TABLE_TYPE`).
     pub snapshots_table: SnapshotsTable,
     /// The columns of `$manifests`.
@@ -517,6 +520,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     data_evolution_rejects_deletion_vectors: false,
     blob_placeholders: false,
     snapshot_sequence_ordering: false,
+    variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
 };
@@ -565,6 +569,7 @@ pub const V1_2_0_RULES: LineRules = LineRules {
 /// (#5866), empty plans skipped (#5931), no read-time default values (#5804), nullable map values in
 /// Arrow (#5922) and data-evolution reads (#6038).
 pub const V1_3_1_RULES: LineRules = LineRules {
+    variant_shredding: true,
     first_plan_lookup_filter: FirstPlanLookupFilter::LookupProducer,
     dv_first_plan_rereads_start: false,
     skip_empty_plans: true,
