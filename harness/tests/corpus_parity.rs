@@ -103,6 +103,59 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
     C32_1_4_MERGED,
     C32_1_4_STREAMED,
     C32_2_0_STREAMED,
+    // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
+    // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
+    ReleaseLimit {
+        corpus: "c36-variant-shredding",
+        releases: &["1.0.0", "1.0.1"],
+        modes: EVERY_MODE,
+        problem: "VARIANT is from 1.1.0); stock reader: java.lang.IllegalArgumentException: Could not parse type",
+    },
+    ReleaseLimit {
+        corpus: "c36-variant-shredding",
+        releases: &["1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: "(VARIANT): the Arrow export of Paimon",
+    },
+    // The `row` file format is from 2.0.0.
+    ReleaseLimit {
+        corpus: "c37-row-format",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Could not find any factory for identifier 'row'",
+    },
+    // The shared-shredding MAP layout is from 2.0.0: earlier Parquet readers fail on its struct, and the
+    // native reader as them refuses it.
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding",
+        releases: &["1.0.0", "1.0.1", "1.1.1"],
+        modes: EVERY_MODE,
+        problem: "InvalidRecordException: key_value not found",
+    },
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding",
+        releases: &["1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: "Parquet map group type should only have one middle level",
+    },
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Failed to create FileRecordReader",
+    },
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding-orc",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: "SchemaEvolution$IllegalEvolutionException",
+    },
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding-orc",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Failed to create FileRecordReader",
+    },
     // 1.3.x and 1.4.x validate the schema on read and refuse data evolution with deletion vectors.
     ReleaseLimit {
         corpus: "c27-data-evolution-deletes",
@@ -248,7 +301,7 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
 /// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers, BLOB updates with
-/// placeholders, primary-key files in clustering order, row sidecars), written by 2.0.0 and replayed in every scan mode
+/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps), written by 2.0.0 and replayed in every scan mode
 /// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
@@ -263,6 +316,10 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c32-blob-update",
     "c33-pk-clustering",
     "c34-row-sidecar",
+    "c36-variant-shredding",
+    "c37-row-format",
+    "c38-map-shared-shredding",
+    "c38-map-shared-shredding-orc",
 ];
 
 /// Every scan mode, as the tests name them.

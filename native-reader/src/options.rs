@@ -256,10 +256,16 @@ impl OptionName for FileFormat {
             FileFormat::Orc => "orc",
             FileFormat::Avro => "avro",
             FileFormat::Blob => "blob",
+            FileFormat::Row => "row",
         }
     }
     // `.blob` files hold one column of a data-evolution table; no table's `file.format`.
-    const ALL: &'static [Self] = &[FileFormat::Parquet, FileFormat::Orc, FileFormat::Avro];
+    const ALL: &'static [Self] = &[
+        FileFormat::Parquet,
+        FileFormat::Orc,
+        FileFormat::Avro,
+        FileFormat::Row,
+    ];
 }
 
 /// Typed table options with Paimon 1.0 defaults (`org.apache.paimon.CoreOptions`). Only the options this

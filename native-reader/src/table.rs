@@ -230,6 +230,17 @@ impl Table {
             reason,
         };
         let options = CoreOptions::from_map(&schema.options).map_err(|e| e.at(&schema_path))?;
+        // Before 2.0.0 no `row` format factory exists: the release cannot create the table at all.
+        if options.file_format.is(crate::decode::FileFormat::Row) && release < PaimonRelease::V2_0_0
+        {
+            return Err(Error::Unsupported {
+                path: schema_path,
+                reason: format!(
+                    "table option `file.format=row`: the `row` file format is from Paimon 2.0.0, and \
+                     Paimon {release} finds no factory for it"
+                ),
+            });
+        }
         let fields = schema.partition_fields();
         if fields.len() != schema.partition_keys.len() {
             return Err(json_err(format!(
@@ -575,11 +586,11 @@ impl Table {
     }
 
     /// Refuses what this reader cannot read the way the table's release does, before any data file is
-    /// decoded: on 2.0.0 a `fields.<f>.map.storage-layout=shared-shredding` column, or a BLOB column this
-    /// reader does not read: one nested in another type, one outside a data-evolution table's `.blob` files,
-    /// or one of a table with `blob-field`, `blob-descriptor-field` or `blob-view-field`.
+    /// decoded: a BLOB column this reader does not read: one nested in another type, one outside a
+    /// data-evolution table's `.blob` files, or one of a table with `blob-field`, `blob-descriptor-field` or
+    /// `blob-view-field`.
     ///
-    /// Errors: [`Error::Unsupported`] naming the latest schema file and the option or column.
+    /// Errors: [`Error::Unsupported`] naming the latest schema file and the column.
     pub fn check_readable(&self) -> Result<()> {
         let schema_file = self
             .meta
@@ -591,18 +602,6 @@ impl Table {
                 reason,
             })
         };
-        for (key, value) in &self.schema.options {
-            // The MAP storage layout is 2.0.0's (earlier releases write and read maps one way).
-            if self.release >= PaimonRelease::V2_0_0
-                && key.starts_with("fields.")
-                && key.ends_with(".map.storage-layout")
-                && value.trim().eq_ignore_ascii_case("shared-shredding")
-            {
-                return refuse(format!(
-                    "table option `{key}={value}` (shared-shredding MAP layout) is not supported"
-                ));
-            }
-        }
         // BLOB is read where 2.0 writes it to `.blob` column files: a top-level column of a data-evolution
         // table, returned as `Blob.toData()` bytes, or as serialized descriptors with `blob-as-descriptor`.
         let blob_files = self.data_evolution()

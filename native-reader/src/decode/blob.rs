@@ -221,7 +221,7 @@ fn index(bytes: &[u8]) -> std::result::Result<Vec<i64>, String> {
 }
 
 /// `DeltaVarintCompressor.decompress`: ZigZag varints of the first value and then the deltas.
-fn decompress(mut input: &[u8]) -> std::result::Result<Vec<i64>, String> {
+pub(crate) fn decompress(mut input: &[u8]) -> std::result::Result<Vec<i64>, String> {
     let mut out: Vec<i64> = Vec::new();
     while !input.is_empty() {
         let mut raw: u64 = 0;
@@ -285,7 +285,7 @@ fn record(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -304,7 +304,7 @@ mod tests {
     }
 
     /// `DeltaVarintCompressor.compress` of `values`, written independently of [`decompress`].
-    fn compress(values: &[i64]) -> Vec<u8> {
+    pub(crate) fn compress(values: &[i64]) -> Vec<u8> {
         let mut out = Vec::new();
         let mut prev = 0i64;
         for (i, &v) in values.iter().enumerate() {

@@ -17,9 +17,11 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, TimeUnit};
 
+use super::shared_map;
 use crate::decode::{DecodeError, FileColumn};
 use crate::error::Result as ReadResult;
 use crate::schema::{DataType, TypeKind};
+use crate::variant::shredded;
 
 /// One decoded batch of a data file as the read schema's columns: each file column found at its position is
 /// [`conform`]ed and then passed through the format's own `fixup` (Parquet's NULL rows of nested ROWs, ORC's
@@ -36,8 +38,37 @@ pub(crate) fn conform_batch(
     let rows = batch.num_rows();
     let mut out = Vec::with_capacity(columns.len());
     for (column, position) in columns.iter().zip(positions) {
-        let array = match position.and_then(|i| batch.columns().get(i)) {
-            Some(a) => conform_to(a, &column.data_type, &column.arrow_type())
+        let found =
+            position.and_then(|i| Some((batch.columns().get(i)?, batch.schema_ref().field(i))));
+        let array = match found.map(|(a, field)| (a, field.metadata())) {
+            Some((a, _)) if !column.variant_shredding && holds_shredded_variant(a.data_type()) => {
+                return Err(DecodeError::Unsupported(
+                    "a shredded VARIANT (`typed_value`), which this release reads as `value` and \
+                     `metadata` alone (rebuilt from 1.3.0, PaimonShreddingUtils), is not supported"
+                        .into(),
+                )
+                .prefixed(&format!("column `{}`", column.name))
+                .at(path));
+            }
+            Some((a, metadata))
+                if matches!(column.data_type.kind, TypeKind::Map(..))
+                    && shared_map::is_shared_shredding(a) =>
+            {
+                let logical = if column.map_shredding {
+                    shared_map::to_map(a, metadata)
+                } else {
+                    Err(DecodeError::Unsupported(
+                        "a MAP in the shared-shredding layout (from 2.0.0), which this release reads \
+                         as its physical struct, is not supported"
+                            .into(),
+                    ))
+                };
+                logical
+                    .and_then(|m| conform_to(&m, &column.data_type, &column.arrow_type()))
+                    .and_then(|a| fixup(&a, &column.data_type))
+                    .map_err(|e| e.prefixed(&format!("column `{}`", column.name)).at(path))?
+            }
+            Some((a, _)) => conform_to(a, &column.data_type, &column.arrow_type())
                 .and_then(|a| fixup(&a, &column.data_type))
                 .map_err(|e| e.prefixed(&format!("column `{}`", column.name)).at(path))?,
             None => new_null_array(&column.arrow_type(), rows),
@@ -45,6 +76,21 @@ pub(crate) fn conform_batch(
         out.push(array);
     }
     Ok((rows, out))
+}
+
+/// Whether a column stored as `t` holds a shredded VARIANT: a group with `metadata` and `typed_value`.
+fn holds_shredded_variant(t: &ArrowType) -> bool {
+    match t {
+        ArrowType::Struct(fields) => {
+            let named = |n: &str| fields.iter().any(|f| f.name() == n);
+            (named(shredded::TYPED_VALUE) && named(crate::types::VARIANT_METADATA))
+                || fields.iter().any(|f| holds_shredded_variant(f.data_type()))
+        }
+        ArrowType::List(f) | ArrowType::LargeList(f) | ArrowType::Map(f, _) => {
+            holds_shredded_variant(f.data_type())
+        }
+        _ => false,
+    }
 }
 
 /// Converts `array` (a column of Paimon type `t`) to `target` (its [`FileColumn::arrow_type`]); the error
@@ -120,7 +166,8 @@ fn conform_to(array: &ArrayRef, t: &DataType, target: &ArrowType) -> Result<Arra
 
 /// A VARIANT as stored in Parquet (`group { required binary value; required binary metadata }`, 2.0
 /// `ParquetSchemaConverter`) brought to `targets` (`types::variant_type`): children matched by name. A
-/// shredded variant (a `typed_value` child, `variant.shreddingSchema`) is not read.
+/// shredded variant (a `typed_value` child, `variant.shreddingSchema`) is rebuilt row by row as the released
+/// reader rebuilds it ([`crate::variant::shredded`]).
 fn variant(array: &ArrayRef, targets: &arrow_schema::Fields) -> Result<ArrayRef, DecodeError> {
     let source = array.as_struct_opt().ok_or_else(|| {
         DecodeError::from(format!(
@@ -128,11 +175,25 @@ fn variant(array: &ArrayRef, targets: &arrow_schema::Fields) -> Result<ArrayRef,
             array.data_type()
         ))
     })?;
-    if source.column_by_name("typed_value").is_some() {
-        return Err(DecodeError::Unsupported(
-            "shredded VARIANT (a `typed_value` field, `variant.shreddingSchema`) is not supported"
-                .into(),
-        ));
+    if source.column_by_name(shredded::TYPED_VALUE).is_some() {
+        let (value, metadata) = shredded::rebuild_column(source).map_err(|e| match e {
+            shredded::ShredError::Schema(reason) => {
+                DecodeError::Unsupported(format!("shredded VARIANT: {reason}"))
+            }
+            shredded::ShredError::Row(row, reason) => {
+                DecodeError::from(format!("shredded VARIANT, row {row}: {reason}"))
+            }
+        })?;
+        let rebuilt = StructArray::try_new(
+            arrow_schema::Fields::from(vec![
+                Field::new(crate::types::VARIANT_VALUE, ArrowType::Binary, true),
+                Field::new(crate::types::VARIANT_METADATA, ArrowType::Binary, true),
+            ]),
+            vec![Arc::new(value) as ArrayRef, Arc::new(metadata) as ArrayRef],
+            source.nulls().cloned(),
+        )
+        .map_err(DecodeError::from)?;
+        return variant(&(Arc::new(rebuilt) as ArrayRef), targets);
     }
     let mut children = Vec::with_capacity(targets.len());
     for target in targets.iter() {

@@ -148,13 +148,14 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
 /// number).
 ///
 /// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] naming the schema file
-/// for a table this reader refuses ([`Table::check_readable`]: shared-shredding maps, BLOB outside
-/// `.blob` files, …), and naming the data file for an external path on a non-local file system, an unknown
-/// or 2.0 format (`.row`, `.managed.blob`, `lance`, …), a `.blob` placeholder row, a shredded VARIANT or
-/// a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened; [`Error::Decode`] when its
-/// bytes are not what its schema says (a primary-key file without `_VALUE_KIND`, a NULL or invalid row kind,
-/// a corrupt page/stripe/block); [`Error::DeletionVector`] naming the index and data file for a bad deletion
-/// vector or one deleting a position beyond the file's rows; schema errors when `schema_id` is unknown.
+/// for a table this reader refuses ([`Table::check_readable`]: BLOB outside `.blob` files, …), and naming
+/// the data file for an external path on a non-local file system, an unknown or 2.0 format
+/// (`.managed.blob`, `lance`, …, and `.row` before 2.0.0), a `.blob` placeholder row, a shredded VARIANT
+/// before 1.3.0, a shared-shredding MAP before 2.0.0, or a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened;
+/// [`Error::Decode`] when its bytes are not what its schema says (a primary-key file without `_VALUE_KIND`,
+/// a NULL or invalid row kind, a corrupt page/stripe/block); [`Error::DeletionVector`] naming the index and
+/// data file for a bad deletion vector or one deleting a position beyond the file's rows; schema errors when
+/// `schema_id` is unknown.
 pub fn read_file(
     table: &Arc<Table>,
     bucket_path: &str,
@@ -195,6 +196,15 @@ pub(crate) fn read_file_with(
             reason,
         })?;
     let format = FileFormat::of(&file.file_name, &path)?;
+    if format == FileFormat::Row && table.release() < crate::PaimonRelease::V2_0_0 {
+        return Err(Error::Unsupported {
+            path,
+            reason: format!(
+                "the `row` file format is from Paimon 2.0.0; {} has no reader for it",
+                table.release()
+            ),
+        });
+    }
     let latest = table.schema();
     let file_schema = table.schema_by_id(file.schema_id)?;
     let primary_keyed = !latest.primary_keys.is_empty();
@@ -212,6 +222,8 @@ pub(crate) fn read_file_with(
         .collect();
 
     let views = table.string_views();
+    let variant_shredding = table.release().rules().variant_shredding;
+    let map_shredding = table.release() >= crate::PaimonRelease::V2_0_0;
     let mut columns: Vec<FileColumn> = Vec::new();
     let mut sequence = None;
     let mut value_kind = None;
@@ -228,6 +240,8 @@ pub(crate) fn read_file_with(
                     nullable: false,
                 },
                 views,
+                variant_shredding,
+                map_shredding,
             });
         }
         value_kind = Some(columns.len());
@@ -239,6 +253,8 @@ pub(crate) fn read_file_with(
                 nullable: false,
             },
             views,
+            variant_shredding,
+            map_shredding,
         });
     } else if options.with_sequence_number {
         sequence = Some(SequenceSource::Positional(file.min_sequence_number));
@@ -263,6 +279,8 @@ pub(crate) fn read_file_with(
                     id: old.id,
                     data_type: old.data_type.clone(),
                     views,
+                    variant_shredding,
+                    map_shredding,
                 });
             }
             None => sources.push(Source::Missing),
@@ -280,6 +298,8 @@ pub(crate) fn read_file_with(
                         nullable: true,
                     },
                     views,
+                    variant_shredding,
+                    map_shredding,
                 });
             }
             (at, at + 1)
@@ -306,6 +326,31 @@ pub(crate) fn read_file_with(
                 super::blob::check_descriptor_location(file, &path)?;
             }
             super::blob::open(&path, &columns, batch_size, descriptors)?
+        }
+        _ if format == FileFormat::Row => {
+            let keys = file_schema.trimmed_primary_keys();
+            let thin = file_schema
+                .option("data-file.thin-mode")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+            let template = columns.first().cloned().unwrap_or(FileColumn {
+                name: String::new(),
+                id: 0,
+                data_type: DataType {
+                    kind: TypeKind::Int,
+                    nullable: true,
+                },
+                views,
+                variant_shredding,
+                map_shredding,
+            });
+            let physical = super::row_format::physical_columns(
+                file,
+                &file_schema.fields,
+                primary_keyed.then_some((keys.as_slice(), thin)),
+                &template,
+            );
+            let batches = format.reader().open(&path, &physical, batch_size)?;
+            super::row_format::project(batches, &physical, &columns)
         }
         _ => format.reader().open(&path, &columns, batch_size)?,
     };

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use arrow_array::ArrayRef;
 
-use super::{avro, blob, orc, parquet};
+use super::{avro, blob, orc, parquet, row_format};
 use crate::error::{Error, Result};
 use crate::schema::DataType;
 
@@ -21,11 +21,13 @@ pub enum FileFormat {
     Avro,
     /// `.blob` (2.0 paimon-format `BlobFileFormat`): one BLOB column of a data-evolution table.
     Blob,
+    /// `.row` (2.0 paimon-format `RowFileFormat`, `file.format=row`): a row store without its row type.
+    Row,
 }
 
 impl FileFormat {
     /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for another extension (the 2.0
-    /// formats `row`, `.managed.blob` packs, `lance`, `vortex`, `mosaic`, `csv`, `json`, `text` are named as
+    /// formats `.managed.blob` packs, `lance`, `vortex`, `mosaic`, `csv`, `json`, `text` are named as
     /// such).
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
         if file_name.ends_with(".blob") && !file_name.ends_with(".managed.blob") {
@@ -40,7 +42,8 @@ impl FileFormat {
             Some("parquet") => Ok(FileFormat::Parquet),
             Some("orc") => Ok(FileFormat::Orc),
             Some("avro") => Ok(FileFormat::Avro),
-            Some(other @ ("row" | "blob" | "lance" | "vortex" | "mosaic" | "csv" | "json" | "text")) => {
+            Some("row") => Ok(FileFormat::Row),
+            Some(other @ ("blob" | "lance" | "vortex" | "mosaic" | "csv" | "json" | "text")) => {
                 Err(Error::Unsupported {
                     path: path.to_path_buf(),
                     reason: format!(
@@ -72,6 +75,12 @@ pub(crate) struct FileColumn {
     /// Decode a top-level string or binary column as views (`Utf8View`/`BinaryView`): the table's
     /// representation ([`crate::Table::string_views`]).
     pub(crate) views: bool,
+    /// The release rebuilds a shredded Parquet VARIANT ([`crate::line::LineRules::variant_shredding`]); when
+    /// false, a column holding one is refused.
+    pub(crate) variant_shredding: bool,
+    /// The release reads a MAP in the shared-shredding layout (2.0.0, `MapSharedShreddingReadPlan`); when
+    /// false, a column stored so is refused.
+    pub(crate) map_shredding: bool,
 }
 
 impl FileColumn {
@@ -107,6 +116,7 @@ impl FileFormat {
             FileFormat::Orc => &orc::OrcReader,
             FileFormat::Avro => &avro::AvroReader,
             FileFormat::Blob => &blob::BlobReader,
+            FileFormat::Row => &row_format::RowFileReader,
         }
     }
 }
@@ -125,8 +135,11 @@ mod tests {
             FileFormat::of("data-1.blob", Path::new("x")).unwrap(),
             FileFormat::Blob
         );
+        assert_eq!(
+            FileFormat::of("data-1.row", Path::new("x")).unwrap(),
+            FileFormat::Row
+        );
         for name in [
-            "data-1.row",
             "data-1.managed.blob",
             "data-1.lance",
             "data-1.vortex",

@@ -42,6 +42,8 @@ pub mod mapped;
 pub(crate) mod orc;
 pub(crate) mod orc_tail;
 pub(crate) mod parquet;
+mod row_format;
+mod shared_map;
 mod split_reader;
 
 #[cfg(test)]

@@ -61,6 +61,30 @@ pub(crate) fn open(path: &Path, columns: &[FileColumn], batch_size: usize) -> Re
     }
 }
 
+/// The top-level fields' metadata of the `ARROW:schema` a 2.0 writer puts in the file's user metadata
+/// (`FormatMetadataUtils`: an Arrow IPC schema message, base64 text), by field name: where a shared-shredding
+/// MAP keeps its field dictionary. Empty when the file has none or it does not decode (as Java's
+/// `readFieldMetadata`).
+fn written_field_metadata(
+    user: &HashMap<String, Vec<u8>>,
+) -> HashMap<String, HashMap<String, String>> {
+    use base64::Engine;
+    let Some(text) = user.get("ARROW:schema") else {
+        return HashMap::new();
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .unwrap_or_else(|_| text.clone());
+    match arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes) {
+        Ok(schema) => schema
+            .fields()
+            .iter()
+            .map(|f| (f.name().clone(), f.metadata().clone()))
+            .collect(),
+        Err(_) => HashMap::new(),
+    }
+}
+
 /// [`open`] of a file checked and opened as `input` (its bytes mapped, or the file read).
 fn open_with<R: ChunkReader + Send + 'static>(
     input: Bounded<R>,
@@ -86,15 +110,22 @@ fn open_with<R: ChunkReader + Send + 'static>(
         .map(|c| (c.name.as_str(), &c.data_type))
         .collect();
     let projected = builder.schema();
+    let written = written_field_metadata(builder.file_metadata().user_custom_metadata());
     let fields: Vec<Field> = projected
         .fields()
         .iter()
-        .map(|f| match types.get(f.name().as_str()) {
-            Some(t) => f
-                .as_ref()
-                .clone()
-                .with_data_type(decode_type(f.data_type(), t)),
-            None => f.as_ref().clone(),
+        .map(|f| {
+            let field = match types.get(f.name().as_str()) {
+                Some(t) => f
+                    .as_ref()
+                    .clone()
+                    .with_data_type(decode_type(f.data_type(), t)),
+                None => f.as_ref().clone(),
+            };
+            match written.get(f.name()) {
+                Some(metadata) if !metadata.is_empty() => field.with_metadata(metadata.clone()),
+                _ => field,
+            }
         })
         .collect();
     let schema = Arc::new(Schema::new_with_metadata(
@@ -111,10 +142,11 @@ fn open_with<R: ChunkReader + Send + 'static>(
         .iter()
         .map(|c| by_name.get(&c.name).copied())
         .collect();
-    let reader = builder.with_schema(schema).build();
+    let reader = builder.with_schema(schema.clone()).build();
     Ok(Box::new(OrcBatches {
         path: path.to_path_buf(),
         reader,
+        schema,
         columns: columns.to_vec(),
         positions,
     }))
@@ -193,12 +225,17 @@ fn decode_type(default: &ArrowType, t: &DataType) -> ArrowType {
 struct OrcBatches<R: ChunkReader> {
     path: PathBuf,
     reader: ArrowReader<Bounded<R>>,
+    /// The schema asked for, with the written fields' metadata, which the batches do not carry.
+    schema: Arc<Schema>,
     columns: Vec<FileColumn>,
     positions: Vec<Option<usize>>,
 }
 
 impl<R: ChunkReader> OrcBatches<R> {
     fn convert(&self, batch: RecordBatch) -> Result<(usize, Vec<ArrayRef>)> {
+        let batch = batch
+            .with_schema(self.schema.clone())
+            .map_err(|e| Error::library(ErrorKind::Decode, &self.path, "", e))?;
         conform_batch(
             &batch,
             &self.columns,

@@ -187,6 +187,8 @@ mod tests {
             id,
             data_type: parse_atomic(t).unwrap(),
             views: true,
+            variant_shredding: true,
+            map_shredding: true,
         }
     }
 
@@ -299,6 +301,8 @@ mod tests {
             id,
             data_type: crate::schema::parse_type(&json).unwrap(),
             views: true,
+            variant_shredding: true,
+            map_shredding: true,
         }
     }
 
@@ -416,7 +420,7 @@ mod tests {
     }
 
     #[test]
-    fn shredded_variants_and_short_vectors_are_refused() {
+    fn shredded_variants_are_rebuilt_and_short_vectors_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("data-s.parquet");
         write_byte_and_float_columns(
@@ -430,7 +434,21 @@ mod tests {
                 LeafData::Bytes(vec![b"x".to_vec()], vec![2], None),
             ],
         );
-        let columns = [typed_column(2, "j", serde_json::json!("VARIANT"))];
+        let mut columns = [typed_column(2, "j", serde_json::json!("VARIANT"))];
+        // From 1.3.0 the typed string is rebuilt: a short string "x" and an empty dictionary.
+        let (_, arrays) = open(&path, &columns, 16).unwrap().next().unwrap().unwrap();
+        let variant = arrays[0].as_struct();
+        let value = variant.column_by_name("value").unwrap().as_binary::<i32>();
+        let metadata = variant
+            .column_by_name("metadata")
+            .unwrap()
+            .as_binary::<i32>();
+        assert_eq!(
+            (value.value(0), metadata.value(0)),
+            (&[0x05, b'x'][..], &[1, 0, 0][..])
+        );
+        // Before 1.3.0 the release reads `value` and `metadata` alone: refused.
+        columns[0].variant_shredding = false;
         let err = open(&path, &columns, 16)
             .unwrap()
             .next()

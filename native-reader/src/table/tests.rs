@@ -180,38 +180,13 @@ fn open_reads_latest_schema_and_caches_others() {
 }
 
 #[test]
-fn check_readable_names_the_option_or_column_on_the_releases_that_know_it() {
+fn check_readable_reads_the_2_0_options_and_names_a_blob_column_it_refuses() {
     use PaimonRelease::*;
-    // Each option with the first supported release that knows it and the one before, which ignores it
-    // (`shared/docs/paimon-1.x-lines.md` §1).
-    for (options, needle, first, before) in [(
-        r#""fields.m.map.storage-layout":"shared-shredding""#,
-        "fields.m.map.storage-layout",
-        V2_0_0,
-        V1_4_2,
-    )] {
-        let dir = tempfile::tempdir().unwrap();
-        write_schema(dir.path(), 0, options);
-        for release in [first, V2_0_0] {
-            let err = Table::open_as(dir.path(), release)
-                .unwrap()
-                .check_readable()
-                .unwrap_err();
-            assert!(matches!(err, Error::Unsupported { .. }), "{err}");
-            let text = err.to_string();
-            assert!(text.contains(needle) && text.contains("schema-0"), "{text}");
-        }
-        for release in [before, V1_0_0] {
-            Table::open_as(dir.path(), release)
-                .unwrap()
-                .check_readable()
-                .unwrap();
-        }
-    }
     for options in [
         // Row tracking and data evolution are read (1.3+), clustered primary-key files (1.4+), snapshot
-        // ordering (2.0): no longer refused.
+        // ordering and shared-shredding maps (2.0): no longer refused.
         r#""row-tracking.enabled":"true""#,
+        r#""fields.m.map.storage-layout":"shared-shredding""#,
         r#""pk-clustering-override":"true""#,
         r#""sequence.snapshot-ordering":"true""#,
         r#""data-evolution.enabled":"TRUE""#,

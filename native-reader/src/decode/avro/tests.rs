@@ -92,6 +92,8 @@ fn vectors_in_avro_files_are_fixed_size_lists() {
         name: "e".into(),
         id: 4,
         views: false,
+        variant_shredding: true,
+        map_shredding: true,
         data_type: crate::schema::parse_type(
             &serde_json::json!({"type": "VECTOR", "element": "INT NOT NULL", "length": 2}),
         )

@@ -1,0 +1,547 @@
+//! `.row` data files (2.0 paimon-format `RowFileFormat`, `file.format=row`): a row store that does not
+//! record its row type. The reader is given the file's whole row type (the columns in the order the writer
+//! wrote them: [`physical_columns`]) and decodes every row positionally.
+//!
+//! Layout (`RowFormatWriter`): ZSTD-compressed blocks, then the block index (three varint-length-prefixed
+//! `DeltaVarintCompressor` arrays: compressed sizes, uncompressed sizes, first row of each block), then a
+//! 32-byte footer: `int64 LE rows`, `int32 LE blocks`, `int64 LE index offset`, `int32 LE index length`,
+//! `byte version = 1`, 3 bytes, `int32 LE magic "ROWS"`. A block (`RowBlockWriter`) is its rows, then one
+//! `int32 LE` offset per row and `int32 LE` row count. A row is a null bitmap (`(fields + 7) / 8` bytes, bit
+//! `i % 8` of byte `i / 8` set for NULL) and each non-NULL field in order: BOOLEAN 1 byte; TINYINT,
+//! SMALLINT, INT/DATE/TIME, BIGINT, FLOAT, DOUBLE little-endian; strings, binaries and BLOB a varint length
+//! and the bytes; DECIMAL the unscaled long (precision <= 18) or its big-endian two's-complement bytes;
+//! TIMESTAMP epoch millis, then for precision > 3 a varint nano-of-milli; VARIANT its value and metadata
+//! bytes; ARRAY a varint size, a null bitmap and the elements; ROW a nested row.
+//!
+//! Each row must end where the next begins (its offset): a row type other than the writer's is a decode
+//! error naming the file, never a silent difference.
+
+use std::path::Path;
+
+use arrow_array::ArrayRef;
+
+use super::format::{FileColumn, FormatReader, RawBatches};
+use super::mapped::{self, DataFile};
+use crate::error::{Error, Result};
+use crate::schema::{DataField, DataType, TypeKind};
+use crate::split::DataFileDesc;
+use crate::value::Datum;
+
+/// `RowFileFooter.MAGIC` ("ROWS").
+const MAGIC: i32 = 0x524F_5753;
+/// `RowFileFooter.FOOTER_SIZE`.
+const FOOTER_SIZE: usize = 32;
+
+/// The `.row` [`FormatReader`]: `columns` must be the file's whole row type, in the writer's order.
+pub(crate) struct RowFileReader;
+
+impl FormatReader for RowFileReader {
+    fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
+        let bytes = match mapped::open(path)? {
+            DataFile::Mapped(bytes) => bytes,
+            DataFile::Read(mut file) => {
+                let mut buf = Vec::new();
+                std::io::Read::read_to_end(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
+                bytes::Bytes::from(buf)
+            }
+        };
+        let bad = |reason: String| Error::Decode {
+            path: path.to_path_buf(),
+            reason: format!("not a readable row file: {reason}"),
+        };
+        for column in columns {
+            refuse_type(&column.data_type).map_err(|reason| Error::Unsupported {
+                path: path.to_path_buf(),
+                reason: format!("column `{}` of a `row` file: {reason}", column.name),
+            })?;
+        }
+        let blocks = blocks(&bytes).map_err(bad)?;
+        let types: Vec<DataType> = columns.iter().map(|c| c.data_type.clone()).collect();
+        let targets: Vec<arrow_schema::DataType> =
+            columns.iter().map(FileColumn::arrow_type).collect();
+        let path = path.to_path_buf();
+        let batch = batch_size.max(1);
+        let mut rows: Vec<Vec<Datum>> = Vec::new();
+        for (i, block) in blocks.iter().enumerate() {
+            let data = zstd::stream::decode_all(&bytes[block.clone()])
+                .map_err(|e| bad(format!("block {i}: {e}")))?;
+            decode_block(&data, &types, &mut rows).map_err(|e| bad(format!("block {i}: {e}")))?;
+        }
+        let chunks: Vec<Vec<Vec<Datum>>> = rows.chunks(batch).map(<[_]>::to_vec).collect();
+        Ok(Box::new(chunks.into_iter().map(move |chunk| {
+            let n = chunk.len();
+            let mut arrays: Vec<ArrayRef> = Vec::with_capacity(targets.len());
+            for (c, target) in targets.iter().enumerate() {
+                let values: Vec<Datum> = chunk.iter().map(|r| r[c].clone()).collect();
+                arrays.push(Datum::to_arrow(target, &values).map_err(|e| Error::Decode {
+                    path: path.clone(),
+                    reason: format!("row file column {c}: {e}"),
+                })?);
+            }
+            Ok((n, arrays))
+        })))
+    }
+}
+
+/// The row type `file` was written with, as the columns of a [`RowFileReader`]: for a primary-key table
+/// `KeyValue.schema` (each trimmed primary key as `_KEY_<name>` unless `data-file.thin-mode`, then
+/// `_SEQUENCE_NUMBER`, `_VALUE_KIND`, then the file schema's fields); for an append table the file schema's
+/// fields, or its `_WRITE_COLS` in their order (`_ROW_ID` and `_SEQUENCE_NUMBER` among them as BIGINT).
+/// `template` gives the columns' other settings.
+pub(crate) fn physical_columns(
+    file: &DataFileDesc,
+    fields: &[DataField],
+    trimmed_keys: Option<(&[&DataField], bool)>,
+    template: &FileColumn,
+) -> Vec<FileColumn> {
+    let column = |name: &str, id: i32, data_type: DataType| FileColumn {
+        name: name.to_owned(),
+        id,
+        data_type,
+        ..template.clone()
+    };
+    let bigint = |nullable| DataType {
+        kind: TypeKind::BigInt,
+        nullable,
+    };
+    let by_name = |name: &str| fields.iter().find(|f| f.name == name);
+    let mut out = Vec::new();
+    if let Some((keys, thin)) = trimmed_keys {
+        if !thin {
+            for key in keys {
+                out.push(column(
+                    &format!("_KEY_{}", key.name),
+                    key.id,
+                    key.data_type.clone(),
+                ));
+            }
+        }
+        out.push(column(
+            super::SEQUENCE_NUMBER_COLUMN,
+            i32::MAX - 1,
+            bigint(false),
+        ));
+        out.push(column(
+            super::VALUE_KIND_COLUMN,
+            i32::MAX - 2,
+            DataType {
+                kind: TypeKind::TinyInt,
+                nullable: false,
+            },
+        ));
+    }
+    match (&file.write_cols, trimmed_keys) {
+        (Some(cols), None) => {
+            for name in cols {
+                match by_name(name) {
+                    Some(f) => out.push(column(&f.name, f.id, f.data_type.clone())),
+                    None => out.push(column(name, i32::MAX - 3, bigint(true))),
+                }
+            }
+        }
+        _ => out.extend(
+            fields
+                .iter()
+                .map(|f| column(&f.name, f.id, f.data_type.clone())),
+        ),
+    }
+    out
+}
+
+/// `batches` of the columns `physical` (a [`RowFileReader`]'s) as the columns `wanted`, matched by name; a
+/// wanted column the file lacks is all NULL.
+pub(crate) fn project(
+    batches: RawBatches,
+    physical: &[FileColumn],
+    wanted: &[FileColumn],
+) -> RawBatches {
+    let picks: Vec<(Option<usize>, arrow_schema::DataType)> = wanted
+        .iter()
+        .map(|w| {
+            (
+                physical.iter().position(|p| p.name == w.name),
+                w.arrow_type(),
+            )
+        })
+        .collect();
+    Box::new(batches.map(move |batch| {
+        let (rows, arrays) = batch?;
+        let out = picks
+            .iter()
+            .map(|(at, t)| match at {
+                Some(i) => arrays[*i].clone(),
+                None => arrow_array::new_null_array(t, rows),
+            })
+            .collect();
+        Ok((rows, out))
+    }))
+}
+
+/// The types this reader does not decode from a `row` file, with why.
+fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
+    let mut refused: Option<&'static str> = None;
+    t.visit(&mut |k| {
+        let why = match k {
+            TypeKind::Map(..) | TypeKind::Multiset(_) => Some(
+                "MAP and MULTISET are not supported (the released reader puts the entries in a \
+                 HashMap, whose order is not reproduced)",
+            ),
+            TypeKind::Vector(..) => Some("VECTOR is not supported"),
+            _ => None,
+        };
+        refused = refused.or(why);
+    });
+    refused.map_or(Ok(()), |r| Err(r.to_owned()))
+}
+
+/// The byte ranges of the compressed blocks, from the footer and the block index.
+fn blocks(bytes: &[u8]) -> std::result::Result<Vec<std::ops::Range<usize>>, String> {
+    let n = bytes.len();
+    if n < FOOTER_SIZE {
+        return Err(format!(
+            "{n} bytes, fewer than the {FOOTER_SIZE} of its footer"
+        ));
+    }
+    let footer = &bytes[n - FOOTER_SIZE..];
+    let int = |at: usize| i32::from_le_bytes(footer[at..at + 4].try_into().expect("4 bytes"));
+    let long = |at: usize| i64::from_le_bytes(footer[at..at + 8].try_into().expect("8 bytes"));
+    if int(28) != MAGIC {
+        return Err(format!("magic 0x{:08X}, expected 0x{MAGIC:08X}", int(28)));
+    }
+    if footer[24] != 1 {
+        return Err(format!("version {}, expected 1", footer[24]));
+    }
+    let (block_count, index_offset, index_length) = (int(8), long(12), int(20));
+    let index = usize::try_from(index_offset)
+        .ok()
+        .zip(usize::try_from(index_length).ok())
+        .filter(|(o, l)| o + l <= n - FOOTER_SIZE)
+        .map(|(o, l)| &bytes[o..o + l])
+        .ok_or_else(|| format!("index at {index_offset} of {index_length} bytes does not fit"))?;
+    let (len, used) = varint(index, 0)?;
+    let compressed = index
+        .get(used..used + len as usize)
+        .ok_or("the block index is cut short")?;
+    let sizes = super::blob::decompress(compressed)?;
+    if sizes.len() != block_count as usize {
+        return Err(format!(
+            "{} block sizes for {block_count} blocks",
+            sizes.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(sizes.len());
+    let mut at = 0usize;
+    for size in sizes {
+        let size = usize::try_from(size).map_err(|_| format!("block size {size}"))?;
+        if at + size > index_offset as usize {
+            return Err("a block runs into the index".into());
+        }
+        out.push(at..at + size);
+        at += size;
+    }
+    Ok(out)
+}
+
+/// An unsigned LEB128 varint at `pos` (`BlockInput.readVarInt`): (value, bytes used).
+fn varint(bytes: &[u8], pos: usize) -> std::result::Result<(u32, usize), String> {
+    let mut value: u32 = 0;
+    for i in 0..5 {
+        let b = *bytes.get(pos + i).ok_or("a varint is cut short")?;
+        value |= u32::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Ok((value, i + 1));
+        }
+    }
+    Err("a varint is longer than 5 bytes".into())
+}
+
+/// Appends the rows of one decompressed block to `rows`, each checked to end where the next begins.
+fn decode_block(
+    data: &[u8],
+    types: &[DataType],
+    rows: &mut Vec<Vec<Datum>>,
+) -> std::result::Result<(), String> {
+    let n = data.len();
+    let count = data
+        .get(n.saturating_sub(4)..)
+        .filter(|s| s.len() == 4)
+        .map(|s| i32::from_le_bytes(s.try_into().expect("4 bytes")))
+        .ok_or("a block shorter than its row count")?;
+    let count = usize::try_from(count).map_err(|_| format!("row count {count}"))?;
+    let offsets_start = n
+        .checked_sub(4 + 4 * count)
+        .ok_or_else(|| format!("{count} row offsets do not fit the block"))?;
+    let offset = |i: usize| {
+        let at = offsets_start + 4 * i;
+        i32::from_le_bytes(data[at..at + 4].try_into().expect("4 bytes")) as usize
+    };
+    for i in 0..count {
+        let end = if i + 1 < count {
+            offset(i + 1)
+        } else {
+            offsets_start
+        };
+        let mut cursor = Cursor {
+            data: &data[..end],
+            pos: offset(i),
+        };
+        let row = cursor.row(types)?;
+        if cursor.pos != end {
+            return Err(format!(
+                "row {i} ends at byte {} where the next begins at {end}: the file's row type is not {}",
+                cursor.pos,
+                types.iter().map(|t| format!("{:?}", t.kind)).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        match row {
+            Datum::Row(fields) => rows.push(fields),
+            _ => unreachable!("a row decodes to Datum::Row"),
+        }
+    }
+    Ok(())
+}
+
+/// A position in one row's bytes (`BlockInput`).
+struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn take(&mut self, n: usize) -> std::result::Result<&[u8], String> {
+        let bytes = self
+            .data
+            .get(self.pos..self.pos + n)
+            .ok_or_else(|| format!("a value at byte {} runs past its row", self.pos))?;
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    fn fixed<const N: usize>(&mut self) -> std::result::Result<[u8; N], String> {
+        Ok(self.take(N)?.try_into().expect("N bytes"))
+    }
+
+    fn varint(&mut self) -> std::result::Result<usize, String> {
+        let (v, used) = varint(self.data, self.pos)?;
+        self.pos += used;
+        Ok(v as usize)
+    }
+
+    fn bytes(&mut self) -> std::result::Result<Vec<u8>, String> {
+        let n = self.varint()?;
+        Ok(self.take(n)?.to_vec())
+    }
+
+    /// A null bitmap of `n` entries, then each non-NULL value decoded by `value`.
+    fn with_nulls(
+        &mut self,
+        n: usize,
+        mut value: impl FnMut(&mut Self, usize) -> std::result::Result<Datum, String>,
+    ) -> std::result::Result<Vec<Datum>, String> {
+        let bitmap = self.take(n.div_ceil(8))?.to_vec();
+        (0..n)
+            .map(|i| {
+                if bitmap[i / 8] & (1 << (i % 8)) != 0 {
+                    Ok(Datum::Null)
+                } else {
+                    value(self, i)
+                }
+            })
+            .collect()
+    }
+
+    fn row(&mut self, types: &[DataType]) -> std::result::Result<Datum, String> {
+        self.with_nulls(types.len(), |c, i| c.value(&types[i]))
+            .map(Datum::Row)
+    }
+
+    /// One non-NULL value of type `t` (`RowBlockReader.createFieldReader`).
+    fn value(&mut self, t: &DataType) -> std::result::Result<Datum, String> {
+        Ok(match &t.kind {
+            TypeKind::Boolean => Datum::Boolean(self.fixed::<1>()?[0] != 0),
+            TypeKind::TinyInt => Datum::Int(i64::from(self.fixed::<1>()?[0] as i8)),
+            TypeKind::SmallInt => Datum::Int(i64::from(i16::from_le_bytes(self.fixed()?))),
+            TypeKind::Int | TypeKind::Date | TypeKind::Time(_) => {
+                Datum::Int(i64::from(i32::from_le_bytes(self.fixed()?)))
+            }
+            TypeKind::BigInt => Datum::Int(i64::from_le_bytes(self.fixed()?)),
+            TypeKind::Float => Datum::Float(f32::from_le_bytes(self.fixed()?)),
+            TypeKind::Double => Datum::Double(f64::from_le_bytes(self.fixed()?)),
+            TypeKind::Char(_) | TypeKind::VarChar(_) => {
+                let bytes = self.bytes()?;
+                Datum::String(
+                    String::from_utf8(bytes).map_err(|_| "a string is not UTF-8".to_string())?,
+                )
+            }
+            TypeKind::Binary(_) | TypeKind::VarBinary(_) | TypeKind::Blob => {
+                Datum::Bytes(self.bytes()?)
+            }
+            TypeKind::Decimal { precision, scale } => {
+                let unscaled = if *precision <= 18 {
+                    i128::from(i64::from_le_bytes(self.fixed()?))
+                } else {
+                    big_endian_signed(&self.bytes()?)?
+                };
+                Datum::Decimal {
+                    unscaled,
+                    precision: *precision,
+                    scale: *scale,
+                }
+            }
+            TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p) => {
+                let millis = i64::from_le_bytes(self.fixed()?);
+                let nanos_of_milli = if *p <= 3 { 0 } else { self.varint()? as i32 };
+                Datum::Timestamp {
+                    millis,
+                    nanos_of_milli,
+                }
+            }
+            TypeKind::Variant => Datum::Row(vec![
+                Datum::Bytes(self.bytes()?),
+                Datum::Bytes(self.bytes()?),
+            ]),
+            TypeKind::Array(element) => {
+                let n = self.varint()?;
+                Datum::List(self.with_nulls(n, |c, _| c.value(element))?)
+            }
+            TypeKind::Row(fields) => {
+                let types: Vec<DataType> = fields.iter().map(|f| f.data_type.clone()).collect();
+                self.row(&types)?
+            }
+            TypeKind::Map(..) | TypeKind::Multiset(_) | TypeKind::Vector(..) => {
+                return Err(format!("{:?} is not decoded from a row file", t.kind))
+            }
+        })
+    }
+}
+
+/// `new BigInteger(bytes)`: big-endian two's complement, at most 16 bytes.
+fn big_endian_signed(bytes: &[u8]) -> std::result::Result<i128, String> {
+    if bytes.is_empty() || bytes.len() > 16 {
+        return Err(format!("a decimal of {} bytes", bytes.len()));
+    }
+    let fill = if bytes[0] & 0x80 != 0 { 0xFF } else { 0 };
+    let mut be = [fill; 16];
+    be[16 - bytes.len()..].copy_from_slice(bytes);
+    Ok(i128::from_be_bytes(be))
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int32Type;
+    use arrow_array::Array;
+
+    use super::*;
+    use crate::decode::blob::tests::compress;
+
+    /// A `row` file as `RowFormatWriter` lays it out, of one block holding `rows` (each already encoded).
+    fn row_file(rows: &[&[u8]]) -> Vec<u8> {
+        let mut block = Vec::new();
+        let mut offsets = Vec::new();
+        for row in rows {
+            offsets.push(block.len() as i32);
+            block.extend_from_slice(row);
+        }
+        for o in &offsets {
+            block.extend_from_slice(&o.to_le_bytes());
+        }
+        block.extend_from_slice(&(rows.len() as i32).to_le_bytes());
+        let compressed = zstd::stream::encode_all(block.as_slice(), 1).unwrap();
+        let mut out = compressed.clone();
+        let index_offset = out.len() as i64;
+        for values in [
+            vec![compressed.len() as i64],
+            vec![block.len() as i64],
+            vec![0],
+        ] {
+            let encoded = compress(&values);
+            out.push(encoded.len() as u8);
+            out.extend_from_slice(&encoded);
+        }
+        let index_length = (out.len() as i64 - index_offset) as i32;
+        out.extend_from_slice(&(rows.len() as i64).to_le_bytes());
+        out.extend_from_slice(&1i32.to_le_bytes());
+        out.extend_from_slice(&index_offset.to_le_bytes());
+        out.extend_from_slice(&index_length.to_le_bytes());
+        out.extend_from_slice(&[1, 0, 0, 0]);
+        out.extend_from_slice(&MAGIC.to_le_bytes());
+        out
+    }
+
+    fn column(name: &str, json: serde_json::Value) -> FileColumn {
+        FileColumn {
+            name: name.into(),
+            id: 0,
+            data_type: crate::schema::parse_type(&json).unwrap(),
+            views: false,
+            variant_shredding: true,
+            map_shredding: true,
+        }
+    }
+
+    #[test]
+    fn rows_decode_positionally_and_a_wrong_row_type_is_an_error() {
+        // (7, "ab", [1, NULL]) and (NULL, NULL, NULL).
+        let first: &[u8] = &[0x00, 7, 0, 0, 0, 2, b'a', b'b', 2, 0x02, 1, 0, 0, 0];
+        let second: &[u8] = &[0x07];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data-1.row");
+        std::fs::write(&path, row_file(&[first, second])).unwrap();
+        let columns = [
+            column("k", serde_json::json!("INT")),
+            column("s", serde_json::json!("STRING")),
+            column("a", serde_json::json!({"type": "ARRAY", "element": "INT"})),
+        ];
+        let (rows, arrays) = RowFileReader
+            .open(&path, &columns, 16)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(rows, 2);
+        assert_eq!(arrays[0].as_primitive::<Int32Type>().value(0), 7);
+        assert!(arrays[0].is_null(1));
+        assert_eq!(arrays[1].as_string::<i32>().value(0), "ab");
+        let list = arrays[2].as_list::<i32>().value(0);
+        let list = list.as_primitive::<Int32Type>();
+        assert_eq!((list.value(0), list.is_null(1)), (1, true));
+        // Read as (INT, STRING) the first row does not end where the second begins.
+        let err = match RowFileReader.open(&path, &columns[..2], 16) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a wrong row type must fail"),
+        };
+        assert!(
+            err.contains("ends at byte 8 where the next begins at 14"),
+            "{err}"
+        );
+        assert!(err.contains("data-1.row"), "{err}");
+    }
+
+    #[test]
+    fn maps_are_refused_and_a_bad_footer_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data-2.row");
+        std::fs::write(&path, row_file(&[&[0x01]])).unwrap();
+        let map = column(
+            "m",
+            serde_json::json!({"type": "MAP", "key": "INT", "value": "INT"}),
+        );
+        let err = RowFileReader.open(&path, &[map], 16).err().unwrap();
+        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        std::fs::write(&path, b"not a row file, but long enough for a footer").unwrap();
+        let err = RowFileReader
+            .open(&path, &[column("k", serde_json::json!("INT"))], 16)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("magic") && err.contains("data-2.row"), "{err}");
+    }
+
+    #[test]
+    fn non_compact_decimals_are_big_endian_twos_complement() {
+        assert_eq!(big_endian_signed(&[0x01]).unwrap(), 1);
+        assert_eq!(big_endian_signed(&[0xFF, 0x38]).unwrap(), -200);
+        assert!(big_endian_signed(&[]).is_err());
+    }
+}

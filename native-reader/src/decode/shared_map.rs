@@ -1,0 +1,270 @@
+//! A MAP column in 2.0's shared-shredding layout (`fields.<f>.map.storage-layout=shared-shredding`,
+//! `MapSharedShreddingRowConverter` writes it, `MapSharedShreddingReadPlan` reads it) brought back to a map.
+//!
+//! The file holds a struct: `__field_mapping` (ARRAY<INT>: the field id each value column holds in this row,
+//! -1 for none), the value columns `__col_<i>`, and `__overflow` (MAP<INT, V>: the fields that found no
+//! column). Field ids are names through a dictionary in the column's `ARROW:schema` field metadata
+//! (`paimon.map.shared-shredding.field-dict`: the JSON object name -> id, compressed as
+//! `...field-dict-compression` says, its bytes held as ISO-8859-1 text). A row's map is its value columns in
+//! column order (each column whose id is not -1), then its overflow entries in order; an id the dictionary
+//! lacks is left out, as the released reader leaves it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, MapArray, StringArray, StructArray};
+use arrow_schema::{DataType as ArrowType, Field, Fields};
+
+use super::DecodeError;
+
+/// `MapSharedShreddingDefine.FIELD_MAPPING`.
+pub(crate) const FIELD_MAPPING: &str = "__field_mapping";
+/// `MapSharedShreddingDefine.OVERFLOW`.
+const OVERFLOW: &str = "__overflow";
+/// `MapSharedShreddingDefine.FIELD_DICT` and the keys that describe it.
+const FIELD_DICT: &str = "paimon.map.shared-shredding.field-dict";
+const FIELD_DICT_COMPRESSION: &str = "paimon.map.shared-shredding.field-dict-compression";
+const NUM_COLUMNS: &str = "paimon.map.shared-shredding.num-columns";
+
+/// Whether `array` is a MAP stored in the shared-shredding layout (a struct starting with `__field_mapping`).
+pub(crate) fn is_shared_shredding(array: &ArrayRef) -> bool {
+    matches!(array.data_type(), ArrowType::Struct(fields)
+        if fields.first().is_some_and(|f| f.name() == FIELD_MAPPING))
+}
+
+/// The logical MAP<STRING, V> of `array` (the physical struct), given the column's field `metadata`.
+///
+/// Errors: [`DecodeError::Unsupported`] when the metadata lacks the dictionary or names a compression other
+/// than `zstd` and `none`; a decode error when the dictionary or a row's field mapping is malformed.
+pub(crate) fn to_map(
+    array: &ArrayRef,
+    metadata: &HashMap<String, String>,
+) -> Result<ArrayRef, DecodeError> {
+    let source = array.as_struct();
+    let names = dictionary(metadata)?;
+    let columns = metadata
+        .get(NUM_COLUMNS)
+        .and_then(|n| n.parse::<usize>().ok())
+        .ok_or_else(|| {
+            DecodeError::from(format!("shared-shredding MAP without `{NUM_COLUMNS}`"))
+        })?;
+    let mapping = source
+        .column_by_name(FIELD_MAPPING)
+        .and_then(|c| c.as_list_opt::<i32>())
+        .ok_or_else(|| DecodeError::from("shared-shredding MAP without its field mapping list"))?;
+    let ids = arrow_cast::cast(mapping.values(), &ArrowType::Int32).map_err(DecodeError::from)?;
+    let ids = ids.as_primitive::<arrow_array::types::Int32Type>();
+    let mut sources: Vec<ArrayRef> = Vec::with_capacity(columns + 1);
+    for i in 0..columns {
+        let column = source
+            .column_by_name(&format!("__col_{i}"))
+            .ok_or_else(|| {
+                DecodeError::from(format!("shared-shredding MAP without `__col_{i}`"))
+            })?;
+        sources.push(column.clone());
+    }
+    let overflow = source.column_by_name(OVERFLOW).map(|o| o.as_map().clone());
+    let value_type = sources
+        .first()
+        .map(|s| s.data_type().clone())
+        .or_else(|| overflow.as_ref().map(|o| o.values().data_type().clone()))
+        .ok_or_else(|| {
+            DecodeError::from("shared-shredding MAP with neither columns nor overflow")
+        })?;
+    if let Some(o) = &overflow {
+        sources.push(o.values().clone());
+    }
+    let mut keys: Vec<&str> = Vec::new();
+    let mut picks: Vec<(usize, usize)> = Vec::new();
+    let mut offsets: Vec<i32> = Vec::with_capacity(source.len() + 1);
+    offsets.push(0);
+    for row in 0..source.len() {
+        if source.is_valid(row) {
+            let (from, to) = (
+                mapping.value_offsets()[row] as usize,
+                mapping.value_offsets()[row + 1] as usize,
+            );
+            if to - from != columns || mapping.is_null(row) {
+                return Err(DecodeError::from(format!(
+                    "row {row}: a field mapping of {} entries for {columns} columns",
+                    to - from
+                )));
+            }
+            for (column, at) in (from..to).enumerate() {
+                if ids.is_null(at) {
+                    return Err(DecodeError::from(format!(
+                        "row {row}: a NULL field id in the mapping at column {column}"
+                    )));
+                }
+                if let Some(name) = names.get(&ids.value(at)) {
+                    keys.push(name);
+                    picks.push((column, row));
+                }
+            }
+            if let Some(o) = overflow.as_ref().filter(|o| o.is_valid(row)) {
+                let ids =
+                    arrow_cast::cast(o.keys(), &ArrowType::Int32).map_err(DecodeError::from)?;
+                let ids = ids.as_primitive::<arrow_array::types::Int32Type>();
+                for entry in o.value_offsets()[row] as usize..o.value_offsets()[row + 1] as usize {
+                    if let Some(name) = names.get(&ids.value(entry)) {
+                        keys.push(name);
+                        picks.push((columns, entry));
+                    }
+                }
+            }
+        }
+        offsets.push(i32::try_from(keys.len()).map_err(|_| DecodeError::from("map beyond 2^31"))?);
+    }
+    let refs: Vec<&dyn Array> = sources.iter().map(|s| s.as_ref()).collect();
+    let values = arrow_select::interleave::interleave(&refs, &picks).map_err(DecodeError::from)?;
+    let entries = Fields::from(vec![
+        Field::new("key", ArrowType::Utf8, false),
+        Field::new("value", value_type, true),
+    ]);
+    let entries = StructArray::try_new(
+        entries,
+        vec![Arc::new(StringArray::from(keys)) as ArrayRef, values],
+        None,
+    )
+    .map_err(DecodeError::from)?;
+    let field = Arc::new(Field::new("entries", entries.data_type().clone(), false));
+    MapArray::try_new(
+        field,
+        arrow::buffer::OffsetBuffer::new(offsets.into()),
+        entries,
+        source.nulls().cloned(),
+        false,
+    )
+    .map(|a| Arc::new(a) as ArrayRef)
+    .map_err(DecodeError::from)
+}
+
+/// The field id -> name dictionary of the column's metadata (`MapSharedShreddingUtils.deserializeMetadata`).
+fn dictionary(metadata: &HashMap<String, String>) -> Result<HashMap<i32, String>, DecodeError> {
+    let text = metadata.get(FIELD_DICT).ok_or_else(|| {
+        DecodeError::Unsupported(
+            "a shared-shredding MAP without its field dictionary in the file's `ARROW:schema` is not \
+             supported"
+                .into(),
+        )
+    })?;
+    // The compressed bytes, one char each (`new String(bytes, ISO_8859_1)`).
+    let bytes = text
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)))
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| {
+            DecodeError::from("a shared-shredding field dictionary that is not ISO-8859-1")
+        })?;
+    let json = match metadata.get(FIELD_DICT_COMPRESSION).map(String::as_str) {
+        None | Some("none") => bytes,
+        Some("zstd") => zstd::stream::decode_all(bytes.as_slice())
+            .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?,
+        Some(other) => {
+            return Err(DecodeError::Unsupported(format!(
+                "a shared-shredding field dictionary compressed with `{other}` is not supported"
+            )))
+        }
+    };
+    let names: HashMap<String, i32> = serde_json::from_slice(&json)
+        .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?;
+    Ok(names.into_iter().map(|(name, id)| (id, name)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::builder::{Int32Builder, ListBuilder, MapBuilder};
+    use arrow_array::Int32Array;
+
+    use super::*;
+
+    /// Two value columns and an overflow; rows: {a: 1, c: 3 (overflow)}, NULL, {b: NULL} with an id the
+    /// dictionary lacks in column 0.
+    fn physical() -> ArrayRef {
+        let mut mapping = ListBuilder::new(Int32Builder::new());
+        for ids in [[0, -1], [-1, -1], [7, 1]] {
+            mapping.values().append_slice(&ids);
+            mapping.append(true);
+        }
+        let col0 = Int32Array::from(vec![Some(1), None, Some(9)]);
+        let col1 = Int32Array::from(vec![None, None, None]);
+        let mut overflow = MapBuilder::new(None, Int32Builder::new(), Int32Builder::new());
+        overflow.keys().append_value(2);
+        overflow.values().append_value(3);
+        overflow.append(true).unwrap();
+        overflow.append(false).unwrap();
+        overflow.append(false).unwrap();
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(mapping.finish()),
+            Arc::new(col0),
+            Arc::new(col1),
+            Arc::new(overflow.finish()),
+        ];
+        let fields: Fields = ["__field_mapping", "__col_0", "__col_1", "__overflow"]
+            .iter()
+            .zip(&columns)
+            .map(|(n, c)| Field::new(*n, c.data_type().clone(), true))
+            .collect();
+        let nulls = arrow::buffer::NullBuffer::from(vec![true, false, true]);
+        Arc::new(StructArray::new(fields, columns, Some(nulls)))
+    }
+
+    fn metadata(compression: &str) -> HashMap<String, String> {
+        let json = br#"{"a":0,"b":1,"c":2}"#;
+        let bytes = match compression {
+            "zstd" => zstd::stream::encode_all(&json[..], 1).unwrap(),
+            _ => json.to_vec(),
+        };
+        HashMap::from([
+            (
+                FIELD_DICT.to_owned(),
+                bytes.iter().map(|&b| char::from(b)).collect(),
+            ),
+            (FIELD_DICT_COMPRESSION.to_owned(), compression.to_owned()),
+            (NUM_COLUMNS.to_owned(), "2".to_owned()),
+        ])
+    }
+
+    #[test]
+    fn rows_are_their_columns_then_their_overflow() {
+        for compression in ["none", "zstd"] {
+            let map = to_map(&physical(), &metadata(compression)).unwrap();
+            let map = map.as_map();
+            assert!(map.is_valid(0) && map.is_null(1) && map.is_valid(2));
+            let row = |i: usize| {
+                let entries = map.value(i);
+                let keys = entries.column(0).as_string::<i32>().clone();
+                let values = entries
+                    .column(1)
+                    .as_primitive::<arrow_array::types::Int32Type>()
+                    .clone();
+                (0..keys.len())
+                    .map(|j| {
+                        (
+                            keys.value(j).to_owned(),
+                            values.is_valid(j).then(|| values.value(j)),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(row(0), vec![("a".into(), Some(1)), ("c".into(), Some(3))]);
+            // Id 7 is not in the dictionary: left out, as the released reader leaves it.
+            assert_eq!(row(2), vec![("b".into(), None)]);
+        }
+    }
+
+    #[test]
+    fn an_lz4_dictionary_and_a_missing_one_are_refused() {
+        let mut lz4 = metadata("none");
+        lz4.insert(FIELD_DICT_COMPRESSION.to_owned(), "lz4".to_owned());
+        assert!(matches!(
+            to_map(&physical(), &lz4),
+            Err(DecodeError::Unsupported(_))
+        ));
+        assert!(matches!(
+            to_map(&physical(), &HashMap::new()),
+            Err(DecodeError::Unsupported(_))
+        ));
+    }
+}
