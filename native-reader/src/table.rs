@@ -586,9 +586,9 @@ impl Table {
     }
 
     /// Refuses what this reader cannot read the way the table's release does, before any data file is
-    /// decoded: a BLOB column this reader does not read: one nested in another type, one outside a
-    /// data-evolution table's `.blob` files, or one of a table with `blob-field`, `blob-descriptor-field` or
-    /// `blob-view-field`.
+    /// decoded: a `blob-view-field` column, and before 2.0.0 a BLOB column this reader does not read as
+    /// that release: one nested in another type, one outside a data-evolution table's `.blob` files, or one
+    /// of a table with `blob-field`, `blob-descriptor-field` or `blob-view-field`.
     ///
     /// Errors: [`Error::Unsupported`] naming the latest schema file and the column.
     pub fn check_readable(&self) -> Result<()> {
@@ -602,8 +602,36 @@ impl Table {
                 reason,
             })
         };
-        // BLOB is read where 2.0 writes it to `.blob` column files: a top-level column of a data-evolution
-        // table, returned as `Blob.toData()` bytes, or as serialized descriptors with `blob-as-descriptor`.
+        // `blob-view-field` columns hold references to rows of other tables (`BlobViewStruct`): not read.
+        let views: Vec<&str> = self
+            .schema
+            .option("blob-view-field")
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(column) = self
+            .schema
+            .fields
+            .iter()
+            .find(|f| views.contains(&f.name.as_str()))
+        {
+            return refuse(format!(
+                "column `{}` is a `blob-view-field` (BLOB views of another table's rows), which this \
+                 reader does not read",
+                column.name
+            ));
+        }
+        // 2.0 reads a BLOB wherever it is stored: `.blob` column files of a data-evolution table, or the
+        // data file itself (`.managed.blob` descriptors of `blob-field`, `blob-descriptor-field`, inline
+        // payloads), scalar or inside ARRAY and MAP. 1.4 is modelled only for a top-level column of a
+        // data-evolution table in `.blob` files, without the 2.0 options.
+        if self.release >= PaimonRelease::V2_0_0 {
+            return Ok(());
+        }
         let blob_files = self.data_evolution()
             && self.release >= PaimonRelease::V1_4_2
             && ["blob-descriptor-field", "blob-view-field", "blob-field"]
@@ -617,8 +645,8 @@ impl Table {
             f.data_type.contains_blob() && !(blob_files && f.data_type.kind == TypeKind::Blob)
         }) {
             return refuse(format!(
-                "column `{}` has type BLOB, which this reader reads only as a top-level column of a data-evolution table in `.blob` files (without `blob-field`, `blob-descriptor-field`, `blob-view-field`)",
-                column.name
+                "column `{}` has type BLOB, which this reader reads as Paimon {} only as a top-level column of a data-evolution table in `.blob` files (without `blob-field`, `blob-descriptor-field`, `blob-view-field`)",
+                column.name, self.release
             ));
         }
         Ok(())

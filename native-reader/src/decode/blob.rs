@@ -95,6 +95,11 @@ impl BlobCells {
 /// a reader of a `blob-as-descriptor` table gets for a BLOB (`toDescriptor().serialize()` of the `BlobRef` the
 /// released reader returns).
 pub(crate) fn descriptor(uri: &str, range: &std::ops::Range<usize>) -> Vec<u8> {
+    descriptor_of(uri, range.start as i64, range.len() as i64)
+}
+
+/// `BlobDescriptor(uri, offset, length).serialize()` (version 2; see [`descriptor`]).
+pub(crate) fn descriptor_of(uri: &str, offset: i64, length: i64) -> Vec<u8> {
     const VERSION: u8 = 2;
     const MAGIC: i64 = 0x424C_4F42_4445_5343;
     let uri = uri.as_bytes();
@@ -103,8 +108,8 @@ pub(crate) fn descriptor(uri: &str, range: &std::ops::Range<usize>) -> Vec<u8> {
     out.extend_from_slice(&MAGIC.to_le_bytes());
     out.extend_from_slice(&(uri.len() as i32).to_le_bytes());
     out.extend_from_slice(uri);
-    out.extend_from_slice(&(range.start as i64).to_le_bytes());
-    out.extend_from_slice(&(range.len() as i64).to_le_bytes());
+    out.extend_from_slice(&offset.to_le_bytes());
+    out.extend_from_slice(&length.to_le_bytes());
     out
 }
 

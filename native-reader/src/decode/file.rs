@@ -148,10 +148,11 @@ pub fn file_read_schema(table: &Table, with_sequence_number: bool) -> Schema {
 /// number).
 ///
 /// Errors (here or from the iterator), each naming the file: [`Error::Unsupported`] naming the schema file
-/// for a table this reader refuses ([`Table::check_readable`]: BLOB outside `.blob` files, …), and naming
+/// for a table this reader refuses ([`Table::check_readable`]: `blob-view-field` columns, …), and naming
 /// the data file for an external path on a non-local file system, an unknown or 2.0 format
 /// (`.managed.blob`, `lance`, …, and `.row` before 2.0.0), a `.blob` placeholder row, a shredded VARIANT
-/// before 1.3.0, a shared-shredding MAP before 2.0.0, or a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened;
+/// before 1.3.0, a shared-shredding MAP before 2.0.0, a BLOB view or a BLOB descriptor of a non-local file,
+/// or a type change Paimon cannot cast; [`Error::Io`] when the file cannot be opened;
 /// [`Error::Decode`] when its bytes are not what its schema says (a primary-key file without `_VALUE_KIND`,
 /// a NULL or invalid row kind, a corrupt page/stripe/block); [`Error::DeletionVector`] naming the index and
 /// data file for a bad deletion vector or one deleting a position beyond the file's rows; schema errors when
@@ -353,6 +354,12 @@ pub(crate) fn read_file_with(
             super::row_format::project(batches, &physical, &columns)
         }
         _ => format.reader().open(&path, &columns, batch_size)?,
+    };
+    // BLOB values held in the data file itself (descriptors of `.managed.blob` packs, or inline).
+    let raw = if format != FileFormat::Blob && columns.iter().any(|c| c.data_type.contains_blob()) {
+        super::blob_ref::resolve(raw, &columns, table.blob_as_descriptor(), &path)
+    } else {
+        raw
     };
     Ok(FileBatches {
         schema: Arc::new(file_read_schema(table, options.with_sequence_number)),

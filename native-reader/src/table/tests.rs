@@ -206,13 +206,30 @@ fn check_readable_reads_the_2_0_options_and_names_a_blob_column_it_refuses() {
            "highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{}}"#,
     )
     .unwrap();
-    // Outside a data-evolution table's `.blob` files, BLOB is refused by the releases that know it ...
-    let err = Table::open_as(dir.path(), V2_0_0)
+    // 2.0 reads a BLOB in the data file itself (descriptors or inline payloads) ...
+    Table::open_as(dir.path(), V2_0_0)
+        .unwrap()
+        .check_readable()
+        .unwrap();
+    // ... 1.4 is modelled only for `.blob` files of a data-evolution table ...
+    let err = Table::open_as(dir.path(), V1_4_2)
         .unwrap()
         .check_readable()
         .unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
     assert!(err.to_string().contains("`payload`") && err.to_string().contains("BLOB"));
+    // ... a `blob-view-field` column (references to another table's rows) is refused on 2.0 too ...
+    std::fs::write(
+        dir.path().join("schema/schema-4"),
+        r#"{"version":3,"id":4,"fields":[{"id":0,"name":"k","type":"INT"},{"id":1,"name":"payload","type":"BLOB"}],
+           "highestFieldId":1,"partitionKeys":[],"primaryKeys":[],"options":{"blob-view-field":"payload"}}"#,
+    )
+    .unwrap();
+    let err = Table::open_as(dir.path(), V2_0_0)
+        .unwrap()
+        .check_readable()
+        .unwrap_err();
+    assert!(err.to_string().contains("blob-view-field"), "{err}");
     // ... and a release before 1.4.1 cannot open the schema at all.
     let Err(err) = Table::open_as(dir.path(), V1_3_1) else {
         panic!("1.3.1 does not know BLOB");
