@@ -41,7 +41,10 @@ pub(crate) fn conform_batch(
         let found =
             position.and_then(|i| Some((batch.columns().get(i)?, batch.schema_ref().field(i))));
         let array = match found.map(|(a, field)| (a, field.metadata())) {
-            Some((a, _)) if !column.variant_shredding && holds_shredded_variant(a.data_type()) => {
+            Some((a, _))
+                if !column.variant_shredding
+                    && holds_shredded_variant(&column.data_type, a.data_type()) =>
+            {
                 return Err(DecodeError::Unsupported(
                     "a shredded VARIANT (`typed_value`), which this release reads as `value` and \
                      `metadata` alone (rebuilt from 1.3.0, PaimonShreddingUtils), is not supported"
@@ -50,25 +53,8 @@ pub(crate) fn conform_batch(
                 .prefixed(&format!("column `{}`", column.name))
                 .at(path));
             }
-            Some((a, metadata))
-                if matches!(column.data_type.kind, TypeKind::Map(..))
-                    && shared_map::is_shared_shredding(a) =>
-            {
-                let logical = if column.map_shredding {
-                    shared_map::to_map(a, metadata)
-                } else {
-                    Err(DecodeError::Unsupported(
-                        "a MAP in the shared-shredding layout (from 2.0.0), which this release reads \
-                         as its physical struct, is not supported"
-                            .into(),
-                    ))
-                };
-                logical
-                    .and_then(|m| conform_to(&m, &column.data_type, &column.arrow_type()))
-                    .and_then(|a| fixup(&a, &column.data_type))
-                    .map_err(|e| e.prefixed(&format!("column `{}`", column.name)).at(path))?
-            }
-            Some((a, _)) => conform_to(a, &column.data_type, &column.arrow_type())
+            Some((a, metadata)) => logical(a, column, metadata)
+                .and_then(|a| conform_to(&a, &column.data_type, &column.arrow_type()))
                 .and_then(|a| fixup(&a, &column.data_type))
                 .map_err(|e| e.prefixed(&format!("column `{}`", column.name)).at(path))?,
             None => new_null_array(&column.arrow_type(), rows),
@@ -78,18 +64,59 @@ pub(crate) fn conform_batch(
     Ok((rows, out))
 }
 
-/// Whether a column stored as `t` holds a shredded VARIANT: a group with `metadata` and `typed_value`.
-fn holds_shredded_variant(t: &ArrowType) -> bool {
-    match t {
-        ArrowType::Struct(fields) => {
-            let named = |n: &str| fields.iter().any(|f| f.name() == n);
-            (named(shredded::TYPED_VALUE) && named(crate::types::VARIANT_METADATA))
-                || fields.iter().any(|f| holds_shredded_variant(f.data_type()))
+/// Whether a column of Paimon type `t` stored as `stored` holds a shredded VARIANT: a VARIANT stored as a
+/// group with `typed_value`.
+fn holds_shredded_variant(t: &DataType, stored: &ArrowType) -> bool {
+    match (&t.kind, stored) {
+        (TypeKind::Variant, ArrowType::Struct(fields)) => {
+            fields.iter().any(|f| f.name() == shredded::TYPED_VALUE)
         }
-        ArrowType::List(f) | ArrowType::LargeList(f) | ArrowType::Map(f, _) => {
-            holds_shredded_variant(f.data_type())
+        (TypeKind::Row(children), ArrowType::Struct(fields)) => children.iter().any(|c| {
+            fields
+                .iter()
+                .find(|f| f.name() == &c.name)
+                .is_some_and(|f| holds_shredded_variant(&c.data_type, f.data_type()))
+        }),
+        (
+            TypeKind::Array(e) | TypeKind::Vector(e, _),
+            ArrowType::List(f) | ArrowType::LargeList(f),
+        ) => holds_shredded_variant(e, f.data_type()),
+        (TypeKind::Map(k, v), ArrowType::Map(f, _)) => map_entries(f)
+            .is_some_and(|(kt, vt)| holds_shredded_variant(k, kt) || holds_shredded_variant(v, vt)),
+        (TypeKind::Multiset(k), ArrowType::Map(f, _)) => {
+            map_entries(f).is_some_and(|(kt, _)| holds_shredded_variant(k, kt))
         }
         _ => false,
+    }
+}
+
+/// The column as its Paimon type lays it out: a MAP stored in the shared-shredding layout rebuilt from its
+/// struct (when the release reads that layout) with the field `metadata`; any other column as stored.
+fn logical(
+    array: &ArrayRef,
+    column: &FileColumn,
+    metadata: &std::collections::HashMap<String, String>,
+) -> Result<ArrayRef, DecodeError> {
+    if !(matches!(column.data_type.kind, TypeKind::Map(..))
+        && shared_map::is_shared_shredding(array))
+    {
+        return Ok(array.clone());
+    }
+    if !column.map_shredding {
+        return Err(DecodeError::Unsupported(
+            "a MAP in the shared-shredding layout (from 2.0.0), which this release reads as its \
+             physical struct, is not supported"
+                .into(),
+        ));
+    }
+    shared_map::to_map(array, metadata)
+}
+
+/// The key and value types of a map's entries field.
+fn map_entries(entries: &Field) -> Option<(&ArrowType, &ArrowType)> {
+    match entries.data_type() {
+        ArrowType::Struct(kv) if kv.len() == 2 => Some((kv[0].data_type(), kv[1].data_type())),
+        _ => None,
     }
 }
 

@@ -333,22 +333,11 @@ pub(crate) fn read_file_with(
             let thin = file_schema
                 .option("data-file.thin-mode")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            let template = columns.first().cloned().unwrap_or(FileColumn {
-                name: String::new(),
-                id: 0,
-                data_type: DataType {
-                    kind: TypeKind::Int,
-                    nullable: true,
-                },
-                views,
-                variant_shredding,
-                map_shredding,
-            });
             let physical = super::row_format::physical_columns(
                 file,
                 &file_schema.fields,
                 primary_keyed.then_some((keys.as_slice(), thin)),
-                &template,
+                &columns,
             );
             let batches = format.reader().open(&path, &physical, batch_size)?;
             super::row_format::project(batches, &physical, &columns)

@@ -75,7 +75,13 @@ fn written_field_metadata(
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(text)
         .unwrap_or_else(|_| text.clone());
-    match arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes) {
+    // arrow-ipc panics on some well-formed buffers that are not a valid schema: such a file's metadata is
+    // ignored, as Java ignores metadata it cannot read.
+    let parsed =
+        std::panic::catch_unwind(|| arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes));
+    match parsed
+        .unwrap_or_else(|_| Err(arrow_schema::ArrowError::ParseError("ARROW:schema".into())))
+    {
         Ok(schema) => schema
             .fields()
             .iter()
@@ -110,7 +116,15 @@ fn open_with<R: ChunkReader + Send + 'static>(
         .map(|c| (c.name.as_str(), &c.data_type))
         .collect();
     let projected = builder.schema();
-    let written = written_field_metadata(builder.file_metadata().user_custom_metadata());
+    // Only a shared-shredding MAP needs the written metadata (its field dictionary).
+    let written = if columns
+        .iter()
+        .any(|c| matches!(c.data_type.kind, TypeKind::Map(..)))
+    {
+        written_field_metadata(builder.file_metadata().user_custom_metadata())
+    } else {
+        HashMap::new()
+    };
     let fields: Vec<Field> = projected
         .fields()
         .iter()

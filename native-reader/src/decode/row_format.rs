@@ -9,7 +9,8 @@
 //! `int32 LE` offset per row and `int32 LE` row count. A row is a null bitmap (`(fields + 7) / 8` bytes, bit
 //! `i % 8` of byte `i / 8` set for NULL) and each non-NULL field in order: BOOLEAN 1 byte; TINYINT,
 //! SMALLINT, INT/DATE/TIME, BIGINT, FLOAT, DOUBLE little-endian; strings, binaries and BLOB a varint length
-//! and the bytes; DECIMAL the unscaled long (precision <= 18) or its big-endian two's-complement bytes;
+//! and the bytes; DECIMAL the unscaled long (precision <= 18) or a varint length and its big-endian
+//! two's-complement bytes (NULL when it has more digits than the type);
 //! TIMESTAMP epoch millis, then for precision > 3 a varint nano-of-milli; VARIANT its value and metadata
 //! bytes; ARRAY a varint size, a null bitmap and the elements; ROW a nested row.
 //!
@@ -56,30 +57,97 @@ impl FormatReader for RowFileReader {
             })?;
         }
         let blocks = blocks(&bytes).map_err(bad)?;
-        let types: Vec<DataType> = columns.iter().map(|c| c.data_type.clone()).collect();
-        let targets: Vec<arrow_schema::DataType> =
-            columns.iter().map(FileColumn::arrow_type).collect();
-        let path = path.to_path_buf();
-        let batch = batch_size.max(1);
-        let mut rows: Vec<Vec<Datum>> = Vec::new();
-        for (i, block) in blocks.iter().enumerate() {
-            let data = zstd::stream::decode_all(&bytes[block.clone()])
-                .map_err(|e| bad(format!("block {i}: {e}")))?;
-            decode_block(&data, &types, &mut rows).map_err(|e| bad(format!("block {i}: {e}")))?;
+        Ok(Box::new(RowBatches {
+            path: path.to_path_buf(),
+            bytes,
+            blocks: blocks.into_iter().enumerate().collect(),
+            types: columns.iter().map(|c| c.data_type.clone()).collect(),
+            targets: columns.iter().map(FileColumn::arrow_type).collect(),
+            batch: batch_size.max(1),
+            pending: std::collections::VecDeque::new(),
+        }))
+    }
+}
+
+/// The batches of one `row` file: a block is decompressed and decoded when its rows are needed.
+struct RowBatches {
+    path: std::path::PathBuf,
+    bytes: bytes::Bytes,
+    /// The blocks not yet decoded: (index, compressed range, uncompressed size).
+    blocks: std::collections::VecDeque<(usize, (std::ops::Range<usize>, usize))>,
+    types: Vec<DataType>,
+    targets: Vec<arrow_schema::DataType>,
+    batch: usize,
+    /// Decoded rows not yet returned.
+    pending: std::collections::VecDeque<Vec<Datum>>,
+}
+
+impl RowBatches {
+    fn bad(&self, reason: String) -> Error {
+        Error::Decode {
+            path: self.path.clone(),
+            reason: format!("not a readable row file: {reason}"),
         }
-        let chunks: Vec<Vec<Vec<Datum>>> = rows.chunks(batch).map(<[_]>::to_vec).collect();
-        Ok(Box::new(chunks.into_iter().map(move |chunk| {
-            let n = chunk.len();
-            let mut arrays: Vec<ArrayRef> = Vec::with_capacity(targets.len());
-            for (c, target) in targets.iter().enumerate() {
-                let values: Vec<Datum> = chunk.iter().map(|r| r[c].clone()).collect();
-                arrays.push(Datum::to_arrow(target, &values).map_err(|e| Error::Decode {
-                    path: path.clone(),
-                    reason: format!("row file column {c}: {e}"),
-                })?);
+    }
+
+    /// The next batch of at most `batch` rows, or `None` at the end.
+    fn next_batch(&mut self) -> Result<Option<(usize, Vec<ArrayRef>)>> {
+        while self.pending.len() < self.batch {
+            let Some((i, (range, size))) = self.blocks.pop_front() else {
+                break;
+            };
+            let data = zstd::bulk::decompress(&self.bytes[range], size)
+                .map_err(|e| self.bad(format!("block {i}: {e}")))?;
+            if data.len() != size {
+                return Err(self.bad(format!(
+                    "block {i} holds {} bytes, its index says {size}",
+                    data.len()
+                )));
             }
-            Ok((n, arrays))
-        })))
+            let mut rows = Vec::new();
+            decode_block(&data, &self.types, &mut rows)
+                .map_err(|e| self.bad(format!("block {i}: {e}")))?;
+            self.pending.extend(rows);
+        }
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let n = self.pending.len().min(self.batch);
+        let mut columns: Vec<Vec<Datum>> = vec![Vec::with_capacity(n); self.targets.len()];
+        for row in self.pending.drain(..n) {
+            for (column, value) in columns.iter_mut().zip(row) {
+                column.push(value);
+            }
+        }
+        let arrays = columns
+            .iter()
+            .zip(&self.targets)
+            .enumerate()
+            .map(|(c, (values, target))| {
+                Datum::to_arrow(target, values).map_err(|e| Error::Decode {
+                    path: self.path.clone(),
+                    reason: format!("row file column {c}: {e}"),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Some((n, arrays)))
+    }
+}
+
+impl Iterator for RowBatches {
+    type Item = Result<(usize, Vec<ArrayRef>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_batch() {
+            Ok(Some(batch)) => Some(Ok(batch)),
+            Ok(None) => None,
+            Err(e) => {
+                // One error ends the file.
+                self.blocks.clear();
+                self.pending.clear();
+                Some(Err(e))
+            }
+        }
     }
 }
 
@@ -87,18 +155,23 @@ impl FormatReader for RowFileReader {
 /// `KeyValue.schema` (each trimmed primary key as `_KEY_<name>` unless `data-file.thin-mode`, then
 /// `_SEQUENCE_NUMBER`, `_VALUE_KIND`, then the file schema's fields); for an append table the file schema's
 /// fields, or its `_WRITE_COLS` in their order (`_ROW_ID` and `_SEQUENCE_NUMBER` among them as BIGINT).
-/// `template` gives the columns' other settings.
+/// `like` gives the columns' decoding settings (string views, shredding rules).
 pub(crate) fn physical_columns(
     file: &DataFileDesc,
     fields: &[DataField],
     trimmed_keys: Option<(&[&DataField], bool)>,
-    template: &FileColumn,
+    like: &[FileColumn],
 ) -> Vec<FileColumn> {
+    let (views, variant_shredding, map_shredding) = like.first().map_or((false, true, true), |c| {
+        (c.views, c.variant_shredding, c.map_shredding)
+    });
     let column = |name: &str, id: i32, data_type: DataType| FileColumn {
         name: name.to_owned(),
         id,
         data_type,
-        ..template.clone()
+        views,
+        variant_shredding,
+        map_shredding,
     };
     let bigint = |nullable| DataType {
         kind: TypeKind::BigInt,
@@ -194,8 +267,8 @@ fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
     refused.map_or(Ok(()), |r| Err(r.to_owned()))
 }
 
-/// The byte ranges of the compressed blocks, from the footer and the block index.
-fn blocks(bytes: &[u8]) -> std::result::Result<Vec<std::ops::Range<usize>>, String> {
+/// The compressed byte range and uncompressed size of each block, from the footer and the block index.
+fn blocks(bytes: &[u8]) -> std::result::Result<Vec<(std::ops::Range<usize>, usize)>, String> {
     let n = bytes.len();
     if n < FOOTER_SIZE {
         return Err(format!(
@@ -203,8 +276,10 @@ fn blocks(bytes: &[u8]) -> std::result::Result<Vec<std::ops::Range<usize>>, Stri
         ));
     }
     let footer = &bytes[n - FOOTER_SIZE..];
-    let int = |at: usize| i32::from_le_bytes(footer[at..at + 4].try_into().expect("4 bytes"));
-    let long = |at: usize| i64::from_le_bytes(footer[at..at + 8].try_into().expect("8 bytes"));
+    let int = |at: usize| {
+        i32::from_le_bytes([footer[at], footer[at + 1], footer[at + 2], footer[at + 3]])
+    };
+    let long = |at: usize| i64::from(int(at) as u32) | (i64::from(int(at + 4)) << 32);
     if int(28) != MAGIC {
         return Err(format!("magic 0x{:08X}, expected 0x{MAGIC:08X}", int(28)));
     }
@@ -212,32 +287,48 @@ fn blocks(bytes: &[u8]) -> std::result::Result<Vec<std::ops::Range<usize>>, Stri
         return Err(format!("version {}, expected 1", footer[24]));
     }
     let (block_count, index_offset, index_length) = (int(8), long(12), int(20));
-    let index = usize::try_from(index_offset)
+    let index_start = usize::try_from(index_offset)
         .ok()
+        .filter(|o| *o <= n - FOOTER_SIZE);
+    let index = index_start
         .zip(usize::try_from(index_length).ok())
-        .filter(|(o, l)| o + l <= n - FOOTER_SIZE)
-        .map(|(o, l)| &bytes[o..o + l])
+        .and_then(|(o, l)| bytes[..n - FOOTER_SIZE].get(o..o.checked_add(l)?))
         .ok_or_else(|| format!("index at {index_offset} of {index_length} bytes does not fit"))?;
-    let (len, used) = varint(index, 0)?;
-    let compressed = index
-        .get(used..used + len as usize)
-        .ok_or("the block index is cut short")?;
-    let sizes = super::blob::decompress(compressed)?;
-    if sizes.len() != block_count as usize {
+    let index_start = index_start.unwrap_or(0);
+    // Three arrays, each a varint length and its `DeltaVarintCompressor` bytes: compressed sizes,
+    // uncompressed sizes, first rows.
+    let mut arrays = Vec::with_capacity(2);
+    let mut at = 0usize;
+    for _ in 0..2 {
+        let (len, used) = varint(index, at)?;
+        let encoded = index
+            .get(at + used..at + used + len as usize)
+            .ok_or("the block index is cut short")?;
+        arrays.push(super::blob::decompress(encoded)?);
+        at += used + len as usize;
+    }
+    let (compressed, uncompressed) = (&arrays[0], &arrays[1]);
+    if compressed.len() != block_count as usize || uncompressed.len() != compressed.len() {
         return Err(format!(
-            "{} block sizes for {block_count} blocks",
-            sizes.len()
+            "{} compressed and {} uncompressed block sizes for {block_count} blocks",
+            compressed.len(),
+            uncompressed.len()
         ));
     }
-    let mut out = Vec::with_capacity(sizes.len());
-    let mut at = 0usize;
-    for size in sizes {
-        let size = usize::try_from(size).map_err(|_| format!("block size {size}"))?;
-        if at + size > index_offset as usize {
-            return Err("a block runs into the index".into());
-        }
-        out.push(at..at + size);
-        at += size;
+    let mut out = Vec::with_capacity(compressed.len());
+    let mut start = 0usize;
+    for (&size, &raw) in compressed.iter().zip(uncompressed) {
+        let end = usize::try_from(size)
+            .ok()
+            .and_then(|s| start.checked_add(s))
+            .filter(|e| *e <= index_start)
+            .ok_or_else(|| format!("a block of {size} bytes at {start} runs into the index"))?;
+        let raw = usize::try_from(raw)
+            .ok()
+            .filter(|r| *r <= i32::MAX as usize)
+            .ok_or_else(|| format!("a block of {raw} uncompressed bytes"))?;
+        out.push((start..end, raw));
+        start = end;
     }
     Ok(out)
 }
@@ -262,28 +353,31 @@ fn decode_block(
     rows: &mut Vec<Vec<Datum>>,
 ) -> std::result::Result<(), String> {
     let n = data.len();
-    let count = data
-        .get(n.saturating_sub(4)..)
-        .filter(|s| s.len() == 4)
-        .map(|s| i32::from_le_bytes(s.try_into().expect("4 bytes")))
-        .ok_or("a block shorter than its row count")?;
+    if n < 4 {
+        return Err("a block shorter than its row count".into());
+    }
+    let count = i32::from_le_bytes([data[n - 4], data[n - 3], data[n - 2], data[n - 1]]);
     let count = usize::try_from(count).map_err(|_| format!("row count {count}"))?;
-    let offsets_start = n
-        .checked_sub(4 + 4 * count)
+    let offsets_start = 4usize
+        .checked_mul(count)
+        .and_then(|o| n.checked_sub(4 + o))
         .ok_or_else(|| format!("{count} row offsets do not fit the block"))?;
-    let offset = |i: usize| {
-        let at = offsets_start + 4 * i;
-        i32::from_le_bytes(data[at..at + 4].try_into().expect("4 bytes")) as usize
-    };
+    let offsets: Vec<usize> = data[offsets_start..n - 4]
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .chain(std::iter::once(offsets_start as i32))
+        .map(|o| usize::try_from(o).map_err(|_| format!("a row offset {o}")))
+        .collect::<std::result::Result<_, _>>()?;
     for i in 0..count {
-        let end = if i + 1 < count {
-            offset(i + 1)
-        } else {
-            offsets_start
-        };
+        let (start, end) = (offsets[i], offsets[i + 1]);
+        if start > end || end > offsets_start {
+            return Err(format!(
+                "row {i} spans bytes {start}..{end} of a block whose rows end at {offsets_start}"
+            ));
+        }
         let mut cursor = Cursor {
             data: &data[..end],
-            pos: offset(i),
+            pos: start,
         };
         let row = cursor.row(types)?;
         if cursor.pos != end {
@@ -380,7 +474,16 @@ impl Cursor<'_> {
                 let unscaled = if *precision <= 18 {
                     i128::from(i64::from_le_bytes(self.fixed()?))
                 } else {
-                    big_endian_signed(&self.bytes()?)?
+                    let unscaled = big_endian_signed(&self.bytes()?)?;
+                    // `Decimal.fromUnscaledBytes`: NULL when the value has more digits than the type.
+                    let digits = unscaled
+                        .unsigned_abs()
+                        .checked_ilog10()
+                        .map_or(1, |d| d + 1);
+                    if digits > u32::from(*precision) {
+                        return Ok(Datum::Null);
+                    }
+                    unscaled
                 };
                 Datum::Decimal {
                     unscaled,
@@ -390,16 +493,25 @@ impl Cursor<'_> {
             }
             TypeKind::Timestamp(p) | TypeKind::LocalZonedTimestamp(p) => {
                 let millis = i64::from_le_bytes(self.fixed()?);
-                let nanos_of_milli = if *p <= 3 { 0 } else { self.varint()? as i32 };
+                let nanos_of_milli = if *p <= 3 { 0 } else { self.varint()? };
+                // `Timestamp.fromEpochMillis(millis, nanos)` checks the nanos.
+                if nanos_of_milli > 999_999 {
+                    return Err(format!(
+                        "a timestamp with {nanos_of_milli} nanoseconds of its millisecond"
+                    ));
+                }
                 Datum::Timestamp {
                     millis,
-                    nanos_of_milli,
+                    nanos_of_milli: nanos_of_milli as i32,
                 }
             }
-            TypeKind::Variant => Datum::Row(vec![
-                Datum::Bytes(self.bytes()?),
-                Datum::Bytes(self.bytes()?),
-            ]),
+            TypeKind::Variant => {
+                let value = self.bytes()?;
+                let metadata = self.bytes()?;
+                // `new GenericVariant(value, metadata)` checks the metadata's version.
+                crate::variant::encoding::check_metadata(&metadata)?;
+                Datum::Row(vec![Datum::Bytes(value), Datum::Bytes(metadata)])
+            }
             TypeKind::Array(element) => {
                 let n = self.varint()?;
                 Datum::List(self.with_nulls(n, |c, _| c.value(element))?)
@@ -415,12 +527,20 @@ impl Cursor<'_> {
     }
 }
 
-/// `new BigInteger(bytes)`: big-endian two's complement, at most 16 bytes.
+/// `new BigInteger(bytes)`: big-endian two's complement; bytes beyond 16 must only extend the sign.
 fn big_endian_signed(bytes: &[u8]) -> std::result::Result<i128, String> {
-    if bytes.is_empty() || bytes.len() > 16 {
-        return Err(format!("a decimal of {} bytes", bytes.len()));
+    let Some(&first) = bytes.first() else {
+        return Err("a decimal of 0 bytes (Zero length BigInteger)".into());
+    };
+    let fill = if first & 0x80 != 0 { 0xFF } else { 0 };
+    let extra = bytes.len().saturating_sub(16);
+    let (sign, bytes) = bytes.split_at(extra);
+    if extra > 0 && (sign.iter().any(|b| *b != fill) || (bytes[0] & 0x80 != 0) != (fill == 0xFF)) {
+        return Err(format!(
+            "a decimal of {} bytes, beyond DECIMAL(38)",
+            extra + 16
+        ));
     }
-    let fill = if bytes[0] & 0x80 != 0 { 0xFF } else { 0 };
     let mut be = [fill; 16];
     be[16 - bytes.len()..].copy_from_slice(bytes);
     Ok(i128::from_be_bytes(be))
@@ -437,11 +557,19 @@ mod tests {
 
     /// A `row` file as `RowFormatWriter` lays it out, of one block holding `rows` (each already encoded).
     fn row_file(rows: &[&[u8]]) -> Vec<u8> {
+        row_file_with(rows, None)
+    }
+
+    /// [`row_file`] with the row offsets given (`None`: the rows' own).
+    fn row_file_with(rows: &[&[u8]], given: Option<&[i32]>) -> Vec<u8> {
         let mut block = Vec::new();
         let mut offsets = Vec::new();
         for row in rows {
             offsets.push(block.len() as i32);
             block.extend_from_slice(row);
+        }
+        if let Some(given) = given {
+            offsets = given.to_vec();
         }
         for o in &offsets {
             block.extend_from_slice(&o.to_le_bytes());
@@ -507,7 +635,10 @@ mod tests {
         let list = list.as_primitive::<Int32Type>();
         assert_eq!((list.value(0), list.is_null(1)), (1, true));
         // Read as (INT, STRING) the first row does not end where the second begins.
-        let err = match RowFileReader.open(&path, &columns[..2], 16) {
+        let err = match RowFileReader
+            .open(&path, &columns[..2], 16)
+            .and_then(|mut batches| batches.next().expect("one batch"))
+        {
             Err(e) => e.to_string(),
             Ok(_) => panic!("a wrong row type must fail"),
         };
@@ -516,6 +647,27 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("data-1.row"), "{err}");
+    }
+
+    #[test]
+    fn row_offsets_outside_the_block_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data-3.row");
+        let columns = [column("k", serde_json::json!("INT"))];
+        for offsets in [[0, i32::MAX], [0, -1], [3, 0]] {
+            let rows: [&[u8]; 2] = [&[0x01], &[0x01]];
+            std::fs::write(&path, row_file_with(&rows, Some(&offsets))).unwrap();
+            let err = RowFileReader
+                .open(&path, &columns, 16)
+                .and_then(|mut batches| batches.next().expect("one batch"))
+                .err()
+                .unwrap_or_else(|| panic!("offsets {offsets:?} must fail"))
+                .to_string();
+            assert!(
+                err.contains("data-3.row") && err.contains("offset") || err.contains("spans"),
+                "{err}"
+            );
+        }
     }
 
     #[test]
@@ -543,5 +695,8 @@ mod tests {
         assert_eq!(big_endian_signed(&[0x01]).unwrap(), 1);
         assert_eq!(big_endian_signed(&[0xFF, 0x38]).unwrap(), -200);
         assert!(big_endian_signed(&[]).is_err());
+        // Redundant sign bytes are allowed, as `new BigInteger` allows them.
+        assert_eq!(big_endian_signed(&[0; 17]).unwrap(), 0);
+        assert_eq!(big_endian_signed(&[0xFF; 18]).unwrap(), -1);
     }
 }

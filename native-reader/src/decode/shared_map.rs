@@ -3,9 +3,9 @@
 //!
 //! The file holds a struct: `__field_mapping` (ARRAY<INT>: the field id each value column holds in this row,
 //! -1 for none), the value columns `__col_<i>`, and `__overflow` (MAP<INT, V>: the fields that found no
-//! column). Field ids are names through a dictionary in the column's `ARROW:schema` field metadata
+//! column). Field ids are named through a dictionary in the column's `ARROW:schema` field metadata
 //! (`paimon.map.shared-shredding.field-dict`: the JSON object name -> id, compressed as
-//! `...field-dict-compression` says, its bytes held as ISO-8859-1 text). A row's map is its value columns in
+//! `...field-dict-compression` says, ZSTD when it does not, its bytes held as ISO-8859-1 text). A row's map is its value columns in
 //! column order (each column whose id is not -1), then its overflow entries in order; an id the dictionary
 //! lacks is left out, as the released reader leaves it.
 
@@ -25,7 +25,9 @@ const OVERFLOW: &str = "__overflow";
 /// `MapSharedShreddingDefine.FIELD_DICT` and the keys that describe it.
 const FIELD_DICT: &str = "paimon.map.shared-shredding.field-dict";
 const FIELD_DICT_COMPRESSION: &str = "paimon.map.shared-shredding.field-dict-compression";
+const FIELD_DICT_ORIGINAL_SIZE: &str = "paimon.map.shared-shredding.field-dict-original-size";
 const NUM_COLUMNS: &str = "paimon.map.shared-shredding.num-columns";
+const VERSION: &str = "paimon.map.shared-shredding.version";
 
 /// Whether `array` is a MAP stored in the shared-shredding layout (a struct starting with `__field_mapping`).
 pub(crate) fn is_shared_shredding(array: &ArrayRef) -> bool {
@@ -64,7 +66,19 @@ pub(crate) fn to_map(
             })?;
         sources.push(column.clone());
     }
-    let overflow = source.column_by_name(OVERFLOW).map(|o| o.as_map().clone());
+    let overflow = match source.column_by_name(OVERFLOW) {
+        Some(o) => Some(o.as_map_opt().cloned().ok_or_else(|| {
+            DecodeError::from(format!(
+                "shared-shredding `{OVERFLOW}` stored as {}",
+                o.data_type()
+            ))
+        })?),
+        None => None,
+    };
+    let overflow_ids = match &overflow {
+        Some(o) => Some(arrow_cast::cast(o.keys(), &ArrowType::Int32).map_err(DecodeError::from)?),
+        None => None,
+    };
     let value_type = sources
         .first()
         .map(|s| s.data_type().clone())
@@ -97,14 +111,15 @@ pub(crate) fn to_map(
                         "row {row}: a NULL field id in the mapping at column {column}"
                     )));
                 }
-                if let Some(name) = names.get(&ids.value(at)) {
+                // -1: the column holds no field in this row.
+                let id = ids.value(at);
+                if let Some(name) = names.get(&id).filter(|_| id >= 0) {
                     keys.push(name);
                     picks.push((column, row));
                 }
             }
-            if let Some(o) = overflow.as_ref().filter(|o| o.is_valid(row)) {
-                let ids =
-                    arrow_cast::cast(o.keys(), &ArrowType::Int32).map_err(DecodeError::from)?;
+            let valid = overflow.as_ref().filter(|o| o.is_valid(row));
+            if let (Some(o), Some(ids)) = (valid, &overflow_ids) {
                 let ids = ids.as_primitive::<arrow_array::types::Int32Type>();
                 for entry in o.value_offsets()[row] as usize..o.value_offsets()[row + 1] as usize {
                     if let Some(name) = names.get(&ids.value(entry)) {
@@ -157,11 +172,27 @@ fn dictionary(metadata: &HashMap<String, String>) -> Result<HashMap<i32, String>
         .map_err(|_| {
             DecodeError::from("a shared-shredding field dictionary that is not ISO-8859-1")
         })?;
-    let json = match metadata.get(FIELD_DICT_COMPRESSION).map(String::as_str) {
-        None | Some("none") => bytes,
-        Some("zstd") => zstd::stream::decode_all(bytes.as_slice())
-            .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?,
-        Some(other) => {
+    if let Some(v) = metadata.get(VERSION).filter(|v| v.trim() != "1") {
+        return Err(DecodeError::Unsupported(format!(
+            "shared-shredding MAP layout version {v} (1 is read)"
+        )));
+    }
+    // `normalizeFieldDictCompression`: ZSTD by default, any case.
+    let compression = metadata
+        .get(FIELD_DICT_COMPRESSION)
+        .map_or_else(|| "zstd".to_owned(), |c| c.to_ascii_lowercase());
+    let json = match compression.as_str() {
+        "none" => bytes,
+        "zstd" => {
+            // The dictionary's size is recorded; without it, at most 64 times the compressed bytes.
+            let size = metadata
+                .get(FIELD_DICT_ORIGINAL_SIZE)
+                .and_then(|s| s.trim().parse::<usize>().ok())
+                .unwrap_or(bytes.len().saturating_mul(64).max(1024));
+            zstd::bulk::decompress(&bytes, size)
+                .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?
+        }
+        other => {
             return Err(DecodeError::Unsupported(format!(
                 "a shared-shredding field dictionary compressed with `{other}` is not supported"
             )))
@@ -169,7 +200,15 @@ fn dictionary(metadata: &HashMap<String, String>) -> Result<HashMap<i32, String>
     };
     let names: HashMap<String, i32> = serde_json::from_slice(&json)
         .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?;
-    Ok(names.into_iter().map(|(name, id)| (id, name)).collect())
+    let mut by_id = HashMap::with_capacity(names.len());
+    for (name, id) in names {
+        if let Some(other) = by_id.insert(id, name.clone()) {
+            return Err(DecodeError::from(format!(
+                "shared-shredding field dictionary names both `{other}` and `{name}` {id}"
+            )));
+        }
+    }
+    Ok(by_id)
 }
 
 #[cfg(test)]

@@ -21,6 +21,8 @@ const MAX_DECIMAL4: u32 = 9;
 const MAX_DECIMAL8: u32 = 18;
 /// Metadata version (`GenericVariantUtil.VERSION`).
 const VERSION: u8 = 1;
+/// The deepest nesting [`VariantBuilder::append`] copies (Java has no limit but its stack).
+const MAX_DEPTH: usize = 1000;
 
 /// One field of an object being written (`GenericVariantBuilder.FieldEntry`): its key, its id in the
 /// builder's dictionary, and its value's offset from the object's start.
@@ -64,7 +66,8 @@ impl VariantBuilder {
     }
 
     /// `(value, metadata)` (`result()`): the metadata is version 1, offset width from the larger of the keys'
-    /// total length and their count. Errors past 128 MiB, as Java's.
+    /// total length and their count. Errors when the value or the metadata passes 128 MiB (Java checks the
+    /// value as it grows, [`VariantBuilder::append`] too).
     pub(crate) fn result(self) -> Result<(Vec<u8>, Vec<u8>), String> {
         let total: usize = self.keys.iter().map(String::len).sum();
         let max = total.max(self.keys.len());
@@ -72,7 +75,11 @@ impl VariantBuilder {
             return Err("a rebuilt variant is larger than 128 MiB".into());
         }
         let width = integer_size(max);
-        let mut metadata = Vec::with_capacity(1 + (self.keys.len() + 2) * width + total);
+        let size = 1 + (self.keys.len() + 2) * width + total;
+        if size > SIZE_LIMIT {
+            return Err("a rebuilt variant's metadata is larger than 128 MiB".into());
+        }
+        let mut metadata = Vec::with_capacity(size);
         metadata.push(VERSION | ((width as u8 - 1) << 6));
         write_le(&mut metadata, self.keys.len() as u64, width);
         let mut offset = 0usize;
@@ -260,6 +267,22 @@ impl VariantBuilder {
         metadata: &[u8],
         pos: usize,
     ) -> Result<(), String> {
+        self.append_at(value, metadata, pos, 0)
+    }
+
+    fn append_at(
+        &mut self,
+        value: &[u8],
+        metadata: &[u8],
+        pos: usize,
+        depth: usize,
+    ) -> Result<(), String> {
+        if self.buffer.len() > SIZE_LIMIT {
+            return Err("a rebuilt variant is larger than 128 MiB".into());
+        }
+        if depth > MAX_DEPTH {
+            return Err(format!("a variant nested deeper than {MAX_DEPTH} levels"));
+        }
         let header = *value.get(pos).ok_or_else(malformed)?;
         match header & 0x3 {
             OBJECT => {
@@ -281,7 +304,7 @@ impl VariantBuilder {
                         id,
                         offset: self.position() - start,
                     });
-                    self.append(value, metadata, object.data_start + offset)?;
+                    self.append_at(value, metadata, object.data_start + offset, depth + 1)?;
                 }
                 self.finish_object(start, fields)
             }
@@ -296,7 +319,7 @@ impl VariantBuilder {
                         array.offset_size,
                     )?;
                     offsets.push(self.position() - start);
-                    self.append(value, metadata, array.data_start + offset)?;
+                    self.append_at(value, metadata, array.data_start + offset, depth + 1)?;
                 }
                 self.finish_array(start, &offsets);
                 Ok(())

@@ -1,6 +1,7 @@
 //! Reading the variant binary encoding (the Parquet Variant spec, 2.0's `GenericVariantUtil`): the header
 //! byte's basic type (low 2 bits) and type info, objects' and arrays' layouts, value sizes, and metadata
-//! dictionary keys. Every read is bounds-checked; a value out of bounds is `MALFORMED_VARIANT`, as in Java.
+//! dictionary keys. Every read is bounds-checked (an object's or array's ids and offsets must fit the value);
+//! a value out of bounds is `MALFORMED_VARIANT`, as in Java.
 
 /// Basic types (`GenericVariantUtil.SHORT_STR`, `OBJECT`, `ARRAY`; primitives are 0).
 pub(crate) const SHORT_STR: u8 = 1;
@@ -81,6 +82,9 @@ pub(crate) fn object(value: &[u8], pos: usize) -> Result<ObjectLayout, String> {
     let id_start = pos + 1 + size_bytes;
     let offset_start = id_start + size * id_size;
     let data_start = offset_start + (size + 1) * offset_size;
+    if data_start > value.len() {
+        return Err(malformed());
+    }
     Ok(ObjectLayout {
         size,
         id_size,
@@ -99,6 +103,9 @@ pub(crate) fn array(value: &[u8], pos: usize) -> Result<ArrayLayout, String> {
     let offset_size = usize::from(info & 0x3) + 1;
     let offset_start = pos + 1 + size_bytes;
     let data_start = offset_start + (size + 1) * offset_size;
+    if data_start > value.len() {
+        return Err(malformed());
+    }
     Ok(ArrayLayout {
         size,
         offset_size,
