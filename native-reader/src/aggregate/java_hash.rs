@@ -30,54 +30,21 @@ pub(crate) fn timestamp_hash(value: i64, precision: u8) -> i32 {
     hash_code::timestamp(millis, nanos)
 }
 
-/// `hashCode()` of the Java object `InternalArray.ElementGetter` returns for a value of `kind`.
+/// `hashCode()` of the Java object `InternalArray.ElementGetter` returns for a value of `kind`
+/// ([`crate::value::java_hash::java_hash`]).
+///
+/// Errors: unsupported for a kind whose hash is not reproduced.
 pub(crate) fn java_hash(kind: &TypeKind, v: &Datum) -> AggResult<i32> {
-    Ok(match (kind, v) {
-        (_, Datum::Null) => 0,
-        (
-            TypeKind::TinyInt
-            | TypeKind::SmallInt
-            | TypeKind::Int
-            | TypeKind::Date
-            | TypeKind::Time(_),
-            Datum::Int(i),
-        ) => *i as i32,
-        (TypeKind::BigInt, Datum::Int(i)) => hash_code::long(*i),
-        (TypeKind::Boolean, Datum::Boolean(b)) => hash_code::boolean(*b),
-        (TypeKind::Float, Datum::Float(f)) => hash_code::float(*f),
-        (TypeKind::Double, Datum::Double(d)) => hash_code::double(*d),
-        (TypeKind::Char(_) | TypeKind::VarChar(_), Datum::String(s)) => murmur(s.as_bytes()),
-        (TypeKind::Decimal { scale, .. }, Datum::Decimal { unscaled, .. }) => {
-            hash_code::big_decimal(*unscaled, i32::from(*scale))
-        }
-        (
-            TypeKind::Timestamp(_) | TypeKind::LocalZonedTimestamp(_),
-            Datum::Timestamp {
-                millis,
-                nanos_of_milli,
-            },
-        ) => hash_code::timestamp(*millis, i64::from(*nanos_of_milli)),
-        (kind, _) => {
-            return unsupported(format!(
-                "the Java hash order of {kind:?} values (collect with distinct, merge_map keys) \
-                 is not reproduced"
-            ))
-        }
-    })
-}
-
-/// `equals()` of two Java objects of the hashable kinds of [`java_hash`].
-pub(crate) fn java_equals(a: &Datum, b: &Datum) -> bool {
-    match (a, b) {
-        (Datum::Float(x), Datum::Float(y)) => {
-            hash_code::float_to_int_bits(*x) == hash_code::float_to_int_bits(*y)
-        }
-        (Datum::Double(x), Datum::Double(y)) => {
-            hash_code::double_to_long_bits(*x) == hash_code::double_to_long_bits(*y)
-        }
-        _ => a == b,
+    match crate::value::java_hash::java_hash(kind, v) {
+        Some(h) => Ok(h),
+        None => unsupported(format!(
+            "the Java hash order of {kind:?} values (collect with distinct, merge_map keys) \
+             is not reproduced"
+        )),
     }
 }
+
+pub(crate) use crate::value::java_hash::java_equals;
 
 /// A `java.util.HashMap` (default capacity 16, load factor 0.75) reduced to what decides its
 /// iteration order: bins of (hash, key, value) in insertion order.

@@ -255,9 +255,9 @@ fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
     let mut refused: Option<&'static str> = None;
     t.visit(&mut |k| {
         let why = match k {
-            TypeKind::Map(..) | TypeKind::Multiset(_) => Some(
-                "MAP and MULTISET are not supported (the released reader puts the entries in a \
-                 HashMap, whose order is not reproduced)",
+            TypeKind::Map(key, _) | TypeKind::Multiset(key) if !hashable(&key.kind) => Some(
+                "MAP and MULTISET keys of this type are not supported (the released reader puts \
+                     the entries in a HashMap, whose order follows the keys' Java hash codes)",
             ),
             TypeKind::Vector(..) => Some("VECTOR is not supported"),
             _ => None,
@@ -265,6 +265,27 @@ fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
         refused = refused.or(why);
     });
     refused.map_or(Ok(()), |r| Err(r.to_owned()))
+}
+
+/// Whether the Java hash code of a key of `kind` is reproduced ([`crate::value::java_hash::java_hash`]).
+fn hashable(kind: &TypeKind) -> bool {
+    matches!(
+        kind,
+        TypeKind::Boolean
+            | TypeKind::TinyInt
+            | TypeKind::SmallInt
+            | TypeKind::Int
+            | TypeKind::BigInt
+            | TypeKind::Float
+            | TypeKind::Double
+            | TypeKind::Date
+            | TypeKind::Time(_)
+            | TypeKind::Char(_)
+            | TypeKind::VarChar(_)
+            | TypeKind::Decimal { .. }
+            | TypeKind::Timestamp(_)
+            | TypeKind::LocalZonedTimestamp(_)
+    )
 }
 
 /// The compressed byte range and uncompressed size of each block, from the footer and the block index.
@@ -444,6 +465,36 @@ impl Cursor<'_> {
             .collect()
     }
 
+    /// A MAP (`RowBlockReader.readMap`): the keys, then the values, each as an array, put into
+    /// `new HashMap<>(size)` and returned in its iteration order.
+    fn map(&mut self, key: &DataType, value: &DataType) -> std::result::Result<Datum, String> {
+        let n = self.varint()?;
+        let keys = self.with_nulls(n, |c, _| c.value(key))?;
+        let m = self.varint()?;
+        let values = self.with_nulls(m, |c, _| c.value(value))?;
+        if m != n {
+            return Err(format!("a map of {n} keys and {m} values"));
+        }
+        let items = keys
+            .into_iter()
+            .zip(values)
+            .map(|(k, v)| {
+                let h = crate::value::java_hash::java_hash(&key.kind, &k)
+                    .ok_or_else(|| format!("no Java hash code of a {:?} key", key.kind))?;
+                Ok((h, (k, v)))
+            })
+            .collect::<std::result::Result<Vec<_>, String>>()?;
+        crate::java::hash_map::java_hash_order_presized(items, n, |a, b| {
+            crate::value::java_hash::java_equals(&a.0, &b.0)
+        })
+        .map(Datum::Map)
+        .ok_or_else(|| {
+            "a map with 8 or more keys in one HashMap bin (the released reader's order is not \
+             reproduced)"
+                .to_string()
+        })
+    }
+
     fn row(&mut self, types: &[DataType]) -> std::result::Result<Datum, String> {
         self.with_nulls(types.len(), |c, i| c.value(&types[i]))
             .map(Datum::Row)
@@ -520,7 +571,15 @@ impl Cursor<'_> {
                 let types: Vec<DataType> = fields.iter().map(|f| f.data_type.clone()).collect();
                 self.row(&types)?
             }
-            TypeKind::Map(..) | TypeKind::Multiset(_) | TypeKind::Vector(..) => {
+            TypeKind::Map(key, value) => self.map(key, value)?,
+            TypeKind::Multiset(element) => self.map(
+                element,
+                &DataType {
+                    kind: TypeKind::Int,
+                    nullable: false,
+                },
+            )?,
+            TypeKind::Vector(..) => {
                 return Err(format!("{:?} is not decoded from a row file", t.kind))
             }
         })
@@ -671,13 +730,13 @@ mod tests {
     }
 
     #[test]
-    fn maps_are_refused_and_a_bad_footer_is_named() {
+    fn unhashable_map_keys_are_refused_and_a_bad_footer_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("data-2.row");
         std::fs::write(&path, row_file(&[&[0x01]])).unwrap();
         let map = column(
             "m",
-            serde_json::json!({"type": "MAP", "key": "INT", "value": "INT"}),
+            serde_json::json!({"type": "MAP", "key": "BYTES", "value": "INT"}),
         );
         let err = RowFileReader.open(&path, &[map], 16).err().unwrap();
         assert!(matches!(err, Error::Unsupported { .. }), "{err}");

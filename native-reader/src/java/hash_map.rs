@@ -44,9 +44,54 @@ pub fn java_hash_order<T>(items: Vec<(i32, T)>, insert: JavaInsert) -> Vec<T> {
     keyed.into_iter().map(|(_, _, t)| t).collect()
 }
 
+/// The iteration order of `new HashMap<>(expected)` filled with `put` of keys with these `hashCode()`s, in
+/// this order, a key equal to an earlier one (`same`) replacing that one's value in its place (as
+/// `RowBlockReader.readMap` fills one). The table starts at `tableSizeFor(expected)` bins (at least 1) and
+/// doubles after a put that makes the size exceed 3/4 of it. `None` when a bin would reach the 8 keys at
+/// which Java turns it into a tree or resizes early (not modelled).
+pub fn java_hash_order_presized<T>(
+    items: Vec<(i32, T)>,
+    expected: usize,
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<Vec<T>> {
+    let spread = |h: i32| {
+        let h = h as u32;
+        (h ^ (h >> 16)) as usize
+    };
+    let mut capacity = expected.max(1).next_power_of_two();
+    // The distinct keys in insertion order, each with its hash.
+    let mut kept: Vec<(i32, T)> = Vec::with_capacity(items.len());
+    for (h, item) in items {
+        if let Some(at) = kept.iter().position(|(k, t)| *k == h && same(t, &item)) {
+            kept[at].1 = item;
+            continue;
+        }
+        let bin = spread(h) & (capacity - 1);
+        if kept
+            .iter()
+            .filter(|(k, _)| spread(*k) & (capacity - 1) == bin)
+            .count()
+            >= 8
+        {
+            return None;
+        }
+        kept.push((h, item));
+        if kept.len() > capacity * 3 / 4 {
+            capacity *= 2;
+        }
+    }
+    let mut keyed: Vec<(usize, usize, T)> = kept
+        .into_iter()
+        .enumerate()
+        .map(|(i, (h, t))| (spread(h) & (capacity - 1), i, t))
+        .collect();
+    keyed.sort_by_key(|(bin, order, _)| (*bin, *order));
+    Some(keyed.into_iter().map(|(_, _, t)| t).collect())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{java_hash_order, JavaInsert};
+    use super::{java_hash_order, java_hash_order_presized, JavaInsert};
     use crate::scan::binary_row_hash;
 
     /// Expected values printed by the released 1.0.0 jars: `BinaryRow.hashCode()` of a one-STRING row
@@ -100,5 +145,38 @@ mod tests {
             map(&fives(13)),
             vec![0, 50, 35, 20, 5, 55, 40, 25, 10, 60, 45, 30, 15]
         );
+    }
+
+    /// `new HashMap<>(n)` then `put`: the table starts at the power of two above `n` and grows past 3/4. The
+    /// orders are what a JVM prints for `HashMap<Integer, Integer>.keySet()`.
+    #[test]
+    fn presized_maps_start_at_the_expected_size() {
+        let presized = |keys: &[i32]| {
+            java_hash_order_presized(
+                keys.iter().map(|k| (*k, *k)).collect(),
+                keys.len(),
+                |a, b| a == b,
+            )
+            .unwrap()
+        };
+        // 3 keys: 4 bins (3 is not above 3): 8 and 4 share bin 0, 5 is in bin 1.
+        assert_eq!(presized(&[8, 5, 4]), vec![8, 4, 5]);
+        // 2 keys: 2 bins, grown to 4 after the second (2 > 1): 6 in bin 2, 1 in bin 1.
+        assert_eq!(presized(&[6, 1]), vec![1, 6]);
+        assert_eq!(presized(&[20, 3, 16, 35, 4]), vec![16, 3, 35, 20, 4]);
+        let sevens: Vec<i32> = (0..12).map(|i| i * 7).collect();
+        assert_eq!(
+            presized(&sevens),
+            vec![0, 49, 35, 21, 70, 7, 56, 42, 28, 77, 14, 63]
+        );
+        // A repeated key keeps its place.
+        let order = java_hash_order_presized(vec![(1, "a"), (2, "b"), (1, "c")], 3, |a, b| {
+            a.len() == b.len()
+        })
+        .unwrap();
+        assert_eq!(order, vec!["c", "b"]);
+        // Nine keys in one bin: not modelled.
+        let collide: Vec<(i32, i32)> = (0..9).map(|i| (i << 16 << 4, i)).collect();
+        assert!(java_hash_order_presized(collide, 9, |a, b| a == b).is_none());
     }
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod arrow;
 pub(crate) mod compare;
+pub(crate) mod java_hash;
 
 /// Why a value could not be read from or written to an Arrow array, or compared.
 #[derive(Debug, thiserror::Error)]
