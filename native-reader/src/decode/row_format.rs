@@ -12,7 +12,8 @@
 //! and the bytes; DECIMAL the unscaled long (precision <= 18) or a varint length and its big-endian
 //! two's-complement bytes (NULL when it has more digits than the type);
 //! TIMESTAMP epoch millis, then for precision > 3 a varint nano-of-milli; VARIANT its value and metadata
-//! bytes; ARRAY a varint size, a null bitmap and the elements; ROW a nested row.
+//! bytes; ARRAY a varint size, a null bitmap and the elements; VECTOR a varint size and the elements;
+//! MAP its keys and its values as two arrays; ROW a nested row.
 //!
 //! Each row must end where the next begins (its offset): a row type other than the writer's is a decode
 //! error naming the file, never a silent difference.
@@ -259,7 +260,6 @@ fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
                 "MAP and MULTISET keys of this type are not supported (the released reader puts \
                      the entries in a HashMap, whose order follows the keys' Java hash codes)",
             ),
-            TypeKind::Vector(..) => Some("VECTOR is not supported"),
             _ => None,
         };
         refused = refused.or(why);
@@ -579,8 +579,16 @@ impl Cursor<'_> {
                     nullable: false,
                 },
             )?,
-            TypeKind::Vector(..) => {
-                return Err(format!("{:?} is not decoded from a row file", t.kind))
+            TypeKind::Vector(element, length) => {
+                // `VectorFieldReader`: a varint size, then the elements with no null bitmap.
+                let n = self.varint()?;
+                if n != *length as usize {
+                    return Err(format!("a VECTOR of length {length} holds {n} elements"));
+                }
+                let items = (0..n)
+                    .map(|_| self.value(element))
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                Datum::List(items)
             }
         })
     }

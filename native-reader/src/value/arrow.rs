@@ -205,6 +205,37 @@ impl Datum {
                     Some(nulls()),
                 )?)
             }
+            ArrowType::FixedSizeList(field, size) => {
+                // A NULL list takes `size` placeholder elements (NULL when the element is nullable,
+                // else its zero value of the element type's array).
+                let n = usize::try_from(*size).map_err(|_| bad(&Datum::Null))?;
+                let mut children = Vec::with_capacity(values.len() * n);
+                let mut placeholders = Vec::new();
+                for v in values {
+                    match v {
+                        Datum::Null => {
+                            placeholders.push(children.len());
+                            children.extend(std::iter::repeat_n(Datum::Null, n));
+                        }
+                        Datum::List(items) if items.len() == n => {
+                            children.extend(items.iter().cloned())
+                        }
+                        o => return Err(bad(o)),
+                    }
+                }
+                let mut child = Datum::to_arrow(field.data_type(), &children)?;
+                if !field.is_nullable() && !placeholders.is_empty() {
+                    // NOT NULL elements: the placeholders' validity is dropped (their slots are unread).
+                    let data = child.to_data().into_builder().nulls(None).build()?;
+                    child = arrow_array::make_array(data);
+                }
+                Arc::new(arrow_array::FixedSizeListArray::try_new(
+                    field.clone(),
+                    *size,
+                    child,
+                    Some(nulls()),
+                )?)
+            }
             ArrowType::Map(field, sorted) => {
                 let ArrowType::Struct(kv) = field.data_type() else {
                     return Err(ValueError::Mismatch(format!(
