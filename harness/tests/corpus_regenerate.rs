@@ -34,7 +34,10 @@ fn every_scenario_regenerates_its_committed_case_json() {
             .collect();
         if dir.join("case.json").is_file() {
             corpora.push((dir.clone(), dir.clone()));
-        } else if lines.is_empty() {
+        } else if lines.is_empty()
+            // A table with absolute paths is never committed (`Scenario::absolute_paths`).
+            && !load_scenario(&dir.join("scenario.json")).is_ok_and(|s| s.absolute_paths)
+        {
             failures_early.push(format!("{}: no committed table of any line", dir.display()));
         }
         corpora.extend(lines.into_iter().map(|l| (dir.clone(), l)));
