@@ -376,7 +376,9 @@ fn parse_plan(json: &str) -> Result<Vec<StockSplit>> {
     parse_splits(planned)
 }
 
-/// Decodes the payloads of planned splits and strips the `file:` scheme of their bucket paths.
+/// Decodes the payloads of planned splits and strips the `file:` scheme of their bucket paths and of their
+/// deletion files' paths (an index file under an external path, `index-file-in-data-file-dir`, is named by
+/// its URI), so that both readers name a local file alike.
 fn parse_splits(planned: Vec<PlannedSplit>) -> Result<Vec<StockSplit>> {
     planned
         .into_iter()
@@ -386,6 +388,14 @@ fn parse_splits(planned: Vec<PlannedSplit>) -> Result<Vec<StockSplit>> {
                 .map_err(|e| Error::protocol_source("bad split payload", e))?;
             let mut split = p.split;
             split.bucket_path = strip_file_scheme(&split.bucket_path);
+            for d in split
+                .deletion_files
+                .iter_mut()
+                .chain(split.before_deletion_files.iter_mut())
+                .flatten()
+            {
+                d.path = strip_file_scheme(&d.path);
+            }
             let wire = p.split_type.map(|split_type| WireSplit {
                 split_type,
                 java_split: p.java_split,
@@ -461,7 +471,6 @@ impl Drop for StreamScan {
     }
 }
 
-/// `file:/a/b` and `file:///a/b` become `/a/b`; anything else is returned unchanged.
 /// `t` with every map's `value` field made nullable (recursively).
 fn nullable_map_values(t: &DataType) -> DataType {
     use arrow_schema::{Field, Fields};
@@ -511,6 +520,7 @@ fn nullable_columns(t: &DataType) -> DataType {
     }
 }
 
+/// `file:/a/b` and `file:///a/b` become `/a/b`; anything else is returned unchanged.
 fn strip_file_scheme(path: &str) -> String {
     match path.strip_prefix("file:") {
         Some(rest) => format!("/{}", rest.trim_start_matches('/')),

@@ -158,7 +158,16 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     ));
     std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
 
-    let schema = serde_json::to_string(&scenario.table).map_err(|e| Error::ScenarioSource {
+    // `${out}` in an option value is the output directory's absolute path (an external data path beside the
+    // table, for a scenario with `absolute_paths`).
+    let mut spec = scenario.table.clone();
+    if !store {
+        let root = std::fs::canonicalize(out).map_err(|e| io(out, e))?;
+        for value in spec.options.values_mut() {
+            *value = value.replace("${out}", &root.to_string_lossy());
+        }
+    }
+    let schema = serde_json::to_string(&spec).map_err(|e| Error::ScenarioSource {
         context: String::new(),
         source: e.into(),
     })?;
