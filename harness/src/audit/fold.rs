@@ -330,11 +330,116 @@ pub(super) fn missing_keys(stream: &Folder, table: &Folder) -> (usize, Vec<Missi
 /// others shared).
 fn plain_column(column: &ArrayRef) -> Result<ArrayRef> {
     let plain = without_view(column.data_type());
-    if &plain == column.data_type() {
-        return Ok(column.clone());
-    }
-    arrow_cast::cast(column, &plain).map_err(|e| Error::ScenarioSource {
-        context: "string views".to_owned(),
+    let column = if &plain == column.data_type() {
+        column.clone()
+    } else {
+        arrow_cast::cast(column, &plain).map_err(|e| Error::ScenarioSource {
+            context: "string views".to_owned(),
+            source: e.into(),
+        })?
+    };
+    sorted_maps(&column).map_err(|e| Error::ScenarioSource {
+        context: "map entries".to_owned(),
         source: e.into(),
     })
+}
+
+/// `column` with each map's entries sorted by key, at any depth: a MAP is a set of entries, and the order a
+/// reader returns them in follows the file that holds the row (a shared-shredding map's value columns, a
+/// `row` file's `HashMap`), so the same value read from a level-0 file and from its compaction can list
+/// them differently.
+fn sorted_maps(column: &ArrayRef) -> std::result::Result<ArrayRef, arrow_schema::ArrowError> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::{ListArray, MapArray, StructArray};
+    use std::sync::Arc;
+    Ok(match column.data_type() {
+        arrow_schema::DataType::Map(field, sorted) => {
+            let map = column.as_map();
+            let entries = map.entries();
+            let keys = sorted_maps(entries.column(0))?;
+            let values = sorted_maps(entries.column(1))?;
+            let converter = RowConverter::new(vec![SortField::new(keys.data_type().clone())])?;
+            let rows = converter.convert_columns(&[keys.clone()])?;
+            let offsets = map.value_offsets();
+            let mut order: Vec<u32> = Vec::with_capacity(keys.len());
+            for w in offsets.windows(2) {
+                let mut range: Vec<u32> = (w[0] as u32..w[1] as u32).collect();
+                range.sort_by(|a, b| rows.row(*a as usize).cmp(&rows.row(*b as usize)));
+                order.extend(range);
+            }
+            let indices = arrow_array::UInt32Array::from(order);
+            let entries = StructArray::try_new(
+                entries.fields().clone(),
+                vec![
+                    arrow_select::take::take(keys.as_ref(), &indices, None)?,
+                    arrow_select::take::take(values.as_ref(), &indices, None)?,
+                ],
+                None,
+            )?;
+            let lengths = offsets.windows(2).map(|w| (w[1] - w[0]) as usize);
+            Arc::new(MapArray::try_new(
+                field.clone(),
+                arrow::buffer::OffsetBuffer::from_lengths(lengths),
+                entries,
+                map.nulls().cloned(),
+                *sorted,
+            )?)
+        }
+        arrow_schema::DataType::List(field) => {
+            let list = column.as_list::<i32>();
+            Arc::new(ListArray::try_new(
+                field.clone(),
+                list.offsets().clone(),
+                sorted_maps(list.values())?,
+                list.nulls().cloned(),
+            )?)
+        }
+        arrow_schema::DataType::Struct(fields) => {
+            let row = column.as_struct();
+            let children = row
+                .columns()
+                .iter()
+                .map(sorted_maps)
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Arc::new(StructArray::try_new(
+                fields.clone(),
+                children,
+                row.nulls().cloned(),
+            )?)
+        }
+        _ => column.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::builder::{Int32Builder, MapBuilder, StringBuilder};
+    use arrow_array::cast::AsArray;
+
+    use super::*;
+
+    /// One map value whose entries come in two orders, and an empty and a NULL map: after sorting, the two
+    /// orders are the same row.
+    #[test]
+    fn map_entries_fold_as_a_set() {
+        let mut b = MapBuilder::new(None, StringBuilder::new(), Int32Builder::new());
+        for entries in [[("b", 2), ("a", 1)], [("a", 1), ("b", 2)]] {
+            for (k, v) in entries {
+                b.keys().append_value(k);
+                b.values().append_value(v);
+            }
+            b.append(true).unwrap();
+        }
+        b.append(true).unwrap();
+        b.append(false).unwrap();
+        let column: ArrayRef = std::sync::Arc::new(b.finish());
+        let sorted = sorted_maps(&column).unwrap();
+        let converter =
+            RowConverter::new(vec![SortField::new(sorted.data_type().clone())]).unwrap();
+        let rows = converter.convert_columns(&[sorted.clone()]).unwrap();
+        assert_eq!(rows.row(0), rows.row(1));
+        let map = sorted.as_map();
+        assert_eq!(map.value(0).column(0).as_string::<i32>().value(0), "a");
+        assert!(map.value(2).is_empty() && map.is_null(3));
+    }
 }
