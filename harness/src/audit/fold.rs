@@ -359,7 +359,7 @@ fn sorted_maps(column: &ArrayRef) -> std::result::Result<ArrayRef, arrow_schema:
             let keys = sorted_maps(entries.column(0))?;
             let values = sorted_maps(entries.column(1))?;
             let converter = RowConverter::new(vec![SortField::new(keys.data_type().clone())])?;
-            let rows = converter.convert_columns(&[keys.clone()])?;
+            let rows = converter.convert_columns(std::slice::from_ref(&keys))?;
             let offsets = map.value_offsets();
             let mut order: Vec<u32> = Vec::with_capacity(keys.len());
             for w in offsets.windows(2) {
@@ -436,7 +436,9 @@ mod tests {
         let sorted = sorted_maps(&column).unwrap();
         let converter =
             RowConverter::new(vec![SortField::new(sorted.data_type().clone())]).unwrap();
-        let rows = converter.convert_columns(&[sorted.clone()]).unwrap();
+        let rows = converter
+            .convert_columns(std::slice::from_ref(&sorted))
+            .unwrap();
         assert_eq!(rows.row(0), rows.row(1));
         let map = sorted.as_map();
         assert_eq!(map.value(0).column(0).as_string::<i32>().value(0), "a");
