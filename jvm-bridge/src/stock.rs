@@ -520,7 +520,8 @@ fn nullable_columns(t: &DataType) -> DataType {
     }
 }
 
-/// `file:/a/b` and `file:///a/b` become `/a/b`; anything else is returned unchanged.
+/// `file:/a/b` and `file:///a/b` become `/a/b` (the forms a local table's paths take in Java); anything
+/// else is returned unchanged.
 fn strip_file_scheme(path: &str) -> String {
     match path.strip_prefix("file:") {
         Some(rest) => format!("/{}", rest.trim_start_matches('/')),

@@ -352,14 +352,29 @@ fn sorted_maps(column: &ArrayRef) -> std::result::Result<ArrayRef, arrow_schema:
     use arrow_array::cast::AsArray;
     use arrow_array::{ListArray, MapArray, StructArray};
     use std::sync::Arc;
+    fn has_map(t: &arrow_schema::DataType) -> bool {
+        match t {
+            arrow_schema::DataType::Map(..) => true,
+            arrow_schema::DataType::List(f) => has_map(f.data_type()),
+            arrow_schema::DataType::Struct(fields) => fields.iter().any(|f| has_map(f.data_type())),
+            _ => false,
+        }
+    }
+    if !has_map(column.data_type()) {
+        return Ok(column.clone());
+    }
     Ok(match column.data_type() {
         arrow_schema::DataType::Map(field, sorted) => {
             let map = column.as_map();
             let entries = map.entries();
             let keys = sorted_maps(entries.column(0))?;
             let values = sorted_maps(entries.column(1))?;
-            let converter = RowConverter::new(vec![SortField::new(keys.data_type().clone())])?;
-            let rows = converter.convert_columns(std::slice::from_ref(&keys))?;
+            // By key, then by value: a map read with a key twice still folds as one set.
+            let converter = RowConverter::new(vec![
+                SortField::new(keys.data_type().clone()),
+                SortField::new(values.data_type().clone()),
+            ])?;
+            let rows = converter.convert_columns(&[keys.clone(), values.clone()])?;
             let offsets = map.value_offsets();
             let mut order: Vec<u32> = Vec::with_capacity(keys.len());
             for w in offsets.windows(2) {

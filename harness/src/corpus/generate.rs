@@ -158,8 +158,8 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
     ));
     std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
 
-    // `${out}` in an option value is the output directory's absolute path (an external data path beside the
-    // table, for a scenario with `absolute_paths`).
+    // `${out}` in a table option's value is the output directory's absolute path (an external data path
+    // beside the table, for a scenario with `absolute_paths`); local outputs of step scenarios only.
     let mut spec = scenario.table.clone();
     if !store {
         let root = std::fs::canonicalize(out).map_err(|e| io(out, e))?;

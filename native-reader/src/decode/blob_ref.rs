@@ -1,16 +1,20 @@
-//! BLOB values held in an ordinary data file (2.0 `Blob.fromBytes`): a primary-key table's `blob-field`
-//! columns, whose payloads 2.0 moves to `.managed.blob` packs and replaces by serialized `BlobDescriptor`s
-//! (scalars, ARRAY elements and MAP values alike), and `blob-descriptor-field` columns, which hold
-//! descriptors written by the user. A stored value is one of:
+//! BLOB values held in an ordinary data file (2.0 `Blob.fromBytes(.., allowBlobData = false)`, as the
+//! Parquet, ORC and Avro readers call it): a primary-key table's `blob-field` columns, whose payloads 2.0
+//! moves to `.managed.blob` packs and replaces by serialized `BlobDescriptor`s (scalars, ARRAY elements and
+//! MAP values alike), and `blob-descriptor-field` columns, which hold descriptors written by the user. A
+//! stored value is one of:
 //!
-//! * a `BlobDescriptor` (version <= 2 and the magic `BLOBDESC`): the payload is `length` bytes (to the end
-//!   when negative) from `offset` of the file `uri` (`BlobRef.toData`, `UriReader.fromFile`);
 //! * a `BlobViewStruct` (`blob-view-field`, version 1 and the magic `BLOBVIEW`): a reference to another
 //!   table's row, not read here ([`Error::Unsupported`]);
-//! * anything else: the payload itself, inline (`Blob.fromData`).
+//! * a `BlobDescriptor` (a signed version byte <= 2 and the magic `BLOBDESC`): the payload is `length`
+//!   bytes from `offset` of the file `uri` (all the rest for -1, nothing for another negative length:
+//!   `BlobRef.toData`, `OffsetSeekableInputStream`);
+//! * anything else: not a descriptor, which the released reader still parses as one and fails on; an error
+//!   here.
 //!
+//! A `row` file holds each BLOB's payload itself (`RowBlockReader`: `Blob.fromData`), and is not resolved.
 //! With `blob-as-descriptor` a reader gets each descriptor serialized again (version 2), as the released
-//! reader's `toDescriptor().serialize()`; an inline payload has no descriptor, and fails there as it does in
+//! reader's `toDescriptor().serialize()`; a `row` file's payload has no descriptor, and fails there as in
 //! Java.
 
 use std::collections::HashMap;
@@ -27,14 +31,15 @@ use crate::schema::{DataType, TypeKind};
 
 /// `BlobDescriptor.MAGIC` ("BLOBDESC") and `CURRENT_VERSION`.
 const DESCRIPTOR_MAGIC: i64 = 0x424C_4F42_4445_5343;
-const DESCRIPTOR_VERSION: u8 = 2;
+const DESCRIPTOR_VERSION: i8 = 2;
 /// `BlobViewStruct.MAGIC` ("BLOBVIEW") and `CURRENT_VERSION`.
 const VIEW_MAGIC: i64 = 0x424C_4F42_5649_4557;
-const VIEW_VERSION: u8 = 1;
+const VIEW_VERSION: i8 = 1;
 
 /// `raw` (batches of `columns` decoded from the data file at `path`) with every BLOB value, at any depth,
-/// replaced by its payload, or by its serialized descriptor when `descriptors` (`blob-as-descriptor`).
-/// Packs are read once per batch.
+/// replaced by its payload, or by its serialized descriptor when `descriptors` (`blob-as-descriptor`);
+/// `inline` when the file holds payloads (a `row` file), which only `descriptors` changes (into an error).
+/// Each pack is read once per file.
 ///
 /// Errors, from the iterator: [`Error::Unsupported`] naming `path` for a `BlobViewStruct`, a descriptor
 /// whose URI is on a file system this reader does not reach, or an inline payload read as a descriptor;
@@ -44,13 +49,17 @@ pub(crate) fn resolve(
     raw: RawBatches,
     columns: &[FileColumn],
     descriptors: bool,
+    inline: bool,
     path: &Path,
 ) -> RawBatches {
     let types: Vec<DataType> = columns.iter().map(|c| c.data_type.clone()).collect();
     let path = path.to_path_buf();
+    let mut packs = Packs {
+        inline,
+        ..Packs::default()
+    };
     Box::new(raw.map(move |batch| {
         let (rows, arrays) = batch?;
-        let mut packs = Packs::default();
         let arrays = arrays
             .iter()
             .zip(&types)
@@ -66,9 +75,12 @@ pub(crate) fn resolve(
     }))
 }
 
-/// The packs read so far, by URI.
+/// The packs read so far, by URI; `inline` when the values are payloads (a `row` file).
 #[derive(Default)]
-struct Packs(HashMap<String, bytes::Bytes>);
+struct Packs {
+    read: HashMap<String, bytes::Bytes>,
+    inline: bool,
+}
 
 fn resolve_array(
     array: &ArrayRef,
@@ -154,10 +166,10 @@ fn resolve_array(
     })
 }
 
-/// A stored value's version byte and magic, when it has them.
-fn header(bytes: &[u8]) -> Option<(u8, i64)> {
+/// A stored value's version byte (signed, as Java's `byte`) and magic, when it has them.
+fn header(bytes: &[u8]) -> Option<(i8, i64)> {
     let magic = bytes.get(1..9)?;
-    Some((bytes[0], i64::from_le_bytes(magic.try_into().ok()?)))
+    Some((bytes[0] as i8, i64::from_le_bytes(magic.try_into().ok()?)))
 }
 
 /// One stored BLOB value as the released reader returns it (see the module doc).
@@ -166,6 +178,17 @@ fn value(bytes: &[u8], descriptors: bool, packs: &mut Packs, path: &Path) -> Res
         path: path.to_path_buf(),
         reason,
     };
+    if packs.inline {
+        return if descriptors {
+            Err(unsupported(
+                "a `row` file's BLOB payload read with `blob-as-descriptor` has no descriptor (the \
+                 released reader fails too)"
+                    .into(),
+            ))
+        } else {
+            Ok(bytes.to_vec())
+        };
+    }
     match header(bytes) {
         Some((VIEW_VERSION, VIEW_MAGIC)) => Err(unsupported(
             "a BLOB view (`blob-view-field`, BlobViewStruct: a row of another table) is not supported"
@@ -181,12 +204,11 @@ fn value(bytes: &[u8], descriptors: bool, packs: &mut Packs, path: &Path) -> Res
             }
             packs.read(&uri, offset, length, path)
         }
-        _ if descriptors => Err(unsupported(
-            "an inline BLOB payload read with `blob-as-descriptor` has no descriptor (the released \
-             reader fails too)"
+        _ => Err(unsupported(
+            "a stored BLOB value that is not a BlobDescriptor, which the released reader parses as \
+             one (Blob.fromBytes without blob data) and fails on"
                 .into(),
         )),
-        _ => Ok(bytes.to_vec()),
     }
 }
 
@@ -194,7 +216,7 @@ fn value(bytes: &[u8], descriptors: bool, packs: &mut Packs, path: &Path) -> Res
 /// a version 0 or 1 value is read without it (a value is taken for a descriptor only when its bytes 1-8
 /// are the magic, `isBlobDescriptor`, so those read the magic's bytes as the URI length, as Java does).
 fn descriptor(bytes: &[u8]) -> std::result::Result<(String, i64, i64), String> {
-    let mut at = if bytes.first().is_some_and(|v| *v > 1) {
+    let mut at = if bytes.first().is_some_and(|v| *v as i8 > 1) {
         9
     } else {
         1
@@ -216,7 +238,7 @@ fn descriptor(bytes: &[u8]) -> std::result::Result<(String, i64, i64), String> {
 impl Packs {
     /// `length` bytes (all the rest when negative) from `offset` of the file `uri`.
     fn read(&mut self, uri: &str, offset: i64, length: i64, path: &Path) -> Result<Vec<u8>> {
-        if !self.0.contains_key(uri) {
+        if !self.read.contains_key(uri) {
             let file = pack_path(uri).ok_or_else(|| Error::Unsupported {
                 path: path.to_path_buf(),
                 reason: format!(
@@ -232,18 +254,22 @@ impl Packs {
                     bytes::Bytes::from(buf)
                 }
             };
-            self.0.insert(uri.to_owned(), bytes);
+            self.read.insert(uri.to_owned(), bytes);
         }
-        let pack = &self.0[uri];
-        let start = usize::try_from(offset).ok().filter(|s| *s <= pack.len());
+        let pack = &self.read[uri];
+        // `OffsetSeekableInputStream`: -1 reads to the end, another negative length reads nothing; a seek
+        // past the end is allowed, and reading past it fails.
+        let start = usize::try_from(offset).ok();
         let end = match (start, length) {
-            (Some(s), l) if l < 0 => Some(pack.len()).filter(|_| s <= pack.len()),
+            (Some(s), -1) => Some(pack.len().max(s)),
+            (Some(s), l) if l < 0 => Some(s),
             (Some(s), l) => usize::try_from(l).ok().and_then(|l| s.checked_add(l)),
             (None, _) => None,
-        }
-        .filter(|e| *e <= pack.len());
+        };
         match (start, end) {
-            (Some(s), Some(e)) => Ok(pack[s..e].to_vec()),
+            // Nothing asked for, wherever the seek went.
+            (Some(s), Some(e)) if e == s => Ok(Vec::new()),
+            (Some(s), Some(e)) if s <= e && e <= pack.len() => Ok(pack[s..e].to_vec()),
             _ => Err(Error::Decode {
                 path: path.to_path_buf(),
                 reason: format!(
@@ -261,7 +287,11 @@ impl Packs {
 /// another scheme.
 fn pack_path(uri: &str) -> Option<PathBuf> {
     if let Some(rest) = uri.strip_prefix("file://") {
-        return Some(PathBuf::from(rest));
+        // `file://host/p` names `/p` on the local file system (`toUri().getPath()`).
+        return Some(PathBuf::from(match rest.find('/') {
+            Some(at) => &rest[at..],
+            None => "/",
+        }));
     }
     if let Some(rest) = uri.strip_prefix("file:") {
         return Some(PathBuf::from(rest));
@@ -289,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn descriptors_read_their_range_and_other_values_are_inline() {
+    fn descriptors_read_their_range_and_row_files_hold_payloads() {
         let dir = tempfile::tempdir().unwrap();
         let pack = dir.path().join("data-1.managed.blob");
         std::fs::write(&pack, b"0123456789").unwrap();
@@ -304,10 +334,28 @@ mod tests {
         // With `blob-as-descriptor` the descriptor comes back serialized.
         let d = descriptor_bytes(&uri, 2, 3);
         assert_eq!(value(&d, true, &mut packs, file).unwrap(), d);
-        // Not a descriptor: the payload itself; as a descriptor, an error.
-        assert_eq!(value(b"plain", false, &mut packs, file).unwrap(), b"plain");
+        // -2 reads nothing; past the end, nothing is read when nothing is asked for.
+        let d = descriptor_bytes(&uri, 2, -2);
+        assert_eq!(value(&d, false, &mut packs, file).unwrap(), b"");
+        let d = descriptor_bytes(&uri, 20, -1);
+        assert_eq!(value(&d, false, &mut packs, file).unwrap(), b"");
+        // `file://host/p` is `/p`.
+        let d = descriptor_bytes(&format!("file://host{uri}"), 0, 1);
+        assert_eq!(value(&d, false, &mut packs, file).unwrap(), b"0");
+        // Not a descriptor: the released reader parses it as one and fails; so does this reader.
         assert!(matches!(
-            value(b"plain", true, &mut packs, file),
+            value(b"plain", false, &mut packs, file),
+            Err(Error::Unsupported { .. })
+        ));
+        // A `row` file's values are the payloads; as descriptors, an error.
+        let mut inline = Packs {
+            inline: true,
+            ..Packs::default()
+        };
+        let d = descriptor_bytes(&uri, 2, 3);
+        assert_eq!(value(&d, false, &mut inline, file).unwrap(), d);
+        assert!(matches!(
+            value(b"plain", true, &mut inline, file),
             Err(Error::Unsupported { .. })
         ));
     }

@@ -345,8 +345,14 @@ pub(crate) fn read_file_with(
         _ => format.reader().open(&path, &columns, batch_size)?,
     };
     // BLOB values held in the data file itself (descriptors of `.managed.blob` packs, or inline).
-    let raw = if format != FileFormat::Blob && columns.iter().any(|c| c.data_type.contains_blob()) {
-        super::blob_ref::resolve(raw, &columns, table.blob_as_descriptor(), &path)
+    // A `row` file holds the payloads themselves: only `blob-as-descriptor` changes them (into an error).
+    let descriptors = table.blob_as_descriptor();
+    let inline = format == FileFormat::Row;
+    let raw = if format != FileFormat::Blob
+        && (descriptors || !inline)
+        && columns.iter().any(|c| c.data_type.contains_blob())
+    {
+        super::blob_ref::resolve(raw, &columns, descriptors, inline, &path)
     } else {
         raw
     };

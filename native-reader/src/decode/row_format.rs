@@ -472,7 +472,8 @@ impl Cursor<'_> {
         let keys = self.with_nulls(n, |c, _| c.value(key))?;
         let m = self.varint()?;
         let values = self.with_nulls(m, |c, _| c.value(value))?;
-        if m != n {
+        // Java pairs key i with value i: values beyond the keys are never read, too few fail.
+        if m < n {
             return Err(format!("a map of {n} keys and {m} values"));
         }
         let items = keys
@@ -484,13 +485,16 @@ impl Cursor<'_> {
                 Ok((h, (k, v)))
             })
             .collect::<std::result::Result<Vec<_>, String>>()?;
-        crate::java::hash_map::java_hash_order_presized(items, n, |a, b| {
-            crate::value::java_hash::java_equals(&a.0, &b.0)
-        })
+        crate::java::hash_map::java_hash_order_presized(
+            items,
+            n,
+            |a, b| crate::value::java_hash::java_equals(&a.0, &b.0),
+            |kept, later| kept.1 = later.1,
+        )
         .map(Datum::Map)
         .ok_or_else(|| {
-            "a map with 8 or more keys in one HashMap bin (the released reader's order is not \
-             reproduced)"
+            "a map with 9 or more keys in one bin of a HashMap of 64 bins or more (Java makes a tree \
+             of it, whose order is not reproduced)"
                 .to_string()
         })
     }
@@ -525,8 +529,11 @@ impl Cursor<'_> {
                 let unscaled = if *precision <= 18 {
                     i128::from(i64::from_le_bytes(self.fixed()?))
                 } else {
-                    let unscaled = big_endian_signed(&self.bytes()?)?;
-                    // `Decimal.fromUnscaledBytes`: NULL when the value has more digits than the type.
+                    // `Decimal.fromUnscaledBytes`: NULL when the value has more digits than the type
+                    // (beyond 128 bits, it has more than 38).
+                    let Some(unscaled) = big_endian_signed(&self.bytes()?)? else {
+                        return Ok(Datum::Null);
+                    };
                     let digits = unscaled
                         .unsigned_abs()
                         .checked_ilog10()
@@ -594,8 +601,11 @@ impl Cursor<'_> {
     }
 }
 
-/// `new BigInteger(bytes)`: big-endian two's complement; bytes beyond 16 must only extend the sign.
-fn big_endian_signed(bytes: &[u8]) -> std::result::Result<i128, String> {
+/// `new BigInteger(bytes)`: big-endian two's complement; `None` when the value does not fit 128 bits (it
+/// then has more digits than any DECIMAL).
+///
+/// Errors: no bytes (`Zero length BigInteger`).
+fn big_endian_signed(bytes: &[u8]) -> std::result::Result<Option<i128>, String> {
     let Some(&first) = bytes.first() else {
         return Err("a decimal of 0 bytes (Zero length BigInteger)".into());
     };
@@ -603,14 +613,11 @@ fn big_endian_signed(bytes: &[u8]) -> std::result::Result<i128, String> {
     let extra = bytes.len().saturating_sub(16);
     let (sign, bytes) = bytes.split_at(extra);
     if extra > 0 && (sign.iter().any(|b| *b != fill) || (bytes[0] & 0x80 != 0) != (fill == 0xFF)) {
-        return Err(format!(
-            "a decimal of {} bytes, beyond DECIMAL(38)",
-            extra + 16
-        ));
+        return Ok(None);
     }
     let mut be = [fill; 16];
     be[16 - bytes.len()..].copy_from_slice(bytes);
-    Ok(i128::from_be_bytes(be))
+    Ok(Some(i128::from_be_bytes(be)))
 }
 
 #[cfg(test)]
@@ -759,11 +766,15 @@ mod tests {
 
     #[test]
     fn non_compact_decimals_are_big_endian_twos_complement() {
-        assert_eq!(big_endian_signed(&[0x01]).unwrap(), 1);
-        assert_eq!(big_endian_signed(&[0xFF, 0x38]).unwrap(), -200);
+        assert_eq!(big_endian_signed(&[0x01]).unwrap(), Some(1));
+        assert_eq!(big_endian_signed(&[0xFF, 0x38]).unwrap(), Some(-200));
         assert!(big_endian_signed(&[]).is_err());
         // Redundant sign bytes are allowed, as `new BigInteger` allows them.
-        assert_eq!(big_endian_signed(&[0; 17]).unwrap(), 0);
-        assert_eq!(big_endian_signed(&[0xFF; 18]).unwrap(), -1);
+        assert_eq!(big_endian_signed(&[0; 17]).unwrap(), Some(0));
+        assert_eq!(big_endian_signed(&[0xFF; 18]).unwrap(), Some(-1));
+        // 2^128 fits no DECIMAL: NULL, as `Decimal.fromUnscaledBytes` returns.
+        let mut wide = vec![0x01];
+        wide.extend([0; 16]);
+        assert_eq!(big_endian_signed(&wide).unwrap(), None);
     }
 }

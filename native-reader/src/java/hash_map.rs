@@ -45,39 +45,58 @@ pub fn java_hash_order<T>(items: Vec<(i32, T)>, insert: JavaInsert) -> Vec<T> {
 }
 
 /// The iteration order of `new HashMap<>(expected)` filled with `put` of keys with these `hashCode()`s, in
-/// this order, a key equal to an earlier one (`same`) replacing that one's value in its place (as
-/// `RowBlockReader.readMap` fills one). The table starts at `tableSizeFor(expected)` bins (at least 1) and
-/// doubles after a put that makes the size exceed 3/4 of it. `None` when a bin would reach the 8 keys at
-/// which Java turns it into a tree or resizes early (not modelled).
+/// this order (as `RowBlockReader.readMap` fills one). A key equal to an earlier one (`same`) keeps the
+/// earlier key and its place; `replace` gives it the later value. The table starts at
+/// `tableSizeFor(expected)` bins (at least 1); a put into a bin that already holds 8 keys resizes the table
+/// while it has fewer than 64 bins (`treeifyBin`), and a put that makes the size exceed 3/4 of the bins
+/// doubles them. `None` when a bin of a table of 64 bins or more would reach 9 keys: Java then turns it into
+/// a tree, whose order is not modelled.
 pub fn java_hash_order_presized<T>(
     items: Vec<(i32, T)>,
     expected: usize,
     same: impl Fn(&T, &T) -> bool,
+    replace: impl Fn(&mut T, T),
 ) -> Option<Vec<T>> {
+    use std::collections::HashMap;
     let spread = |h: i32| {
         let h = h as u32;
         (h ^ (h >> 16)) as usize
     };
     let mut capacity = expected.max(1).next_power_of_two();
-    // The distinct keys in insertion order, each with its hash.
+    // The distinct keys in insertion order, each with its hash; their indices by hash; keys per bin.
     let mut kept: Vec<(i32, T)> = Vec::with_capacity(items.len());
+    let mut by_hash: HashMap<i32, Vec<usize>> = HashMap::new();
+    let mut bins: HashMap<usize, usize> = HashMap::new();
+    let recount = |kept: &[(i32, T)], capacity: usize| {
+        let mut bins: HashMap<usize, usize> = HashMap::new();
+        for (h, _) in kept {
+            *bins.entry(spread(*h) & (capacity - 1)).or_default() += 1;
+        }
+        bins
+    };
     for (h, item) in items {
-        if let Some(at) = kept.iter().position(|(k, t)| *k == h && same(t, &item)) {
-            kept[at].1 = item;
+        let earlier = by_hash
+            .get(&h)
+            .and_then(|at| at.iter().copied().find(|i| same(&kept[*i].1, &item)));
+        if let Some(at) = earlier {
+            replace(&mut kept[at].1, item);
             continue;
         }
         let bin = spread(h) & (capacity - 1);
-        if kept
-            .iter()
-            .filter(|(k, _)| spread(*k) & (capacity - 1) == bin)
-            .count()
-            >= 8
-        {
-            return None;
-        }
+        let before = bins.get(&bin).copied().unwrap_or(0);
+        by_hash.entry(h).or_default().push(kept.len());
         kept.push((h, item));
+        *bins.entry(bin).or_default() += 1;
+        if before >= 8 {
+            if capacity >= 64 {
+                return None;
+            }
+            capacity *= 2;
+            bins = recount(&kept, capacity);
+        }
         if kept.len() > capacity * 3 / 4 {
             capacity *= 2;
+            bins = recount(&kept, capacity);
         }
     }
     let mut keyed: Vec<(usize, usize, T)> = kept
@@ -147,18 +166,20 @@ mod tests {
         );
     }
 
-    /// `new HashMap<>(n)` then `put`: the table starts at the power of two above `n` and grows past 3/4. The
-    /// orders are what a JVM prints for `HashMap<Integer, Integer>.keySet()`.
+    /// `new HashMap<>(n)` then `put`: the table starts at the power of two above `n` and grows past 3/4, or
+    /// when a ninth key enters one bin of a table of fewer than 64. The orders are what a JVM prints for
+    /// `HashMap<Integer, Integer>.keySet()`.
     #[test]
     fn presized_maps_start_at_the_expected_size() {
-        let presized = |keys: &[i32]| {
+        let order = |keys: &[i32]| {
             java_hash_order_presized(
                 keys.iter().map(|k| (*k, *k)).collect(),
                 keys.len(),
                 |a, b| a == b,
+                |a, b| *a = b,
             )
-            .unwrap()
         };
+        let presized = |keys: &[i32]| order(keys).unwrap();
         // 3 keys: 4 bins (3 is not above 3): 8 and 4 share bin 0, 5 is in bin 1.
         assert_eq!(presized(&[8, 5, 4]), vec![8, 4, 5]);
         // 2 keys: 2 bins, grown to 4 after the second (2 > 1): 6 in bin 2, 1 in bin 1.
@@ -169,14 +190,23 @@ mod tests {
             presized(&sevens),
             vec![0, 49, 35, 21, 70, 7, 56, 42, 28, 77, 14, 63]
         );
-        // A repeated key keeps its place.
-        let order = java_hash_order_presized(vec![(1, "a"), (2, "b"), (1, "c")], 3, |a, b| {
-            a.len() == b.len()
-        })
+        // Nine keys in bin 0 of 16 bins: the ninth resizes the table to 32.
+        let sixteens: Vec<i32> = (0..9).map(|i| i * 16).collect();
+        assert_eq!(
+            presized(&sixteens),
+            vec![0, 32, 64, 96, 128, 16, 48, 80, 112]
+        );
+        // 20 keys in bin 0 even at 64 bins: Java makes a tree there (not modelled).
+        let sixty_fours: Vec<i32> = (0..20).map(|i| i * 64).collect();
+        assert!(order(&sixty_fours).is_none());
+        // A repeated key keeps its place and the first key, and takes the last value.
+        let order = java_hash_order_presized(
+            vec![(1, ("k", 1)), (2, ("j", 2)), (1, ("k", 3))],
+            3,
+            |a, b| a.0 == b.0,
+            |a, b| a.1 = b.1,
+        )
         .unwrap();
-        assert_eq!(order, vec!["c", "b"]);
-        // Nine keys in one bin: not modelled.
-        let collide: Vec<(i32, i32)> = (0..9).map(|i| (i << 16 << 4, i)).collect();
-        assert!(java_hash_order_presized(collide, 9, |a, b| a == b).is_none());
+        assert_eq!(order, vec![("k", 3), ("j", 2)]);
     }
 }

@@ -210,11 +210,11 @@ impl Datum {
                 // else its zero value of the element type's array).
                 let n = usize::try_from(*size).map_err(|_| bad(&Datum::Null))?;
                 let mut children = Vec::with_capacity(values.len() * n);
-                let mut placeholders = Vec::new();
+                let mut placeholders = false;
                 for v in values {
                     match v {
                         Datum::Null => {
-                            placeholders.push(children.len());
+                            placeholders = true;
                             children.extend(std::iter::repeat_n(Datum::Null, n));
                         }
                         Datum::List(items) if items.len() == n => {
@@ -224,7 +224,7 @@ impl Datum {
                     }
                 }
                 let mut child = Datum::to_arrow(field.data_type(), &children)?;
-                if !field.is_nullable() && !placeholders.is_empty() {
+                if !field.is_nullable() && placeholders {
                     // NOT NULL elements: the placeholders' validity is dropped (their slots are unread).
                     let data = child.to_data().into_builder().nulls(None).build()?;
                     child = arrow_array::make_array(data);

@@ -1,6 +1,6 @@
 //! Java's `hashCode()` and `equals()` of the objects Paimon's readers put into Java hash collections (a
 //! `HashMap`'s keys, a `HashSet`'s elements), for the values of [`Datum`]; their order is
-//! [`crate::java::hash_map::java_hash_order`].
+//! [`crate::java::hash_map::java_hash_order`] and [`crate::java::hash_map::java_hash_order_presized`].
 
 use super::Datum;
 use crate::java::hash_code;
