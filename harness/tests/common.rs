@@ -125,6 +125,17 @@ pub fn line_corpora(version: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Whether the corpus at `dir` (from [`line_corpora`]) holds absolute paths (`Scenario::absolute_paths`:
+/// BLOB descriptors or external paths naming files of this disk), so that a copy of it elsewhere still
+/// reads the files here.
+pub fn holds_absolute_paths(dir: &Path) -> bool {
+    let scenario = dir.join("scenario.json");
+    std::fs::read(&scenario)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v["absolute_paths"].as_bool() == Some(true))
+}
+
 /// The scenario name of a corpus directory from [`corpora`] or [`line_corpora`] (`corpora/<name>`,
 /// `corpora/<name>/paimon-<V>`, or a generated `<name>`).
 pub fn corpus_name(dir: &Path) -> String {

@@ -19,8 +19,8 @@ use s3server::S3Server;
 const READ_OPERATIONS: [&str; 3] = ["GetObject", "HeadObject", "ListObjectsV2"];
 
 /// Each committed corpus's table and its URI in `server` (`s3://paimon-parity/corpora/<name>/table`).
-/// Each corpus of this process's release line (`common::line_corpora`) and its URI in `server`
-/// (`s3://paimon-parity/corpora-<release>/<name>/table`), uploaded once per process.
+/// Each corpus of this process's release line (`common::line_corpora`) but those holding absolute paths,
+/// and its URI in `server` (`s3://paimon-parity/corpora-<release>/<name>/table`), uploaded once per process.
 fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
     static UPLOADED: std::sync::OnceLock<Vec<(PathBuf, String)>> = std::sync::OnceLock::new();
     UPLOADED
@@ -28,6 +28,9 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
             let release = common::line_version();
             common::line_corpora(&release)
                 .into_iter()
+                // A table holding absolute paths (BLOB descriptors, external paths) points at files on
+                // this disk wherever it is copied: not a store's table.
+                .filter(|dir| !common::holds_absolute_paths(dir))
                 .map(|dir| {
                     let table = dir.join("table");
                     let name = common::corpus_name(&dir);
