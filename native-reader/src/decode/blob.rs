@@ -18,7 +18,7 @@ use arrow_array::builder::BinaryBuilder;
 use arrow_array::ArrayRef;
 
 use super::format::{FileColumn, FormatReader, RawBatches};
-use super::mapped::{self, DataFile};
+use super::mapped;
 use crate::error::{Error, Result};
 use crate::split::DataFileDesc;
 
@@ -54,14 +54,7 @@ impl BlobCells {
     /// Errors: [`Error::Io`] when it cannot be read; [`Error::Decode`] naming it when its footer, index or a
     /// record is malformed.
     pub(crate) fn read(path: &Path) -> Result<BlobCells> {
-        let bytes = match mapped::open(path)? {
-            DataFile::Mapped(bytes) => bytes,
-            DataFile::Read(mut file) => {
-                let mut buf = Vec::new();
-                std::io::Read::read_to_end(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
-                bytes::Bytes::from(buf)
-            }
-        };
+        let bytes = mapped::read_all(path)?;
         let bad = |reason: String| Error::Decode {
             path: path.to_path_buf(),
             reason: format!("not a readable blob file: {reason}"),

@@ -25,7 +25,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BinaryArray, ListArray, MapArray, StructArray};
 
 use super::format::{FileColumn, RawBatches};
-use super::mapped::{self, DataFile};
+use super::mapped;
 use crate::error::{Error, Result};
 use crate::schema::{DataType, TypeKind};
 
@@ -245,15 +245,7 @@ impl Packs {
                     "a BLOB descriptor of `{uri}`, on a file system this reader does not reach"
                 ),
             })?;
-            let bytes = match mapped::open(&file)? {
-                DataFile::Mapped(bytes) => bytes,
-                DataFile::Read(mut f) => {
-                    let mut buf = Vec::new();
-                    std::io::Read::read_to_end(&mut f, &mut buf)
-                        .map_err(|e| Error::io(&file, e))?;
-                    bytes::Bytes::from(buf)
-                }
-            };
+            let bytes = mapped::read_all(&file)?;
             self.read.insert(uri.to_owned(), bytes);
         }
         let pack = &self.read[uri];

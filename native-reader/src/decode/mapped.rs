@@ -37,6 +37,21 @@ pub(crate) enum DataFile {
     Read(File),
 }
 
+/// The whole of the file at `path`, mapped, fetched (a store) or read (see [`open`]): for formats decoded
+/// from all their bytes at once (`.blob`, `.row`, `.managed.blob` packs).
+///
+/// Errors: [`Error::Io`] naming the file when it cannot be opened or read.
+pub(crate) fn read_all(path: &Path) -> Result<Bytes> {
+    match open(path)? {
+        DataFile::Mapped(bytes) => Ok(bytes),
+        DataFile::Read(mut file) => {
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
+            Ok(Bytes::from(buf))
+        }
+    }
+}
+
 /// Opens `path` for decoding (see [`DataFile`]). Errors: [`Error::Io`] naming the file when it cannot be
 /// opened.
 pub(crate) fn open(path: &Path) -> Result<DataFile> {

@@ -23,7 +23,7 @@ use std::path::Path;
 use arrow_array::ArrayRef;
 
 use super::format::{FileColumn, FormatReader, RawBatches};
-use super::mapped::{self, DataFile};
+use super::mapped;
 use crate::error::{Error, Result};
 use crate::schema::{DataField, DataType, TypeKind};
 use crate::split::DataFileDesc;
@@ -39,14 +39,7 @@ pub(crate) struct RowFileReader;
 
 impl FormatReader for RowFileReader {
     fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
-        let bytes = match mapped::open(path)? {
-            DataFile::Mapped(bytes) => bytes,
-            DataFile::Read(mut file) => {
-                let mut buf = Vec::new();
-                std::io::Read::read_to_end(&mut file, &mut buf).map_err(|e| Error::io(path, e))?;
-                bytes::Bytes::from(buf)
-            }
-        };
+        let bytes = mapped::read_all(path)?;
         let bad = |reason: String| Error::Decode {
             path: path.to_path_buf(),
             reason: format!("not a readable row file: {reason}"),
@@ -256,7 +249,7 @@ fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
     let mut refused: Option<&'static str> = None;
     t.visit(&mut |k| {
         let why = match k {
-            TypeKind::Map(key, _) | TypeKind::Multiset(key) if !hashable(&key.kind) => Some(
+            TypeKind::Map(key, _) | TypeKind::Multiset(key) if !crate::value::java_hash::hashable(&key.kind) => Some(
                 "MAP and MULTISET keys of this type are not supported (the released reader puts \
                      the entries in a HashMap, whose order follows the keys' Java hash codes)",
             ),
@@ -265,27 +258,6 @@ fn refuse_type(t: &DataType) -> std::result::Result<(), String> {
         refused = refused.or(why);
     });
     refused.map_or(Ok(()), |r| Err(r.to_owned()))
-}
-
-/// Whether the Java hash code of a key of `kind` is reproduced ([`crate::value::java_hash::java_hash`]).
-fn hashable(kind: &TypeKind) -> bool {
-    matches!(
-        kind,
-        TypeKind::Boolean
-            | TypeKind::TinyInt
-            | TypeKind::SmallInt
-            | TypeKind::Int
-            | TypeKind::BigInt
-            | TypeKind::Float
-            | TypeKind::Double
-            | TypeKind::Date
-            | TypeKind::Time(_)
-            | TypeKind::Char(_)
-            | TypeKind::VarChar(_)
-            | TypeKind::Decimal { .. }
-            | TypeKind::Timestamp(_)
-            | TypeKind::LocalZonedTimestamp(_)
-    )
 }
 
 /// The compressed byte range and uncompressed size of each block, from the footer and the block index.
@@ -408,10 +380,7 @@ fn decode_block(
                 types.iter().map(|t| format!("{:?}", t.kind)).collect::<Vec<_>>().join(", ")
             ));
         }
-        match row {
-            Datum::Row(fields) => rows.push(fields),
-            _ => unreachable!("a row decodes to Datum::Row"),
-        }
+        rows.push(row);
     }
     Ok(())
 }
@@ -433,7 +402,9 @@ impl Cursor<'_> {
     }
 
     fn fixed<const N: usize>(&mut self) -> std::result::Result<[u8; N], String> {
-        Ok(self.take(N)?.try_into().expect("N bytes"))
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
     }
 
     fn varint(&mut self) -> std::result::Result<usize, String> {
@@ -499,9 +470,9 @@ impl Cursor<'_> {
         })
     }
 
-    fn row(&mut self, types: &[DataType]) -> std::result::Result<Datum, String> {
+    /// A row's fields (a null bitmap, then each non-NULL field).
+    fn row(&mut self, types: &[DataType]) -> std::result::Result<Vec<Datum>, String> {
         self.with_nulls(types.len(), |c, i| c.value(&types[i]))
-            .map(Datum::Row)
     }
 
     /// One non-NULL value of type `t` (`RowBlockReader.createFieldReader`).
@@ -576,7 +547,7 @@ impl Cursor<'_> {
             }
             TypeKind::Row(fields) => {
                 let types: Vec<DataType> = fields.iter().map(|f| f.data_type.clone()).collect();
-                self.row(&types)?
+                Datum::Row(self.row(&types)?)
             }
             TypeKind::Map(key, value) => self.map(key, value)?,
             TypeKind::Multiset(element) => self.map(

@@ -40,6 +40,28 @@ pub(crate) fn java_hash(kind: &TypeKind, v: &Datum) -> Option<i32> {
     })
 }
 
+/// Whether [`java_hash`] reproduces the Java hash code of the values of `kind` (it returns `None` for the
+/// others, once it sees a non-NULL one).
+pub(crate) fn hashable(kind: &TypeKind) -> bool {
+    matches!(
+        kind,
+        TypeKind::Boolean
+            | TypeKind::TinyInt
+            | TypeKind::SmallInt
+            | TypeKind::Int
+            | TypeKind::BigInt
+            | TypeKind::Float
+            | TypeKind::Double
+            | TypeKind::Date
+            | TypeKind::Time(_)
+            | TypeKind::Char(_)
+            | TypeKind::VarChar(_)
+            | TypeKind::Decimal { .. }
+            | TypeKind::Timestamp(_)
+            | TypeKind::LocalZonedTimestamp(_)
+    )
+}
+
 /// `equals()` of two Java objects of the hashable kinds of [`java_hash`].
 pub(crate) fn java_equals(a: &Datum, b: &Datum) -> bool {
     match (a, b) {
