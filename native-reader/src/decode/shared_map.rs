@@ -177,21 +177,26 @@ fn dictionary(metadata: &HashMap<String, String>) -> Result<HashMap<i32, String>
             "shared-shredding MAP layout version {v} (1 is read)"
         )));
     }
-    // `normalizeFieldDictCompression`: ZSTD by default, any case.
+    // `normalizeFieldDictCompression`: ZSTD by default, any case. The writer records the table's
+    // `file.compression` (none, lz4 or zstd: `SchemaValidation` refuses others for such a table).
     let compression = metadata
         .get(FIELD_DICT_COMPRESSION)
         .map_or_else(|| "zstd".to_owned(), |c| c.to_ascii_lowercase());
+    // The dictionary's decompressed size is required (`requiredInt`), and bounds what is decompressed.
+    let size = metadata
+        .get(FIELD_DICT_ORIGINAL_SIZE)
+        .and_then(|s| s.trim().parse::<i32>().ok())
+        .and_then(|s| usize::try_from(s).ok())
+        .ok_or_else(|| {
+            DecodeError::from(format!(
+                "a shared-shredding field dictionary without a valid `{FIELD_DICT_ORIGINAL_SIZE}`"
+            ))
+        })?;
     let json = match compression.as_str() {
         "none" => bytes,
-        "zstd" => {
-            // The dictionary's size is recorded; without it, at most 64 times the compressed bytes.
-            let size = metadata
-                .get(FIELD_DICT_ORIGINAL_SIZE)
-                .and_then(|s| s.trim().parse::<usize>().ok())
-                .unwrap_or(bytes.len().saturating_mul(64).max(1024));
-            zstd::bulk::decompress(&bytes, size)
-                .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?
-        }
+        "zstd" => zstd::bulk::decompress(&bytes, size)
+            .map_err(|e| DecodeError::from(format!("shared-shredding field dictionary: {e}")))?,
+        "lz4" => lz4_block(&bytes, size)?,
         other => {
             return Err(DecodeError::Unsupported(format!(
                 "a shared-shredding field dictionary compressed with `{other}` is not supported"
@@ -209,6 +214,44 @@ fn dictionary(metadata: &HashMap<String, String>) -> Result<HashMap<i32, String>
         }
     }
     Ok(by_id)
+}
+
+/// One block of Paimon's `Lz4BlockCompressor`: the compressed and the original length (4 bytes each, little
+/// endian), then a raw LZ4 block. Decompressed as `Lz4BlockDecompressor` does into a buffer of `capacity`
+/// bytes (the recorded original size): lengths checked as `CompressorUtils.validateLength`, the block
+/// required to be whole and to decompress to exactly its original length.
+fn lz4_block(bytes: &[u8], capacity: usize) -> Result<Vec<u8>, DecodeError> {
+    let corrupt =
+        |what: &str| DecodeError::from(format!("shared-shredding field dictionary: {what}"));
+    let int_at = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .ok_or_else(|| corrupt("an LZ4 block shorter than its 8-byte header"))
+    };
+    let (compressed, original) = (int_at(0)?, int_at(4)?);
+    if original < 0 || compressed < 0 || (original == 0) != (compressed == 0) {
+        return Err(corrupt("an LZ4 block with invalid lengths"));
+    }
+    let (compressed, original) = (compressed as usize, original as usize);
+    if original > capacity {
+        return Err(corrupt(
+            "an LZ4 block longer than the recorded original size",
+        ));
+    }
+    let block = bytes
+        .get(8..8 + compressed)
+        .ok_or_else(|| corrupt("an LZ4 block that is not whole"))?;
+    let mut out = vec![0u8; capacity];
+    let n = lz4_flex::block::decompress_into(block, &mut out)
+        .map_err(|e| corrupt(&format!("a corrupt LZ4 block ({e})")))?;
+    if n != original {
+        return Err(corrupt(
+            "an LZ4 block whose length is not the one in its header",
+        ));
+    }
+    out.truncate(n);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -253,6 +296,7 @@ mod tests {
         let json = br#"{"a":0,"b":1,"c":2}"#;
         let bytes = match compression {
             "zstd" => zstd::stream::encode_all(&json[..], 1).unwrap(),
+            "lz4" => lz4_with_header(json),
             _ => json.to_vec(),
         };
         HashMap::from([
@@ -262,7 +306,17 @@ mod tests {
             ),
             (FIELD_DICT_COMPRESSION.to_owned(), compression.to_owned()),
             (NUM_COLUMNS.to_owned(), "2".to_owned()),
+            (FIELD_DICT_ORIGINAL_SIZE.to_owned(), json.len().to_string()),
         ])
+    }
+
+    /// As `Lz4BlockCompressor` writes a block: compressed and original length, then the raw block.
+    fn lz4_with_header(data: &[u8]) -> Vec<u8> {
+        let block = lz4_flex::block::compress(data);
+        let mut out = (block.len() as i32).to_le_bytes().to_vec();
+        out.extend_from_slice(&(data.len() as i32).to_le_bytes());
+        out.extend_from_slice(&block);
+        out
     }
 
     #[test]
@@ -294,15 +348,52 @@ mod tests {
     }
 
     #[test]
-    fn an_lz4_dictionary_and_a_missing_one_are_refused() {
-        let mut lz4 = metadata("none");
-        lz4.insert(FIELD_DICT_COMPRESSION.to_owned(), "lz4".to_owned());
-        assert!(matches!(
-            to_map(&physical(), &lz4),
-            Err(DecodeError::Unsupported(_))
-        ));
+    fn an_lz4_dictionary_reads_as_lz4_block_decompressor_does() {
+        let lz4 = metadata("lz4");
+        assert_eq!(
+            dictionary(&lz4).unwrap(),
+            HashMap::from([(0, "a".into()), (1, "b".into()), (2, "c".into())])
+        );
+        let with_dict = |bytes: Vec<u8>| {
+            let mut m = lz4.clone();
+            m.insert(
+                FIELD_DICT.to_owned(),
+                bytes.iter().map(|&b| char::from(b)).collect(),
+            );
+            dictionary(&m)
+        };
+        let good = lz4_with_header(br#"{"a":0,"b":1,"c":2}"#);
+        // A header whose original length is not what the block decompresses to, a cut block, a block
+        // longer than the recorded size, and a header alone with one length zero.
+        let mut wrong_length = good.clone();
+        wrong_length[4] -= 1;
+        let cut = good[..good.len() - 1].to_vec();
+        let mut too_long = lz4.clone();
+        too_long.insert(FIELD_DICT_ORIGINAL_SIZE.to_owned(), "3".to_owned());
+        for bad in [
+            with_dict(wrong_length),
+            with_dict(cut),
+            dictionary(&too_long),
+            with_dict(vec![0, 0, 0, 0, 5, 0, 0, 0]),
+            with_dict(vec![1, 2]),
+        ] {
+            assert!(matches!(bad, Err(DecodeError::Invalid(_))), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_dictionary_or_original_size_is_refused() {
         assert!(matches!(
             to_map(&physical(), &HashMap::new()),
+            Err(DecodeError::Unsupported(_))
+        ));
+        let mut no_size = metadata("zstd");
+        no_size.remove(FIELD_DICT_ORIGINAL_SIZE);
+        assert!(matches!(dictionary(&no_size), Err(DecodeError::Invalid(_))));
+        let mut snappy = metadata("none");
+        snappy.insert(FIELD_DICT_COMPRESSION.to_owned(), "snappy".to_owned());
+        assert!(matches!(
+            dictionary(&snappy),
             Err(DecodeError::Unsupported(_))
         ));
     }
