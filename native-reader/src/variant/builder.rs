@@ -290,21 +290,14 @@ impl VariantBuilder {
                 let start = self.position();
                 let mut fields = Vec::with_capacity(object.size);
                 for i in 0..object.size {
-                    let id =
-                        read_unsigned(value, object.id_start + object.id_size * i, object.id_size)?;
-                    let offset = read_unsigned(
-                        value,
-                        object.offset_start + object.offset_size * i,
-                        object.offset_size,
-                    )?;
-                    let key = encoding::metadata_key(metadata, id)?;
+                    let (key, field_pos) = object.field(value, metadata, i)?;
                     let id = self.add_key(&key);
                     fields.push(FieldEntry {
                         key,
                         id,
                         offset: self.position() - start,
                     });
-                    self.append_at(value, metadata, object.data_start + offset, depth + 1)?;
+                    self.append_at(value, metadata, field_pos, depth + 1)?;
                 }
                 self.finish_object(start, fields)
             }

@@ -114,22 +114,23 @@ pub(crate) fn array(value: &[u8], pos: usize) -> Result<ArrayLayout, String> {
     })
 }
 
-/// The number of fields of the object at `pos` (`objectSize`).
-pub(crate) fn field_count(value: &[u8], pos: usize) -> Result<usize, String> {
-    object(value, pos).map(|o| o.size)
-}
-
-/// Field `i` of the object at `pos` (`getFieldAtIndex`): its key from `metadata` and its value's position.
-pub(crate) fn field_at(
-    value: &[u8],
-    metadata: &[u8],
-    pos: usize,
-    i: usize,
-) -> Result<(String, usize), String> {
-    let o = object(value, pos)?;
-    let id = read_unsigned(value, o.id_start + o.id_size * i, o.id_size)?;
-    let offset = read_unsigned(value, o.offset_start + o.offset_size * i, o.offset_size)?;
-    Ok((metadata_key(metadata, id)?, o.data_start + offset))
+impl ObjectLayout {
+    /// Field `i` of this object in `value` (`getFieldAtIndex`): its key from `metadata` and its value's
+    /// position. Errors when the id, offset or key is out of bounds.
+    pub(crate) fn field(
+        &self,
+        value: &[u8],
+        metadata: &[u8],
+        i: usize,
+    ) -> Result<(String, usize), String> {
+        let id = read_unsigned(value, self.id_start + self.id_size * i, self.id_size)?;
+        let offset = read_unsigned(
+            value,
+            self.offset_start + self.offset_size * i,
+            self.offset_size,
+        )?;
+        Ok((metadata_key(metadata, id)?, self.data_start + offset))
+    }
 }
 
 /// `valueSize`: the bytes the value at `pos` takes.

@@ -273,8 +273,9 @@ fn rebuild(
                 if bytes.first().is_none_or(|h| h & 0x3 != OBJECT) {
                     return Err(malformed());
                 }
-                for i in 0..encoding::field_count(bytes, 0)? {
-                    let (key, pos) = encoding::field_at(bytes, metadata, 0, i)?;
+                let object = encoding::object(bytes, 0)?;
+                for i in 0..object.size {
+                    let (key, pos) = object.field(bytes, metadata, i)?;
                     // The unshredded fields must not repeat a shredded one.
                     if fields.iter().any(|(name, _)| *name == key) {
                         return Err(malformed());
