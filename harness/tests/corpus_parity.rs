@@ -130,6 +130,20 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: EVERY_MODE,
         problem: "Could not find any factory for identifier 'row'",
     },
+    // The Lance format is read as 2.0.0 (paimon-lance with lance-core 0.39); before 1.4.1 the schema's VECTOR
+    // column already fails to parse, and 1.4.2's bundle carries no `lance` factory.
+    ReleaseLimit {
+        corpus: "c41-lance-format",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException",
+    },
+    ReleaseLimit {
+        corpus: "c41-lance-format",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Could not find any factory for identifier 'lance'",
+    },
     // The shared-shredding MAP layout is from 2.0.0: earlier Parquet readers fail on its struct, and the
     // native reader as them refuses it.
     ReleaseLimit {
@@ -146,6 +160,18 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
     },
     ReleaseLimit {
         corpus: "c38-map-shared-shredding",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Failed to create FileRecordReader",
+    },
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding-lz4",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: "SchemaEvolution$IllegalEvolutionException",
+    },
+    ReleaseLimit {
+        corpus: "c38-map-shared-shredding-lz4",
         releases: &["1.4.2"],
         modes: EVERY_MODE,
         problem: "Failed to create FileRecordReader",
@@ -326,6 +352,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c37-row-format",
     "c38-map-shared-shredding",
     "c38-map-shared-shredding-orc",
+    "c38-map-shared-shredding-lz4",
+    "c41-lance-format",
 ];
 
 /// Every scan mode, as the tests name them.

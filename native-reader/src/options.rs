@@ -257,6 +257,7 @@ impl OptionName for FileFormat {
             FileFormat::Avro => "avro",
             FileFormat::Blob => "blob",
             FileFormat::Row => "row",
+            FileFormat::Lance => "lance",
         }
     }
     // `.blob` files hold one column of a data-evolution table; no table's `file.format`.
@@ -265,6 +266,7 @@ impl OptionName for FileFormat {
         FileFormat::Orc,
         FileFormat::Avro,
         FileFormat::Row,
+        FileFormat::Lance,
     ];
 }
 

@@ -230,14 +230,21 @@ impl Table {
             reason,
         };
         let options = CoreOptions::from_map(&schema.options).map_err(|e| e.at(&schema_path))?;
-        // Before 2.0.0 no `row` format factory exists: the release cannot create the table at all.
-        if options.file_format.is(crate::decode::FileFormat::Row) && release < PaimonRelease::V2_0_0
+        // Before 2.0.0 no `row` format factory exists, and the bundles carry no `lance` one: the release
+        // cannot create the table at all.
+        if let Some((format, first)) = options
+            .file_format
+            .get()
+            .ok()
+            .and_then(|f| Some((f, f.first_release()?)))
+            .filter(|&(_, first)| release < first)
         {
+            let name = crate::options::OptionName::as_str(&format);
             return Err(Error::Unsupported {
                 path: schema_path,
                 reason: format!(
-                    "table option `file.format=row`: the `row` file format is from Paimon 2.0.0, and \
-                     Paimon {release} finds no factory for it"
+                    "table option `file.format={name}`: the `{name}` file format is read as Paimon \
+                     {first} and later, and Paimon {release} finds no factory for it"
                 ),
             });
         }

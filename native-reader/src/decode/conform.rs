@@ -258,8 +258,9 @@ fn variant(array: &ArrayRef, targets: &arrow_schema::Fields) -> Result<ArrayRef,
         .map_err(DecodeError::from)
 }
 
-/// A VECTOR<T, n> as stored (a 3-level LIST, the length not recorded) brought to FixedSizeList(n): every
-/// non-NULL list must have exactly n elements; a NULL vector takes n NULL placeholder elements.
+/// A VECTOR<T, n> as stored brought to FixedSizeList(n): a 3-level LIST (Parquet, ORC, Avro; the length not
+/// recorded), whose every non-NULL list must have exactly n elements and whose NULL vector takes n NULL
+/// placeholder elements, or a FixedSizeList of n already (Lance).
 pub(crate) fn vector(
     array: &ArrayRef,
     element: &DataType,
@@ -267,6 +268,23 @@ pub(crate) fn vector(
     field: &Arc<Field>,
     size: i32,
 ) -> Result<ArrayRef, DecodeError> {
+    if let Some(fixed) = array.as_fixed_size_list_opt() {
+        if fixed.value_length() != size {
+            return Err(DecodeError::from(format!(
+                "a VECTOR of length {length} stored as a fixed-size list of {}",
+                fixed.value_length()
+            )));
+        }
+        let values = conform_to(fixed.values(), element, field.data_type())?;
+        return arrow_array::FixedSizeListArray::try_new(
+            field.clone(),
+            size,
+            values,
+            fixed.nulls().cloned(),
+        )
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(DecodeError::from);
+    }
     let (offsets, values, nulls) = list_parts(array)?;
     let values = conform_to(&values, element, field.data_type())?;
     let n = length as usize;

@@ -197,11 +197,12 @@ pub(crate) fn read_file_with(
             reason,
         })?;
     let format = FileFormat::of(&file.file_name, &path)?;
-    if format == FileFormat::Row && table.release() < crate::PaimonRelease::V2_0_0 {
+    if let Some(first) = format.first_release().filter(|&r| table.release() < r) {
         return Err(Error::Unsupported {
             path,
             reason: format!(
-                "the `row` file format is from Paimon 2.0.0; {} has no reader for it",
+                "the `{}` file format is read as Paimon {first} and later; {} has no reader for it",
+                crate::options::OptionName::as_str(&format),
                 table.release()
             ),
         });

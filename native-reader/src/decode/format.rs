@@ -5,7 +5,7 @@ use std::path::Path;
 
 use arrow_array::ArrayRef;
 
-use super::{avro, blob, orc, parquet, row_format};
+use super::{avro, blob, lance, orc, parquet, row_format};
 use crate::error::{Error, Result};
 use crate::schema::DataType;
 
@@ -23,12 +23,13 @@ pub enum FileFormat {
     Blob,
     /// `.row` (2.0 paimon-format `RowFileFormat`, `file.format=row`): a row store without its row type.
     Row,
+    /// `.lance` (2.0 paimon-lance `LanceFileFormat`, `file.format=lance`): a Lance v2.0 file.
+    Lance,
 }
 
 impl FileFormat {
     /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for another extension (the 2.0
-    /// formats `.managed.blob` packs, `lance`, `vortex`, `mosaic`, `csv`, `json`, `text` are named as
-    /// such).
+    /// formats `.managed.blob` packs, `vortex`, `mosaic`, `csv`, `json`, `text` are named as such).
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
         if file_name.ends_with(".blob") && !file_name.ends_with(".managed.blob") {
             return Ok(FileFormat::Blob);
@@ -43,7 +44,8 @@ impl FileFormat {
             Some("orc") => Ok(FileFormat::Orc),
             Some("avro") => Ok(FileFormat::Avro),
             Some("row") => Ok(FileFormat::Row),
-            Some(other @ ("blob" | "lance" | "vortex" | "mosaic" | "csv" | "json" | "text")) => {
+            Some("lance") => Ok(FileFormat::Lance),
+            Some(other @ ("blob" | "vortex" | "mosaic" | "csv" | "json" | "text")) => {
                 Err(Error::Unsupported {
                     path: path.to_path_buf(),
                     reason: format!(
@@ -117,6 +119,17 @@ impl FileFormat {
             FileFormat::Avro => &avro::AvroReader,
             FileFormat::Blob => &blob::BlobReader,
             FileFormat::Row => &row_format::RowFileReader,
+            FileFormat::Lance => &lance::LanceReader,
+        }
+    }
+
+    /// The first release whose reader this reader models for the format: 2.0.0 for `row` (no factory
+    /// before it) and `lance` (a plugin module whose 2.0.0 build, with lance-core 0.39, is modelled; the
+    /// bundles of 1.3 and 1.4 carry no `lance` factory); None for the formats of every release.
+    pub fn first_release(self) -> Option<crate::PaimonRelease> {
+        match self {
+            FileFormat::Row | FileFormat::Lance => Some(crate::PaimonRelease::V2_0_0),
+            FileFormat::Parquet | FileFormat::Orc | FileFormat::Avro | FileFormat::Blob => None,
         }
     }
 }
@@ -139,12 +152,11 @@ mod tests {
             FileFormat::of("data-1.row", Path::new("x")).unwrap(),
             FileFormat::Row
         );
-        for name in [
-            "data-1.managed.blob",
-            "data-1.lance",
-            "data-1.vortex",
-            "data-1.mosaic",
-        ] {
+        assert_eq!(
+            FileFormat::of("data-1.lance", Path::new("x")).unwrap(),
+            FileFormat::Lance
+        );
+        for name in ["data-1.managed.blob", "data-1.vortex", "data-1.mosaic"] {
             let err = FileFormat::of(name, Path::new(name)).unwrap_err();
             assert!(matches!(err, Error::Unsupported { .. }), "{err}");
             assert!(err.to_string().contains("Paimon 2.0 file format"), "{err}");

@@ -39,6 +39,7 @@ mod error;
 mod evolution;
 mod file;
 mod format;
+mod lance;
 pub mod mapped;
 pub(crate) mod orc;
 pub(crate) mod orc_tail;
