@@ -144,6 +144,12 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: EVERY_MODE,
         problem: "Could not find any factory for identifier 'lance'",
     },
+    ReleaseLimit {
+        corpus: "c41-lance-primary-key",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Could not find any factory for identifier 'lance'",
+    },
     // The shared-shredding MAP layout is from 2.0.0: earlier Parquet readers fail on its struct, and the
     // native reader as them refuses it.
     ReleaseLimit {
@@ -354,6 +360,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c38-map-shared-shredding-orc",
     "c38-map-shared-shredding-lz4",
     "c41-lance-format",
+    "c41-lance-primary-key",
 ];
 
 /// Every scan mode, as the tests name them.
