@@ -12,6 +12,10 @@
 //! by default) in the encodings of [`encoding`]; columns are matched by name, and one the file lacks reads
 //! as NULL. A 2.1 file (structural page layouts), an indirect encoding, or an encoding not in
 //! [`encoding`] is [`Error::Unsupported`] naming the file and what it holds.
+//!
+//! A file's requested columns are decoded whole when it is opened and handed out in batches: memory is
+//! bounded by the file (Paimon's target file size), as the released reader's, which reads a Lance file into
+//! Arrow batches through lance-core.
 
 mod encoding;
 mod proto;
