@@ -14,8 +14,7 @@
 //! [`encoding`] is [`Error::Unsupported`] naming the file and what it holds.
 //!
 //! A file's requested columns are decoded whole when it is opened and handed out in batches: memory is
-//! bounded by the file (Paimon's target file size), as the released reader's, which reads a Lance file into
-//! Arrow batches through lance-core.
+//! bounded by one file (Paimon's `target-file-size`), not by the table.
 
 mod encoding;
 mod proto;
