@@ -307,20 +307,9 @@ fn binary(
     if ends.null_count() > 0 {
         return invalid("binary end offsets with NULLs");
     }
-    // The bytes of every value: as many as the last non-NULL end says.
-    let total = ends
-        .values()
-        .iter()
-        .map(|&e| {
-            if b.null_adjustment > 0 && e >= b.null_adjustment {
-                e - b.null_adjustment
-            } else {
-                e
-            }
-        })
-        .max()
-        .unwrap_or(0);
-    let (offsets, validity) = offsets_and_validity(ends.values(), b.null_adjustment, total)?;
+    // The bytes of every value: as many as the last end says (ends never decrease, NULLs' included).
+    let (offsets, validity) = offsets_and_validity(ends.values(), b.null_adjustment, u64::MAX)?;
+    let total = offsets.last().copied().unwrap_or(0);
     let bytes = if total == 0 {
         Buffer::from_vec(Vec::<u8>::new())
     } else {

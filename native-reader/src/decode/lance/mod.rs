@@ -64,15 +64,8 @@ impl FormatReader for LanceReader {
             match top.iter().find(|(f, _)| f.name == column.name) {
                 Some(&(field, first_column)) => {
                     let mut next = first_column;
+                    // `read_field` checks that the column holds the file's rows.
                     let array = file.read_field(field, &mut next, file.rows).map_err(fail)?;
-                    if array.len() != file.rows {
-                        return Err(fail(LanceError::Invalid(format!(
-                            "column `{}` holds {} values of {} rows",
-                            field.name,
-                            array.len(),
-                            file.rows
-                        ))));
-                    }
                     positions.push(Some(arrays.len()));
                     fields.push(Field::new(
                         field.name.clone(),
