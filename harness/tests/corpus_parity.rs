@@ -67,6 +67,40 @@ const C32_1_4_MERGED: ReleaseLimit = ReleaseLimit {
     problem: "stock reader: java.lang.IllegalArgumentException: Blob/vector-store file with overlapping row id should have decreasing sequence number.",
 };
 
+/// c42's vector-store corpora as 1.x reads them (the table and its `$row_tracking`): before 1.4.1 the
+/// schema's VECTOR columns fail to parse; 1.4.x refuses data evolution with deletion vectors.
+const C42_VECTOR_UNKNOWN: &str =
+    "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException";
+const C42_1_4_REJECTS_DV: &str =
+    "stock reader: java.lang.IllegalArgumentException: Data evolution config \
+     must disabled with deletion-vectors.enabled";
+const C42_LIMITS: [ReleaseLimit; 4] = [
+    ReleaseLimit {
+        corpus: "c42-vector-store",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: C42_VECTOR_UNKNOWN,
+    },
+    ReleaseLimit {
+        corpus: "c42-vector-store-rolled",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: C42_VECTOR_UNKNOWN,
+    },
+    ReleaseLimit {
+        corpus: "c42-vector-store",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: C42_1_4_REJECTS_DV,
+    },
+    ReleaseLimit {
+        corpus: "c42-vector-store-rolled",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: C42_1_4_REJECTS_DV,
+    },
+];
+
 /// 1.4's blob reader cannot size a placeholder (index length -2).
 const C32_1_4_STREAMED: ReleaseLimit = ReleaseLimit {
     corpus: "c32-blob-update",
@@ -103,6 +137,10 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
     C32_1_4_MERGED,
     C32_1_4_STREAMED,
     C32_2_0_STREAMED,
+    C42_LIMITS[0],
+    C42_LIMITS[1],
+    C42_LIMITS[2],
+    C42_LIMITS[3],
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
     ReleaseLimit {
@@ -361,6 +399,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c38-map-shared-shredding-lz4",
     "c41-lance-format",
     "c41-lance-primary-key",
+    "c42-vector-store",
+    "c42-vector-store-rolled",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -402,6 +442,8 @@ const WITH_ROW_TRACKING: &[&str] = &[
     "c28-blob",
     "c32-blob-update",
     "c34-row-sidecar",
+    "c42-vector-store",
+    "c42-vector-store-rolled",
 ];
 
 /// A release that does not know BLOB refuses c28's schema first; `$row_tracking` is from 1.3.0, so both
@@ -412,6 +454,10 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
     C32_1_4_MERGED,
     C32_1_4_STREAMED,
     C32_2_0_STREAMED,
+    C42_LIMITS[0],
+    C42_LIMITS[1],
+    C42_LIMITS[2],
+    C42_LIMITS[3],
     ReleaseLimit {
         corpus: "c28-blob",
         releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],

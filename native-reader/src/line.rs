@@ -315,9 +315,10 @@ pub struct LineRules {
     /// disabled with deletion-vectors.enabled"). 2.0 reads such tables (deletion vectors of row-id groups).
     pub data_evolution_rejects_deletion_vectors: bool,
     /// 2.0.0 true: a row-id group's `.blob` files of one column are read together, each row from the newest
-    /// file whose value is not a placeholder (`BlobFileBunch`, `BlobFallbackRecordReader`); 1.4 takes one
-    /// chain of files and refuses a newer file that overlaps it (`SpecialFieldBunch`).
-    pub blob_placeholders: bool,
+    /// file whose value is not a placeholder (`BlobFileBunch`, `BlobFallbackRecordReader`), and its
+    /// vector-store files in chains (`VectorFileBunch`); 1.4 takes one chain of `.blob` files and refuses a
+    /// newer file that overlaps it (`SpecialFieldBunch`), and knows no vector-store file.
+    pub field_bunches: bool,
     /// 2.0.0 true: with `sequence.snapshot-ordering`, a merge read gives every record of an APPEND file the
     /// file's `_MIN_SEQUENCE_NUMBER` (the commit's snapshot id) as its sequence number
     /// (`KeyValueFileReaderFactory`); earlier releases know no such option and use the stored ones.
@@ -518,7 +519,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     partitions_table: PartitionsTable::ArrayString,
     files_table: FilesTable::ArrayPartition,
     data_evolution_rejects_deletion_vectors: false,
-    blob_placeholders: false,
+    field_bunches: false,
     snapshot_sequence_ordering: false,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
@@ -608,7 +609,7 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     partitions_table: PartitionsTable::SpecWithBuckets,
     files_table: FilesTable::WriteColsStats,
     data_evolution_rejects_deletion_vectors: false,
-    blob_placeholders: true,
+    field_bunches: true,
     snapshot_sequence_ordering: true,
     ..V1_4_2_RULES
 };

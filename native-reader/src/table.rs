@@ -58,9 +58,11 @@ pub const INDEX_FILE_IN_DATA_FILE_DIR: &str = "index-file-in-data-file-dir";
 pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
 /// Why `file` of a manifest cannot be read by this reader as `release`, if it is a data-evolution file this
-/// reader does not merge: a vector-store file (`VectorType.isVectorStoreFile`, `.vector.` in its name). The
-/// reason names the file and what it is. `None` for every other file, and for releases before 1.3.0
-/// ([`crate::line::LineRules::data_evolution`]), whose readers know no such file and read it as a plain one.
+/// reader does not merge as that release: a vector-store file (`VectorType.isVectorStoreFile`, `.vector.` in
+/// its name) as 1.3 or 1.4, which know no such file (2.0 chains them,
+/// [`crate::line::LineRules::field_bunches`]). The reason names the file and what it is. `None` for every
+/// other file, and for releases before 1.3.0 ([`crate::line::LineRules::data_evolution`]), whose readers
+/// know no row-id groups and read it as a plain one.
 /// A file's `.row` sidecar (`data-evolution.row-sidecar.enabled`) is not read: the released reader reads it
 /// only for a scan pushed down to a few row ids (`DataEvolutionSplitRead.readTarget`), which no scan here
 /// is, and reads the data file itself otherwise.
@@ -68,7 +70,8 @@ pub fn unsupported_data_evolution_file(
     file: &crate::manifest::DataFileMeta,
     release: PaimonRelease,
 ) -> Option<String> {
-    if !release.rules().data_evolution.known() {
+    let rules = release.rules();
+    if !rules.data_evolution.known() || rules.field_bunches {
         return None;
     }
     let name = &file.file_name;

@@ -53,7 +53,9 @@ impl Run<'_> {
         row_ids: &[i64],
     ) -> Result<()> {
         self.note_identifier(user, identifier)?;
-        let table = native_reader::Table::open(self.table)?;
+        // The files as the writing release plans them (a 1.0.0 table would refuse its 2.0 types).
+        let release = native_reader::PaimonRelease::parse(&self.stock.bridge().paimon_version()?)?;
+        let table = native_reader::Table::open_as(self.table, release)?;
         let latest = table
             .latest_snapshot_id()?
             .ok_or_else(|| Error::Scenario("delete-rows: the table has no snapshot".into()))?;

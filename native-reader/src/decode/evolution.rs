@@ -1,6 +1,7 @@
 //! One row-id group of a data-evolution split, merged column by column (`DataEvolutionSplitRead`'s union
 //! reader, `DataEvolutionFileReader`): see [`crate::evolution`].
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -60,30 +61,44 @@ impl GroupBatches {
     /// Errors: those of [`crate::evolution::merge_order`], [`crate::evolution::column_sources`] and
     /// [`read_file_with`]; [`Error::Decode`] naming a file whose rows are not the group's row count.
     fn merge(&self) -> Result<RecordBatch> {
-        let refs: Vec<&DataFileDesc> = self.files.iter().collect();
         // 2.0: the `.blob` files of each BLOB column are read together, with fallback on placeholders
-        // (`BlobFileBunch`); earlier releases merge them as any other file.
-        let (plain, blobs): (Vec<&DataFileDesc>, Vec<&DataFileDesc>) =
-            if self.table.release().rules().blob_placeholders {
-                refs.iter()
-                    .partition(|f| !super::blob_bunch::is_blob_file(f))
+        // (`BlobFileBunch`), and vector-store files in chains (`VectorFileBunch`); earlier releases merge
+        // `.blob` files as any other file (and refuse vector-store files when planning).
+        let (mut plain, mut blobs, mut vectors) = (Vec::new(), Vec::new(), Vec::new());
+        for f in &self.files {
+            if !self.table.release().rules().field_bunches {
+                plain.push(f);
+            } else if super::blob_bunch::is_blob_file(f) {
+                blobs.push(f);
+            } else if super::vector_bunch::is_vector_store_file(f) {
+                vectors.push(f);
             } else {
-                (refs, Vec::new())
-            };
+                plain.push(f);
+            }
+        }
         if plain.is_empty() {
             return Err(Error::Unsupported {
                 path: PathBuf::from(&self.bucket_path),
-                reason: "a row-id group of `.blob` files only".into(),
+                reason: "a row-id group of `.blob` or vector-store files only".into(),
             });
         }
         let bunches = super::blob_bunch::by_field(&self.table, &blobs, &self.bucket_path)?;
         let order = crate::evolution::merge_order(&plain, &self.bucket_path)?;
         let ordered: Vec<&DataFileDesc> = order.iter().map(|&i| plain[i]).collect();
-        let blob_fields: std::collections::HashSet<i32> = bunches.keys().copied().collect();
+        let vector_bunches = super::vector_bunch::bunches(
+            &self.table,
+            &vectors,
+            Some(ordered[0].row_count),
+            &self.bucket_path,
+        )?;
+        let blob_fields: HashSet<i32> = bunches.keys().copied().collect();
+        let vector_fields: Vec<HashSet<i32>> =
+            vector_bunches.iter().map(|b| b.field_ids.clone()).collect();
         let sources = crate::evolution::column_sources(
             &self.table,
             &ordered,
             &blob_fields,
+            &vector_fields,
             &self.bucket_path,
         )?;
         let rows = usize::try_from(ordered[0].row_count).unwrap_or(0);
@@ -110,33 +125,18 @@ impl GroupBatches {
         });
         let mut decoded: Vec<Option<RecordBatch>> = vec![None; ordered.len()];
         for source in from_files.chain(tracking) {
-            if decoded[source].is_some() {
-                continue;
+            if decoded[source].is_none() {
+                decoded[source] = Some(self.read_rows(&[ordered[source]], group_range)?);
             }
-            let file = ordered[source];
-            let batches = read_file_with(
-                &self.table,
-                &self.bucket_path,
-                file,
-                None,
-                &self.options,
-                None,
-                None,
-            )?
-            .collect::<Result<Vec<_>>>()?;
-            let schema = Arc::new(super::file_read_schema(&self.table, false));
-            let batch = arrow_select::concat::concat_batches(&schema, &batches)
-                .map_err(|e| Error::library(ErrorKind::Decode, self.path(file), "", e))?;
-            if batch.num_rows() != rows {
-                return Err(Error::Decode {
-                    path: self.path(file),
-                    reason: format!(
-                        "{} rows, but its row-id group spans {rows}",
-                        batch.num_rows()
-                    ),
-                });
+        }
+        let mut vector_decoded: Vec<Option<RecordBatch>> = vec![None; vector_bunches.len()];
+        for source in &sources {
+            if let ColumnSource::VectorBunch(at) = *source {
+                if vector_decoded[at].is_none() {
+                    let files = &vector_bunches[at].files;
+                    vector_decoded[at] = Some(self.read_rows(files, group_range)?);
+                }
             }
-            decoded[source] = Some(batch);
         }
         let schema: SchemaRef = Arc::new(super::file_read_schema(&self.table, false));
         // `_row_kind`: every row of an append table is `+I`.
@@ -166,6 +166,10 @@ impl GroupBatches {
                         )
                     })?
                 }
+                ColumnSource::VectorBunch(at) => match &vector_decoded[*at] {
+                    Some(batch) => batch.column(i + 1).clone(),
+                    None => new_null_array(field.data_type(), rows),
+                },
                 ColumnSource::Null => new_null_array(field.data_type(), rows),
             });
         }
@@ -185,6 +189,48 @@ impl GroupBatches {
         let keep = BooleanArray::from_iter((0..rows as u64).map(|p| Some(!dv.is_deleted(p))));
         arrow_select::filter::filter_record_batch(&merged, &keep)
             .map_err(|e| Error::library(ErrorKind::Decode, PathBuf::from(&self.bucket_path), "", e))
+    }
+
+    /// `files` (one data file, or a vector-store bunch's chain) read one after another, whole, as one batch
+    /// in [`super::file_read_schema`].
+    ///
+    /// Errors: those of [`read_file_with`]; [`Error::Decode`] naming the first file when the rows read are
+    /// not those of the group `(first, last)` (`createUnionReader`: "All files in a field merge split should
+    /// have the same row count" and "the same first row id").
+    fn read_rows(&self, files: &[&DataFileDesc], (first, last): (i64, i64)) -> Result<RecordBatch> {
+        let mut batches = Vec::new();
+        for file in files {
+            let read = read_file_with(
+                &self.table,
+                &self.bucket_path,
+                file,
+                None,
+                &self.options,
+                None,
+                None,
+            )?;
+            for batch in read {
+                batches.push(batch?);
+            }
+        }
+        let at = self.path(files[0]);
+        let schema = Arc::new(super::file_read_schema(&self.table, false));
+        let batch = arrow_select::concat::concat_batches(&schema, &batches)
+            .map_err(|e| Error::library(ErrorKind::Decode, at.clone(), "", e))?;
+        let rows = last - first + 1;
+        let starts = files[0].first_row_id;
+        if batch.num_rows() as i64 != rows || starts != Some(first) {
+            let (n, starts) = (batch.num_rows(), starts.unwrap_or_default());
+            return Err(Error::Decode {
+                path: at,
+                reason: format!(
+                    "{n} rows from row id {starts} (with the {} file(s) chained to it), but its row-id group \
+                     spans {rows} rows from row id {first}",
+                    files.len() - 1
+                ),
+            });
+        }
+        Ok(batch)
     }
 
     fn path(&self, file: &DataFileDesc) -> PathBuf {

@@ -47,6 +47,7 @@ pub(crate) mod parquet;
 mod row_format;
 mod shared_map;
 mod split_reader;
+mod vector_bunch;
 
 #[cfg(test)]
 mod tests;

@@ -50,6 +50,8 @@ pub(crate) enum ColumnSource {
     File(usize),
     /// The `.blob` files of this field id (2.0's `BlobFileBunch`).
     BlobBunch(i32),
+    /// The vector-store bunch at this position of the group's bunches (2.0's `VectorFileBunch`).
+    VectorBunch(usize),
     /// No file holds it: NULL.
     Null,
 }
@@ -57,8 +59,9 @@ pub(crate) enum ColumnSource {
 /// For each column of the table's latest schema, where it comes from: the first file of `ordered` (files
 /// newest first, as [`merge_order`] gives them) whose written columns hold its field id (the file's schema
 /// (`_SCHEMA_ID`) projected on `_WRITE_COLS` by name, all its columns when `None`), else the `.blob` files of
-/// its field when `blob_fields` (the field ids of the group's blob bunches) has it, else none
-/// (`createUnionReader`: data bunches come before blob bunches).
+/// its field when `blob_fields` (the field ids of the group's blob bunches) has it, else the first
+/// vector-store bunch whose field ids (`vector_fields`, the bunches in order) have it, else none
+/// (`createUnionReader`: data bunches come before blob bunches, and those before vector-store bunches).
 ///
 /// Errors: schema errors of [`Table::schema_by_id`]; [`Error::Unsupported`] naming `bucket_path` when a
 /// NOT NULL column is held by no file (Java: `Field … is not null but can't find any file contains it`).
@@ -66,6 +69,7 @@ pub(crate) fn column_sources(
     table: &Table,
     ordered: &[&DataFileDesc],
     blob_fields: &HashSet<i32>,
+    vector_fields: &[HashSet<i32>],
     bucket_path: &str,
 ) -> Result<Vec<ColumnSource>> {
     let mut written: Vec<HashSet<i32>> = Vec::with_capacity(ordered.len());
@@ -94,6 +98,9 @@ pub(crate) fn column_sources(
             }
             if blob_fields.contains(&field.id) {
                 return Ok(ColumnSource::BlobBunch(field.id));
+            }
+            if let Some(at) = vector_fields.iter().position(|ids| ids.contains(&field.id)) {
+                return Ok(ColumnSource::VectorBunch(at));
             }
             if !field.data_type.nullable {
                 let first = ordered.first().map_or("", |f| f.file_name.as_str());

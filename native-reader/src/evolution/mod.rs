@@ -13,8 +13,9 @@
 //!   written columns (its schema projected on `_WRITE_COLS`) hold its field id.
 //!
 //! On 2.0 the `.blob` files of each BLOB column are read together, with fallback on placeholders
-//! (`crate::decode`'s blob bunches, [`crate::line::LineRules::blob_placeholders`]). Vector-store files
-//! are refused by name when planned ([`crate::table::unsupported_data_evolution_file`]); a file's `.row`
+//! (`crate::decode`'s blob bunches, [`crate::line::LineRules::field_bunches`]), and vector-store files
+//! (`.vector.<format>`) in chains per schema, format and written columns (its vector bunches; 1.3 and 1.4
+//! refuse them by name when planned, [`crate::table::unsupported_data_evolution_file`]); a file's `.row`
 //! sidecar is not read (the released reader reads it only for scans pushed down to a few row ids).
 
 mod columns;

@@ -38,16 +38,27 @@ final class RowTrackingWrites {
     }
 
     /**
-     * Every new data file of {@code messages} gets {@code firstRowId} ({@code
-     * DataFileMeta.assignFirstRowId}), in place; the commit then keeps it instead of assigning the
-     * table's next row id.
+     * The new data files of {@code messages} get first row ids from {@code firstRowId} on ({@code
+     * DataFileMeta.assignFirstRowId}), in place, as {@code RowTrackingCommitUtils} numbers a
+     * commit's files: the files of each stream (plain files, the {@code .blob} files of each
+     * column, the vector-store files, {@code .vector.} in the name) follow one another in row ids
+     * from {@code firstRowId}, so the files a rolling writer cut from one update cover its rows
+     * once. The commit then keeps them instead of assigning the table's next row ids.
      */
     static void assignFirstRowId(List<CommitMessage> messages, long firstRowId) {
+        Map<String, Long> next = new java.util.HashMap<>();
         for (CommitMessage m : messages) {
             List<DataFileMeta> files = ((CommitMessageImpl) m).newFilesIncrement().newFiles();
             List<DataFileMeta> assigned = new ArrayList<>(files.size());
             for (DataFileMeta f : files) {
-                assigned.add(f.assignFirstRowId(firstRowId));
+                String name = f.fileName();
+                String stream =
+                        name.endsWith(".blob")
+                                ? "blob:" + f.writeCols().get(0)
+                                : name.contains(".vector.") ? "vector" : "data";
+                long start = next.getOrDefault(stream, firstRowId);
+                assigned.add(f.assignFirstRowId(start));
+                next.put(stream, start + f.rowCount());
             }
             files.clear();
             files.addAll(assigned);
