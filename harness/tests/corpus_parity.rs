@@ -101,6 +101,29 @@ const C42_LIMITS: [ReleaseLimit; 4] = [
     },
 ];
 
+/// c43: a stream reads the file of an update of `name` alone, whose NOT NULL BLOB column it does not hold;
+/// the released reader fails on it (1.4.2 and 2.0.0), and so does the native reader.
+const C43_STREAMED: ReleaseLimit = ReleaseLimit {
+    corpus: "c43-data-evolution-not-null",
+    releases: &["1.4.2", "2.0.0"],
+    modes: &["stream", "stream-full"],
+    problem: "Required column is missing in data file. Col: [payload]",
+};
+
+/// c43 and c44 (BLOB columns) as releases before 1.4.1, which do not know BLOB.
+const C43_BLOB_UNKNOWN: ReleaseLimit = ReleaseLimit {
+    corpus: "c43-data-evolution-not-null",
+    releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+    modes: EVERY_MODE,
+    problem: BLOB_UNKNOWN,
+};
+const C44_BLOB_UNKNOWN: ReleaseLimit = ReleaseLimit {
+    corpus: "c44-blob-rolled",
+    releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+    modes: EVERY_MODE,
+    problem: BLOB_UNKNOWN,
+};
+
 /// 1.4's blob reader cannot size a placeholder (index length -2).
 const C32_1_4_STREAMED: ReleaseLimit = ReleaseLimit {
     corpus: "c32-blob-update",
@@ -141,6 +164,9 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
     C42_LIMITS[1],
     C42_LIMITS[2],
     C42_LIMITS[3],
+    C43_STREAMED,
+    C43_BLOB_UNKNOWN,
+    C44_BLOB_UNKNOWN,
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
     ReleaseLimit {
@@ -401,6 +427,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c41-lance-primary-key",
     "c42-vector-store",
     "c42-vector-store-rolled",
+    "c43-data-evolution-not-null",
+    "c44-blob-rolled",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -444,6 +472,8 @@ const WITH_ROW_TRACKING: &[&str] = &[
     "c34-row-sidecar",
     "c42-vector-store",
     "c42-vector-store-rolled",
+    "c43-data-evolution-not-null",
+    "c44-blob-rolled",
 ];
 
 /// A release that does not know BLOB refuses c28's schema first; `$row_tracking` is from 1.3.0, so both
@@ -458,6 +488,9 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
     C42_LIMITS[1],
     C42_LIMITS[2],
     C42_LIMITS[3],
+    C43_STREAMED,
+    C43_BLOB_UNKNOWN,
+    C44_BLOB_UNKNOWN,
     ReleaseLimit {
         corpus: "c28-blob",
         releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],

@@ -520,12 +520,15 @@ fn nullable_columns(t: &DataType) -> DataType {
     }
 }
 
-/// `file:/a/b` and `file:///a/b` become `/a/b` (the forms a local table's paths take in Java); anything
-/// else is returned unchanged.
+/// `file:/a/b`, `file:///a/b` and `FILE:/a/b` become `/a/b` (the forms a local table's paths take in Java,
+/// [`native_reader::split::local_path`]); anything else is returned unchanged.
 fn strip_file_scheme(path: &str) -> String {
-    match path.strip_prefix("file:") {
-        Some(rest) => format!("/{}", rest.trim_start_matches('/')),
-        None => path.to_owned(),
+    let scheme = path
+        .get(..5)
+        .is_some_and(|p| p.eq_ignore_ascii_case("file:"));
+    match native_reader::split::local_path(path) {
+        Ok(local) if scheme => local.to_string_lossy().into_owned(),
+        _ => path.to_owned(),
     }
 }
 
@@ -740,6 +743,7 @@ mod tests {
             strip_file_scheme("file:///tmp/t/bucket-0"),
             "/tmp/t/bucket-0"
         );
+        assert_eq!(strip_file_scheme("FILE:/tmp/t/bucket-0"), "/tmp/t/bucket-0");
         assert_eq!(strip_file_scheme("/tmp/t/bucket-0"), "/tmp/t/bucket-0");
         assert_eq!(strip_file_scheme("s3://b/t/bucket-0"), "s3://b/t/bucket-0");
     }

@@ -22,7 +22,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
+mod field_bunches;
 mod files_table;
+pub use field_bunches::FieldBunches;
 pub use files_table::FilesTable;
 
 /// A release of Apache Paimon whose reader the native reader mimics. Ordered by release (`V1_0_0 <
@@ -314,11 +316,9 @@ pub struct LineRules {
     /// `deletion-vectors.enabled` when the table is opened (`SchemaValidation`: "Data evolution config must
     /// disabled with deletion-vectors.enabled"). 2.0 reads such tables (deletion vectors of row-id groups).
     pub data_evolution_rejects_deletion_vectors: bool,
-    /// 2.0.0 true: a row-id group's `.blob` files of one column are read together, each row from the newest
-    /// file whose value is not a placeholder (`BlobFileBunch`, `BlobFallbackRecordReader`), and its
-    /// vector-store files in chains (`VectorFileBunch`); 1.4 takes one chain of `.blob` files and refuses a
-    /// newer file that overlaps it (`SpecialFieldBunch`), and knows no vector-store file.
-    pub field_bunches: bool,
+    /// How a row-id group's `.blob` and vector-store files are read: merged as any file (up to 1.3), in
+    /// chains (1.4), or with BLOB placeholders (2.0).
+    pub field_bunches: FieldBunches,
     /// 2.0.0 true: with `sequence.snapshot-ordering`, a merge read gives every record of an APPEND file the
     /// file's `_MIN_SEQUENCE_NUMBER` (the commit's snapshot id) as its sequence number
     /// (`KeyValueFileReaderFactory`); earlier releases know no such option and use the stored ones.
@@ -519,7 +519,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     partitions_table: PartitionsTable::ArrayString,
     files_table: FilesTable::ArrayPartition,
     data_evolution_rejects_deletion_vectors: false,
-    field_bunches: false,
+    field_bunches: FieldBunches::None,
     snapshot_sequence_ordering: false,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
@@ -594,6 +594,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
     manifests_table: ManifestsTable::WithRowIds,
     partitions_table: PartitionsTable::Spec,
     files_table: FilesTable::RowIds,
+    field_bunches: FieldBunches::Chains,
     ..V1_3_1_RULES
 };
 
@@ -609,7 +610,7 @@ pub const V2_0_0_RULES: LineRules = LineRules {
     partitions_table: PartitionsTable::SpecWithBuckets,
     files_table: FilesTable::WriteColsStats,
     data_evolution_rejects_deletion_vectors: false,
-    field_bunches: true,
+    field_bunches: FieldBunches::BlobPlaceholders,
     snapshot_sequence_ordering: true,
     ..V1_4_2_RULES
 };

@@ -92,13 +92,18 @@ pub fn file_location(location: &str) -> Result<PathBuf, String> {
 }
 
 /// The local file of an absolute location as Paimon writes it into `_EXTERNAL_PATH` (`new Path(String)` of
-/// a `LocalFileIO`): `file:/a/b`, `file:///a/b` and `file://localhost/a/b` are `/a/b`; a plain `/a/b` is
-/// itself.
+/// a `LocalFileIO`): `file:/a/b`, `file:///a/b` and `file://localhost/a/b` are `/a/b` (the scheme in any
+/// case: `FILE:/a/b` too); a plain `/a/b` is itself.
 ///
 /// Errors: a reason naming `location` for another scheme (`s3://`, `hdfs://`, `oss://`, …) or a `file:`
 /// URI with a remote host, which this reader cannot open, and for a relative path.
 pub fn local_path(location: &str) -> Result<PathBuf, String> {
-    let path = match location.strip_prefix("file:") {
+    // A scheme is case-insensitive (RFC 3986): Java's `LocalFileIO` reads `FILE:/a/b` as `/a/b` too.
+    let scheme_file = location
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("file:"))
+        .map(|_| &location[5..]);
+    let path = match scheme_file {
         Some(rest) => match rest.strip_prefix("//") {
             // `file://<authority>/<path>`: only an empty or `localhost` authority is local.
             Some(authority_and_path) => {
@@ -256,6 +261,33 @@ impl DataFileDesc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_uri_is_local_in_any_case_and_other_schemes_are_refused() {
+        let local = PathBuf::from("/tmp/external/f1=10/bucket-0/index-1");
+        // paimon-cpp's tables written by Java name external index files `FILE:/tmp/external/...`.
+        assert_eq!(
+            local_path("FILE:/tmp/external/f1=10/bucket-0/index-1"),
+            Ok(local.clone())
+        );
+        assert_eq!(
+            local_path("file:///tmp/external/f1=10/bucket-0/index-1"),
+            Ok(local.clone())
+        );
+        assert_eq!(
+            local_path("File://localhost/tmp/external/f1=10/bucket-0/index-1"),
+            Ok(local)
+        );
+        assert!(local_path("FILE://host/tmp/x")
+            .unwrap_err()
+            .contains("remote host `host`"));
+        assert!(local_path("s3://bucket/x")
+            .unwrap_err()
+            .contains("`s3` file system"));
+        assert!(local_path("FILE:tmp/x")
+            .unwrap_err()
+            .contains("not an absolute path"));
+    }
 
     fn desc(external: Option<&str>) -> DataFileDesc {
         DataFileDesc {

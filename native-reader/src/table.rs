@@ -59,7 +59,7 @@ pub use crate::read_options::{UnsupportedOption, UNSUPPORTED_READ_OPTIONS};
 
 /// Why `file` of a manifest cannot be read by this reader as `release`, if it is a data-evolution file this
 /// reader does not merge as that release: a vector-store file (`VectorType.isVectorStoreFile`, `.vector.` in
-/// its name) as 1.3 or 1.4, which know no such file (2.0 chains them,
+/// its name) as 1.3, which knows no such file (1.4 and 2.0 chain them,
 /// [`crate::line::LineRules::field_bunches`]). The reason names the file and what it is. `None` for every
 /// other file, and for releases before 1.3.0 ([`crate::line::LineRules::data_evolution`]), whose readers
 /// know no row-id groups and read it as a plain one.
@@ -71,7 +71,7 @@ pub fn unsupported_data_evolution_file(
     release: PaimonRelease,
 ) -> Option<String> {
     let rules = release.rules();
-    if !rules.data_evolution.known() || rules.field_bunches {
+    if !rules.data_evolution.known() || rules.field_bunches != crate::line::FieldBunches::None {
         return None;
     }
     let name = &file.file_name;

@@ -13,6 +13,7 @@ use super::FileReadOptions;
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
 use crate::evolution::ColumnSource;
+use crate::line::FieldBunches;
 use crate::split::{DataFileDesc, DeletionFileDesc};
 use crate::table::Table;
 
@@ -62,11 +63,12 @@ impl GroupBatches {
     /// [`read_file_with`]; [`Error::Decode`] naming a file whose rows are not the group's row count.
     fn merge(&self) -> Result<RecordBatch> {
         // 2.0: the `.blob` files of each BLOB column are read together, with fallback on placeholders
-        // (`BlobFileBunch`), and vector-store files in chains (`VectorFileBunch`); earlier releases merge
-        // `.blob` files as any other file (and refuse vector-store files when planning).
+        // (`BlobFileBunch`); 1.4 chains them (`SpecialFieldBunch`); both chain vector-store files. Up to 1.3
+        // `.blob` files are merged as any other file (and vector-store files refused when planning).
+        let bunching = self.table.release().rules().field_bunches;
         let (mut plain, mut blobs, mut vectors) = (Vec::new(), Vec::new(), Vec::new());
         for f in &self.files {
-            if !self.table.release().rules().field_bunches {
+            if bunching == FieldBunches::None {
                 plain.push(f);
             } else if super::blob_bunch::is_blob_file(f) {
                 blobs.push(f);
@@ -149,6 +151,16 @@ impl GroupBatches {
                     Some(batch) => batch.column(i + 1).clone(),
                     None => new_null_array(field.data_type(), rows),
                 },
+                ColumnSource::BlobBunch(id) if bunching == FieldBunches::Chains => {
+                    let files = bunches.get(id).map_or(&[][..], Vec::as_slice);
+                    let chained =
+                        super::vector_bunch::chain(files, Some(ordered[0].row_count), "blob")
+                            .map_err(|reason| Error::Unsupported {
+                                path: PathBuf::from(&self.bucket_path),
+                                reason,
+                            })?;
+                    self.read_rows(&chained, group_range)?.column(i + 1).clone()
+                }
                 ColumnSource::BlobBunch(id) => {
                     let files = bunches.get(id).map_or(&[][..], Vec::as_slice);
                     let values = super::blob_bunch::read_bunch(
@@ -214,7 +226,11 @@ impl GroupBatches {
             }
         }
         let at = self.path(files[0]);
-        let schema = Arc::new(super::file_read_schema(&self.table, false));
+        // The files' own schema: a NOT NULL column a file does not hold is nullable there.
+        let schema = match batches.first() {
+            Some(b) => b.schema(),
+            None => Arc::new(super::file_read_schema(&self.table, false)),
+        };
         let batch = arrow_select::concat::concat_batches(&schema, &batches)
             .map_err(|e| Error::library(ErrorKind::Decode, at.clone(), "", e))?;
         let rows = last - first + 1;

@@ -306,9 +306,16 @@ pub(crate) fn read_file_with(
             }
             (at, at + 1)
         });
+        // 1.4.x numbers a `.blob` file's rows from 1 ([`crate::line::FieldBunches::blob_positions_from_one`]).
+        let blob_shift = format == FileFormat::Blob
+            && table
+                .release()
+                .rules()
+                .field_bunches
+                .blob_positions_from_one();
         RowTracking {
             stored,
-            first_row_id: file.first_row_id,
+            first_row_id: file.first_row_id.map(|f| f + i64::from(blob_shift)),
             max_sequence_number: file.max_sequence_number,
         }
     });
@@ -357,8 +364,22 @@ pub(crate) fn read_file_with(
     } else {
         raw
     };
+    // A NOT NULL column a data-evolution file does not hold is NULL here, as the released reader gives it;
+    // the merge of its row-id group takes that column from the file or bunch that holds it.
+    let mut schema = file_read_schema(table, options.with_sequence_number);
+    if file.write_cols.is_some() && sources.iter().any(|s| matches!(s, Source::Missing)) {
+        // After `[_SEQUENCE_NUMBER]` and `_row_kind`.
+        let first = usize::from(options.with_sequence_number) + 1;
+        let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+        for (field, source) in fields[first..].iter_mut().zip(&sources) {
+            if matches!(source, Source::Missing) {
+                field.set_nullable(true);
+            }
+        }
+        schema = Schema::new(fields);
+    }
     Ok(FileBatches {
-        schema: Arc::new(file_read_schema(table, options.with_sequence_number)),
+        schema: Arc::new(schema),
         targets: latest.fields.iter().map(|f| f.data_type.clone()).collect(),
         rules: table.release().rules(),
         views,

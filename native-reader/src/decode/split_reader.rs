@@ -120,9 +120,18 @@ impl SplitReader {
             });
         }
         let mut schema = crate::types::read_schema_as(&table.schema().fields, table.string_views());
-        if table.row_tracking_columns() {
+        if table.row_tracking_columns() || table.data_evolution() {
             let mut fields: Vec<_> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
-            fields.extend(crate::system::row_tracking_fields());
+            if table.data_evolution() {
+                // A file of some columns alone, read by itself, has NULL in the NOT NULL columns it does
+                // not hold: 1.4 returns them so (2.0 fails on them, and so does the merge of a group).
+                for field in fields.iter_mut().skip(1) {
+                    field.set_nullable(true);
+                }
+            }
+            if table.row_tracking_columns() {
+                fields.extend(crate::system::row_tracking_fields());
+            }
             schema = arrow_schema::Schema::new(fields);
         }
         let schema = Arc::new(schema);

@@ -7,7 +7,8 @@
 //! the files are taken by first row id, the newest (`_MAX_SEQUENCE_NUMBER`) first, and chained: a file
 //! with the first row id of the file before it, or starting inside its rows, is an older version and is
 //! skipped; a file that starts after a gap, or one that is newer than the chain it overlaps, fails the
-//! read, as it does in the released reader. The chain is read file after file.
+//! read, as it does in the released reader. The chain is read file after file. 1.4 chains the `.blob`
+//! files of each column the same way ([`chain`], `SpecialFieldBunch`).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
@@ -118,21 +119,33 @@ pub(crate) fn bunches<'a>(
         .into_values()
         .map(|(sorted, field_ids)| {
             Ok(VectorBunch {
-                files: chain(&sorted, expected_rows).map_err(refuse)?,
+                files: chain(&sorted, expected_rows, "vector-store").map_err(refuse)?,
                 field_ids,
             })
         })
         .collect()
 }
 
-/// `VectorFileBunch.add` over `sorted` (one bunch's files by first row id, newest first): the files read.
-fn chain<'a>(
+/// `VectorFileBunch.add` (1.4: `SpecialFieldBunch.add`) over the files of one bunch, taken by first row id,
+/// the newest first (`mergeRangesAndSort`): the files read, one after another. `expected_rows` as for [`bunches`]; `kind` names
+/// the files in errors (`vector-store`, `blob`).
+///
+/// Errors: the reason, naming the files, for a gap, a newer file overlapping the chain, or more rows than
+/// `expected_rows`.
+pub(crate) fn chain<'a>(
     sorted: &[&'a DataFileDesc],
     expected_rows: Option<i64>,
+    kind: &str,
 ) -> std::result::Result<Vec<&'a DataFileDesc>, String> {
+    // `mergeRangesAndSort`: by first row id, then the newest first (stable).
+    let mut sorted = sorted.to_vec();
+    sorted.sort_by_key(|f| {
+        let first = f.first_row_id.unwrap_or_default();
+        (first, std::cmp::Reverse(f.max_sequence_number))
+    });
     let mut out: Vec<&'a DataFileDesc> = Vec::new();
     let mut rows = 0i64;
-    for &file in sorted {
+    for file in sorted {
         let first = file.first_row_id.unwrap_or_default();
         if let Some(last) = out.last() {
             let last_first = last.first_row_id.unwrap_or_default();
@@ -140,7 +153,7 @@ fn chain<'a>(
             if first == last_first || first < last_first + last.row_count {
                 if newer {
                     return Err(format!(
-                        "vector-store file {} overlaps the rows of {} but is not older than it; the \
+                        "{kind} file {} overlaps the rows of {} but is not older than it; the \
                          released reader fails the same way (`decreasing sequence number`)",
                         file.file_name, last.file_name
                     ));
@@ -149,7 +162,7 @@ fn chain<'a>(
             }
             if first > last_first + last.row_count {
                 return Err(format!(
-                    "vector-store file {} starts at row id {first}, after a gap from row id {} ({} ends \
+                    "{kind} file {} starts at row id {first}, after a gap from row id {} ({} ends \
                      before); the released reader fails the same way (`should be continuous`)",
                     file.file_name,
                     last_first + last.row_count,
@@ -160,7 +173,7 @@ fn chain<'a>(
         rows += file.row_count;
         if let Some(expected) = expected_rows.filter(|&e| e > 0 && rows > e) {
             return Err(format!(
-                "vector-store files up to {} hold {rows} rows, more than the {expected} of the row-id \
+                "{kind} files up to {} hold {rows} rows, more than the {expected} of the row-id \
                  group's data files",
                 file.file_name
             ));
@@ -191,25 +204,28 @@ mod tests {
             files.iter().map(|f| f.file_name.clone()).collect()
         };
         // Sorted by first row id, newest first: c, a, d, b.
-        let got = chain(&[&c, &a, &d, &b], Some(6)).unwrap();
+        let got = chain(&[&c, &a, &d, &b], Some(6), "vector-store").unwrap();
         assert_eq!(names(&got), ["c", "d"]);
         // An older file starting inside the chain's rows is skipped too.
         let e = vector("e", 1, 2, 1);
-        let got = chain(&[&c, &e, &d], Some(6)).unwrap();
+        let got = chain(&[&c, &e, &d], Some(6), "vector-store").unwrap();
         assert_eq!(names(&got), ["c", "d"]);
         // A newer file inside an older chain: the released reader fails.
         let f = vector("f", 1, 2, 10);
-        let err = chain(&[&c, &f], Some(6)).unwrap_err();
+        let err = chain(&[&c, &f], Some(6), "vector-store").unwrap_err();
         assert!(err.contains("f overlaps the rows of c"), "{err}");
         // A gap (rows 3-4 missing).
         let g = vector("g", 5, 1, 3);
-        let err = chain(&[&c, &g], Some(6)).unwrap_err();
+        let err = chain(&[&c, &g], Some(6), "vector-store").unwrap_err();
         assert!(
             err.contains("starts at row id 5") && err.contains("row id 3"),
             "{err}"
         );
         // More rows than the group's data files.
-        let err = chain(&[&c, &d], Some(4)).unwrap_err();
-        assert!(err.contains("6 rows, more than the 4"), "{err}");
+        let err = chain(&[&c, &d], Some(4), "blob").unwrap_err();
+        assert!(
+            err.contains("blob files up to d hold 6 rows, more than the 4"),
+            "{err}"
+        );
     }
 }

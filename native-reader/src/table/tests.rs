@@ -272,10 +272,11 @@ fn data_evolution_files_this_reader_does_not_merge_are_named() {
     assert_eq!(unsupported_data_evolution_file(&f, V2_0_0), None);
     f.file_name = "data-9.vector.lance".into();
     // Releases before 1.3.0 know no column files: their reader reads the file as a plain one. 2.0 chains
-    // vector-store files (`crate::decode`'s vector bunches); 1.3 and 1.4 know none.
+    // vector-store files, and so does 1.4 (`crate::decode`'s vector bunches); 1.3 knows none.
     assert_eq!(unsupported_data_evolution_file(&f, V1_2_0), None);
     assert_eq!(unsupported_data_evolution_file(&f, V2_0_0), None);
-    assert!(unsupported_data_evolution_file(&f, V1_4_2)
+    assert_eq!(unsupported_data_evolution_file(&f, V1_4_2), None);
+    assert!(unsupported_data_evolution_file(&f, V1_3_1)
         .unwrap()
         .contains("vector-store"));
     f.file_name = "data-9.parquet".into();
