@@ -446,9 +446,10 @@ impl DataEvolution {
 /// its own branch's table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FallbackBranch {
-    /// 1.0.x and 1.1.x: splits carry no mark of their branch, and the read picks the fallback branch's reader
-    /// for every split whose first file has a key (`minKey().getFieldCount() > 0`). Not reproduced: the
-    /// option is refused by name ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+    /// 1.0.x and 1.1.x: planned as 1.2's, but splits carry no mark of their branch: the read picks the
+    /// fallback branch's table for every split whose first file has a key (`minKey().getFieldCount() > 0`,
+    /// a primary-key table's; refused by name for one the main branch planned), the main branch's for the
+    /// others, whichever branch planned them.
     KeyedFilesReadByFallback,
     /// 1.2.x and 1.3.x: the main branch has a partition when its batch plan has a split of it
     /// (`completePartitions` from `mainScan.plan()`); splits are `FallbackDataSplit`s.
@@ -460,11 +461,6 @@ pub enum FallbackBranch {
 }
 
 impl FallbackBranch {
-    /// Whether this reader reads the fallback branch as the release does.
-    pub fn known(self) -> bool {
-        self != FallbackBranch::KeyedFilesReadByFallback
-    }
-
     /// Whether the release knows `scan.primary-branch` (`CoreOptions.SCAN_PRIMARY_BRANCH`, 1.4 on): the
     /// branch read first, the main branch read for the partitions it lacks.
     pub fn primary_branch_known(self) -> bool {

@@ -178,16 +178,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         Refused::Always,
         "a streaming scan starts at the consumer's recorded next snapshot (AbstractDataTableScan#createStartingScanner)",
     ),
-    // Read natively from 1.2.0 (`crate::line::FallbackBranch`).
-    option(
-        "scan.fallback-branch",
-        Releases {
-            first: V1_0_0,
-            last: V1_1_1,
-        },
-        Refused::Always,
-        "a batch scan reads partitions missing from the main branch out of this branch, and every split of keyed files through the fallback branch's reader (FallbackReadFileStoreTable)",
-    ),
     option(
         "chain-table.enabled",
         since(V1_4_2),

@@ -278,7 +278,7 @@ impl Table {
                 _ => None,
             })
         };
-        let fallback = other(SCAN_FALLBACK_BRANCH, rule.known())?;
+        let fallback = other(SCAN_FALLBACK_BRANCH, true)?;
         let fallback_named = schema
             .option(SCAN_FALLBACK_BRANCH)
             .is_some_and(|n| !n.trim().is_empty());

@@ -80,6 +80,7 @@ use arrow_schema::SchemaRef;
 
 use crate::decode::SplitReader;
 use crate::error::{Error, ErrorKind, Result};
+use crate::line::FallbackBranch;
 use crate::read::AheadPool;
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc, Split};
@@ -190,8 +191,29 @@ pub fn read_split_with(
 ) -> Result<SplitBatches> {
     // `FallbackReadFileStoreTable.Read`: a split of the branch read second (marked fallback) is read by that
     // branch's table, every other split by the first's: with a primary branch, the primary branch's table,
-    // streaming splits of the main branch included.
+    // streaming splits of the main branch included. 1.0/1.1 mark no split: a split whose first file has a key
+    // goes to the fallback branch's reader (for one this branch planned, not reproduced: refused), any other
+    // to this one's.
+    let keyed = split
+        .data_files
+        .first()
+        .is_some_and(|f| f.min_key.get(..4).is_some_and(|a| a != [0u8; 4]));
+    let by_key =
+        table.release().rules().fallback_branch == FallbackBranch::KeyedFilesReadByFallback;
     let table = match (split.fallback, table.fallback(), table.primary()) {
+        (true, Some(fallback), _) if by_key && keyed => fallback,
+        (false, Some(_), _) if by_key && keyed => {
+            return Err(Error::Unsupported {
+                path: PathBuf::from(&split.bucket_path),
+                reason: format!(
+                    "`scan.fallback-branch` as Paimon {} reads it: a split of keyed files (a primary-key \
+                     table's) goes to the fallback branch's reader, with that branch's schemas, even one the \
+                     main branch planned; not reproduced",
+                    table.release()
+                ),
+            })
+        }
+        (_, Some(_), _) if by_key => table,
         (false, _, Some(primary)) => primary,
         (false, _, None) => table,
         (true, Some(fallback), _) => fallback,

@@ -59,13 +59,12 @@ pub fn plan_batch(table: &Table, snapshot: Option<i64>) -> Result<Vec<Split>> {
 ///   then the other's when the first branch's scan does not list the partition (its listing keeps the
 ///   batch scan's level filter, so a partition with level-0 files only is not listed where level 0 is
 ///   skipped);
-/// - 1.2 and 1.3 ([`FallbackBranch::PlannedPartitions`]): this branch's splits, or the fallback branch's
-///   when this branch planned none;
+/// - 1.0 to 1.3 ([`FallbackBranch::PlannedPartitions`], [`FallbackBranch::KeyedFilesReadByFallback`]):
+///   this branch's splits, or the fallback branch's when this branch planned none;
 /// - without either branch, this branch's splits.
 ///
 /// Errors: as [`batch_splits_by_partition`] of either branch; [`Error::Unsupported`] naming the other
-/// branch's schema when its row type is not this branch's (`validateSchema`), or naming this branch's schema
-/// for `scan.fallback-branch` on 1.0/1.1 ([`FallbackBranch::KeyedFilesReadByFallback`]).
+/// branch's schema when its row type is not this branch's (`validateSchema`).
 pub(crate) fn splits_by_partition(table: &Table, all_levels: bool) -> Result<Vec<PartitionSplits>> {
     let (first, second) = match (table.primary(), table.fallback()) {
         (Some(primary), _) => {
@@ -76,7 +75,7 @@ pub(crate) fn splits_by_partition(table: &Table, all_levels: bool) -> Result<Vec
             same_row_type(table, fallback, crate::table::SCAN_FALLBACK_BRANCH)?;
             match table.release().rules().fallback_branch {
                 FallbackBranch::ListedPartitions => {}
-                FallbackBranch::PlannedPartitions => {
+                FallbackBranch::PlannedPartitions | FallbackBranch::KeyedFilesReadByFallback => {
                     let mut own = batch_splits_by_partition(table, all_levels)?;
                     let planned: HashSet<Vec<u8>> = own.iter().map(|(p, _)| p.clone()).collect();
                     own.extend(
@@ -85,12 +84,6 @@ pub(crate) fn splits_by_partition(table: &Table, all_levels: bool) -> Result<Vec
                             .filter(|(p, _)| !planned.contains(p)),
                     );
                     return Ok(own);
-                }
-                FallbackBranch::KeyedFilesReadByFallback => {
-                    return Err(Error::Unsupported {
-                        path: table.meta_path().join("schema"),
-                        reason: "scan.fallback-branch as 1.0/1.1 read it".into(),
-                    })
                 }
             }
             (table, fallback.as_ref())
@@ -150,17 +143,13 @@ fn with_fallback(
         return Ok(splits);
     };
     let complete: HashSet<Partition> = match table.release().rules().fallback_branch {
-        FallbackBranch::PlannedPartitions => splits.iter().map(|s| s.partition.clone()).collect(),
+        FallbackBranch::PlannedPartitions | FallbackBranch::KeyedFilesReadByFallback => {
+            splits.iter().map(|s| s.partition.clone()).collect()
+        }
         FallbackBranch::ListedPartitions => planned
             .as_ref()
             .map(|(_, listed)| listed.clone())
             .unwrap_or_default(),
-        FallbackBranch::KeyedFilesReadByFallback => {
-            return Err(Error::Unsupported {
-                path: table.meta_path().join("schema"),
-                reason: "scan.fallback-branch as 1.0/1.1 read it".into(),
-            })
-        }
     };
     // `rewriteOtherOptions`: a `scan.snapshot-id` given to the main branch (even its latest) pins the other
     // branch by time.

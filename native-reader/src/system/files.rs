@@ -93,7 +93,7 @@ type Rows = Vec<Vec<Datum>>;
 ///
 /// Errors: manifest and snapshot errors naming the file; [`Error::Unsupported`] naming the table or the
 /// data file for what is not reproduced: a table read at another snapshot than the latest
-/// (`scan.snapshot-id`, …); `scan.fallback-branch` on 1.0/1.1; a value whose string is not reproducible
+/// (`scan.snapshot-id`, …); a value whose string is not reproducible
 /// (CHAR partitions); stats whose evolution is not modelled ([`super::files_stats`]); a file name without
 /// extension (the released reader throws).
 pub(crate) fn rows(table: &Table) -> Result<(Rows, Vec<Range<usize>>)> {
