@@ -356,12 +356,16 @@ fn runs_without_locations(report: &serde_json::Value, locations: &[(String, Stri
     text
 }
 
-/// Whether the corpus at `dir` writes its files in the Lance format (its scenario's `file.format`).
+/// Whether the corpus at `dir` writes files in the Lance format (its scenario's `file.format`, or
+/// `vector.file.format` for its vector-store files).
 fn is_lance(dir: &Path) -> bool {
     std::fs::read(dir.join("scenario.json"))
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .is_some_and(|v| v["table"]["options"]["file.format"] == "lance")
+        .is_some_and(|v| {
+            let options = &v["table"]["options"];
+            options["file.format"] == "lance" || options["vector.file.format"] == "lance"
+        })
 }
 
 #[test]
