@@ -75,13 +75,10 @@ pub(crate) fn bunches<'a>(
         path: bucket_path.into(),
         reason,
     };
-    let ranges = crate::evolution::row_id_ranges(files, bucket_path)?;
-    // `mergeRangesAndSort`: by first row id, then the newest first (stable).
-    let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by_key(|&i| (ranges[i].0, std::cmp::Reverse(files[i].max_sequence_number)));
+    // Every file needs a first row id ([`chain`] orders each bunch's files by it).
+    crate::evolution::row_id_ranges(files, bucket_path)?;
     let mut keyed: BTreeMap<BunchKey, (Vec<&'a DataFileDesc>, HashSet<i32>)> = BTreeMap::new();
-    for i in order {
-        let file = files[i];
+    for &file in files {
         let schema = table.schema_by_id(file.schema_id)?;
         let position = |name: &str| schema.fields.iter().position(|f| f.name == name);
         let mut write_cols = file.write_cols.clone().unwrap_or_default();
@@ -89,16 +86,7 @@ pub(crate) fn bunches<'a>(
             let key = |c: &String| (position(c).unwrap_or(usize::MAX), c.clone());
             key(a).cmp(&key(b))
         });
-        let field_ids = schema
-            .fields
-            .iter()
-            .filter(|f| {
-                file.write_cols
-                    .as_ref()
-                    .is_none_or(|cols| cols.contains(&f.name))
-            })
-            .map(|f| f.id)
-            .collect();
+        let field_ids = crate::evolution::written_field_ids(table, file)?;
         let key = BunchKey {
             schema_id: file.schema_id,
             format: file
@@ -127,8 +115,8 @@ pub(crate) fn bunches<'a>(
 }
 
 /// `VectorFileBunch.add` (1.4: `SpecialFieldBunch.add`) over the files of one bunch, taken by first row id,
-/// the newest first (`mergeRangesAndSort`): the files read, one after another. `expected_rows` as for [`bunches`]; `kind` names
-/// the files in errors (`vector-store`, `blob`).
+/// the newest first (`mergeRangesAndSort`): the files read, one after another. `expected_rows` as for
+/// [`bunches`]; `kind` names the files in errors (`vector-store`, `blob`).
 ///
 /// Errors: the reason, naming the files, for a gap, a newer file overlapping the chain, or more rows than
 /// `expected_rows`.

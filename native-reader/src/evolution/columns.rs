@@ -43,6 +43,24 @@ pub(crate) fn merge_order(files: &[&DataFileDesc], bucket_path: &str) -> Result<
     Ok(order)
 }
 
+/// The field ids `file` holds: its schema (`_SCHEMA_ID`) projected on its `_WRITE_COLS` by name
+/// (`schema.project(writeCols)`), every column of it when it has none.
+///
+/// Errors: schema errors of [`Table::schema_by_id`].
+pub(crate) fn written_field_ids(table: &Table, file: &DataFileDesc) -> Result<HashSet<i32>> {
+    let schema = table.schema_by_id(file.schema_id)?;
+    Ok(schema
+        .fields
+        .iter()
+        .filter(|field| {
+            file.write_cols
+                .as_ref()
+                .is_none_or(|cols| cols.contains(&field.name))
+        })
+        .map(|field| field.id)
+        .collect())
+}
+
 /// Where one column of a merged row-id group comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ColumnSource {
@@ -74,19 +92,7 @@ pub(crate) fn column_sources(
 ) -> Result<Vec<ColumnSource>> {
     let mut written: Vec<HashSet<i32>> = Vec::with_capacity(ordered.len());
     for f in ordered {
-        let schema = table.schema_by_id(f.schema_id)?;
-        written.push(
-            schema
-                .fields
-                .iter()
-                .filter(|field| {
-                    f.write_cols
-                        .as_ref()
-                        .is_none_or(|cols| cols.contains(&field.name))
-                })
-                .map(|field| field.id)
-                .collect(),
-        );
+        written.push(written_field_ids(table, f)?);
     }
     table
         .schema()

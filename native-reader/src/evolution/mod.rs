@@ -20,7 +20,9 @@
 
 mod columns;
 
-pub(crate) use columns::{column_sources, merge_order, row_id_ranges, ColumnSource};
+pub(crate) use columns::{
+    column_sources, merge_order, row_id_ranges, written_field_ids, ColumnSource,
+};
 
 pub use crate::line::DataEvolution;
 
