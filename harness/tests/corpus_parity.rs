@@ -50,13 +50,18 @@ const BLOB_UNKNOWN: &str = "(its schema parser fails on it; BLOB is from 1.4.1);
 
 const EVERY_MODE: &[&str] = &["stream", "stream-full", "latest-full", "batch"];
 
+/// `corpus` (with a BLOB column) as the releases before 1.4.1 read it, in every mode: both readers refuse it.
+const fn blob_unknown(corpus: &'static str) -> ReleaseLimit {
+    ReleaseLimit {
+        corpus,
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: BLOB_UNKNOWN,
+    }
+}
+
 /// c32 (BLOB updates with placeholders) as each release reads it, for the table and its `$row_tracking`.
-const C32_BLOB_UNKNOWN: ReleaseLimit = ReleaseLimit {
-    corpus: "c32-blob-update",
-    releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-    modes: EVERY_MODE,
-    problem: BLOB_UNKNOWN,
-};
+const C32_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c32-blob-update");
 
 /// 1.4 takes one chain of `.blob` files per column (`SpecialFieldBunch`) and refuses a newer file that
 /// overlaps it.
@@ -111,18 +116,8 @@ const C43_STREAMED: ReleaseLimit = ReleaseLimit {
 };
 
 /// c43 and c44 (BLOB columns) as releases before 1.4.1, which do not know BLOB.
-const C43_BLOB_UNKNOWN: ReleaseLimit = ReleaseLimit {
-    corpus: "c43-data-evolution-not-null",
-    releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-    modes: EVERY_MODE,
-    problem: BLOB_UNKNOWN,
-};
-const C44_BLOB_UNKNOWN: ReleaseLimit = ReleaseLimit {
-    corpus: "c44-blob-rolled",
-    releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-    modes: EVERY_MODE,
-    problem: BLOB_UNKNOWN,
-};
+const C43_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c43-data-evolution-not-null");
+const C44_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c44-blob-rolled");
 
 /// 1.4's blob reader cannot size a placeholder (index length -2).
 const C32_1_4_STREAMED: ReleaseLimit = ReleaseLimit {
@@ -144,18 +139,8 @@ const C32_2_0_STREAMED: ReleaseLimit = ReleaseLimit {
 const RELEASE_LIMITS: &[ReleaseLimit] = &[
     // BLOB is from 1.4.1: earlier schema parsers fail on the type, and the native reader refuses the table
     // as that release (`native_reader::line::TypeNames`).
-    ReleaseLimit {
-        corpus: "c28-blob",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: BLOB_UNKNOWN,
-    },
-    ReleaseLimit {
-        corpus: "c28-blob-split-by-open-cost",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: BLOB_UNKNOWN,
-    },
+    blob_unknown("c28-blob"),
+    blob_unknown("c28-blob-split-by-open-cost"),
     C32_BLOB_UNKNOWN,
     C32_1_4_MERGED,
     C32_1_4_STREAMED,
@@ -492,12 +477,7 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
     C43_STREAMED,
     C43_BLOB_UNKNOWN,
     C44_BLOB_UNKNOWN,
-    ReleaseLimit {
-        corpus: "c28-blob",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: BLOB_UNKNOWN,
-    },
+    blob_unknown("c28-blob"),
     ReleaseLimit {
         corpus: "*",
         releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0"],
