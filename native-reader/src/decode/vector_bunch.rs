@@ -86,7 +86,6 @@ pub(crate) fn bunches<'a>(
             let key = |c: &String| (position(c).unwrap_or(usize::MAX), c.clone());
             key(a).cmp(&key(b))
         });
-        let field_ids = crate::evolution::written_field_ids(table, file)?;
         let key = BunchKey {
             schema_id: file.schema_id,
             format: file
@@ -97,17 +96,21 @@ pub(crate) fn bunches<'a>(
                 .to_owned(),
             write_cols,
         };
-        keyed
-            .entry(key)
-            .or_insert_with(|| (Vec::new(), field_ids))
-            .0
-            .push(file);
+        match keyed.entry(key) {
+            std::collections::btree_map::Entry::Occupied(mut bunch) => bunch.get_mut().0.push(file),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert((
+                    vec![file],
+                    crate::evolution::written_field_ids(table, file)?,
+                ));
+            }
+        }
     }
     keyed
         .into_values()
-        .map(|(sorted, field_ids)| {
+        .map(|(files, field_ids)| {
             Ok(VectorBunch {
-                files: chain(&sorted, expected_rows, "vector-store").map_err(refuse)?,
+                files: chain(&files, expected_rows, "vector-store").map_err(refuse)?,
                 field_ids,
             })
         })
@@ -121,12 +124,12 @@ pub(crate) fn bunches<'a>(
 /// Errors: the reason, naming the files, for a gap, a newer file overlapping the chain, or more rows than
 /// `expected_rows`.
 pub(crate) fn chain<'a>(
-    sorted: &[&'a DataFileDesc],
+    files: &[&'a DataFileDesc],
     expected_rows: Option<i64>,
     kind: &str,
 ) -> std::result::Result<Vec<&'a DataFileDesc>, String> {
     // `mergeRangesAndSort`: by first row id, then the newest first (stable).
-    let mut sorted = sorted.to_vec();
+    let mut sorted = files.to_vec();
     sorted.sort_by_key(|f| {
         let first = f.first_row_id.unwrap_or_default();
         (first, std::cmp::Reverse(f.max_sequence_number))
@@ -138,6 +141,7 @@ pub(crate) fn chain<'a>(
         if let Some(last) = out.last() {
             let last_first = last.first_row_id.unwrap_or_default();
             let newer = file.max_sequence_number >= last.max_sequence_number;
+            // The same start as the last file (`SpecialFieldBunch`'s first check), or one inside its rows.
             if first == last_first || first < last_first + last.row_count {
                 if newer {
                     return Err(format!(
