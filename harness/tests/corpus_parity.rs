@@ -199,6 +199,25 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: EVERY_MODE,
         problem: "Could not find any factory for identifier 'lance'",
     },
+    // The Vortex format likewise (paimon-vortex 2.0.0, built with vortex-jni 0.76's natives).
+    ReleaseLimit {
+        corpus: "c45-vortex-format",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException",
+    },
+    ReleaseLimit {
+        corpus: "c45-vortex-format",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Could not find any factory for identifier 'vortex'",
+    },
+    ReleaseLimit {
+        corpus: "c45-vortex-primary-key",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2"],
+        modes: EVERY_MODE,
+        problem: "Could not find any factory for identifier 'vortex'",
+    },
     // The shared-shredding MAP layout is from 2.0.0: earlier Parquet readers fail on its struct, and the
     // native reader as them refuses it.
     ReleaseLimit {
@@ -415,6 +434,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c42-vector-store-rolled",
     "c43-data-evolution-not-null",
     "c44-blob-rolled",
+    "c45-vortex-format",
+    "c45-vortex-primary-key",
 ];
 
 /// Every scan mode, as the tests name them.

@@ -356,28 +356,33 @@ fn runs_without_locations(report: &serde_json::Value, locations: &[(String, Stri
     text
 }
 
-/// Whether the corpus at `dir` writes files in the Lance format (its scenario's `file.format`, or
-/// `vector.file.format` for its vector-store files).
-fn is_lance(dir: &Path) -> bool {
-    std::fs::read(dir.join("scenario.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .is_some_and(|v| {
-            let options = &v["table"]["options"];
-            options["file.format"] == "lance" || options["vector.file.format"] == "lance"
-        })
+/// The plugin file format whose released reader is given none of the store's options, when the corpus at
+/// `dir` writes one: `lance` (its scenario's `file.format`, or `vector.file.format` for its vector-store
+/// files) or `vortex`.
+fn storeless_format(dir: &Path) -> Option<&'static str> {
+    let scenario = std::fs::read(dir.join("scenario.json")).ok()?;
+    let v = serde_json::from_slice::<serde_json::Value>(&scenario).ok()?;
+    let options = &v["table"]["options"];
+    if options["file.format"] == "lance" || options["vector.file.format"] == "lance" {
+        Some("lance")
+    } else if options["file.format"] == "vortex" {
+        Some("vortex")
+    } else {
+        None
+    }
 }
 
 #[test]
 fn a_replay_of_every_corpus_from_the_store_equals_the_replay_from_disk_in_every_mode() {
     let server = S3Server::shared();
     let proxy = server.proxy();
-    // The released paimon-lance hands lance-core none of the store's options (`LanceUtils.toLanceSpecified`
-    // passes them for `oss` only), so the released reader cannot read a Lance file from this store; such
-    // tables are replayed from the store at the end, where that failure is asserted.
-    let (lance, corpora): (Vec<_>, Vec<_>) = upload_corpora(server)
+    // The released paimon-lance and paimon-vortex hand their native libraries none of the store's options
+    // (`LanceUtils.toLanceSpecified` and `VortexUtils.toVortexSpecified` pass them for `oss` only), so the
+    // released reader cannot read those files from this store; such tables are replayed from the store at
+    // the end, where that failure is asserted.
+    let (plugins, corpora): (Vec<_>, Vec<_>) = upload_corpora(server)
         .into_iter()
-        .partition(|(dir, _)| is_lance(dir.parent().unwrap_or(dir)));
+        .partition(|(dir, _)| storeless_format(dir.parent().unwrap_or(dir)).is_some());
     let dir = tempfile::tempdir().unwrap();
     let replay = |tables: Vec<String>, json: &Path, store: bool| {
         let mut args = vec!["replay".to_string()];
@@ -435,7 +440,12 @@ fn a_replay_of_every_corpus_from_the_store_equals_the_replay_from_disk_in_every_
             .contains(server.secret()),
         "the report shows the secret"
     );
-    for (_, uri) in &lance {
+    for (dir, uri) in &plugins {
+        // Lance fails on the region, Vortex's object store on the credentials it looks for instead.
+        let cause = match storeless_format(dir.parent().unwrap_or(dir)) {
+            Some("lance") => "Failed to resolve region",
+            _ => "Vortex Error: Object store error",
+        };
         let mut args = vec!["replay", uri.as_str(), "--mode", "batch"];
         let options = proxy.option_args();
         args.extend(options.iter().map(String::as_str));
@@ -443,7 +453,7 @@ fn a_replay_of_every_corpus_from_the_store_equals_the_replay_from_disk_in_every_
         assert_eq!(code, 2, "{out}\n{err}");
         assert!(
             out.contains("stock reader: java.io.IOException: Failed to create FileRecordReader")
-                && out.contains("Failed to resolve region")
+                && out.contains(cause)
                 && out.contains("the native reader reads the split"),
             "{out}\n{err}"
         );

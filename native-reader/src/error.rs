@@ -144,6 +144,15 @@ pub enum Cause {
     /// I/O.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// `vortex-file` and the Vortex crates under it (boxed: the crate's error is large).
+    #[error(transparent)]
+    Vortex(Box<vortex_error::VortexError>),
+}
+
+impl From<vortex_error::VortexError> for Cause {
+    fn from(e: vortex_error::VortexError) -> Self {
+        Cause::Vortex(Box::new(e))
+    }
 }
 
 impl From<orc_rust::error::OrcError> for Cause {

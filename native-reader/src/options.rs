@@ -258,6 +258,7 @@ impl OptionName for FileFormat {
             FileFormat::Blob => "blob",
             FileFormat::Row => "row",
             FileFormat::Lance => "lance",
+            FileFormat::Vortex => "vortex",
         }
     }
     // `.blob` files hold one column of a data-evolution table; no table's `file.format`.
@@ -267,6 +268,7 @@ impl OptionName for FileFormat {
         FileFormat::Avro,
         FileFormat::Row,
         FileFormat::Lance,
+        FileFormat::Vortex,
     ];
 }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use arrow_array::ArrayRef;
 
-use super::{avro, blob, lance, orc, parquet, row_format};
+use super::{avro, blob, lance, orc, parquet, row_format, vortex};
 use crate::error::{Error, Result};
 use crate::schema::DataType;
 
@@ -25,11 +25,13 @@ pub enum FileFormat {
     Row,
     /// `.lance` (2.0 paimon-lance `LanceFileFormat`, `file.format=lance`): a Lance v2.0 file.
     Lance,
+    /// `.vortex` (2.0 paimon-vortex `VortexFileFormat`, `file.format=vortex`): a Vortex file.
+    Vortex,
 }
 
 impl FileFormat {
     /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for another extension (the 2.0
-    /// formats `.managed.blob` packs, `vortex`, `mosaic`, `csv`, `json`, `text` are named as such).
+    /// formats `.managed.blob` packs, `mosaic`, `csv`, `json`, `text` are named as such).
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
         if file_name.ends_with(".blob") && !file_name.ends_with(".managed.blob") {
             return Ok(FileFormat::Blob);
@@ -45,7 +47,8 @@ impl FileFormat {
             Some("avro") => Ok(FileFormat::Avro),
             Some("row") => Ok(FileFormat::Row),
             Some("lance") => Ok(FileFormat::Lance),
-            Some(other @ ("blob" | "vortex" | "mosaic" | "csv" | "json" | "text")) => {
+            Some("vortex") => Ok(FileFormat::Vortex),
+            Some(other @ ("blob" | "mosaic" | "csv" | "json" | "text")) => {
                 Err(Error::Unsupported {
                     path: path.to_path_buf(),
                     reason: format!(
@@ -120,15 +123,19 @@ impl FileFormat {
             FileFormat::Blob => &blob::BlobReader,
             FileFormat::Row => &row_format::RowFileReader,
             FileFormat::Lance => &lance::LanceReader,
+            FileFormat::Vortex => &vortex::VortexReader,
         }
     }
 
     /// The first release whose reader this reader models for the format: 2.0.0 for `row` (no factory
-    /// before it) and `lance` (a plugin module whose 2.0.0 build, with lance-core 0.39, is modelled; the
-    /// bundles of 1.3 and 1.4 carry no `lance` factory); None for the formats of every release.
+    /// before it), `lance` (a plugin module whose 2.0.0 build, with lance-core 0.39, is modelled; the
+    /// bundles of 1.3 and 1.4 carry no `lance` factory) and `vortex` (the plugin module paimon-vortex, first
+    /// released with 2.0.0); None for the formats of every release.
     pub fn first_release(self) -> Option<crate::PaimonRelease> {
         match self {
-            FileFormat::Row | FileFormat::Lance => Some(crate::PaimonRelease::V2_0_0),
+            FileFormat::Row | FileFormat::Lance | FileFormat::Vortex => {
+                Some(crate::PaimonRelease::V2_0_0)
+            }
             FileFormat::Parquet | FileFormat::Orc | FileFormat::Avro | FileFormat::Blob => None,
         }
     }
@@ -156,7 +163,11 @@ mod tests {
             FileFormat::of("data-1.lance", Path::new("x")).unwrap(),
             FileFormat::Lance
         );
-        for name in ["data-1.managed.blob", "data-1.vortex", "data-1.mosaic"] {
+        assert_eq!(
+            FileFormat::of("data-1.vortex", Path::new("x")).unwrap(),
+            FileFormat::Vortex
+        );
+        for name in ["data-1.managed.blob", "data-1.mosaic"] {
             let err = FileFormat::of(name, Path::new(name)).unwrap_err();
             assert!(matches!(err, Error::Unsupported { .. }), "{err}");
             assert!(err.to_string().contains("Paimon 2.0 file format"), "{err}");

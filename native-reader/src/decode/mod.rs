@@ -48,6 +48,7 @@ mod row_format;
 mod shared_map;
 mod split_reader;
 mod vector_bunch;
+mod vortex;
 
 #[cfg(test)]
 mod tests;
