@@ -72,14 +72,15 @@ const C32_1_4_MERGED: ReleaseLimit = ReleaseLimit {
     problem: "stock reader: java.lang.IllegalArgumentException: Blob/vector-store file with overlapping row id should have decreasing sequence number.",
 };
 
-/// c42's vector-store corpora as 1.x reads them (the table and its `$row_tracking`): before 1.4.1 the
-/// schema's VECTOR columns fail to parse; 1.4.x refuses data evolution with deletion vectors.
+/// c42's vector-store corpora as 1.x reads them (the table and its system tables; [`check_tables`] applies
+/// them to every scan): before 1.4.1 the schema's VECTOR columns fail to parse; 1.4.x refuses data evolution
+/// with deletion vectors, and VECTOR in a Parquet file (its `ParquetSchemaConverter`).
 const C42_VECTOR_UNKNOWN: &str =
     "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException";
 const C42_1_4_REJECTS_DV: &str =
     "stock reader: java.lang.IllegalArgumentException: Data evolution config \
      must disabled with deletion-vectors.enabled";
-const C42_LIMITS: [ReleaseLimit; 4] = [
+const C42_LIMITS: [ReleaseLimit; 6] = [
     ReleaseLimit {
         corpus: "c42-vector-store",
         releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
@@ -103,6 +104,18 @@ const C42_LIMITS: [ReleaseLimit; 4] = [
         releases: &["1.4.2"],
         modes: EVERY_MODE,
         problem: C42_1_4_REJECTS_DV,
+    },
+    ReleaseLimit {
+        corpus: "c42-vector-store-no-dv",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem: C42_VECTOR_UNKNOWN,
+    },
+    ReleaseLimit {
+        corpus: "c42-vector-store-no-dv",
+        releases: &["1.4.2"],
+        modes: EVERY_MODE,
+        problem: "UnsupportedOperationException: Unsupported type: VECTOR<FLOAT, 3>",
     },
 ];
 
@@ -145,10 +158,6 @@ const RELEASE_LIMITS: &[ReleaseLimit] = &[
     C32_1_4_MERGED,
     C32_1_4_STREAMED,
     C32_2_0_STREAMED,
-    C42_LIMITS[0],
-    C42_LIMITS[1],
-    C42_LIMITS[2],
-    C42_LIMITS[3],
     C43_STREAMED,
     C43_BLOB_UNKNOWN,
     C44_BLOB_UNKNOWN,
@@ -432,6 +441,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c41-lance-primary-key",
     "c42-vector-store",
     "c42-vector-store-rolled",
+    "c42-vector-store-no-dv",
     "c43-data-evolution-not-null",
     "c44-blob-rolled",
     "c45-vortex-format",
@@ -479,6 +489,7 @@ const WITH_ROW_TRACKING: &[&str] = &[
     "c34-row-sidecar",
     "c42-vector-store",
     "c42-vector-store-rolled",
+    "c42-vector-store-no-dv",
     "c43-data-evolution-not-null",
     "c44-blob-rolled",
 ];
@@ -491,10 +502,6 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
     C32_1_4_MERGED,
     C32_1_4_STREAMED,
     C32_2_0_STREAMED,
-    C42_LIMITS[0],
-    C42_LIMITS[1],
-    C42_LIMITS[2],
-    C42_LIMITS[3],
     C43_STREAMED,
     C43_BLOB_UNKNOWN,
     C44_BLOB_UNKNOWN,
@@ -593,7 +600,7 @@ fn check_tables(
                 }
                 Err(e) => Some(format!("replay failed: {e}")),
             };
-            let limit = limits.iter().find(|l| {
+            let limit = C42_LIMITS.iter().chain(limits).find(|l| {
                 (l.corpus == name || l.corpus == "*")
                     && l.releases.contains(&version)
                     && l.modes.contains(&mode_name)
