@@ -48,71 +48,92 @@ static SESSION: LazyLock<VortexSession> = LazyLock::new(|| {
 /// Reads `.vortex` data files ([`FormatReader`]).
 pub(crate) struct VortexReader;
 
+/// The reason given when the Vortex library panics on a file (it asserts some of a file's invariants).
+const PANICKED: &str = "the Vortex library panicked on this file";
+
 impl FormatReader for VortexReader {
     fn open(&self, path: &Path, columns: &[FileColumn], batch_size: usize) -> Result<RawBatches> {
         let bytes = mapped::read_all(path)?;
-        let fail = |context: &str, e: vortex_error::VortexError| {
-            Error::library(ErrorKind::Decode, path, context, e)
-        };
-        let file = SESSION
-            .open_options()
-            .open_buffer(bytes)
-            .map_err(|e| fail("not a readable Vortex file", e))?;
-        let DType::Struct(fields, _) = file.dtype() else {
-            return Err(Error::Decode {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "a Vortex data file of Paimon holds a struct of columns, this one a `{}`",
-                    file.dtype()
-                ),
-            });
-        };
-        let names = fields.names();
-        // The requested columns the file holds, each once, in request order; `positions` maps each
-        // requested column to its place among them.
-        let mut found: Vec<&str> = Vec::new();
-        let mut positions = Vec::with_capacity(columns.len());
-        for column in columns {
-            match names.iter().position(|n| n.as_ref() == column.name) {
-                Some(_) => {
-                    let at = found.iter().position(|f| *f == column.name);
-                    positions.push(Some(at.unwrap_or_else(|| {
-                        found.push(&column.name);
-                        found.len() - 1
-                    })));
-                }
-                None => positions.push(None),
-            }
-        }
-        let rows = usize::try_from(file.row_count()).map_err(|_| Error::Decode {
-            path: path.to_path_buf(),
-            reason: format!("{} rows do not fit this machine", file.row_count()),
-        })?;
-        let projection = select(found.clone(), root())
-            .bind(file.dtype())
-            .map_err(|e| fail("the projection of the requested columns", e))?;
-        let schema = Arc::new(
-            SESSION
-                .arrow()
-                .to_arrow_schema(projection.dtype())
-                .map_err(|e| fail("the Arrow schema of the requested columns", e))?,
-        );
-        let reader = file
-            .scan()
-            .map_err(|e| fail("a scan", e))?
-            .with_projection(projection)
-            .into_record_batch_reader(schema, &*RUNTIME)
-            .map_err(|e| fail("a scan", e))?;
-        Ok(Box::new(Batches {
-            reader: Box::new(reader),
-            pending: None,
-            columns: columns.to_vec(),
-            positions,
-            path: path.to_path_buf(),
-            step: batch_size.max(1),
-            rows_left: rows,
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            open_bytes(bytes, path, columns, batch_size)
         }))
+        .unwrap_or_else(|_| {
+            Err(Error::Decode {
+                path: path.to_path_buf(),
+                reason: PANICKED.into(),
+            })
+        })
     }
+}
+
+/// [`VortexReader::open`] of the file's bytes.
+fn open_bytes(
+    bytes: bytes::Bytes,
+    path: &Path,
+    columns: &[FileColumn],
+    batch_size: usize,
+) -> Result<RawBatches> {
+    let fail = |context: &str, e: vortex_error::VortexError| {
+        Error::library(ErrorKind::Decode, path, context, e)
+    };
+    let file = SESSION
+        .open_options()
+        .open_buffer(bytes)
+        .map_err(|e| fail("not a readable Vortex file", e))?;
+    let DType::Struct(fields, _) = file.dtype() else {
+        return Err(Error::Decode {
+            path: path.to_path_buf(),
+            reason: format!(
+                "a Vortex data file of Paimon holds a struct of columns, this one a `{}`",
+                file.dtype()
+            ),
+        });
+    };
+    let names = fields.names();
+    // The requested columns the file holds, each once, in request order; `positions` maps each
+    // requested column to its place among them.
+    let mut found: Vec<&str> = Vec::new();
+    let mut positions = Vec::with_capacity(columns.len());
+    for column in columns {
+        match names.iter().position(|n| n.as_ref() == column.name) {
+            Some(_) => {
+                let at = found.iter().position(|f| *f == column.name);
+                positions.push(Some(at.unwrap_or_else(|| {
+                    found.push(&column.name);
+                    found.len() - 1
+                })));
+            }
+            None => positions.push(None),
+        }
+    }
+    let rows = usize::try_from(file.row_count()).map_err(|_| Error::Decode {
+        path: path.to_path_buf(),
+        reason: format!("{} rows do not fit this machine", file.row_count()),
+    })?;
+    let projection = select(found.clone(), root())
+        .bind(file.dtype())
+        .map_err(|e| fail("the projection of the requested columns", e))?;
+    let schema = Arc::new(
+        SESSION
+            .arrow()
+            .to_arrow_schema(projection.dtype())
+            .map_err(|e| fail("the Arrow schema of the requested columns", e))?,
+    );
+    let reader = file
+        .scan()
+        .map_err(|e| fail("a scan", e))?
+        .with_projection(projection)
+        .into_record_batch_reader(schema, &*RUNTIME)
+        .map_err(|e| fail("a scan", e))?;
+    Ok(Box::new(Batches {
+        reader: Box::new(reader),
+        pending: None,
+        columns: columns.to_vec(),
+        positions,
+        path: path.to_path_buf(),
+        step: batch_size.max(1),
+        rows_left: rows,
+    }))
 }
 
 /// The batches of one file: Vortex's chunks, cut to at most `step` rows and conformed.
@@ -134,35 +155,48 @@ impl Iterator for Batches {
     fn next(&mut self) -> Option<Self::Item> {
         let chunk = match self.pending.take() {
             Some(chunk) => chunk,
-            None => match self.reader.next() {
-                Some(Ok(chunk)) => chunk,
-                Some(Err(e)) => {
-                    self.rows_left = 0;
-                    return Some(Err(Error::library(
-                        ErrorKind::Decode,
-                        &self.path,
-                        "a chunk of the Vortex file",
-                        e,
-                    )));
-                }
-                None if self.rows_left > 0 && self.positions.iter().all(Option::is_none) => {
-                    // No column of the file was requested: the scan yields nothing, the rows are NULLs.
-                    let n = self.rows_left.min(self.step);
-                    let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(n));
-                    let empty = RecordBatch::try_new_with_options(
-                        Arc::new(arrow_schema::Schema::empty()),
-                        vec![],
-                        &options,
-                    );
-                    match empty {
-                        Ok(empty) => empty,
-                        Err(e) => {
-                            return Some(Err(Error::library(ErrorKind::Decode, &self.path, "", e)))
+            None => {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.reader.next()))
+                    .unwrap_or_else(|_| {
+                        Some(Err(arrow_schema::ArrowError::ExternalError(
+                            PANICKED.into(),
+                        )))
+                    }) {
+                    Some(Ok(chunk)) => chunk,
+                    Some(Err(e)) => {
+                        self.rows_left = 0;
+                        return Some(Err(Error::library(
+                            ErrorKind::Decode,
+                            &self.path,
+                            "a chunk of the Vortex file",
+                            e,
+                        )));
+                    }
+                    None if self.rows_left > 0 && self.positions.iter().all(Option::is_none) => {
+                        // No column of the file was requested: the scan yields nothing, the rows are NULLs.
+                        let n = self.rows_left.min(self.step);
+                        let options =
+                            arrow_array::RecordBatchOptions::new().with_row_count(Some(n));
+                        let empty = RecordBatch::try_new_with_options(
+                            Arc::new(arrow_schema::Schema::empty()),
+                            vec![],
+                            &options,
+                        );
+                        match empty {
+                            Ok(empty) => empty,
+                            Err(e) => {
+                                return Some(Err(Error::library(
+                                    ErrorKind::Decode,
+                                    &self.path,
+                                    "",
+                                    e,
+                                )))
+                            }
                         }
                     }
+                    None => return None,
                 }
-                None => return None,
-            },
+            }
         };
         if chunk.num_rows() == 0 {
             return self.next();
@@ -242,6 +276,33 @@ mod tests {
         assert!(second[3].is_null(0));
         assert_eq!(first[4].null_count(), 1);
         assert_eq!(first[5].as_primitive::<Int32Type>().value(0), 1);
+    }
+
+    /// Truncations and flipped bytes of a real file are errors or values, never a panic out of the reader
+    /// (the Vortex library asserts some invariants of a file; one of these corruptions trips one).
+    #[test]
+    fn a_corrupt_file_never_panics_out_of_the_reader() {
+        let good = std::fs::read(FILE).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data-0.vortex");
+        let columns = [column("k", "INT NOT NULL"), column("extra", "STRING")];
+        let n = good.len();
+        let mut errors = 0;
+        let truncated = (0..n).step_by(n / 40 + 1).map(|cut| good[..cut].to_vec());
+        let flipped = (0..n).step_by(n / 120 + 1).map(|at| {
+            let mut bytes = good.clone();
+            bytes[at] ^= 0x5A;
+            bytes
+        });
+        for bytes in truncated.chain(flipped) {
+            std::fs::write(&path, &bytes).unwrap();
+            let failed = match VortexReader.open(&path, &columns, 1024) {
+                Err(_) => true,
+                Ok(batches) => batches.fold(false, |failed, b| failed | b.is_err()),
+            };
+            errors += usize::from(failed);
+        }
+        assert!(errors >= 40, "{errors} corruptions were errors");
     }
 
     #[test]
