@@ -110,7 +110,7 @@ fn open_bytes(
         path: path.to_path_buf(),
         reason: format!("{} rows do not fit this machine", file.row_count()),
     })?;
-    let projection = select(found.clone(), root())
+    let projection = select(found, root())
         .bind(file.dtype())
         .map_err(|e| fail("the projection of the requested columns", e))?;
     let schema = Arc::new(
