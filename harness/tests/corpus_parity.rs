@@ -74,7 +74,7 @@ const C32_1_4_MERGED: ReleaseLimit = ReleaseLimit {
 
 /// c42's vector-store corpora as 1.x reads them (the table and its system tables; [`check_tables`] applies
 /// them to every scan): before 1.4.1 the schema's VECTOR columns fail to parse; 1.4.x refuses data evolution
-/// with deletion vectors, and VECTOR in a Parquet file (its `ParquetSchemaConverter`).
+/// with deletion vectors, and fails opening a table with a VECTOR column (as `system_tables` records).
 const C42_VECTOR_UNKNOWN: &str =
     "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException";
 const C42_1_4_REJECTS_DV: &str =

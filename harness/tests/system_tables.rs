@@ -40,6 +40,11 @@ const STOCK_ONLY_REFUSALS: &[(&str, &[&str], &str)] = &[
         &["1.4.2"],
         "Unsupported type: VECTOR<FLOAT, 3>",
     ),
+    (
+        "c42-vector-store-no-dv",
+        &["1.4.2"],
+        "Unsupported type: VECTOR<FLOAT, 3>",
+    ),
 ];
 
 #[test]
