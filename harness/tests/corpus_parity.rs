@@ -33,269 +33,10 @@ struct Known {
 /// in both scans. Add an entry (and the issue that fixes it) rather than weakening the test.
 const KNOWN: &[Known] = &[];
 
-/// What a release does with a table a later release wrote that is not a native difference: a feature the
-/// native reader refuses by name as that release (it does not reproduce how the release reads it), or a
-/// failure of the released reader itself. The run's problem must contain `problem`.
-#[derive(Clone, Copy)]
-struct ReleaseLimit {
-    corpus: &'static str,
-    releases: &'static [&'static str],
-    modes: &'static [&'static str],
-    problem: &'static str,
-}
+#[path = "corpus_parity/limits.rs"]
+mod limits;
 
-/// Both readers refuse a table with a BLOB column as a release before 1.4.1, each in its own words.
-const BLOB_UNKNOWN: &str = "(its schema parser fails on it; BLOB is from 1.4.1); stock reader: \
-     java.lang.IllegalArgumentException: Could not parse type";
-
-const EVERY_MODE: &[&str] = &["stream", "stream-full", "latest-full", "batch"];
-
-/// `corpus` (with a BLOB column) as the releases before 1.4.1 read it, in every mode: both readers refuse it.
-const fn blob_unknown(corpus: &'static str) -> ReleaseLimit {
-    ReleaseLimit {
-        corpus,
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: BLOB_UNKNOWN,
-    }
-}
-
-/// c32 (BLOB updates with placeholders) as each release reads it, for the table and its `$row_tracking`.
-const C32_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c32-blob-update");
-
-/// 1.4 takes one chain of `.blob` files per column (`SpecialFieldBunch`) and refuses a newer file that
-/// overlaps it.
-const C32_1_4_MERGED: ReleaseLimit = ReleaseLimit {
-    corpus: "c32-blob-update",
-    releases: &["1.4.2"],
-    modes: &["latest-full", "batch"],
-    problem: "stock reader: java.lang.IllegalArgumentException: Blob/vector-store file with overlapping row id should have decreasing sequence number.",
-};
-
-/// c42's vector-store corpora as 1.x reads them (the table and its system tables; [`check_tables`] applies
-/// them to every scan): before 1.4.1 the schema's VECTOR columns fail to parse; 1.4.x refuses data evolution
-/// with deletion vectors, and fails opening a table with a VECTOR column (as `system_tables` records).
-const C42_VECTOR_UNKNOWN: &str =
-    "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException";
-const C42_1_4_REJECTS_DV: &str =
-    "stock reader: java.lang.IllegalArgumentException: Data evolution config \
-     must disabled with deletion-vectors.enabled";
-const C42_LIMITS: [ReleaseLimit; 6] = [
-    ReleaseLimit {
-        corpus: "c42-vector-store",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: C42_VECTOR_UNKNOWN,
-    },
-    ReleaseLimit {
-        corpus: "c42-vector-store-rolled",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: C42_VECTOR_UNKNOWN,
-    },
-    ReleaseLimit {
-        corpus: "c42-vector-store",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: C42_1_4_REJECTS_DV,
-    },
-    ReleaseLimit {
-        corpus: "c42-vector-store-rolled",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: C42_1_4_REJECTS_DV,
-    },
-    ReleaseLimit {
-        corpus: "c42-vector-store-no-dv",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: C42_VECTOR_UNKNOWN,
-    },
-    ReleaseLimit {
-        corpus: "c42-vector-store-no-dv",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "UnsupportedOperationException: Unsupported type: VECTOR<FLOAT, 3>",
-    },
-];
-
-/// c43: a stream reads the file of an update of `name` alone, whose NOT NULL BLOB column it does not hold;
-/// the released reader fails on it (1.4.2 and 2.0.0), and so does the native reader.
-const C43_STREAMED: ReleaseLimit = ReleaseLimit {
-    corpus: "c43-data-evolution-not-null",
-    releases: &["1.4.2", "2.0.0"],
-    modes: &["stream", "stream-full"],
-    problem: "Required column is missing in data file. Col: [payload]",
-};
-
-/// c43 and c44 (BLOB columns) as releases before 1.4.1, which do not know BLOB.
-const C43_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c43-data-evolution-not-null");
-const C44_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c44-blob-rolled");
-
-/// 1.4's blob reader cannot size a placeholder (index length -2).
-const C32_1_4_STREAMED: ReleaseLimit = ReleaseLimit {
-    corpus: "c32-blob-update",
-    releases: &["1.4.2"],
-    modes: &["stream", "stream-full"],
-    problem: "stock reader: java.lang.NegativeArraySizeException",
-};
-
-/// 2.0.0 streams an update's `.blob` file alone and fails on its placeholders (`BlobPlaceholder.toData`);
-/// batch and latest-full scans read the column's files together and are identical.
-const C32_2_0_STREAMED: ReleaseLimit = ReleaseLimit {
-    corpus: "c32-blob-update",
-    releases: &["2.0.0"],
-    modes: &["stream", "stream-full"],
-    problem: "stock reader: java.lang.UnsupportedOperationException: Should never call this method for placeholder blob.",
-};
-
-const RELEASE_LIMITS: &[ReleaseLimit] = &[
-    // BLOB is from 1.4.1: earlier schema parsers fail on the type, and the native reader refuses the table
-    // as that release (`native_reader::line::TypeNames`).
-    blob_unknown("c28-blob"),
-    blob_unknown("c28-blob-split-by-open-cost"),
-    C32_BLOB_UNKNOWN,
-    C32_1_4_MERGED,
-    C32_1_4_STREAMED,
-    C32_2_0_STREAMED,
-    C43_STREAMED,
-    C43_BLOB_UNKNOWN,
-    C44_BLOB_UNKNOWN,
-    // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
-    // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
-    ReleaseLimit {
-        corpus: "c36-variant-shredding",
-        releases: &["1.0.0", "1.0.1"],
-        modes: EVERY_MODE,
-        problem: "VARIANT is from 1.1.0); stock reader: java.lang.IllegalArgumentException: Could not parse type",
-    },
-    ReleaseLimit {
-        corpus: "c36-variant-shredding",
-        releases: &["1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "(VARIANT): the Arrow export of Paimon",
-    },
-    // The `row` file format is from 2.0.0; before 1.4.1 the schema's VECTOR columns already fail to parse.
-    ReleaseLimit {
-        corpus: "c37-row-format",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException",
-    },
-    ReleaseLimit {
-        corpus: "c37-row-format",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Could not find any factory for identifier 'row'",
-    },
-    // The Lance format is read as 2.0.0 (paimon-lance with lance-core 0.39); before 1.4.1 the schema's VECTOR
-    // column already fails to parse, and 1.4.2's bundle carries no `lance` factory.
-    ReleaseLimit {
-        corpus: "c41-lance-format",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException",
-    },
-    ReleaseLimit {
-        corpus: "c41-lance-format",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Could not find any factory for identifier 'lance'",
-    },
-    ReleaseLimit {
-        corpus: "c41-lance-primary-key",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Could not find any factory for identifier 'lance'",
-    },
-    // The Vortex format likewise (paimon-vortex 2.0.0, built with vortex-jni 0.76's natives).
-    ReleaseLimit {
-        corpus: "c45-vortex-format",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "VECTOR is from 1.4.1); stock reader: java.lang.IllegalArgumentException",
-    },
-    ReleaseLimit {
-        corpus: "c45-vortex-format",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Could not find any factory for identifier 'vortex'",
-    },
-    ReleaseLimit {
-        corpus: "c45-vortex-primary-key",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Could not find any factory for identifier 'vortex'",
-    },
-    // The shared-shredding MAP layout is from 2.0.0: earlier Parquet readers fail on its struct, and the
-    // native reader as them refuses it.
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding",
-        releases: &["1.0.0", "1.0.1", "1.1.1"],
-        modes: EVERY_MODE,
-        problem: "InvalidRecordException: key_value not found",
-    },
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding",
-        releases: &["1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "Parquet map group type should only have one middle level",
-    },
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Failed to create FileRecordReader",
-    },
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding-lz4",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "SchemaEvolution$IllegalEvolutionException",
-    },
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding-lz4",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Failed to create FileRecordReader",
-    },
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding-orc",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "SchemaEvolution$IllegalEvolutionException",
-    },
-    ReleaseLimit {
-        corpus: "c38-map-shared-shredding-orc",
-        releases: &["1.4.2"],
-        modes: EVERY_MODE,
-        problem: "Failed to create FileRecordReader",
-    },
-    // 1.3.x and 1.4.x validate the schema on read and refuse data evolution with deletion vectors.
-    ReleaseLimit {
-        corpus: "c27-data-evolution-deletes",
-        releases: &["1.3.1", "1.4.2"],
-        modes: EVERY_MODE,
-        problem: "stock reader: java.lang.IllegalArgumentException: Data evolution config must disabled with deletion-vectors.enabled",
-    },
-    // 1.0.x and 1.1.x read every split of keyed files through the fallback branch's reader
-    // (`minKey().getFieldCount() > 0`), whichever branch planned it: refused by name per split
-    // (`native_reader::line::FallbackBranch`); 1.0.x fails on the main branch's schema there.
-    ReleaseLimit {
-        corpus: "c26-fallback-branch",
-        releases: &["1.0.0", "1.0.1", "1.1.1"],
-        modes: EVERY_MODE,
-        problem: "a split of keyed files (a primary-key table's) goes to the fallback branch's reader",
-    },
-    // 1.2.0's `FallbackReadFileStoreTable.Read#createReader` casts every split to `FallbackDataSplit`;
-    // a streaming scan's splits are plain `DataSplit`s, so the released reader fails on them.
-    ReleaseLimit {
-        corpus: "c26-fallback-branch",
-        releases: &["1.2.0"],
-        modes: &["stream", "stream-full", "latest-full"],
-        problem: "stock reader: java.lang.ClassCastException",
-    },
-];
+use limits::*;
 
 fn options(mode: ReplayMode) -> ReplayOptions {
     ReplayOptions {
@@ -446,6 +187,11 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c44-blob-rolled",
     "c45-vortex-format",
     "c45-vortex-primary-key",
+    "c46-csv-format",
+    "c46-csv-primary-key",
+    "c46-json-format",
+    "c46-json-primary-key",
+    "c46-text-format",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -541,7 +287,10 @@ fn check_corpora(
     corpora: &[std::path::PathBuf],
     modes: &[(&str, ReplayMode)],
 ) {
-    check_tables(stock, version, corpora, modes, "table", RELEASE_LIMITS);
+    let limits: Vec<ReleaseLimit> = std::iter::once(C46_CSV_RAW_READ)
+        .chain(RELEASE_LIMITS.iter().copied())
+        .collect();
+    check_tables(stock, version, corpora, modes, "table", &limits);
 }
 
 /// [`check_corpora`] of each corpus's `table_name` (`table`, or a system table `table$row_tracking`), with
@@ -703,9 +452,10 @@ fn read_optimized_system_tables_replay_identically_on_this_line() {
     let version = stock.bridge().paimon_version().expect("version");
     let batch = &[("batch", ReplayMode::Batch)];
     let line = common::line_corpora(&version);
-    // `$ro` (`ReadOptimizedTable`) reads the main branch alone on every release: no fallback branch.
-    let limits: Vec<ReleaseLimit> = RELEASE_LIMITS
-        .iter()
+    // `$ro` (`ReadOptimizedTable`) reads the main branch alone on every release: no fallback branch; it
+    // reads a primary-key table's top-level files without merging, as a batch with deletion vectors does.
+    let limits: Vec<ReleaseLimit> = std::iter::once(&C46_CSV_RAW_READ)
+        .chain(RELEASE_LIMITS.iter())
         .filter(|l| l.corpus != "c26-fallback-branch" || !l.releases.contains(&"1.0.0"))
         .copied()
         .collect();

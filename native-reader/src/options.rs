@@ -259,6 +259,9 @@ impl OptionName for FileFormat {
             FileFormat::Row => "row",
             FileFormat::Lance => "lance",
             FileFormat::Vortex => "vortex",
+            FileFormat::Csv => "csv",
+            FileFormat::Json => "json",
+            FileFormat::Text => "text",
         }
     }
     // `.blob` files hold one column of a data-evolution table; no table's `file.format`.
@@ -269,6 +272,9 @@ impl OptionName for FileFormat {
         FileFormat::Row,
         FileFormat::Lance,
         FileFormat::Vortex,
+        FileFormat::Csv,
+        FileFormat::Json,
+        FileFormat::Text,
     ];
 }
 

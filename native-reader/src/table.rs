@@ -247,7 +247,8 @@ impl Table {
                 path: schema_path,
                 reason: format!(
                     "table option `file.format={name}`: the `{name}` file format is read as Paimon \
-                     {first} and later, and Paimon {release} finds no factory for it"
+                     {first} and later, not as Paimon {release} (no factory for it, or a reader this \
+                     reader does not model)"
                 ),
             });
         }

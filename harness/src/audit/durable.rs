@@ -132,6 +132,7 @@ pub(super) fn durable_but_unread(
             let options = FileReadOptions {
                 with_sequence_number: true,
                 batch_size: DEFAULT_BATCH_SIZE,
+                raw_table_read: false,
             };
             let desc = data_file_desc(f);
             for batch in read_file(table, &bucket_path, &desc, deletion.as_ref(), &options)? {

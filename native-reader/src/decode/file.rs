@@ -59,6 +59,10 @@ pub struct FileBatches {
     /// `_ROW_COUNT` of the file's manifest entry: the file must hold exactly this many rows (Paimon writes
     /// it exactly; a file with more or fewer rows is damaged or not the file the manifest describes).
     expected_rows: u64,
+    /// The file must hold exactly `expected_rows` rows. False for the text formats: a line is a row, and a
+    /// value with a line break is read as two lines (as the released reader reads it), so the count can
+    /// exceed the manifest's.
+    exact_rows: bool,
     done: bool,
 }
 
@@ -201,7 +205,7 @@ pub(crate) fn read_file_with(
         return Err(Error::Unsupported {
             path,
             reason: format!(
-                "the `{}` file format is read as Paimon {first} and later; {} has no reader for it",
+                "the `{}` file format is read as Paimon {first} and later; {} has no reader for it, or one this reader does not model",
                 crate::options::OptionName::as_str(&format),
                 table.release()
             ),
@@ -336,7 +340,7 @@ pub(crate) fn read_file_with(
             }
             super::blob::open(&path, &columns, batch_size, descriptors)?
         }
-        _ if format == FileFormat::Row => {
+        _ if format == FileFormat::Row || format.is_text() => {
             let keys = file_schema.trimmed_primary_keys();
             let thin = file_schema
                 .option("data-file.thin-mode")
@@ -347,10 +351,34 @@ pub(crate) fn read_file_with(
                 primary_keyed.then_some((keys.as_slice(), thin)),
                 &columns,
             );
-            let batches = format.reader().open(&path, &physical, batch_size)?;
-            super::row_format::project(batches, &physical, &columns)
+            if format == FileFormat::Csv && primary_keyed && options.raw_table_read {
+                // `RawFileSplitRead` (a primary-key table's files read without merging, as a batch scan
+                // with deletion vectors reads them) maps the table's columns, not the key-value layout the
+                // file holds, onto a CSV line's positions: the released reader reads other fields.
+                return Err(Error::Unsupported {
+                    path,
+                    reason: "a primary-key table's csv file read without merging: the released reader \
+                             takes the fields by the table's columns, not the file's key-value layout \
+                             (`_KEY_`, `_SEQUENCE_NUMBER`, `_VALUE_KIND` first), which is not modelled"
+                        .into(),
+                });
+            }
+            if format == FileFormat::Row {
+                let batches = format.open(&path, &physical, batch_size)?;
+                super::row_format::project(batches, &physical, &columns)
+            } else {
+                super::text::TextRead {
+                    format,
+                    options: &latest.options,
+                    file_columns: &physical,
+                    deleted_rows: deletion.is_some(),
+                    rules: table.release().rules(),
+                    partition_keys: &latest.partition_keys,
+                }
+                .open(&path, &columns, batch_size)?
+            }
         }
-        _ => format.reader().open(&path, &columns, batch_size)?,
+        _ => format.open(&path, &columns, batch_size)?,
     };
     // BLOB values held in the data file itself (descriptors of `.managed.blob` packs, or inline).
     // A `row` file holds the payloads themselves: only `blob-as-descriptor` changes them (into an error).
@@ -392,6 +420,7 @@ pub(crate) fn read_file_with(
         row_tracking,
         position: 0,
         expected_rows: u64::try_from(file.row_count).unwrap_or(0),
+        exact_rows: !format.is_text(),
         done: false,
     })
 }
@@ -555,7 +584,7 @@ impl Iterator for FileBatches {
             match self.raw.next() {
                 None => {
                     self.done = true;
-                    if self.position != self.expected_rows {
+                    if self.exact_rows && self.position != self.expected_rows {
                         return Some(Err(self.decode_err(format!(
                             "the file has {} rows, but its manifest entry records {}",
                             self.position, self.expected_rows
@@ -576,7 +605,9 @@ impl Iterator for FileBatches {
                     self.done = true;
                     return Some(Err(e));
                 }
-                Some(Ok((rows, _))) if self.position + rows as u64 > self.expected_rows => {
+                Some(Ok((rows, _)))
+                    if self.exact_rows && self.position + rows as u64 > self.expected_rows =>
+                {
                     self.done = true;
                     return Some(Err(self.decode_err(format!(
                         "the file has more than the {} rows its manifest entry records",
@@ -621,8 +652,8 @@ impl ColumnHalves {
         let pick = |idx: &[usize]| -> Vec<FileColumn> {
             idx.iter().map(|i| columns[*i].clone()).collect()
         };
-        let first = format.reader().open(path, &pick(&a), batch_size)?;
-        let second = format.reader().open(path, &pick(&b), batch_size)?;
+        let first = format.open(path, &pick(&a), batch_size)?;
+        let second = format.open(path, &pick(&b), batch_size)?;
         let mut order = vec![0; columns.len()];
         for (at, i) in a.iter().chain(b.iter()).enumerate() {
             order[*i] = at;

@@ -27,28 +27,41 @@ pub enum FileFormat {
     Lance,
     /// `.vortex` (2.0 paimon-vortex `VortexFileFormat`, `file.format=vortex`): a Vortex file.
     Vortex,
+    /// `.csv` (1.3+ paimon-format `CsvFileFormat`, `file.format=csv`): one row per line.
+    Csv,
+    /// `.json` (1.3+ paimon-format `JsonFileFormat`, `file.format=json`): one JSON object per line.
+    Json,
+    /// `.text` (1.4.1+ paimon-format `TextFileFormat`, `file.format=text`): one STRING per line.
+    Text,
 }
 
 impl FileFormat {
-    /// The format of `file_name`, or [`Error::Unsupported`] naming `path` for another extension (the 2.0
-    /// formats `.managed.blob` packs, `mosaic`, `csv`, `json`, `text` are named as such).
+    /// The format of `file_name` (`DataFilePathFactory.formatIdentifier`: the last extension, or the one
+    /// before a Hadoop compression extension, as `data-1.csv.gz`), or [`Error::Unsupported`] naming `path`
+    /// for another extension (the 2.0 formats `.managed.blob` packs and `mosaic` are named as such).
     pub fn of(file_name: &str, path: &Path) -> Result<FileFormat> {
         if file_name.ends_with(".blob") && !file_name.ends_with(".managed.blob") {
             return Ok(FileFormat::Blob);
         }
-        match file_name
-            .rsplit('.')
-            .next()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
+        let mut extensions = file_name.rsplit('.').map(str::to_ascii_lowercase);
+        let mut extension = extensions.next();
+        if matches!(
+            extension.as_deref(),
+            Some("gz" | "bz2" | "deflate" | "snappy" | "lz4" | "zst")
+        ) {
+            extension = extensions.next();
+        }
+        match extension.as_deref() {
             Some("parquet") => Ok(FileFormat::Parquet),
             Some("orc") => Ok(FileFormat::Orc),
             Some("avro") => Ok(FileFormat::Avro),
             Some("row") => Ok(FileFormat::Row),
             Some("lance") => Ok(FileFormat::Lance),
             Some("vortex") => Ok(FileFormat::Vortex),
-            Some(other @ ("blob" | "mosaic" | "csv" | "json" | "text")) => {
+            Some("csv") => Ok(FileFormat::Csv),
+            Some("json") => Ok(FileFormat::Json),
+            Some("text") => Ok(FileFormat::Text),
+            Some(other @ ("blob" | "mosaic")) => {
                 Err(Error::Unsupported {
                     path: path.to_path_buf(),
                     reason: format!(
@@ -114,9 +127,11 @@ pub(crate) trait FormatReader: Sync {
 }
 
 impl FileFormat {
-    /// The reader of this format: the one place a [`FileFormat`] is mapped to its decoder.
-    pub(crate) fn reader(self) -> &'static dyn FormatReader {
-        match self {
+    /// The reader of this format: the one place a [`FileFormat`] is mapped to its decoder. The text formats
+    /// (`csv`, `json`, `text`) have none: they read the table's options, so they are opened by
+    /// [`super::text::TextRead`].
+    pub(crate) fn reader(self) -> Option<&'static dyn FormatReader> {
+        Some(match self {
             FileFormat::Parquet => &parquet::ParquetReader,
             FileFormat::Orc => &orc::OrcReader,
             FileFormat::Avro => &avro::AvroReader,
@@ -124,17 +139,45 @@ impl FileFormat {
             FileFormat::Row => &row_format::RowFileReader,
             FileFormat::Lance => &lance::LanceReader,
             FileFormat::Vortex => &vortex::VortexReader,
+            FileFormat::Csv | FileFormat::Json | FileFormat::Text => return None,
+        })
+    }
+
+    /// Opens `path` with this format's [`FormatReader`]. Errors: as [`FormatReader::open`]; a text format
+    /// (opened by [`super::text::TextRead`] instead) is an internal [`Error::Unsupported`].
+    pub(crate) fn open(
+        self,
+        path: &Path,
+        columns: &[FileColumn],
+        batch_size: usize,
+    ) -> Result<RawBatches> {
+        match self.reader() {
+            Some(reader) => reader.open(path, columns, batch_size),
+            None => Err(Error::Unsupported {
+                path: path.to_path_buf(),
+                reason: "internal: a text data file is opened with the table's options".into(),
+            }),
         }
+    }
+
+    /// `csv`, `json` or `text`: one value per line ([`super::text`]).
+    pub(crate) fn is_text(self) -> bool {
+        matches!(self, FileFormat::Csv | FileFormat::Json | FileFormat::Text)
     }
 
     /// The first release whose reader this reader models for the format: 2.0.0 for `row` (no factory
     /// before it), `lance` (a plugin module whose 2.0.0 build, with lance-core 0.39, is modelled; the
     /// bundles of 1.3 and 1.4 carry no `lance` factory) and `vortex` (the plugin module paimon-vortex, first
-    /// released with 2.0.0); None for the formats of every release.
+    /// released with 2.0.0); 1.4.2 for the text formats `csv`, `json` (first released in 1.3.0; 1.3's
+    /// parsers are not modelled) and `text` (1.4.1), read as 2.0.0 and 1.4.2 read them; None for the
+    /// formats of every release.
     pub fn first_release(self) -> Option<crate::PaimonRelease> {
         match self {
             FileFormat::Row | FileFormat::Lance | FileFormat::Vortex => {
                 Some(crate::PaimonRelease::V2_0_0)
+            }
+            FileFormat::Csv | FileFormat::Json | FileFormat::Text => {
+                Some(crate::PaimonRelease::V1_4_2)
             }
             FileFormat::Parquet | FileFormat::Orc | FileFormat::Avro | FileFormat::Blob => None,
         }
@@ -166,6 +209,18 @@ mod tests {
         assert_eq!(
             FileFormat::of("data-1.vortex", Path::new("x")).unwrap(),
             FileFormat::Vortex
+        );
+        assert_eq!(
+            FileFormat::of("data-1.csv.gz", Path::new("x")).unwrap(),
+            FileFormat::Csv
+        );
+        assert_eq!(
+            FileFormat::of("data-1.JSON", Path::new("x")).unwrap(),
+            FileFormat::Json
+        );
+        assert_eq!(
+            FileFormat::of("data-1.zstd.parquet", Path::new("x")).unwrap(),
+            FileFormat::Parquet
         );
         for name in ["data-1.managed.blob", "data-1.mosaic"] {
             let err = FileFormat::of(name, Path::new(name)).unwrap_err();

@@ -47,6 +47,7 @@ pub(crate) mod parquet;
 mod row_format;
 mod shared_map;
 mod split_reader;
+mod text;
 mod vector_bunch;
 mod vortex;
 
@@ -79,6 +80,11 @@ pub struct FileReadOptions {
     /// Maximum rows per batch (at least 1). Batches can be smaller (file ends, deleted rows dropped);
     /// empty batches are never returned.
     pub batch_size: usize,
+    /// The file is read as `RawFileSplitRead` reads a batch split of a primary-key table without merging
+    /// (a raw-convertible split, e.g. with deletion vectors): by the table's columns, not by the key-value
+    /// layout the file holds. Formats that find columns by name read the same either way; a `csv` file of a
+    /// primary-key table is then refused (its fields are positional).
+    pub raw_table_read: bool,
 }
 
 impl Default for FileReadOptions {
@@ -87,6 +93,7 @@ impl Default for FileReadOptions {
         FileReadOptions {
             with_sequence_number: false,
             batch_size: DEFAULT_BATCH_SIZE,
+            raw_table_read: false,
         }
     }
 }

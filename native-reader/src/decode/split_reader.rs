@@ -147,6 +147,7 @@ impl SplitReader {
             options: FileReadOptions {
                 with_sequence_number: false,
                 batch_size: batch_size.max(1),
+                raw_table_read: !split.is_streaming,
             },
             units,
             next_unit: 0,

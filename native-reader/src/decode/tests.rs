@@ -75,6 +75,7 @@ fn read_file_maps_by_id_applies_deletion_vectors_and_adds_sequence_numbers() {
     let options = FileReadOptions {
         with_sequence_number: true,
         batch_size: 4,
+        raw_table_read: false,
     };
     let batches: Vec<RecordBatch> = read_file(&table, &bucket, &file, Some(&dv), &options)
         .unwrap()
@@ -160,9 +161,11 @@ fn deletion_vector_beyond_the_file_is_an_error_naming_both_files() {
 
 #[test]
 fn unknown_formats_are_refused_by_name() {
-    let path = Path::new("/t/bucket-0/data-1.csv");
-    let err = FileFormat::of("data-1.csv", path).unwrap_err().to_string();
-    assert!(err.contains("data-1.csv"));
+    let path = Path::new("/t/bucket-0/data-1.mosaic");
+    let err = FileFormat::of("data-1.mosaic", path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("data-1.mosaic"));
     assert_eq!(
         FileFormat::of("data-1.zstd.orc", path).unwrap(),
         FileFormat::Orc

@@ -172,6 +172,7 @@ impl MergeReader {
                 options: FileReadOptions {
                     with_sequence_number: true,
                     batch_size,
+                    raw_table_read: false,
                 },
                 key_columns,
                 keys,

@@ -161,6 +161,7 @@ fn for_each_record(
     let options = FileReadOptions {
         with_sequence_number: true,
         batch_size: DEFAULT_BATCH_SIZE,
+        raw_table_read: false,
     };
     for batch in read_file(table, bucket_path, file, None, &options)? {
         let batch: RecordBatch = batch?;

@@ -1,0 +1,413 @@
+//! Text data files: paimon-format's `csv`, `json` and `text` formats (`file.format=csv|json|text`, first
+//! released in 1.3.0 (`csv`, `json`) and 1.4.1 (`text`); modelled as 2.0.0 reads them).
+//!
+//! A file is one value per line ([`lines`]): `CsvFileReader` cuts a line into fields ([`csv`]),
+//! `JsonFileReader` reads it as a JSON object ([`json`]), `TextFileReader` returns it whole as the one
+//! STRING column. The bytes are decompressed by the file name's last extension, as Hadoop's
+//! `CompressionCodecFactory` picks a codec (`HadoopCompressionUtils`): `.gz` (GzipCodec) and `.deflate`
+//! (DeflateCodec, a zlib stream) are read; `.bz2`, `.snappy`, `.lz4` and `.zst` are refused by name (Hadoop's
+//! block framings and codecs that the released writer cannot use without Hadoop's native library). A `text`
+//! file keeps its `.text` name whatever `file.compression` says (`DataFilePathFactory` adds the compression
+//! extension to `csv` and `json` only), so, as in Java, it is read as it is.
+//!
+//! The options are the table's (`FileFormatDiscover` builds each format from the table's options), read with
+//! Paimon's fallback keys: `csv.field-delimiter` (`field-delimiter`, `seq`; default `,`),
+//! `csv.line-delimiter` (`lineSep`; `\n`), `csv.quote-character` (`quote`; `"`), `csv.escape-character`
+//! (`escape`; `\`), `csv.include-header` (`header`; false), `csv.null-literal` (`nullvalue`; empty),
+//! `csv.mode` (`mode`; permissive), `json.ignore-parse-errors` (false), `json.line-delimiter` (`\n`),
+//! `text.line-delimiter` (`lineSep`; `\n`).
+//!
+//! The file is decompressed into memory whole and parsed a batch at a time: memory is bounded by one file
+//! (Paimon's `target-file-size`), not by the table.
+
+mod csv;
+mod json;
+mod lines;
+mod values;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use arrow_array::ArrayRef;
+
+use super::format::{FileColumn, FileFormat, RawBatches};
+use super::mapped;
+use crate::error::{Error, Result};
+use crate::line::LineRules;
+use crate::schema::TypeKind;
+use crate::value::Datum;
+
+use self::csv::Mode as CsvMode;
+
+/// The `csv.*` options of a table (`CsvOptions`), as the parser uses them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CsvOptions {
+    /// First UTF-16 unit of `csv.field-delimiter`.
+    separator: u16,
+    /// First UTF-16 unit of `csv.quote-character`.
+    quote: u16,
+    /// First UTF-16 unit of `csv.escape-character`.
+    escape: u16,
+    /// `csv.null-literal`.
+    null_literal: String,
+    /// `csv.include-header`: the first line of each file is skipped.
+    include_header: bool,
+    /// `csv.mode`.
+    mode: CsvMode,
+    /// `csv.line-delimiter`.
+    line_delimiter: String,
+}
+
+/// Paimon's `Options.get` with fallback keys: the first key present.
+fn get<'a>(options: &'a BTreeMap<String, String>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .find_map(|k| options.get(*k).map(String::as_str))
+}
+
+fn first_unit(value: &str, key: &str) -> std::result::Result<u16, String> {
+    value
+        .encode_utf16()
+        .next()
+        .ok_or_else(|| format!("`{key}` is empty (Java's `charAt(0)` throws)"))
+}
+
+impl CsvOptions {
+    /// The options of a table's option map. Errors: a reason naming the option (an empty delimiter, quote or
+    /// escape, an unknown mode, or the combinations `CsvParser` refuses).
+    pub(crate) fn from_options(
+        options: &BTreeMap<String, String>,
+    ) -> std::result::Result<CsvOptions, String> {
+        let separator = first_unit(
+            get(options, &["csv.field-delimiter", "field-delimiter", "seq"]).unwrap_or(","),
+            "csv.field-delimiter",
+        )?;
+        let quote = first_unit(
+            get(options, &["csv.quote-character", "quote"]).unwrap_or("\""),
+            "csv.quote-character",
+        )?;
+        let escape = first_unit(
+            get(options, &["csv.escape-character", "escape"]).unwrap_or("\\"),
+            "csv.escape-character",
+        )?;
+        let mode = match get(options, &["csv.mode", "mode"])
+            .unwrap_or("permissive")
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "permissive" => CsvMode::Permissive,
+            "dropmalformed" => CsvMode::DropMalformed,
+            "failfast" => CsvMode::FailFast,
+            other => return Err(format!("`csv.mode` = `{other}` is not a mode")),
+        };
+        let include_header = get(options, &["csv.include-header", "header"])
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+        if separator == 0 || separator == quote || separator == escape {
+            return Err(
+                "`csv.field-delimiter` is NUL or equals the quote or escape character".into(),
+            );
+        }
+        if (quote != 0 || escape != 0) && quote == escape {
+            return Err("`csv.quote-character` equals `csv.escape-character`".into());
+        }
+        Ok(CsvOptions {
+            separator,
+            quote,
+            escape,
+            null_literal: get(options, &["csv.null-literal", "nullvalue"])
+                .unwrap_or("")
+                .to_owned(),
+            include_header,
+            mode,
+            line_delimiter: get(options, &["csv.line-delimiter", "lineSep"])
+                .unwrap_or("\n")
+                .to_owned(),
+        })
+    }
+}
+
+/// How one text file is read: the format, its options, and the release's rules for the values.
+pub(crate) struct TextRead<'a> {
+    /// `Csv`, `Json` or `Text`.
+    pub(crate) format: FileFormat,
+    /// The table's options.
+    pub(crate) options: &'a BTreeMap<String, String>,
+    /// The columns the file was written with, in order (`FormatReaderMapping`'s `allDataFieldsInFile`):
+    /// a CSV field's position is its column's place here.
+    pub(crate) file_columns: &'a [FileColumn],
+    /// A deletion vector applies to the file (positions are line numbers, so `csv.mode=dropmalformed` and
+    /// `json.ignore-parse-errors`, which drop lines, are refused with one).
+    pub(crate) deleted_rows: bool,
+    /// The release's rules (the casts of DATE, TIME, TIMESTAMP and DECIMAL text).
+    pub(crate) rules: &'static LineRules,
+    /// The table's partition keys (`partitionKeys`).
+    pub(crate) partition_keys: &'a [String],
+}
+
+/// The parser of one file's lines.
+enum Parser {
+    Csv {
+        options: CsvOptions,
+        projection: Vec<usize>,
+        partition: Vec<bool>,
+        types: Vec<crate::schema::DataType>,
+    },
+    Json {
+        ignore_errors: bool,
+    },
+    Text,
+}
+
+impl TextRead<'_> {
+    /// Opens `path` and parses `columns` in batches of at most `batch_size` rows ([`super::format::FormatReader`]'s
+    /// contract). Errors: [`Error::Unsupported`] for a compression or an option combination not read here,
+    /// [`Error::Decode`] for bytes that do not decompress, or options the released reader refuses; a line
+    /// the released reader fails on is a decode error of its batch, naming the file and the line number.
+    pub(crate) fn open(
+        &self,
+        path: &Path,
+        columns: &[FileColumn],
+        batch_size: usize,
+    ) -> Result<RawBatches> {
+        let unsupported = |reason: String| Error::Unsupported {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let decode = |reason: String| Error::Decode {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let (parser, delimiter) = match self.format {
+            FileFormat::Csv => {
+                let options = CsvOptions::from_options(self.options).map_err(decode)?;
+                if options.mode == CsvMode::DropMalformed && self.deleted_rows {
+                    return Err(unsupported(
+                        "csv.mode=dropmalformed with a deletion vector (positions of dropped lines) is not read natively".into(),
+                    ));
+                }
+                // A column is found by name among the written ones (`createProjectionMapping`).
+                let mut projection = Vec::with_capacity(columns.len());
+                for c in columns {
+                    match self.file_columns.iter().position(|f| f.name == c.name) {
+                        Some(at) => projection.push(at),
+                        None => {
+                            return Err(decode(format!(
+                                "Projected field '{}' not found in read schema",
+                                c.name
+                            )))
+                        }
+                    }
+                }
+                let types = self
+                    .file_columns
+                    .iter()
+                    .map(|c| c.data_type.clone())
+                    .collect();
+                let delimiter = options.line_delimiter.clone();
+                let partition = columns
+                    .iter()
+                    .map(|c| self.partition_keys.contains(&c.name))
+                    .collect();
+                (
+                    Parser::Csv {
+                        options,
+                        projection,
+                        partition,
+                        types,
+                    },
+                    delimiter,
+                )
+            }
+            FileFormat::Json => {
+                let ignore_errors = get(self.options, &["json.ignore-parse-errors"])
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+                if ignore_errors && self.deleted_rows {
+                    return Err(unsupported(
+                        "json.ignore-parse-errors with a deletion vector (positions of dropped lines) is not read natively".into(),
+                    ));
+                }
+                let delimiter = get(self.options, &["json.line-delimiter"]).unwrap_or("\n");
+                (Parser::Json { ignore_errors }, delimiter.to_owned())
+            }
+            _ => {
+                if columns.len() > 1
+                    || columns.iter().any(|c| {
+                        !matches!(c.data_type.kind, TypeKind::VarChar(_) | TypeKind::Char(_))
+                    })
+                {
+                    return Err(unsupported(format!(
+                        "a text file holds one STRING column; {} columns of it are read (a partition column among them is not read natively)",
+                        columns.len()
+                    )));
+                }
+                let delimiter =
+                    get(self.options, &["text.line-delimiter", "lineSep"]).unwrap_or("\n");
+                (Parser::Text, delimiter.to_owned())
+            }
+        };
+        let bytes = decompress(path, mapped::read_all(path)?.to_vec())?;
+        Ok(Box::new(TextBatches {
+            bytes,
+            pos: 0,
+            delimiter,
+            header: matches!(&parser, Parser::Csv { options, .. } if options.include_header),
+            parser,
+            columns: columns.to_vec(),
+            rules: self.rules,
+            path: path.to_path_buf(),
+            step: batch_size.max(1),
+            line: 0,
+            done: false,
+        }))
+    }
+}
+
+/// The file's bytes decompressed by its last extension (Hadoop's `CompressionCodecFactory.getCodec`).
+fn decompress(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let extension = name.rsplit('.').next().unwrap_or("");
+    let mut out = Vec::new();
+    let read = match extension {
+        "gz" => flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out),
+        "deflate" => flate2::read::ZlibDecoder::new(bytes.as_slice()).read_to_end(&mut out),
+        "bz2" | "snappy" | "lz4" | "zst" => {
+            return Err(Error::Unsupported {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "a text data file compressed with Hadoop's `.{extension}` codec is not read natively"
+                ),
+            })
+        }
+        _ => return Ok(bytes),
+    };
+    read.map_err(|e| Error::Decode {
+        path: path.to_path_buf(),
+        reason: format!("the `.{extension}` stream does not decompress: {e}"),
+    })?;
+    Ok(out)
+}
+
+/// The batches of one text file.
+struct TextBatches {
+    bytes: Vec<u8>,
+    /// Byte offset of the next line.
+    pos: usize,
+    delimiter: String,
+    /// The CSV header line is still to be skipped.
+    header: bool,
+    parser: Parser,
+    columns: Vec<FileColumn>,
+    rules: &'static LineRules,
+    path: PathBuf,
+    step: usize,
+    /// Lines read so far (for messages).
+    line: usize,
+    done: bool,
+}
+
+impl TextBatches {
+    fn next_batch(&mut self) -> Result<Option<(usize, Vec<ArrayRef>)>> {
+        let mut lines = lines::Lines::new(&self.bytes, &self.delimiter);
+        lines.seek(self.pos);
+        if self.header {
+            self.header = false;
+            if lines.next().is_some() {
+                self.line += 1;
+            }
+        }
+        let mut rows: Vec<Vec<Datum>> = Vec::new();
+        let decode = |line: usize, reason: String| Error::Decode {
+            path: self.path.clone(),
+            reason: format!("line {line}: {reason}"),
+        };
+        while rows.len() < self.step {
+            let Some(text) = lines.next() else {
+                self.done = true;
+                break;
+            };
+            self.line += 1;
+            let row = match &self.parser {
+                Parser::Csv {
+                    options,
+                    projection,
+                    partition,
+                    types,
+                } => {
+                    match csv::parse_line(&text, projection, partition, types, options, self.rules)
+                    {
+                        Ok(csv::Parsed::Row(row)) => Some(row),
+                        Ok(csv::Parsed::Dropped) => None,
+                        Err(csv::CsvError::Value(r)) => return Err(decode(self.line, r)),
+                        Err(csv::CsvError::Unsupported(r)) => {
+                            return Err(Error::Unsupported {
+                                path: self.path.clone(),
+                                reason: format!("line {}: {r}", self.line),
+                            })
+                        }
+                    }
+                }
+                Parser::Json { ignore_errors } => {
+                    let named: Vec<(&str, &crate::schema::DataType)> = self
+                        .columns
+                        .iter()
+                        .map(|c| (c.name.as_str(), &c.data_type))
+                        .collect();
+                    match json::parse_line(&text, &named, *ignore_errors, self.rules) {
+                        Ok(row) => row,
+                        Err(json::JsonError::Value(r)) => return Err(decode(self.line, r)),
+                        Err(json::JsonError::Unsupported(r)) => {
+                            return Err(Error::Unsupported {
+                                path: self.path.clone(),
+                                reason: r,
+                            })
+                        }
+                    }
+                }
+                Parser::Text => Some(
+                    self.columns
+                        .iter()
+                        .map(|_| Datum::String(text.clone()))
+                        .collect(),
+                ),
+            };
+            rows.extend(row);
+        }
+        self.pos = lines.position();
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let mut arrays = Vec::with_capacity(self.columns.len());
+        for (i, column) in self.columns.iter().enumerate() {
+            let values: Vec<Datum> = rows
+                .iter_mut()
+                .map(|r| std::mem::replace(&mut r[i], Datum::Null))
+                .collect();
+            arrays.push(Datum::to_arrow(&column.arrow_type(), &values).map_err(|e| {
+                Error::Decode {
+                    path: self.path.clone(),
+                    reason: format!("column `{}`: {e}", column.name),
+                }
+            })?);
+        }
+        Ok(Some((rows.len(), arrays)))
+    }
+}
+
+impl Iterator for TextBatches {
+    type Item = Result<(usize, Vec<ArrayRef>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done && self.pos >= self.bytes.len() {
+            return None;
+        }
+        match self.next_batch() {
+            Ok(Some(batch)) => Some(Ok(batch)),
+            Ok(None) => None,
+            Err(e) => {
+                self.done = true;
+                self.pos = self.bytes.len();
+                Some(Err(e))
+            }
+        }
+    }
+}
