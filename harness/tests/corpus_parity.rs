@@ -188,6 +188,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c45-vortex-format",
     "c45-vortex-primary-key",
     "c46-csv-format",
+    "c46-csv-line-breaks",
     "c46-csv-primary-key",
     "c46-json-format",
     "c46-json-primary-key",
@@ -287,10 +288,7 @@ fn check_corpora(
     corpora: &[std::path::PathBuf],
     modes: &[(&str, ReplayMode)],
 ) {
-    let limits: Vec<ReleaseLimit> = std::iter::once(C46_CSV_RAW_READ)
-        .chain(RELEASE_LIMITS.iter().copied())
-        .collect();
-    check_tables(stock, version, corpora, modes, "table", &limits);
+    check_tables(stock, version, corpora, modes, "table", RELEASE_LIMITS);
 }
 
 /// [`check_corpora`] of each corpus's `table_name` (`table`, or a system table `table$row_tracking`), with
@@ -452,10 +450,9 @@ fn read_optimized_system_tables_replay_identically_on_this_line() {
     let version = stock.bridge().paimon_version().expect("version");
     let batch = &[("batch", ReplayMode::Batch)];
     let line = common::line_corpora(&version);
-    // `$ro` (`ReadOptimizedTable`) reads the main branch alone on every release: no fallback branch; it
-    // reads a primary-key table's top-level files without merging, as a batch with deletion vectors does.
-    let limits: Vec<ReleaseLimit> = std::iter::once(&C46_CSV_RAW_READ)
-        .chain(RELEASE_LIMITS.iter())
+    // `$ro` (`ReadOptimizedTable`) reads the main branch alone on every release: no fallback branch.
+    let limits: Vec<ReleaseLimit> = RELEASE_LIMITS
+        .iter()
         .filter(|l| l.corpus != "c26-fallback-branch" || !l.releases.contains(&"1.0.0"))
         .copied()
         .collect();

@@ -118,6 +118,18 @@ pub(crate) const C32_2_0_STREAMED: ReleaseLimit = ReleaseLimit {
     problem: "stock reader: java.lang.UnsupportedOperationException: Should never call this method for placeholder blob.",
 };
 
+/// The refusal of a corpus in a text format by the lines before 1.4.2.
+const fn text_format_refused(corpus: &'static str, problem: &'static str) -> ReleaseLimit {
+    ReleaseLimit {
+        corpus,
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
+        modes: EVERY_MODE,
+        problem,
+    }
+}
+
+const CSV_REFUSED: &str = "the `csv` file format is read as Paimon 1.4.2 and later";
+
 pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     // BLOB is from 1.4.1: earlier schema parsers fail on the type, and the native reader refuses the table
     // as that release (`native_reader::line::TypeNames`).
@@ -198,36 +210,18 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     },
     // The text formats (`csv`, `json`, `text`) are read natively as 1.4.2 and 2.0.0; as earlier lines the
     // native reader refuses them by name (1.0-1.2 have no factory, 1.3's parsers are not modelled).
-    ReleaseLimit {
-        corpus: "c46-csv-format",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "the `csv` file format is read as Paimon 1.4.2 and later",
-    },
-    ReleaseLimit {
-        corpus: "c46-csv-primary-key",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "the `csv` file format is read as Paimon 1.4.2 and later",
-    },
-    ReleaseLimit {
-        corpus: "c46-json-format",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "has type VECTOR",
-    },
-    ReleaseLimit {
-        corpus: "c46-json-primary-key",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "the `json` file format is read as Paimon 1.4.2 and later",
-    },
-    ReleaseLimit {
-        corpus: "c46-text-format",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"],
-        modes: EVERY_MODE,
-        problem: "the `text` file format is read as Paimon 1.4.2 and later",
-    },
+    text_format_refused("c46-csv-format", CSV_REFUSED),
+    text_format_refused("c46-csv-line-breaks", CSV_REFUSED),
+    text_format_refused("c46-csv-primary-key", CSV_REFUSED),
+    text_format_refused("c46-json-format", "has type VECTOR"),
+    text_format_refused(
+        "c46-json-primary-key",
+        "the `json` file format is read as Paimon 1.4.2 and later",
+    ),
+    text_format_refused(
+        "c46-text-format",
+        "the `text` file format is read as Paimon 1.4.2 and later",
+    ),
     // The shared-shredding MAP layout is from 2.0.0: earlier Parquet readers fail on its struct, and the
     // native reader as them refuses it.
     ReleaseLimit {
@@ -297,13 +291,3 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         problem: "stock reader: java.lang.ClassCastException",
     },
 ];
-
-/// A primary-key table's csv files read without merging (a batch scan of the data table with deletion
-/// vectors; its system tables merge): `RawFileSplitRead` maps the table's columns onto the file's key-value
-/// layout by position, which the native reader refuses by name.
-pub(crate) const C46_CSV_RAW_READ: ReleaseLimit = ReleaseLimit {
-    corpus: "c46-csv-primary-key",
-    releases: &["1.4.2", "2.0.0"],
-    modes: &["latest-full", "batch"],
-    problem: "a primary-key table's csv file read without merging",
-};

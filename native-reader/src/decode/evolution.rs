@@ -8,7 +8,7 @@ use std::sync::Arc;
 use arrow_array::{new_null_array, ArrayRef, BooleanArray, RecordBatch};
 use arrow_schema::SchemaRef;
 
-use super::file::read_file_with;
+use super::file::{read_file_with, SplitContext};
 use super::FileReadOptions;
 use crate::deletion_vector::DeletionVector;
 use crate::error::{Error, ErrorKind, Result};
@@ -218,8 +218,7 @@ impl GroupBatches {
                 file,
                 None,
                 &self.options,
-                None,
-                None,
+                SplitContext::default(),
             )?;
             for batch in read {
                 batches.push(batch?);

@@ -168,7 +168,29 @@ pub fn read_file(
     deletion: Option<&DeletionFileDesc>,
     options: &FileReadOptions,
 ) -> Result<FileBatches> {
-    read_file_with(table, bucket_path, file, deletion, options, None, None)
+    read_file_with(
+        table,
+        bucket_path,
+        file,
+        deletion,
+        options,
+        SplitContext::default(),
+    )
+}
+
+/// What [`read_file_with`] knows of the split a file is read for, beyond the table.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct SplitContext<'a> {
+    /// Decode a Parquet or ORC file's columns in two halves side by side on this pool.
+    pub(crate) ahead: Option<&'a AheadPool>,
+    /// Field ids read as NULL whether or not the file holds them (the Parquet reader of 1.0.0 to 1.1.1
+    /// keeps, per split read, the columns one file lacked:
+    /// [`crate::line::LineRules::parquet_missing_columns_sticky`]).
+    pub(crate) forced_missing: Option<&'a HashSet<i32>>,
+    /// The split's partition values as [`crate::split::Split::partition`] renders them, one per partition
+    /// key: the text formats fill partition columns from them, as `FormatReaderMapping` fills them from the
+    /// split's partition (`PartitionUtils.trimPartitionFields`).
+    pub(crate) partition: Option<&'a [Option<String>]>,
 }
 
 /// [`read_file`], with the columns of a Parquet or ORC file decoded by two readers side by side when
@@ -179,8 +201,7 @@ pub fn read_file(
 /// whose records are decoded whole whatever the projection, and files of one column are read as
 /// [`read_file`] reads them.
 ///
-/// `forced_missing`: field ids read as NULL whether or not the file holds them (the Parquet reader of 1.0.0 to
-/// 1.1.1 keeps, per split read, the columns one file lacked: [`crate::line::LineRules::parquet_missing_columns_sticky`]).
+/// `split`: what the split being read adds ([`SplitContext`]).
 ///
 /// Errors: as [`read_file`]; [`Error::Decode`] naming the file when the two halves disagree on a batch's
 /// row count.
@@ -190,9 +211,13 @@ pub(crate) fn read_file_with(
     file: &DataFileDesc,
     deletion: Option<&DeletionFileDesc>,
     options: &FileReadOptions,
-    ahead: Option<&AheadPool>,
-    forced_missing: Option<&HashSet<i32>>,
+    split: SplitContext<'_>,
 ) -> Result<FileBatches> {
+    let SplitContext {
+        ahead,
+        forced_missing,
+        partition,
+    } = split;
     table.check_readable()?;
     let path = file
         .path(bucket_path)
@@ -351,18 +376,16 @@ pub(crate) fn read_file_with(
                 primary_keyed.then_some((keys.as_slice(), thin)),
                 &columns,
             );
-            if format == FileFormat::Csv && primary_keyed && options.raw_table_read {
-                // `RawFileSplitRead` (a primary-key table's files read without merging, as a batch scan
-                // with deletion vectors reads them) maps the table's columns, not the key-value layout the
-                // file holds, onto a CSV line's positions: the released reader reads other fields.
-                return Err(Error::Unsupported {
-                    path,
-                    reason: "a primary-key table's csv file read without merging: the released reader \
-                             takes the fields by the table's columns, not the file's key-value layout \
-                             (`_KEY_`, `_SEQUENCE_NUMBER`, `_VALUE_KIND` first), which is not modelled"
-                        .into(),
-                });
-            }
+            // `RawFileSplitRead` (a primary-key table's files read without merging, as a batch scan with
+            // deletion vectors reads them) takes the file's columns to be the table's (`TableSchema::fields`),
+            // not the key-value layout the file holds, and gives every row +I: a CSV line's fields are then
+            // found at the table columns' positions, as the released reader finds them.
+            let raw_csv = format == FileFormat::Csv && primary_keyed && options.raw_table_read;
+            let physical = if raw_csv {
+                super::row_format::physical_columns(file, &file_schema.fields, None, &columns)
+            } else {
+                physical
+            };
             if format == FileFormat::Row {
                 let batches = format.open(&path, &physical, batch_size)?;
                 super::row_format::project(batches, &physical, &columns)
@@ -374,6 +397,8 @@ pub(crate) fn read_file_with(
                     deleted_rows: deletion.is_some(),
                     rules: table.release().rules(),
                     partition_keys: &latest.partition_keys,
+                    partition_values: partition,
+                    raw_insert: raw_csv,
                 }
                 .open(&path, &columns, batch_size)?
             }

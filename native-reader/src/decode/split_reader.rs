@@ -8,7 +8,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use super::evolution::GroupBatches;
-use super::file::read_file_with;
+use super::file::{read_file_with, SplitContext};
 use super::{FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::line::DataEvolution;
@@ -40,6 +40,8 @@ pub struct SplitReader {
     current: VecDeque<Box<dyn Iterator<Item = Result<RecordBatch>> + Send>>,
     /// Decode ahead on this pool ([`crate::read::ahead`]): the next [`AHEAD_FILES`] files at once.
     ahead: Option<AheadPool>,
+    /// `split.partition`, shared by the files' readers.
+    partition: Arc<[Option<String>]>,
     failed: bool,
 }
 
@@ -57,6 +59,8 @@ struct LazyFile {
     columns_ahead: Option<AheadPool>,
     /// Field ids read as NULL ([`crate::line::LineRules::parquet_missing_columns_sticky`]).
     forced_missing: Option<HashSet<i32>>,
+    /// The split's partition ([`crate::split::Split::partition`]).
+    partition: Arc<[Option<String>]>,
     open: Option<FileBatches>,
     failed: bool,
 }
@@ -75,8 +79,11 @@ impl Iterator for LazyFile {
                 &self.file,
                 self.deletion.as_ref(),
                 &self.options,
-                self.columns_ahead.as_ref(),
-                self.forced_missing.as_ref(),
+                SplitContext {
+                    ahead: self.columns_ahead.as_ref(),
+                    forced_missing: self.forced_missing.as_ref(),
+                    partition: Some(&self.partition),
+                },
             ) {
                 Ok(f) => self.open = Some(f),
                 Err(e) => {
@@ -154,6 +161,7 @@ impl SplitReader {
             sticky_missing: HashMap::new(),
             current: VecDeque::new(),
             ahead,
+            partition: split.partition.clone().into(),
             failed: false,
         })
     }
@@ -209,6 +217,7 @@ impl SplitReader {
             options: self.options,
             columns_ahead: self.ahead.clone().filter(|_| single),
             forced_missing,
+            partition: self.partition.clone(),
             open: None,
             failed: false,
         };

@@ -1,12 +1,13 @@
 //! Text data files: paimon-format's `csv`, `json` and `text` formats (`file.format=csv|json|text`, first
-//! released in 1.3.0 (`csv`, `json`) and 1.4.1 (`text`); modelled as 2.0.0 reads them).
+//! released in 1.3.0 (`csv`, `json`) and 1.4.1 (`text`); modelled as 2.0.0 and 1.4.2 read them).
 //!
 //! A file is one value per line ([`lines`]): `CsvFileReader` cuts a line into fields ([`csv`]),
 //! `JsonFileReader` reads it as a JSON object ([`json`]), `TextFileReader` returns it whole as the one
 //! STRING column. The bytes are decompressed by the file name's last extension, as Hadoop's
-//! `CompressionCodecFactory` picks a codec (`HadoopCompressionUtils`): `.gz` (GzipCodec) and `.deflate`
-//! (DeflateCodec, a zlib stream) are read; `.bz2`, `.snappy`, `.lz4` and `.zst` are refused by name (Hadoop's
-//! block framings and codecs that the released writer cannot use without Hadoop's native library). A `text`
+//! `CompressionCodecFactory` picks a codec (`HadoopCompressionUtils`): `.gz` (GzipCodec), `.deflate`
+//! (DeflateCodec, a zlib stream) and `.bz2` (BZip2Codec, a bzip2 stream) are read; `.snappy`, `.lz4` and
+//! `.zst` are refused by name (Hadoop's block framings, and codecs that the released writer cannot use
+//! without Hadoop's native library). A `text`
 //! file keeps its `.text` name whatever `file.compression` says (`DataFilePathFactory` adds the compression
 //! extension to `csv` and `json` only), so, as in Java, it is read as it is.
 //!
@@ -16,6 +17,13 @@
 //! (`escape`; `\`), `csv.include-header` (`header`; false), `csv.null-literal` (`nullvalue`; empty),
 //! `csv.mode` (`mode`; permissive), `json.ignore-parse-errors` (false), `json.line-delimiter` (`\n`),
 //! `text.line-delimiter` (`lineSep`; `\n`).
+//!
+//! Partition columns are not read from the file: they are filled from the split's partition, as
+//! `FormatReaderMapping` fills them (`PartitionUtils.trimPartitionFields`), so a line that a CSV value's line
+//! break cut short keeps its partition, and a `text` table may be partitioned. A primary-key table's file read
+//! without merging (`RawFileSplitRead`, the batch of a table with deletion vectors) is read as Java reads it:
+//! the table's columns are taken for the file's (a CSV field is then found at the table column's position,
+//! not the key-value layout's), and every row is +I.
 //!
 //! The file is decompressed into memory whole and parsed a batch at a time: memory is bounded by one file
 //! (Paimon's `target-file-size`), not by the table.
@@ -142,6 +150,12 @@ pub(crate) struct TextRead<'a> {
     pub(crate) rules: &'static LineRules,
     /// The table's partition keys (`partitionKeys`).
     pub(crate) partition_keys: &'a [String],
+    /// The split's partition values, rendered ([`crate::split::Split::partition`]), one per partition key;
+    /// `None` when the file is read outside a split's reader (a merge of sorted runs).
+    pub(crate) partition_values: Option<&'a [Option<String>]>,
+    /// Every row is +I: the requested `_VALUE_KIND` column is 0 and not read from the file
+    /// (`RawFileSplitRead` of a primary-key table's file).
+    pub(crate) raw_insert: bool,
 }
 
 /// The parser of one file's lines.
@@ -177,6 +191,33 @@ impl TextRead<'_> {
             path: path.to_path_buf(),
             reason,
         };
+        // Partition columns are filled from the split's partition, as `FormatReaderMapping` fills them
+        // (`PartitionUtils.trimPartitionFields`): the format reader never sees them. A rendered value that
+        // does not read back as the column's type (e.g. a TIMESTAMP's `toString`) leaves the column to the
+        // file, where the CSV parser refuses a line that leaves it unread.
+        let fixed: Vec<Option<Datum>> = columns
+            .iter()
+            .map(|c| {
+                if self.raw_insert && c.name == super::VALUE_KIND_COLUMN {
+                    return Some(Datum::Int(0));
+                }
+                let at = self.partition_keys.iter().position(|k| *k == c.name)?;
+                match self.partition_values?.get(at)? {
+                    None => Some(Datum::Null),
+                    Some(text) => values::parse_value(text, &c.data_type, self.rules)
+                        .ok()
+                        .flatten(),
+                }
+            })
+            .collect();
+        let all_columns = columns;
+        let columns: Vec<FileColumn> = all_columns
+            .iter()
+            .zip(&fixed)
+            .filter(|(_, f)| f.is_none())
+            .map(|(c, _)| c.clone())
+            .collect();
+        let columns = columns.as_slice();
         let (parser, delimiter) = match self.format {
             FileFormat::Csv => {
                 let options = CsvOptions::from_options(self.options).map_err(decode)?;
@@ -236,7 +277,7 @@ impl TextRead<'_> {
                     })
                 {
                     return Err(unsupported(format!(
-                        "a text file holds one STRING column; {} columns of it are read (a partition column among them is not read natively)",
+                        "a text file holds one STRING column; {} columns other than the partition's are read",
                         columns.len()
                     )));
                 }
@@ -253,6 +294,8 @@ impl TextRead<'_> {
             header: matches!(&parser, Parser::Csv { options, .. } if options.include_header),
             parser,
             columns: columns.to_vec(),
+            all_columns: all_columns.to_vec(),
+            fixed,
             rules: self.rules,
             path: path.to_path_buf(),
             step: batch_size.max(1),
@@ -270,7 +313,8 @@ fn decompress(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
     let read = match extension {
         "gz" => flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out),
         "deflate" => flate2::read::ZlibDecoder::new(bytes.as_slice()).read_to_end(&mut out),
-        "bz2" | "snappy" | "lz4" | "zst" => {
+        "bz2" => bzip2::read::MultiBzDecoder::new(bytes.as_slice()).read_to_end(&mut out),
+        "snappy" | "lz4" | "zst" => {
             return Err(Error::Unsupported {
                 path: path.to_path_buf(),
                 reason: format!(
@@ -296,7 +340,12 @@ struct TextBatches {
     /// The CSV header line is still to be skipped.
     header: bool,
     parser: Parser,
+    /// The columns the parser reads (the requested ones without the fixed partition columns).
     columns: Vec<FileColumn>,
+    /// The requested columns.
+    all_columns: Vec<FileColumn>,
+    /// Per requested column, its value in every row (a partition column), or `None`: parsed.
+    fixed: Vec<Option<Datum>>,
     rules: &'static LineRules,
     path: PathBuf,
     step: usize,
@@ -376,12 +425,18 @@ impl TextBatches {
         if rows.is_empty() {
             return Ok(None);
         }
-        let mut arrays = Vec::with_capacity(self.columns.len());
-        for (i, column) in self.columns.iter().enumerate() {
-            let values: Vec<Datum> = rows
-                .iter_mut()
-                .map(|r| std::mem::replace(&mut r[i], Datum::Null))
-                .collect();
+        let mut arrays = Vec::with_capacity(self.all_columns.len());
+        let mut parsed = 0;
+        for (column, fixed) in self.all_columns.iter().zip(&self.fixed) {
+            let values: Vec<Datum> = match fixed {
+                Some(value) => vec![value.clone(); rows.len()],
+                None => {
+                    parsed += 1;
+                    rows.iter_mut()
+                        .map(|r| std::mem::replace(&mut r[parsed - 1], Datum::Null))
+                        .collect()
+                }
+            };
             arrays.push(Datum::to_arrow(&column.arrow_type(), &values).map_err(|e| {
                 Error::Decode {
                     path: self.path.clone(),
@@ -409,5 +464,66 @@ impl Iterator for TextBatches {
                 Some(Err(e))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn csv_options_follow_the_fallback_keys() {
+        let o = CsvOptions::from_options(&options(&[
+            ("seq", ";"),
+            ("field-delimiter", "|"),
+            ("header", "TRUE"),
+            ("mode", "FAILFAST"),
+            ("nullvalue", "\\N"),
+        ]))
+        .unwrap();
+        // `csv.field-delimiter` falls back to `field-delimiter` before `seq`.
+        assert_eq!(o.separator, u16::from(b'|'));
+        assert!(o.include_header);
+        assert_eq!(o.mode, CsvMode::FailFast);
+        assert_eq!(o.null_literal, "\\N");
+        let o = CsvOptions::from_options(&options(&[
+            ("csv.field-delimiter", "\t"),
+            ("field-delimiter", "|"),
+        ]))
+        .unwrap();
+        assert_eq!(o.separator, u16::from(b'\t'));
+        assert_eq!(o.quote, u16::from(b'"'));
+        assert_eq!(o.escape, u16::from(b'\\'));
+        // `CsvParser` refuses a separator equal to the quote, and an unknown mode is not a mode.
+        assert!(CsvOptions::from_options(&options(&[("csv.field-delimiter", "\"")])).is_err());
+        assert!(CsvOptions::from_options(&options(&[("csv.mode", "lenient")])).is_err());
+    }
+
+    #[test]
+    fn codecs_are_chosen_by_the_last_extension() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"a\nb\n").unwrap();
+        let bytes = gz.finish().unwrap();
+        assert_eq!(
+            decompress(Path::new("/t/data-1.csv.gz"), bytes.clone()).unwrap(),
+            b"a\nb\n"
+        );
+        // A `.text` file is read as it is, compressed or not (`DataFilePathFactory` gives it no codec suffix).
+        assert_eq!(
+            decompress(Path::new("/t/data-1.text"), bytes.clone()).unwrap(),
+            bytes
+        );
+        let err = decompress(Path::new("/t/data-1.json.zst"), bytes.clone()).unwrap_err();
+        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+        let err = decompress(Path::new("/t/data-1.csv.deflate"), bytes).unwrap_err();
+        assert!(err.to_string().contains("data-1.csv.deflate"), "{err}");
     }
 }
