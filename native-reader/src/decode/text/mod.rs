@@ -201,6 +201,11 @@ impl TextRead<'_> {
                 if self.raw_insert && c.name == super::VALUE_KIND_COLUMN {
                     return Some(Datum::Int(0));
                 }
+                // A column the file was not written with (a row-tracking column, which Java reads as a
+                // system field, not through the format reader) is NULL, as the format readers' contract says.
+                if !self.file_columns.iter().any(|f| f.name == c.name) {
+                    return Some(Datum::Null);
+                }
                 let at = self.partition_keys.iter().position(|k| *k == c.name)?;
                 match self.partition_values?.get(at)? {
                     None => Some(Datum::Null),
@@ -226,19 +231,12 @@ impl TextRead<'_> {
                         "csv.mode=dropmalformed with a deletion vector (positions of dropped lines) is not read natively".into(),
                     ));
                 }
-                // A column is found by name among the written ones (`createProjectionMapping`).
-                let mut projection = Vec::with_capacity(columns.len());
-                for c in columns {
-                    match self.file_columns.iter().position(|f| f.name == c.name) {
-                        Some(at) => projection.push(at),
-                        None => {
-                            return Err(decode(format!(
-                                "Projected field '{}' not found in read schema",
-                                c.name
-                            )))
-                        }
-                    }
-                }
+                // A column is found by name among the written ones (`createProjectionMapping`; the
+                // others are fixed NULLs above).
+                let projection: Vec<usize> = columns
+                    .iter()
+                    .filter_map(|c| self.file_columns.iter().position(|f| f.name == c.name))
+                    .collect();
                 let types = self
                     .file_columns
                     .iter()
@@ -504,6 +502,84 @@ mod tests {
         // `CsvParser` refuses a separator equal to the quote, and an unknown mode is not a mode.
         assert!(CsvOptions::from_options(&options(&[("csv.field-delimiter", "\"")])).is_err());
         assert!(CsvOptions::from_options(&options(&[("csv.mode", "lenient")])).is_err());
+    }
+
+    fn column(name: &str, kind: TypeKind) -> FileColumn {
+        FileColumn {
+            name: name.into(),
+            id: 0,
+            data_type: crate::schema::DataType {
+                kind,
+                nullable: true,
+            },
+            views: false,
+            variant_shredding: true,
+            map_shredding: true,
+        }
+    }
+
+    #[test]
+    fn partition_columns_come_from_the_split_and_unwritten_columns_are_null() {
+        let dir = std::env::temp_dir().join(format!("pp-text-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data-1.csv");
+        // The second line is what a value's line break leaves: its partition field is unread.
+        std::fs::write(&path, "a,p0,1\nb\n").unwrap();
+        let string = TypeKind::VarChar(i32::MAX as u32);
+        let written = [
+            column("s", string.clone()),
+            column("pt", string.clone()),
+            column("n", TypeKind::Int),
+        ];
+        let requested = [
+            column("s", string.clone()),
+            column("pt", string),
+            column("_ROW_ID", TypeKind::BigInt),
+        ];
+        let table_options = BTreeMap::new();
+        let keys = ["pt".to_string()];
+        let partition = [Some("p0".to_string())];
+        let read = TextRead {
+            format: FileFormat::Csv,
+            options: &table_options,
+            file_columns: &written,
+            deleted_rows: false,
+            rules: crate::PaimonRelease::V2_0_0.rules(),
+            partition_keys: &keys,
+            partition_values: Some(&partition),
+            raw_insert: false,
+        };
+        let batches: Vec<_> = read
+            .open(&path, &requested, 10)
+            .unwrap()
+            .collect::<Result<_>>()
+            .unwrap();
+        let (rows, arrays) = &batches[0];
+        assert_eq!(*rows, 2);
+        let strings = |a: &ArrayRef| -> Vec<Option<String>> {
+            arrow_array::cast::AsArray::as_string::<i32>(a.as_ref())
+                .iter()
+                .map(|v| v.map(str::to_owned))
+                .collect()
+        };
+        assert_eq!(strings(&arrays[0]), [Some("a".into()), Some("b".into())]);
+        assert_eq!(strings(&arrays[1]), [Some("p0".into()), Some("p0".into())]);
+        assert_eq!(arrays[2].null_count(), 2);
+        // Without the split's partition the second line leaves `pt` unread: refused by name.
+        let read = TextRead {
+            partition_values: None,
+            ..read
+        };
+        let err = read
+            .open(&path, &requested, 10)
+            .unwrap()
+            .find_map(|b| b.err())
+            .unwrap();
+        assert!(
+            matches!(&err, Error::Unsupported { reason, .. } if reason.contains("partition")),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
