@@ -193,6 +193,8 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         Some("no primary key")
     } else if matches!(producer, "none" | "input") && engine != "deduplicate" {
         Some("streams its raw writes")
+    } else if options["file.format"].as_str() == Some("csv") {
+        Some("the table's files are csv")
     } else {
         None
     }
