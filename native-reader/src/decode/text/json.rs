@@ -8,7 +8,7 @@
 //! Base64 text; an ARRAY or VECTOR is a JSON array; a MAP is an object whose member names are read as the
 //! key type (keys Java finds equal collapse into the first one's place with the last value); a ROW is an
 //! object. A value that does not convert fails the read, unless `json.ignore-parse-errors` makes it NULL
-//! (and drops a line that is not a JSON object).
+//! (and drops a line that is not a JSON object). A `null` line is dropped either way (a null row).
 
 use serde_json::Value;
 
@@ -50,7 +50,9 @@ pub(super) fn parse_line(
         _ => return Ok(None),
     };
     let Value::Object(members) = node else {
-        if ignore_errors {
+        // A `null` line converts to a null row, which `AbstractTextFileReader` skips as it skips a line
+        // `ignore-parse-errors` drops.
+        if ignore_errors || node.is_null() {
             return Ok(None);
         }
         return Err(JsonError::Value(format!(
@@ -257,6 +259,8 @@ mod tests {
             Err(JsonError::Value("For input string: \"1.5\" (Int)".into()))
         );
         assert_eq!(parse_line("[1]", &columns, true, rules), Ok(None));
+        assert_eq!(parse_line(" null ", &columns, false, rules), Ok(None));
+        assert!(parse_line("[1]", &columns, false, rules).is_err());
         assert!(parse_line("", &columns, false, rules).is_err());
     }
 }
