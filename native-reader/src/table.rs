@@ -233,13 +233,13 @@ impl Table {
             reason,
         };
         let options = CoreOptions::from_map(&schema.options).map_err(|e| e.at(&schema_path))?;
-        // Before 2.0.0 no `row` format factory exists, and the bundles carry no `lance` one: the release
-        // cannot create the table at all.
+        // Before 2.0.0 no `row` format factory exists, and the bundles carry no `lance` one (nor `csv` and
+        // `json` before 1.3.0, `text` before 1.4.1): the release cannot create the table at all.
         if let Some((format, first)) = options
             .file_format
             .get()
             .ok()
-            .and_then(|f| Some((f, f.first_release()?)))
+            .and_then(|f| Some((f, f.factory_release()?)))
             .filter(|&(_, first)| release < first)
         {
             let name = crate::options::OptionName::as_str(&format);
@@ -247,8 +247,7 @@ impl Table {
                 path: schema_path,
                 reason: format!(
                     "table option `file.format={name}`: the `{name}` file format is read as Paimon \
-                     {first} and later, not as Paimon {release} (no factory for it, or a reader this \
-                     reader does not model)"
+                     {first} and later, and Paimon {release} finds no factory for it"
                 ),
             });
         }

@@ -128,7 +128,8 @@ const fn text_format_refused(corpus: &'static str, problem: &'static str) -> Rel
     }
 }
 
-const CSV_REFUSED: &str = "the `csv` file format is read as Paimon 1.4.2 and later";
+/// As 1.0-1.2 the table is refused (no factory before 1.3.0), as 1.3.1 its files (1.3's parser is not modelled).
+const CSV_REFUSED: &str = "the `csv` file format is read as Paimon 1.";
 
 pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     // BLOB is from 1.4.1: earlier schema parsers fail on the type, and the native reader refuses the table
@@ -216,7 +217,7 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     text_format_refused("c46-json-format", "has type VECTOR"),
     text_format_refused(
         "c46-json-primary-key",
-        "the `json` file format is read as Paimon 1.4.2 and later",
+        "the `json` file format is read as Paimon 1.",
     ),
     text_format_refused(
         "c46-text-format",

@@ -160,6 +160,17 @@ impl FileFormat {
         }
     }
 
+    /// The first release line whose bundle has a factory for the format (a table of it opens, its metadata
+    /// tables read): 1.3.x for `csv` and `json` (first released in 1.3.0), 1.4.x for `text` (1.4.1), else
+    /// [`FileFormat::first_release`].
+    pub fn factory_release(self) -> Option<crate::PaimonRelease> {
+        match self {
+            FileFormat::Csv | FileFormat::Json => Some(crate::PaimonRelease::V1_3_1),
+            FileFormat::Text => Some(crate::PaimonRelease::V1_4_2),
+            other => other.first_release(),
+        }
+    }
+
     /// `csv`, `json` or `text`: one value per line ([`super::text`]).
     pub(crate) fn is_text(self) -> bool {
         matches!(self, FileFormat::Csv | FileFormat::Json | FileFormat::Text)
