@@ -370,22 +370,17 @@ pub(crate) fn read_file_with(
             let thin = file_schema
                 .option("data-file.thin-mode")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            let physical = super::row_format::physical_columns(
-                file,
-                &file_schema.fields,
-                primary_keyed.then_some((keys.as_slice(), thin)),
-                &columns,
-            );
             // `RawFileSplitRead` (a primary-key table's files read without merging, as a batch scan with
             // deletion vectors reads them) takes the file's columns to be the table's (`TableSchema::fields`),
             // not the key-value layout the file holds, and gives every row +I: a CSV line's fields are then
             // found at the table columns' positions, as the released reader finds them.
             let raw_csv = format == FileFormat::Csv && primary_keyed && options.raw_table_read;
-            let physical = if raw_csv {
-                super::row_format::physical_columns(file, &file_schema.fields, None, &columns)
-            } else {
-                physical
-            };
+            let physical = super::row_format::physical_columns(
+                file,
+                &file_schema.fields,
+                (primary_keyed && !raw_csv).then_some((keys.as_slice(), thin)),
+                &columns,
+            );
             if format == FileFormat::Row {
                 let batches = format.open(&path, &physical, batch_size)?;
                 super::row_format::project(batches, &physical, &columns)

@@ -284,7 +284,7 @@ impl TextRead<'_> {
                 (Parser::Text, delimiter.to_owned())
             }
         };
-        let bytes = decompress(path, mapped::read_all(path)?.to_vec())?;
+        let bytes = decompress(path, mapped::read_all(path)?)?;
         Ok(Box::new(TextBatches {
             bytes,
             pos: 0,
@@ -304,14 +304,14 @@ impl TextRead<'_> {
 }
 
 /// The file's bytes decompressed by its last extension (Hadoop's `CompressionCodecFactory.getCodec`).
-fn decompress(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+fn decompress(path: &Path, bytes: bytes::Bytes) -> Result<bytes::Bytes> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let extension = name.rsplit('.').next().unwrap_or("");
     let mut out = Vec::new();
     let read = match extension {
-        "gz" => flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out),
-        "deflate" => flate2::read::ZlibDecoder::new(bytes.as_slice()).read_to_end(&mut out),
-        "bz2" => bzip2::read::MultiBzDecoder::new(bytes.as_slice()).read_to_end(&mut out),
+        "gz" => flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out),
+        "deflate" => flate2::read::ZlibDecoder::new(&bytes[..]).read_to_end(&mut out),
+        "bz2" => bzip2::read::MultiBzDecoder::new(&bytes[..]).read_to_end(&mut out),
         "snappy" | "lz4" | "zst" => {
             return Err(Error::Unsupported {
                 path: path.to_path_buf(),
@@ -326,12 +326,13 @@ fn decompress(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
         path: path.to_path_buf(),
         reason: format!("the `.{extension}` stream does not decompress: {e}"),
     })?;
-    Ok(out)
+    Ok(out.into())
 }
 
 /// The batches of one text file.
 struct TextBatches {
-    bytes: Vec<u8>,
+    /// The decompressed file (the mapped file itself when it is not compressed).
+    bytes: bytes::Bytes,
     /// Byte offset of the next line.
     pos: usize,
     delimiter: String,
@@ -367,6 +368,11 @@ impl TextBatches {
             path: self.path.clone(),
             reason: format!("line {line}: {reason}"),
         };
+        let named: Vec<(&str, &crate::schema::DataType)> = self
+            .columns
+            .iter()
+            .map(|c| (c.name.as_str(), &c.data_type))
+            .collect();
         while rows.len() < self.step {
             let Some(text) = lines.next() else {
                 self.done = true;
@@ -394,11 +400,6 @@ impl TextBatches {
                     }
                 }
                 Parser::Json { ignore_errors } => {
-                    let named: Vec<(&str, &crate::schema::DataType)> = self
-                        .columns
-                        .iter()
-                        .map(|c| (c.name.as_str(), &c.data_type))
-                        .collect();
                     match json::parse_line(&text, &named, *ignore_errors, self.rules) {
                         Ok(row) => row,
                         Err(json::JsonError::Value(r)) => return Err(decode(self.line, r)),
@@ -587,10 +588,10 @@ mod tests {
         use std::io::Write;
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         gz.write_all(b"a\nb\n").unwrap();
-        let bytes = gz.finish().unwrap();
+        let bytes = bytes::Bytes::from(gz.finish().unwrap());
         assert_eq!(
             decompress(Path::new("/t/data-1.csv.gz"), bytes.clone()).unwrap(),
-            b"a\nb\n"
+            &b"a\nb\n"[..]
         );
         // A `.text` file is read as it is, compressed or not (`DataFilePathFactory` gives it no codec suffix).
         assert_eq!(

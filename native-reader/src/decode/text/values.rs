@@ -102,9 +102,10 @@ pub(super) fn parse_value(
     Ok(Some(value))
 }
 
-/// Java `Character.isWhitespace` of one UTF-16 unit (`StringUtils.isNullOrWhitespaceOnly`, `CsvParser`).
+/// Java `Character.isWhitespace` of one UTF-16 unit ([`crate::partition::is_java_whitespace`]; a surrogate
+/// is not whitespace).
 pub(super) fn java_is_whitespace(c: u16) -> bool {
-    matches!(c, 0x09..=0x0D | 0x1C..=0x1F | 0x20 | 0x1680 | 0x2000..=0x2006 | 0x2008..=0x200A | 0x2028 | 0x2029 | 0x205F | 0x3000)
+    char::from_u32(u32::from(c)).is_some_and(crate::partition::is_java_whitespace)
 }
 
 #[cfg(test)]
