@@ -46,6 +46,32 @@ pub struct Table {
     binlog: bool,
     /// Scans are `$ro`'s ([`Table::read_optimized`]).
     read_optimized: bool,
+    /// BLOB values read as descriptors whatever the options ([`Table::with_blob_as_descriptor`]).
+    blob_as_descriptor: bool,
+    /// Upstream BLOB values of this table's views ([`Table::blob_view_cache`]).
+    blob_views: BlobViewCache,
+}
+
+/// Upstream BLOB values by (upstream table identifier `db.t`, field id): each upstream row id's value as
+/// its serialized `BlobDescriptor` (version 2), `None` for a NULL.
+pub(crate) type BlobViewCache = Mutex<HashMap<(String, i32), Arc<HashMap<i64, Option<Vec<u8>>>>>>;
+
+/// The warehouse of the catalog the table at `path` belongs to: the directory above its `<db>.db`
+/// directory, or its own parent when that is not a database directory (a filesystem catalog's layout,
+/// `<warehouse>/<db>.db/<table>`). The upstream table `db.t` of a BLOB view is `<warehouse>/db.db/t`. The
+/// bridge's `TableLocations.warehouse`.
+pub fn warehouse_of(path: &Path) -> PathBuf {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let database = parent
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with(".db"));
+    match parent.parent() {
+        Some(warehouse) if database && !warehouse.as_os_str().is_empty() => warehouse.to_path_buf(),
+        _ => parent.to_path_buf(),
+    }
 }
 
 /// The postpone bucket (`BucketMode.POSTPONE_BUCKET`, since 1.1): the `bucket` option and the `_BUCKET` of
@@ -303,6 +329,8 @@ impl Table {
             audit_log: false,
             binlog: false,
             read_optimized: false,
+            blob_as_descriptor: false,
+            blob_views: Mutex::default(),
         })
     }
 
@@ -365,11 +393,12 @@ impl Table {
     /// `CoreOptions.blobAsDescriptor`, 1.4 on: the `.blob` file, offset and length of each value, as a reader
     /// asking for descriptors gets them) instead of their bytes.
     pub fn blob_as_descriptor(&self) -> bool {
-        self.release >= PaimonRelease::V1_4_2
-            && self
-                .schema
-                .option("blob-as-descriptor")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        self.blob_as_descriptor
+            || self.release >= PaimonRelease::V1_4_2
+                && self
+                    .schema
+                    .option("blob-as-descriptor")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     }
 
     /// Whether reads are `$binlog`'s (`BinlogTable`, on top of [`Table::audit_log`]): every column an array,
@@ -595,6 +624,53 @@ impl Table {
         s
     }
 
+    /// The names listed in `blob-view-field` (`CoreOptions.blobViewField`), whatever their types.
+    fn view_names(&self) -> Vec<&str> {
+        self.schema
+            .option("blob-view-field")
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The top-level BLOB columns whose values are resolved from the upstream tables their views name
+    /// (`DataEvolutionTableRead.blobViewFields`: 2.0.0 on, a data-evolution table, `blob-view-field`, and
+    /// `blob-view.resolve.enabled`, true by default), by name; empty for any other table.
+    pub fn blob_view_fields(&self) -> Vec<String> {
+        let enabled = self
+            .schema
+            .option("blob-view.resolve.enabled")
+            .is_none_or(|v| !v.trim().eq_ignore_ascii_case("false"));
+        if self.release < PaimonRelease::V2_0_0 || !self.data_evolution() || !enabled {
+            return Vec::new();
+        }
+        let names = self.view_names();
+        self.schema
+            .fields
+            .iter()
+            .filter(|f| f.data_type.kind == TypeKind::Blob && names.contains(&f.name.as_str()))
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    /// The cache of the upstream BLOB values that views of this table resolve to, by upstream table and
+    /// field id ([`crate::merge`]'s view resolution fills it once per open table).
+    pub(crate) fn blob_view_cache(&self) -> &BlobViewCache {
+        &self.blob_views
+    }
+
+    /// This table read with every BLOB value as its serialized descriptor, whatever its
+    /// `blob-as-descriptor` (`table.copy({"blob-as-descriptor": "true"})`, as `BlobViewLookup` reads an
+    /// upstream table).
+    pub(crate) fn with_blob_as_descriptor(mut self) -> Table {
+        self.blob_as_descriptor = true;
+        self
+    }
+
     /// Refuses what this reader cannot read the way the table's release does, before any data file is
     /// decoded: a `blob-view-field` column, and before 2.0.0 a BLOB column this reader does not read as
     /// that release: one nested in another type, one outside a data-evolution table's `.blob` files, or one
@@ -612,28 +688,23 @@ impl Table {
                 reason,
             })
         };
-        // `blob-view-field` columns hold references to rows of other tables (`BlobViewStruct`): not read.
-        let views: Vec<&str> = self
-            .schema
-            .option("blob-view-field")
-            .map(|v| {
-                v.split(',')
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default();
+        // `blob-view-field` columns hold references to rows of other tables (`BlobViewStruct`), which 2.0
+        // resolves in a data-evolution read only (`DataEvolutionTableRead`); any other read of one fails
+        // in the released reader ("BlobView is not resolved").
         if let Some(column) = self
             .schema
             .fields
             .iter()
-            .find(|f| views.contains(&f.name.as_str()))
+            .find(|f| self.view_names().contains(&f.name.as_str()))
         {
-            return refuse(format!(
-                "column `{}` is a `blob-view-field` (BLOB views of another table's rows), which this \
-                 reader does not read",
-                column.name
-            ));
+            if self.release < PaimonRelease::V2_0_0 || self.blob_view_fields().is_empty() {
+                return refuse(format!(
+                    "column `{}` is a `blob-view-field` (BLOB views of another table's rows), which \
+                     Paimon {} resolves only in a data-evolution table with `blob-view.resolve.enabled` \
+                     (the released reader fails on any other read of one: a view not resolved)",
+                    column.name, self.release
+                ));
+            }
         }
         // 2.0 reads a BLOB wherever it is stored: `.blob` column files of a data-evolution table, or the
         // data file itself (`.managed.blob` descriptors of `blob-field`, `blob-descriptor-field`, inline

@@ -61,7 +61,7 @@ pub fn generate(scenario_file: &Path, out: &Path) -> Result<PathBuf> {
 }
 
 /// Removes what [`generate`] wrote into `out`: `case.json` first (so that a half-removed corpus is never
-/// taken for a complete one), then `table/`; in a store with the released `FileIO` (the bridge's
+/// taken for a complete one), then `table/` (and locally the upstream tables' `<db>.db/` directories); in a store with the released `FileIO` (the bridge's
 /// `TableLocations.deleteAll`), locally with `std::fs`. `scenario.json` is left: the next write replaces it.
 ///
 /// Errors: [`Error::Io`] naming what cannot be removed locally; [`Error::Stock`] when the store refuses.
@@ -89,6 +89,18 @@ pub fn remove_generated(out: &Path) -> Result<()> {
     }
     if table.exists() {
         std::fs::remove_dir_all(&table).map_err(|e| io(&table, e))?;
+    }
+    // The upstream tables of a scenario with BLOB views (`out/<db>.db/<t>`).
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(out, e)),
+    };
+    for entry in entries {
+        let dir = entry.map_err(|e| io(out, e))?.path();
+        if dir.is_dir() && dir.extension().is_some_and(|e| e == "db") {
+            std::fs::remove_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        }
     }
     Ok(())
 }
@@ -166,6 +178,25 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
         for value in spec.options.values_mut() {
             *value = value.replace("${out}", &root.to_string_lossy());
         }
+    }
+    // The upstream tables of the table's BLOB views, each by its own steps, before the table.
+    for upstream in &scenario.upstream_tables {
+        let dir = upstream.dir(out)?;
+        let schema = serde_json::to_string(&upstream.table).map_err(|e| Error::ScenarioSource {
+            context: upstream.identifier.clone(),
+            source: e.into(),
+        })?;
+        jvm_bridge::CorpusWriter::create_table(&dir, &schema)?;
+        let dir = if store {
+            dir
+        } else {
+            std::fs::canonicalize(&dir).map_err(|e| io(&dir, e))?
+        };
+        let mut run = Run::new(&dir, &tmp, &upstream.table, &stock);
+        let outcome = run.steps(&upstream.steps);
+        let closed = run.close();
+        outcome?;
+        closed?;
     }
     let schema = serde_json::to_string(&spec).map_err(|e| Error::ScenarioSource {
         context: String::new(),

@@ -56,6 +56,40 @@ pub struct Scenario {
     /// `scripts/regenerate-corpora` leaves it out.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub absolute_paths: bool,
+    /// Other tables of the table's warehouse, written first, each into `out/<db>.db/<t>` (the warehouse of
+    /// `out/table` is `out`, [`native_reader::table::warehouse_of`]): the upstream tables whose rows the
+    /// table's `blob-view-field` values name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upstream_tables: Vec<UpstreamTable>,
+}
+
+/// A table written beside a scenario's table, in the same warehouse ([`Scenario::upstream_tables`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamTable {
+    /// Its identifier, `database.table`: it is written into `out/<database>.db/<table>`.
+    pub identifier: String,
+    /// The table.
+    pub table: TableSpec,
+    /// Its steps, in order.
+    pub steps: Vec<Step>,
+}
+
+impl UpstreamTable {
+    /// Its directory under the scenario's output directory `out`: `out/<database>.db/<table>`.
+    ///
+    /// Errors: [`Error::Scenario`] for an identifier that is not `database.table`.
+    pub fn dir(&self, out: &std::path::Path) -> crate::error::Result<std::path::PathBuf> {
+        match self.identifier.split_once('.') {
+            Some((db, t)) if !db.is_empty() && !t.is_empty() && !t.contains(['.', '/', '$']) => {
+                Ok(out.join(format!("{db}.db")).join(t))
+            }
+            _ => Err(crate::error::Error::Scenario(format!(
+                "upstream table `{}`: an identifier is `database.table`",
+                self.identifier
+            ))),
+        }
+    }
 }
 
 impl Scenario {

@@ -5,7 +5,8 @@
 //! stored value is one of:
 //!
 //! * a `BlobViewStruct` (`blob-view-field`, version 1 and the magic `BLOBVIEW`): a reference to another
-//!   table's row, not read here ([`Error::Unsupported`]);
+//!   table's row, kept as it is when the read resolves views after the split (`crate::merge`'s
+//!   `blob_view`), else [`Error::Unsupported`];
 //! * a `BlobDescriptor` (a signed version byte <= 2 and the magic `BLOBDESC`): the payload is `length`
 //!   bytes from `offset` of the file `uri` (all the rest for -1, nothing for another negative length:
 //!   `BlobRef.toData`, `OffsetSeekableInputStream`);
@@ -41,7 +42,9 @@ const VIEW_VERSION: i8 = 1;
 /// `inline` when the file holds payloads (a `row` file), which only `descriptors` changes (into an error).
 /// Each pack is read once per file.
 ///
-/// Errors, from the iterator: [`Error::Unsupported`] naming `path` for a `BlobViewStruct`, a descriptor
+/// A `BlobViewStruct` is kept as it is when `views` (the table resolves views after the split).
+///
+/// Errors, from the iterator: [`Error::Unsupported`] naming `path` for a `BlobViewStruct` without `views`, a descriptor
 /// whose URI is on a file system this reader does not reach, or an inline payload read as a descriptor;
 /// [`Error::Io`] naming the pack when it cannot be read; [`Error::Decode`] naming `path` for a malformed
 /// descriptor or a range outside its pack.
@@ -50,12 +53,14 @@ pub(crate) fn resolve(
     columns: &[FileColumn],
     descriptors: bool,
     inline: bool,
+    views: bool,
     path: &Path,
 ) -> RawBatches {
     let types: Vec<DataType> = columns.iter().map(|c| c.data_type.clone()).collect();
     let path = path.to_path_buf();
     let mut packs = Packs {
         inline,
+        views,
         ..Packs::default()
     };
     Box::new(raw.map(move |batch| {
@@ -75,11 +80,51 @@ pub(crate) fn resolve(
     }))
 }
 
-/// The packs read so far, by URI; `inline` when the values are payloads (a `row` file).
+/// The packs read so far, by URI; `inline` when the values are payloads (a `row` file); `views` when a
+/// `BlobViewStruct` is kept for the split's view resolution.
 #[derive(Default)]
-struct Packs {
+pub(crate) struct Packs {
     read: HashMap<String, bytes::Bytes>,
     inline: bool,
+    views: bool,
+}
+
+/// Whether `bytes` is a serialized `BlobViewStruct` (`BlobViewStruct.isBlobViewStruct`).
+pub(crate) fn is_view(bytes: &[u8]) -> bool {
+    header(bytes) == Some((VIEW_VERSION, VIEW_MAGIC))
+}
+
+/// `BlobViewStruct.deserialize`: (upstream table identifier, field id, row id).
+///
+/// Errors: the reason, as Java's `IllegalArgumentException` gives it, for a value too short or whose
+/// identifier length is negative or past its end.
+pub(crate) fn view(bytes: &[u8]) -> std::result::Result<(String, i32, i64), String> {
+    let mut at = 9;
+    let mut take = |n: usize| {
+        let slice = bytes.get(at..at + n);
+        at += n;
+        slice
+    };
+    let len = take(4).ok_or("too short")?;
+    let len = i32::from_le_bytes(len.try_into().map_err(|_| "too short")?);
+    let len = usize::try_from(len).map_err(|_| format!("negative identifier length: {len}"))?;
+    let identifier = take(len).ok_or("identifier length exceeds data size")?;
+    let identifier = String::from_utf8_lossy(identifier).into_owned();
+    let field = take(4).ok_or("missing fieldId/rowId")?;
+    let row = take(8).ok_or("missing fieldId/rowId")?;
+    let field = i32::from_le_bytes(field.try_into().map_err(|_| "missing fieldId")?);
+    let row = i64::from_le_bytes(row.try_into().map_err(|_| "missing rowId")?);
+    Ok((identifier, field, row))
+}
+
+impl Packs {
+    /// The payload of the BLOB whose serialized descriptor is `descriptor` (`BlobRef.toData`), read from
+    /// its file; `path` names the file the descriptor came from, in errors.
+    ///
+    /// Errors: as [`resolve`]'s for a descriptor.
+    pub(crate) fn payload(&mut self, descriptor: &[u8], path: &Path) -> Result<Vec<u8>> {
+        value(descriptor, false, self, path)
+    }
 }
 
 fn resolve_array(
@@ -190,6 +235,7 @@ fn value(bytes: &[u8], descriptors: bool, packs: &mut Packs, path: &Path) -> Res
         };
     }
     match header(bytes) {
+        Some((VIEW_VERSION, VIEW_MAGIC)) if packs.views => Ok(bytes.to_vec()),
         Some((VIEW_VERSION, VIEW_MAGIC)) => Err(unsupported(
             "a BLOB view (`blob-view-field`, BlobViewStruct: a row of another table) is not supported"
                 .into(),

@@ -408,7 +408,8 @@ pub(crate) fn read_file_with(
         && (descriptors || !inline)
         && columns.iter().any(|c| c.data_type.contains_blob())
     {
-        super::blob_ref::resolve(raw, &columns, descriptors, inline, &path)
+        let views = !table.blob_view_fields().is_empty();
+        super::blob_ref::resolve(raw, &columns, descriptors, inline, views, &path)
     } else {
         raw
     };

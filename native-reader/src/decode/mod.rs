@@ -32,7 +32,7 @@
 pub(crate) mod avro;
 pub(crate) mod blob;
 mod blob_bunch;
-mod blob_ref;
+pub(crate) mod blob_ref;
 pub(crate) mod cast;
 pub(crate) mod conform;
 mod error;

@@ -64,6 +64,7 @@
 //! decoded batch (no value copied); the rows between such stretches are gathered into one batch. Memory is
 //! bounded by the split: one batch per run of the current section, plus the output batches being built.
 
+pub(crate) mod blob_view;
 pub(crate) mod function;
 pub(crate) mod loser_tree;
 pub(crate) mod output;
@@ -286,6 +287,7 @@ pub fn read_split_with(
     Ok(SplitBatches {
         schema,
         inner,
+        views: blob_view::BlobViews::new(table),
         binlog,
         audit_log,
         failed: false,
@@ -296,6 +298,8 @@ pub fn read_split_with(
 pub struct SplitBatches {
     schema: SchemaRef,
     inner: Inner,
+    /// `blob-view-field` values resolved from their upstream tables ([`blob_view`]), first of all steps.
+    views: Option<blob_view::BlobViews>,
     /// `$binlog`'s packing, when the table is read as it (before the `$audit_log` step).
     binlog: Option<BinlogPacker>,
     /// `$audit_log`'s schema, when the table is read as it (or as `$binlog`): every batch goes through
@@ -343,8 +347,17 @@ impl SplitBatches {
         }
     }
 
-    /// The next batch of the split's reader.
+    /// The next batch of the split's reader, its BLOB views resolved.
     fn next_inner(&mut self) -> Option<Result<RecordBatch>> {
+        let next = self.next_read();
+        match (&mut self.views, next) {
+            (Some(views), Some(Ok(batch))) => Some(views.resolve(batch)),
+            (_, next) => next,
+        }
+    }
+
+    /// The next batch of the split's reader.
+    fn next_read(&mut self) -> Option<Result<RecordBatch>> {
         match &mut self.inner {
             Inner::Plain(r) => r.next(),
             Inner::Raw(r) => r

@@ -1,6 +1,9 @@
 package org.paimonparity.bridge;
 
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.table.source.DataSplit;
@@ -38,6 +41,15 @@ final class Compat {
     /** A planned split that is not a {@code DataSplit}: none in this generation, so {@code null}. */
     static SplitView describeOther(Split split, FileStoreTable table) {
         return null;
+    }
+
+    /**
+     * {@code table} unchanged: this generation has no {@code blob-view-field}, so a catalog context
+     * changes nothing it reads (the 1.4 generation's twin attaches one).
+     */
+    static FileStoreTable withCatalogContext(
+            FileStoreTable table, FileIO fileIO, Options options, CatalogContext context) {
+        return table;
     }
 
     /** {@code TableWriteImpl.withExecutionMode(false)}: a batch write (an overwrite). */

@@ -1,5 +1,7 @@
 package org.paimonparity.bridge;
 
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryVector;
 import org.apache.paimon.data.Blob;
 import org.apache.paimon.data.DataGetters;
@@ -7,8 +9,12 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalVector;
 import org.apache.paimon.data.variant.GenericVariant;
 import org.apache.paimon.data.variant.Variant;
+import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.CatalogEnvironment;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.DeletionFile;
@@ -108,11 +114,51 @@ final class Compat {
     }
 
     /**
+     * {@code Blob.fromView(new BlobViewStruct(Identifier.fromString(table), fieldId, rowId))} (2.0):
+     * a {@code blob-view-field} value, a reference to a BLOB of another table's row. Looked up by
+     * name, as 1.4 has no such classes.
+     */
+    private static Object blobView(DataField field, JsonNode view) {
+        try {
+            Class<?> struct = Class.forName("org.apache.paimon.data.BlobViewStruct");
+            Object value =
+                    struct.getConstructor(Identifier.class, int.class, long.class)
+                            .newInstance(
+                                    Identifier.fromString(view.path("table").asText()),
+                                    view.path("field_id").asInt(),
+                                    view.path("row_id").asLong());
+            return Blob.class.getMethod("fromView", struct).invoke(null, value);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(
+                    "column '" + field.name() + "': this Paimon release has no BLOB view"
+                            + " (BlobViewStruct is from 2.0)",
+                    e);
+        }
+    }
+
+    /**
+     * {@code table} (opened from {@code options}: its path, and branch if any) again with a catalog
+     * context ({@code CatalogEnvironment.catalogContext}), as a catalog's {@code getTable} gives it:
+     * 2.0's data-evolution read resolves {@code blob-view-field} values only with one, reading the
+     * upstream tables through the catalog it opens from {@code context}.
+     */
+    static FileStoreTable withCatalogContext(
+            FileStoreTable table, FileIO fileIO, Options options, CatalogContext context) {
+        return FileStoreTableFactory.create(
+                fileIO,
+                table.location(),
+                table.schema(),
+                options,
+                new CatalogEnvironment(null, null, null, null, null, context, false, false));
+    }
+
+    /**
      * A JSON value of a type new in this generation, for {@code JsonRows.toInternal}: VARIANT
      * from any JSON value ({@code GenericVariant.fromJson} of its text), VECTOR from a JSON array of
      * exactly {@code length} elements ({@code BinaryVector.fromInternalArray}), BLOB from a base64
-     * string or {@code {"placeholder": true}} (2.0's {@code BlobPlaceholder}); {@code null} for
-     * other types.
+     * string, {@code {"placeholder": true}} (2.0's {@code BlobPlaceholder}) or {@code {"view":
+     * {"table": "db.t", "field_id": 2, "row_id": 0}}} (2.0's {@code BlobViewStruct}); {@code null}
+     * for other types.
      */
     static Object toInternalOfLineType(DataField field, JsonNode v) {
         DataType type = field.type();
@@ -135,6 +181,9 @@ final class Compat {
             case BLOB:
                 if (v.isObject() && v.path("placeholder").asBoolean(false)) {
                     return blobPlaceholder(field);
+                }
+                if (v.isObject() && v.has("view")) {
+                    return blobView(field, v.path("view"));
                 }
                 // A base64 string, as BYTES: the blob's data, inline (`Blob.fromData`).
                 return Blob.fromData(java.util.Base64.getDecoder().decode(v.asText()));

@@ -105,21 +105,28 @@ public final class StockReader {
         }
         String[] located = TableLocations.splitBranch(tableDir);
         String location = located[0];
+        Options options = new Options();
+        options.set(CoreOptions.PATH, TableLocations.path(location).toString());
+        if (located[1] != null) {
+            options.set(CoreOptions.BRANCH, located[1]);
+        }
         FileStoreTable table =
                 TableLocations.opening(
                         location,
                         () -> {
-                            if (located[1] == null) {
-                                return FileStoreTableFactory.create(
-                                        TableLocations.fileIO(location),
-                                        TableLocations.path(location));
+                            FileIO fileIO = TableLocations.fileIO(location);
+                            FileStoreTable opened = FileStoreTableFactory.create(fileIO, options);
+                            // `blob-view-field` values resolve only through a catalog (2.0): the
+                            // table gets the context of the catalog of its warehouse, as a
+                            // catalog's getTable gives it.
+                            if (opened.options().containsKey("blob-view-field")) {
+                                return Compat.withCatalogContext(
+                                        opened,
+                                        fileIO,
+                                        options,
+                                        TableLocations.catalogContext(location));
                             }
-                            Options options = new Options();
-                            options.set(
-                                    CoreOptions.PATH, TableLocations.path(location).toString());
-                            options.set(CoreOptions.BRANCH, located[1]);
-                            return FileStoreTableFactory.create(
-                                    TableLocations.fileIO(location), options);
+                            return opened;
                         });
         // A system table the release does not have (or that refuses the table) fails here, as a
         // catalog's getTable("db.t$name") does.

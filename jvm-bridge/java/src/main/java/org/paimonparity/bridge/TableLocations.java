@@ -113,6 +113,32 @@ public final class TableLocations {
                 });
     }
     /**
+     * The warehouse of the catalog a table at {@code location} belongs to: the directory above its
+     * {@code <db>.db} directory, or its own parent when that is not a database directory. The
+     * harness's {@code native_reader::table::warehouse_of}.
+     */
+    public static String warehouse(String location) {
+        String table = location.replaceAll("/+$", "");
+        int slash = table.lastIndexOf('/');
+        String parent = slash <= 0 ? "." : table.substring(0, slash);
+        String name = parent.substring(parent.lastIndexOf('/') + 1);
+        if (name.endsWith(".db") && parent.lastIndexOf('/') > 0) {
+            return parent.substring(0, parent.lastIndexOf('/'));
+        }
+        return parent;
+    }
+
+    /**
+     * The context of the filesystem catalog of {@code location}'s {@link #warehouse}, with the
+     * file-system options the Rust side set.
+     */
+    public static CatalogContext catalogContext(String location) {
+        Map<String, String> map = new HashMap<>(options);
+        map.put("warehouse", path(warehouse(location)).toString());
+        return CatalogContext.create(Options.fromMap(map));
+    }
+
+    /**
      * Deletes everything under {@code location} with its file system's recursive {@code delete}
      * (on a store: LIST, then DELETE of each object). Returns whether anything was deleted. Only
      * the sweep and the corpus writer call it, on tables they wrote themselves.
