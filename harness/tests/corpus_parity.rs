@@ -193,6 +193,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c46-json-format",
     "c46-json-primary-key",
     "c46-text-format",
+    "c47-blob-view",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -239,6 +240,7 @@ const WITH_ROW_TRACKING: &[&str] = &[
     "c42-vector-store-no-dv",
     "c43-data-evolution-not-null",
     "c44-blob-rolled",
+    "c47-blob-view",
 ];
 
 /// A release that does not know BLOB refuses c28's schema first; `$row_tracking` is from 1.3.0, so both
@@ -252,6 +254,8 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
     C43_STREAMED,
     C43_BLOB_UNKNOWN,
     C44_BLOB_UNKNOWN,
+    C47_BLOB_UNKNOWN,
+    C47_1_4_FAILS,
     blob_unknown("c28-blob"),
     ReleaseLimit {
         corpus: "*",

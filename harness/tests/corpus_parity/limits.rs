@@ -101,6 +101,19 @@ pub(crate) const C43_STREAMED: ReleaseLimit = ReleaseLimit {
 pub(crate) const C43_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c43-data-evolution-not-null");
 pub(crate) const C44_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c44-blob-rolled");
 
+/// c47 (`blob-view-field`) as the releases before 1.4.1, which do not know BLOB, and as 1.4.2, which knows
+/// no BLOB views: it takes the column for one of `.blob` files and parses the views stored in the Parquet
+/// file as BLOB descriptors, failing on each split (`BufferUnderflowException`, or `OutOfMemoryError` for a
+/// length read from a view's bytes), for the table and its `$row_tracking`. The native reader as 1.4.2
+/// refuses the column by name; the run is the released reader's failure.
+pub(crate) const C47_BLOB_UNKNOWN: ReleaseLimit = blob_unknown("c47-blob-view");
+pub(crate) const C47_1_4_FAILS: ReleaseLimit = ReleaseLimit {
+    corpus: "c47-blob-view",
+    releases: &["1.4.2"],
+    modes: EVERY_MODE,
+    problem: "bucket 0: stock reader: java.",
+};
+
 /// 1.4's blob reader cannot size a placeholder (index length -2).
 pub(crate) const C32_1_4_STREAMED: ReleaseLimit = ReleaseLimit {
     corpus: "c32-blob-update",
@@ -143,6 +156,8 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     C43_STREAMED,
     C43_BLOB_UNKNOWN,
     C44_BLOB_UNKNOWN,
+    C47_BLOB_UNKNOWN,
+    C47_1_4_FAILS,
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
     ReleaseLimit {

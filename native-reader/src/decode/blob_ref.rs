@@ -398,6 +398,39 @@ mod tests {
         ));
     }
 
+    /// `BlobViewStruct(identifier, fieldId, rowId).serialize()`, written out by hand.
+    fn view_bytes(identifier: &str, field: i32, row: i64) -> Vec<u8> {
+        let mut out = vec![1];
+        out.extend_from_slice(b"WEIVBOLB");
+        out.extend_from_slice(&(identifier.len() as i32).to_le_bytes());
+        out.extend_from_slice(identifier.as_bytes());
+        out.extend_from_slice(&field.to_le_bytes());
+        out.extend_from_slice(&row.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn views_parse_and_are_kept_for_the_split_when_resolved() {
+        let bytes = view_bytes("media.images", 2, 40);
+        assert!(is_view(&bytes));
+        assert!(!is_view(&descriptor_bytes("x", 0, 1)));
+        assert_eq!(view(&bytes).unwrap(), ("media.images".into(), 2, 40));
+        assert_eq!(
+            view(&bytes[..20]).unwrap_err(),
+            "identifier length exceeds data size"
+        );
+        assert_eq!(view(&bytes[..30]).unwrap_err(), "missing fieldId/rowId");
+        let mut negative = bytes.clone();
+        negative[9..13].copy_from_slice(&(-1i32).to_le_bytes());
+        assert!(view(&negative).unwrap_err().contains("negative"));
+        let file = Path::new("data-4.parquet");
+        let mut kept = Packs {
+            views: true,
+            ..Packs::default()
+        };
+        assert_eq!(value(&bytes, false, &mut kept, file).unwrap(), bytes);
+    }
+
     #[test]
     fn views_other_schemes_and_ranges_past_the_pack_are_errors() {
         let dir = tempfile::tempdir().unwrap();

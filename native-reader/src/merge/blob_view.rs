@@ -101,10 +101,12 @@ impl BlobViews {
                 row_id
             );
             match values.get(&row_id) {
-                None => return Err(bad(format!(
+                None => {
+                    return Err(bad(format!(
                     "{struct_name}: the upstream table holds no row {row_id} (the released reader \
                          fails: not found in preloaded cache)"
-                ))),
+                )))
+                }
                 Some(None) => out.push(None),
                 Some(Some(descriptor)) if self.descriptors => out.push(Some(descriptor.clone())),
                 Some(Some(descriptor)) => out.push(Some(self.packs.payload(descriptor, &path)?)),

@@ -354,3 +354,23 @@ fn index_files_resolve_external_then_bucket_dir_then_index_dir() {
         PathBuf::from(format!("{root}/p=a/bucket-1/index-u-0"))
     );
 }
+
+#[test]
+fn the_warehouse_of_a_table_is_above_its_database_directory() {
+    // A filesystem catalog's layout: `<warehouse>/<db>.db/<table>`.
+    assert_eq!(
+        warehouse_of(Path::new("/wh/media.db/views")),
+        PathBuf::from("/wh")
+    );
+    assert_eq!(
+        warehouse_of(Path::new("s3://bucket/wh/db.db/t")),
+        PathBuf::from("s3://bucket/wh")
+    );
+    // A table outside a database directory: its parent (a corpus's `paimon-2.0.0/table`).
+    assert_eq!(
+        warehouse_of(Path::new("corpora/c47/paimon-2.0.0/table")),
+        PathBuf::from("corpora/c47/paimon-2.0.0")
+    );
+    assert_eq!(warehouse_of(Path::new("t")), PathBuf::from("."));
+    assert_eq!(warehouse_of(Path::new("x.db/t")), PathBuf::from("x.db"));
+}
