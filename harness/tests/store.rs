@@ -20,7 +20,8 @@ const READ_OPERATIONS: [&str; 3] = ["GetObject", "HeadObject", "ListObjectsV2"];
 
 /// Each committed corpus's table and its URI in `server` (`s3://paimon-parity/corpora/<name>/table`).
 /// Each corpus of this process's release line (`common::line_corpora`) but those holding absolute paths,
-/// and its URI in `server` (`s3://paimon-parity/corpora-<release>/<name>/table`), uploaded once per process.
+/// and its URI in `server` (`s3://paimon-parity/corpora-<release>/<name>/table`, the upstream tables of
+/// its BLOB views beside it), uploaded once per process.
 fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
     static UPLOADED: std::sync::OnceLock<Vec<(PathBuf, String)>> = std::sync::OnceLock::new();
     UPLOADED
@@ -35,6 +36,14 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
                     let table = dir.join("table");
                     let name = common::corpus_name(&dir);
                     let uri = server.put_tree(&table, &format!("corpora-{release}/{name}/table"));
+                    // The upstream tables of its BLOB views (`<db>.db/<t>` beside `table`), in the
+                    // same warehouse in the store.
+                    for upstream in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+                        if upstream.is_dir() && upstream.extension().is_some_and(|e| e == "db") {
+                            let db = upstream.file_name().unwrap().to_string_lossy().into_owned();
+                            server.put_tree(&upstream, &format!("corpora-{release}/{name}/{db}"));
+                        }
+                    }
                     (table, uri)
                 })
                 .collect()
