@@ -52,9 +52,9 @@ pub struct Table {
     blob_views: BlobViewCache,
 }
 
-/// Upstream BLOB values by (upstream table identifier `db.t`, field id): each upstream row id's value as
-/// its serialized `BlobDescriptor` (version 2), `None` for a NULL.
-pub(crate) type BlobViewCache = Mutex<HashMap<(String, i32), Arc<HashMap<i64, Option<Vec<u8>>>>>>;
+/// What the view resolution keeps per open table, by upstream table identifier `db.t`: the upstream table
+/// opened and planned ([`crate::merge`]'s `blob_view`; typed there, so that this module needs none of it).
+pub(crate) type BlobViewCache = Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>;
 
 /// The warehouse of the catalog the table at `path` belongs to: the directory above its `<db>.db`
 /// directory, or its own parent when that is not a database directory (a filesystem catalog's layout,
@@ -657,8 +657,8 @@ impl Table {
             .collect()
     }
 
-    /// The cache of the upstream BLOB values that views of this table resolve to, by upstream table and
-    /// field id ([`crate::merge`]'s view resolution fills it once per open table).
+    /// The upstream tables that views of this table name, opened and planned once per open table
+    /// ([`crate::merge`]'s view resolution fills it).
     pub(crate) fn blob_view_cache(&self) -> &BlobViewCache {
         &self.blob_views
     }

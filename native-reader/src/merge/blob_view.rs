@@ -2,9 +2,11 @@
 //! opened the table through a catalog: each value of a view column is a `BlobViewStruct` (an upstream
 //! table `db.t`, a field id and a row id), and the reader gets that upstream row's BLOB instead.
 //!
-//! * The upstream table is `<warehouse>/<db>.db/<t>` ([`crate::table::warehouse_of`]), read at its latest
-//!   snapshot with `blob-as-descriptor` and `_ROW_ID` (`BlobViewLookup`'s preload), once per open table and
-//!   field ([`Table::blob_view_cache`]). Memory: one serialized descriptor per upstream row of that field.
+//! * The upstream table is `<warehouse>/<db>.db/<t>` ([`crate::table::warehouse_of`]), planned once per
+//!   open table at its latest snapshot ([`Table::blob_view_cache`]). For each batch, the upstream files
+//!   whose row-id ranges hold a row the batch's views name are read, with `blob-as-descriptor` and
+//!   `_ROW_ID` (`BlobViewLookup`'s preload, `withRowRanges`). Memory: the upstream plan, and the descriptors
+//!   of the rows the split's views name.
 //! * A view whose upstream value is NULL reads as NULL (`BlobViewResolvingRow.isNullAt`); a NULL view is
 //!   NULL.
 //! * The value is the upstream BLOB's payload, or its serialized descriptor (the upstream's `.blob` file,
@@ -14,8 +16,8 @@
 //! upstream table or field that does not exist, a row id the upstream does not hold ("not found in
 //! preloaded cache").
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -24,10 +26,18 @@ use arrow_array::{Array, ArrayRef, BinaryArray, RecordBatch};
 use crate::decode::blob_ref::{is_view, view, Packs};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scan::{plan, ScanMode};
+use crate::split::Split;
 use crate::table::{warehouse_of, Table};
 
-/// Upstream values of one (table, field): row id -> serialized descriptor, `None` for NULL.
-type Values = Arc<HashMap<i64, Option<Vec<u8>>>>;
+/// A view: (upstream table identifier, field id, row id).
+type ViewKey = (String, i32, i64);
+
+/// An upstream table, opened and planned once per open view table.
+struct Upstream {
+    table: Arc<Table>,
+    /// Its batch plan at the latest snapshot (empty without one).
+    splits: Vec<Split>,
+}
 
 /// The view columns of a split's batches and how their values come back.
 pub(crate) struct BlobViews {
@@ -37,6 +47,8 @@ pub(crate) struct BlobViews {
     /// Serialized descriptors instead of payloads (`blob-as-descriptor` of the view table).
     descriptors: bool,
     packs: Packs,
+    /// The upstream values of the views read so far in this split: a serialized descriptor, `None` for NULL.
+    values: HashMap<ViewKey, Option<Vec<u8>>>,
 }
 
 impl BlobViews {
@@ -49,93 +61,226 @@ impl BlobViews {
             columns,
             descriptors: table.blob_as_descriptor(),
             packs: Packs::default(),
+            values: HashMap::new(),
         })
     }
 
     /// `batch` with every view column's values resolved.
     ///
-    /// Errors: see the module doc; each names the view table and the view.
+    /// Errors: see the module doc; each names the view table or the upstream table.
     pub(crate) fn resolve(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
         let mut columns = batch.columns().to_vec();
-        for name in self.columns.clone() {
-            let Ok(at) = batch.schema().index_of(&name) else {
-                continue;
-            };
-            columns[at] = self.resolve_column(&columns[at])?;
+        let mut views: Vec<(usize, Vec<Option<ViewKey>>)> = Vec::new();
+        for name in &self.columns {
+            if let Ok(at) = batch.schema().index_of(name) {
+                views.push((at, self.views_of(&columns[at])?));
+            }
+        }
+        // The upstream rows this batch names and this split has not read yet, by upstream table.
+        let mut missing: BTreeMap<String, BTreeSet<(i32, i64)>> = BTreeMap::new();
+        for key in views.iter().flat_map(|(_, keys)| keys.iter().flatten()) {
+            if !self.values.contains_key(key) {
+                missing
+                    .entry(key.0.clone())
+                    .or_default()
+                    .insert((key.1, key.2));
+            }
+        }
+        for (identifier, wanted) in missing {
+            self.load(&identifier, &wanted)?;
+        }
+        for (at, keys) in views {
+            columns[at] = self.resolved(&columns[at], &keys)?;
         }
         RecordBatch::try_new(batch.schema(), columns)
             .map_err(|e| Error::library(ErrorKind::Decode, self.table.path(), "", e))
     }
 
-    fn resolve_column(&mut self, array: &ArrayRef) -> Result<ArrayRef> {
-        let path = self.table.path().to_path_buf();
-        let bad = |reason: String| Error::Decode {
-            path: path.clone(),
+    fn bad(&self, reason: String) -> Error {
+        Error::Decode {
+            path: self.table.path().to_path_buf(),
             reason,
-        };
+        }
+    }
+
+    /// The view of each value of a view column (`None` for NULL).
+    fn views_of(&self, array: &ArrayRef) -> Result<Vec<Option<ViewKey>>> {
         let binary = arrow_cast::cast(array, &arrow_schema::DataType::Binary).map_err(|e| {
-            bad(format!(
+            self.bad(format!(
                 "a BLOB view column of type {}: {e}",
                 array.data_type()
             ))
         })?;
-        let mut out: Vec<Option<Vec<u8>>> = Vec::with_capacity(binary.len());
-        for stored in binary.as_binary::<i32>().iter() {
-            let Some(bytes) = stored else {
+        binary
+            .as_binary::<i32>()
+            .iter()
+            .map(|stored| {
+                let Some(bytes) = stored else {
+                    return Ok(None);
+                };
+                if !is_view(bytes) {
+                    return Err(self.bad(
+                        "blob-view-field requires blob field value to be a serialized \
+                         BlobViewStruct"
+                            .into(),
+                    ));
+                }
+                view(bytes)
+                    .map(Some)
+                    .map_err(|r| self.bad(format!("Invalid BlobViewStruct data: {r}")))
+            })
+            .collect()
+    }
+
+    /// The view column `array` with each view replaced by its upstream value (all read by now).
+    fn resolved(&mut self, array: &ArrayRef, keys: &[Option<ViewKey>]) -> Result<ArrayRef> {
+        let path = self.table.path().to_path_buf();
+        let mut out: Vec<Option<Vec<u8>>> = Vec::with_capacity(keys.len());
+        for key in keys {
+            let Some(key) = key else {
                 out.push(None);
                 continue;
             };
-            if !is_view(bytes) {
-                return Err(bad(
-                    "blob-view-field requires blob field value to be a serialized BlobViewStruct"
-                        .into(),
-                ));
-            }
-            let (identifier, field_id, row_id) =
-                view(bytes).map_err(|r| bad(format!("Invalid BlobViewStruct data: {r}")))?;
-            let values = self.upstream(&identifier, field_id)?;
-            let struct_name = format!(
-                "BlobViewStruct{{identifier={}, fieldId={}, rowId={}}}",
-                identifier.as_str(),
-                field_id,
-                row_id
-            );
-            match values.get(&row_id) {
+            match self.values.get(key) {
                 None => {
-                    return Err(bad(format!(
-                    "{struct_name}: the upstream table holds no row {row_id} (the released reader \
-                         fails: not found in preloaded cache)"
-                )))
+                    return Err(self.bad(format!(
+                        "BlobViewStruct{{identifier={}, fieldId={}, rowId={}}}: the upstream table \
+                         holds no such row (the released reader fails: not found in preloaded cache)",
+                        key.0, key.1, key.2
+                    )))
                 }
                 Some(None) => out.push(None),
                 Some(Some(descriptor)) if self.descriptors => out.push(Some(descriptor.clone())),
-                Some(Some(descriptor)) => out.push(Some(self.packs.payload(descriptor, &path)?)),
+                Some(Some(descriptor)) => {
+                    let descriptor = descriptor.clone();
+                    out.push(Some(self.packs.payload(&descriptor, &path)?));
+                }
             }
         }
         let resolved: ArrayRef = Arc::new(BinaryArray::from_iter(out));
         if resolved.data_type() == array.data_type() {
             Ok(resolved)
         } else {
-            arrow_cast::cast(&resolved, array.data_type()).map_err(|e| bad(e.to_string()))
+            arrow_cast::cast(&resolved, array.data_type()).map_err(|e| self.bad(e.to_string()))
         }
     }
 
-    /// The values of `field_id` in the upstream table `identifier`, read once per open table.
-    fn upstream(&self, identifier: &str, field_id: i32) -> Result<Values> {
-        let key = (identifier.to_owned(), field_id);
-        if let Some(values) = self.table.blob_view_cache().lock().unwrap().get(&key) {
-            return Ok(values.clone());
+    /// The upstream table `identifier`, opened and planned once per open view table.
+    fn upstream(&self, identifier: &str) -> Result<Arc<Upstream>> {
+        let cache = self.table.blob_view_cache();
+        if let Some(found) = cache.lock().unwrap().get(identifier) {
+            if let Ok(upstream) = found.clone().downcast::<Upstream>() {
+                return Ok(upstream);
+            }
         }
-        let values = Arc::new(load(&self.table, identifier, field_id)?);
-        self.table
-            .blob_view_cache()
+        let path = upstream_path(&self.table, identifier)?;
+        let table = Table::open_as(&path, self.table.release())?
+            .with_row_tracking_columns()
+            .with_blob_as_descriptor();
+        let splits = match table.latest_snapshot_id()? {
+            Some(_) => plan(&table, ScanMode::Batch { snapshot: None }, i64::MAX)?,
+            None => Vec::new(),
+        };
+        let upstream = Arc::new(Upstream {
+            table: Arc::new(table),
+            splits,
+        });
+        cache
             .lock()
             .unwrap()
-            .insert(key, values.clone());
-        Ok(values)
+            .insert(identifier.to_owned(), upstream.clone());
+        Ok(upstream)
+    }
+
+    /// `BlobViewLookup.loadTableDescriptorChunk`: the `wanted` (field id, row id) values of the upstream
+    /// `identifier`, from the files whose row-id ranges hold one of their rows, into [`Self::values`].
+    ///
+    /// Errors: [`Error::Decode`] naming the upstream table for a field id it does not have, and the errors
+    /// of opening, planning and reading it.
+    fn load(&mut self, identifier: &str, wanted: &BTreeSet<(i32, i64)>) -> Result<()> {
+        let upstream = self.upstream(identifier)?;
+        let mut fields: BTreeMap<i32, String> = BTreeMap::new();
+        for (field_id, _) in wanted {
+            let Some(field) = upstream
+                .table
+                .schema()
+                .fields
+                .iter()
+                .find(|f| f.id == *field_id)
+            else {
+                return Err(Error::Decode {
+                    path: upstream.table.path().to_path_buf(),
+                    reason: format!(
+                        "Cannot find blob fieldId {field_id} in upstream table {identifier}."
+                    ),
+                });
+            };
+            fields.insert(*field_id, field.name.clone());
+        }
+        let rows: BTreeSet<i64> = wanted.iter().map(|(_, row)| *row).collect();
+        let holds = |first: i64, count: i64| {
+            rows.range(first..first.saturating_add(count))
+                .next()
+                .is_some()
+        };
+        let bad = |reason: String| Error::Decode {
+            path: upstream.table.path().to_path_buf(),
+            reason,
+        };
+        for split in &upstream.splits {
+            // Only the files holding a wanted row (`withRowRanges`), with their deletion vectors.
+            let keep: Vec<usize> = (0..split.data_files.len())
+                .filter(|&i| {
+                    let f = &split.data_files[i];
+                    f.first_row_id
+                        .is_some_and(|first| holds(first, f.row_count))
+                })
+                .collect();
+            if keep.is_empty() {
+                continue;
+            }
+            let part = Split {
+                data_files: keep.iter().map(|&i| split.data_files[i].clone()).collect(),
+                deletion_files: if split.deletion_files.is_empty() {
+                    Vec::new()
+                } else {
+                    keep.iter()
+                        .map(|&i| split.deletion_files[i].clone())
+                        .collect()
+                },
+                ..split.clone()
+            };
+            for batch in super::read_split(&upstream.table, &part, 4096)? {
+                let batch = batch?;
+                let ids = batch
+                    .column_by_name("_ROW_ID")
+                    .ok_or_else(|| bad("the upstream read has no `_ROW_ID` column".into()))?;
+                let ids = arrow_cast::cast(ids, &arrow_schema::DataType::Int64)
+                    .map_err(|e| bad(e.to_string()))?;
+                let ids = ids.as_primitive::<arrow_array::types::Int64Type>();
+                for (field_id, name) in &fields {
+                    let blobs = batch
+                        .column_by_name(name)
+                        .ok_or_else(|| bad(format!("the upstream read has no `{name}` column")))?;
+                    let blobs = arrow_cast::cast(blobs, &arrow_schema::DataType::Binary)
+                        .map_err(|e| bad(e.to_string()))?;
+                    for (id, blob) in ids.iter().zip(blobs.as_binary::<i32>().iter()) {
+                        match id {
+                            Some(id) if wanted.contains(&(*field_id, id)) => {
+                                self.values.insert(
+                                    (identifier.to_owned(), *field_id, id),
+                                    blob.map(<[u8]>::to_vec),
+                                );
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
-
 /// Where the upstream table `identifier` (`db.t`) of a view of `table` is.
 ///
 /// Errors: [`Error::Unsupported`] for an identifier without a database, or naming a branch or system
@@ -155,60 +300,4 @@ fn upstream_path(table: &Table, identifier: &str) -> Result<PathBuf> {
             ),
         }),
     }
-}
-
-/// `BlobViewLookup.loadTableDescriptorChunk` for every row: the upstream's `field_id` of each `_ROW_ID`,
-/// as its serialized descriptor (`blob-as-descriptor`), at the latest snapshot.
-fn load(table: &Table, identifier: &str, field_id: i32) -> Result<HashMap<i64, Option<Vec<u8>>>> {
-    let path = upstream_path(table, identifier)?;
-    let upstream = Table::open_as(&path, table.release())?;
-    let Some(field) = upstream
-        .schema()
-        .fields
-        .iter()
-        .find(|f| f.id == field_id)
-        .map(|f| f.name.clone())
-    else {
-        return Err(Error::Decode {
-            path: Path::new(&path).to_path_buf(),
-            reason: format!("Cannot find blob fieldId {field_id} in upstream table {identifier}."),
-        });
-    };
-    let mut values = HashMap::new();
-    let Some(_) = upstream.latest_snapshot_id()? else {
-        return Ok(values);
-    };
-    let upstream = Arc::new(
-        upstream
-            .with_row_tracking_columns()
-            .with_blob_as_descriptor(),
-    );
-    let bad = |reason: String| Error::Decode {
-        path: path.clone(),
-        reason,
-    };
-    for split in plan(&upstream, ScanMode::Batch { snapshot: None }, i64::MAX)? {
-        for batch in super::read_split(&upstream, &split, 4096)? {
-            let batch = batch?;
-            let (Some(ids), Some(blobs)) = (
-                batch.column_by_name("_ROW_ID"),
-                batch.column_by_name(&field),
-            ) else {
-                return Err(bad(format!(
-                    "the upstream read has no `_ROW_ID` or `{field}` column"
-                )));
-            };
-            let ids = arrow_cast::cast(ids, &arrow_schema::DataType::Int64)
-                .map_err(|e| bad(e.to_string()))?;
-            let blobs = arrow_cast::cast(blobs, &arrow_schema::DataType::Binary)
-                .map_err(|e| bad(e.to_string()))?;
-            let ids = ids.as_primitive::<arrow_array::types::Int64Type>();
-            for (id, blob) in ids.iter().zip(blobs.as_binary::<i32>().iter()) {
-                if let Some(id) = id {
-                    values.insert(id, blob.map(<[u8]>::to_vec));
-                }
-            }
-        }
-    }
-    Ok(values)
 }
