@@ -25,6 +25,8 @@ use crate::table::Table;
 pub(crate) struct GroupBatches {
     table: Arc<Table>,
     bucket_path: String,
+    /// The split's partition values (the text formats fill partition columns from them).
+    partition: Vec<Option<String>>,
     files: Vec<DataFileDesc>,
     /// The deletion vector of the group's anchor file ([`crate::evolution::anchor_file`]), whose positions
     /// count from the group's first row: it drops merged rows.
@@ -41,6 +43,7 @@ impl GroupBatches {
     pub(crate) fn new(
         table: Arc<Table>,
         bucket_path: String,
+        partition: Vec<Option<String>>,
         files: Vec<DataFileDesc>,
         deletion: Option<DeletionFileDesc>,
         options: FileReadOptions,
@@ -48,6 +51,7 @@ impl GroupBatches {
         GroupBatches {
             table,
             bucket_path,
+            partition,
             files,
             deletion,
             options,
@@ -218,7 +222,10 @@ impl GroupBatches {
                 file,
                 None,
                 &self.options,
-                SplitContext::default(),
+                SplitContext {
+                    partition: Some(&self.partition),
+                    ..SplitContext::default()
+                },
             )?;
             for batch in read {
                 batches.push(batch?);

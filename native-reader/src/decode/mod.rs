@@ -56,6 +56,7 @@ mod tests;
 
 pub(crate) use self::error::DecodeError;
 pub use self::file::{file_read_schema, read_file, FileBatches};
+pub(crate) use self::file::{read_file_with, SplitContext};
 pub(crate) use self::format::FileColumn;
 pub use self::format::FileFormat;
 pub(crate) use self::format::{FormatReader, RawBatches};

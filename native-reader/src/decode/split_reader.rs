@@ -192,6 +192,7 @@ impl SplitReader {
             let group = GroupBatches::new(
                 self.table.clone(),
                 self.split.bucket_path.clone(),
+                self.split.partition.clone(),
                 files,
                 deletion,
                 self.options,

@@ -305,9 +305,9 @@ fn upstream_path(table: &Table, identifier: &str) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
     use crate::line::PaimonRelease;
     use crate::scan::plan;
+    use std::path::Path;
 
     /// `corpora/c47-blob-view`'s view table read natively: (id, image) of every row in batch.
     fn read_ids_and_images(table: &Path) -> Result<Vec<(i32, Option<Vec<u8>>)>> {

@@ -98,13 +98,22 @@ impl MergeReader {
                     .collect()
             })
             .collect();
-        Self::with_sections(table, &split.bucket_path, sections, batch_size, ahead)
+        Self::with_sections(
+            table,
+            &split.bucket_path,
+            &split.partition,
+            sections,
+            batch_size,
+            ahead,
+        )
     }
 
-    /// The reader of `sections` (each a list of runs) of a bucket of `table`.
+    /// The reader of `sections` (each a list of runs) of a bucket of `table`, in the partition whose values
+    /// are `partition` ([`Split::partition`]).
     pub(crate) fn with_sections(
         table: &Arc<Table>,
         bucket_path: &str,
+        partition: &[Option<String>],
         sections: Vec<Vec<Box<dyn RunSource>>>,
         batch_size: usize,
         ahead: Option<AheadPool>,
@@ -169,6 +178,7 @@ impl MergeReader {
             ctx: Arc::new(RunContext {
                 table: table.clone(),
                 bucket_path: bucket_path.to_string(),
+                partition: partition.to_vec(),
                 options: FileReadOptions {
                     with_sequence_number: true,
                     batch_size,

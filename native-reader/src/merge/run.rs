@@ -11,7 +11,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, Int8Type};
 use arrow_array::{ArrayRef, RecordBatch};
 
-use crate::decode::{read_file, FileBatches, FileReadOptions};
+use crate::decode::{read_file_with, FileBatches, FileReadOptions, SplitContext};
 use crate::error::{Error, ErrorKind, Result};
 pub(crate) use crate::line::LookupPick;
 use crate::read::ahead::{Ahead, AheadPool};
@@ -25,6 +25,9 @@ use super::loser_tree::Cursor;
 pub(crate) struct RunContext {
     pub(crate) table: Arc<Table>,
     pub(crate) bucket_path: String,
+    /// The split's partition values ([`crate::split::Split::partition`]): the text formats fill partition
+    /// columns from them.
+    pub(crate) partition: Vec<Option<String>>,
     pub(crate) options: FileReadOptions,
     /// Columns of the trimmed primary key in a [`read_file`] batch.
     pub(crate) key_columns: Vec<usize>,
@@ -103,12 +106,16 @@ impl RunSource for FileRun {
                     return Ok(None);
                 };
                 self.level = file.level;
-                self.reader = Some(read_file(
+                self.reader = Some(read_file_with(
                     &ctx.table,
                     &ctx.bucket_path,
                     &file,
                     dv.as_ref(),
                     &ctx.options,
+                    SplitContext {
+                        partition: Some(&ctx.partition),
+                        ..SplitContext::default()
+                    },
                 )?);
             }
             let Some(r) = self.reader.as_mut() else {

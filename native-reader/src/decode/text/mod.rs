@@ -151,7 +151,7 @@ pub(crate) struct TextRead<'a> {
     /// The table's partition keys (`partitionKeys`).
     pub(crate) partition_keys: &'a [String],
     /// The split's partition values, rendered ([`crate::split::Split::partition`]), one per partition key;
-    /// `None` when the file is read outside a split's reader (a merge of sorted runs).
+    /// `None` when the file is read outside any split (`decode::read_file`).
     pub(crate) partition_values: Option<&'a [Option<String>]>,
     /// Every row is +I: the requested `_VALUE_KIND` column is 0 and not read from the file
     /// (`RawFileSplitRead` of a primary-key table's file).

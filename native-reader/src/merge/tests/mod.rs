@@ -145,7 +145,7 @@ fn merge_batches(
         })
         .collect();
     let mut reader =
-        MergeReader::with_sections(table, "/t/bucket-0", vec![section], batch_size, None)?;
+        MergeReader::with_sections(table, "/t/bucket-0", &[], vec![section], batch_size, None)?;
     let mut out = Vec::new();
     while let Some(b) = reader.next_batch()? {
         assert!(b.num_rows() > 0 && b.num_rows() <= batch_size);

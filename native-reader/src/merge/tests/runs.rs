@@ -176,7 +176,7 @@ fn long_stretches_of_sole_keys_go_out_as_slices_of_their_batch() {
         Box::new(MemoryRun(vec![batch(&t, &run1)].into())),
     ];
     let mut reader =
-        MergeReader::with_sections(&t, "/t/bucket-0", vec![section], 4096, None).unwrap();
+        MergeReader::with_sections(&t, "/t/bucket-0", &[], vec![section], 4096, None).unwrap();
     let mut sizes = Vec::new();
     let mut shared = Vec::new();
     let input_views = input.column(3).as_string_view().views().as_ptr_range();
