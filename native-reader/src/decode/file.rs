@@ -56,6 +56,8 @@ pub struct FileBatches {
     row_tracking: Option<RowTracking>,
     /// Rows of the file read so far (the position of the next row).
     position: u64,
+    /// The raw batches end with a BOOLEAN column marking the lines that give no row (a text format's).
+    dropped_lines: bool,
     /// `_ROW_COUNT` of the file's manifest entry: the file must hold exactly this many rows (Paimon writes
     /// it exactly; a file with more or fewer rows is damaged or not the file the manifest describes).
     expected_rows: u64,
@@ -389,7 +391,6 @@ pub(crate) fn read_file_with(
                     format,
                     options: &latest.options,
                     file_columns: &physical,
-                    deleted_rows: deletion.is_some(),
                     rules: table.release().rules(),
                     partition_keys: &latest.partition_keys,
                     partition_values: partition,
@@ -405,6 +406,7 @@ pub(crate) fn read_file_with(
     let descriptors = table.blob_as_descriptor();
     let inline = format == FileFormat::Row;
     let raw = if format != FileFormat::Blob
+        && !format.is_text()
         && (descriptors || !inline)
         && columns.iter().any(|c| c.data_type.contains_blob())
     {
@@ -442,6 +444,7 @@ pub(crate) fn read_file_with(
         position: 0,
         expected_rows: u64::try_from(file.row_count).unwrap_or(0),
         exact_rows: !format.is_text(),
+        dropped_lines: format.is_text(),
         done: false,
     })
 }
@@ -465,11 +468,34 @@ impl FileBatches {
     }
 
     /// Turns one raw batch into an output batch; `None` when every row of it is deleted.
-    fn convert(&mut self, rows: usize, raw: Vec<ArrayRef>) -> Result<Option<RecordBatch>> {
+    fn convert(&mut self, rows: usize, mut raw: Vec<ArrayRef>) -> Result<Option<RecordBatch>> {
         let start = self.position;
         self.position += rows as u64;
-        let keep = self.deletion.as_ref().map(|dv| {
-            BooleanArray::from_iter((start..start + rows as u64).map(|p| Some(!dv.is_deleted(p))))
+        // A text file's lines that give no row (a dropped malformed line, a JSON `null`) still take a
+        // position, as `returnedPosition` counts them: the reader marks them in a last column.
+        let dropped = if self.dropped_lines {
+            let marks = raw
+                .pop()
+                .and_then(|m| m.as_any().downcast_ref::<BooleanArray>().cloned());
+            Some(
+                marks
+                    .ok_or_else(|| self.decode_err("a text batch without its line marks".into()))?,
+            )
+        } else {
+            None
+        };
+        let keep = (self.deletion.is_some()
+            || dropped.as_ref().is_some_and(|d| d.true_count() > 0))
+        .then(|| {
+            BooleanArray::from_iter((0..rows).map(|i| {
+                let position = start + i as u64;
+                let deleted = self
+                    .deletion
+                    .as_ref()
+                    .is_some_and(|dv| dv.is_deleted(position));
+                let dropped = dropped.as_ref().is_some_and(|d| d.value(i));
+                Some(!deleted && !dropped)
+            }))
         });
         let kept = keep.as_ref().map_or(rows, |k| k.true_count());
         if kept == 0 {

@@ -37,6 +37,8 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use arrow_array::ArrayRef;
 
 use super::format::{FileColumn, FileFormat, RawBatches};
@@ -143,9 +145,6 @@ pub(crate) struct TextRead<'a> {
     /// The columns the file was written with, in order (`FormatReaderMapping`'s `allDataFieldsInFile`):
     /// a CSV field's position is its column's place here.
     pub(crate) file_columns: &'a [FileColumn],
-    /// A deletion vector applies to the file (positions are line numbers, so `csv.mode=dropmalformed` and
-    /// `json.ignore-parse-errors`, which drop lines, are refused with one).
-    pub(crate) deleted_rows: bool,
     /// The release's rules (the casts of DATE, TIME, TIMESTAMP and DECIMAL text).
     pub(crate) rules: &'static LineRules,
     /// The table's partition keys (`partitionKeys`).
@@ -226,11 +225,6 @@ impl TextRead<'_> {
         let (parser, delimiter) = match self.format {
             FileFormat::Csv => {
                 let options = CsvOptions::from_options(self.options).map_err(decode)?;
-                if options.mode == CsvMode::DropMalformed && self.deleted_rows {
-                    return Err(unsupported(
-                        "csv.mode=dropmalformed with a deletion vector (positions of dropped lines) is not read natively".into(),
-                    ));
-                }
                 // A column is found by name among the written ones (`createProjectionMapping`; the
                 // others are fixed NULLs above).
                 let projection: Vec<usize> = columns
@@ -260,11 +254,6 @@ impl TextRead<'_> {
             FileFormat::Json => {
                 let ignore_errors = get(self.options, &["json.ignore-parse-errors"])
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-                if ignore_errors && self.deleted_rows {
-                    return Err(unsupported(
-                        "json.ignore-parse-errors with a deletion vector (positions of dropped lines) is not read natively".into(),
-                    ));
-                }
                 let delimiter = get(self.options, &["json.line-delimiter"]).unwrap_or("\n");
                 (Parser::Json { ignore_errors }, delimiter.to_owned())
             }
@@ -364,6 +353,8 @@ impl TextBatches {
             }
         }
         let mut rows: Vec<Vec<Datum>> = Vec::new();
+        // Per line: it gave no row (its position is still taken: `returnedPosition` counts every line).
+        let mut dropped: Vec<bool> = Vec::new();
         let decode = |line: usize, reason: String| Error::Decode {
             path: self.path.clone(),
             reason: format!("line {line}: {reason}"),
@@ -418,7 +409,8 @@ impl TextBatches {
                         .collect(),
                 ),
             };
-            rows.extend(row);
+            dropped.push(row.is_none());
+            rows.push(row.unwrap_or_else(|| vec![Datum::Null; self.columns.len()]));
         }
         self.pos = lines.position();
         if rows.is_empty() {
@@ -443,6 +435,8 @@ impl TextBatches {
                 }
             })?);
         }
+        // The last column marks the lines that gave no row ([`super::file`] drops them by position).
+        arrays.push(Arc::new(arrow_array::BooleanArray::from(dropped)));
         Ok(Some((rows.len(), arrays)))
     }
 }
@@ -544,7 +538,6 @@ mod tests {
             format: FileFormat::Csv,
             options: &table_options,
             file_columns: &written,
-            deleted_rows: false,
             rules: crate::PaimonRelease::V2_0_0.rules(),
             partition_keys: &keys,
             partition_values: Some(&partition),
@@ -579,6 +572,73 @@ mod tests {
         assert!(
             matches!(&err, Error::Unsupported { reason, .. } if reason.contains("partition")),
             "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn lines_that_give_no_row_keep_their_positions() {
+        let dir = std::env::temp_dir().join(format!("text-marks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let written = [
+            column("n", TypeKind::Int),
+            column("s", TypeKind::VarChar(i32::MAX as u32)),
+        ];
+        let marks = |format: FileFormat, file: &str, text: &str, options: &[(&str, &str)]| {
+            let path = dir.join(file);
+            std::fs::write(&path, text).unwrap();
+            let options: BTreeMap<String, String> = options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let read = TextRead {
+                format,
+                options: &options,
+                file_columns: &written,
+                rules: crate::PaimonRelease::V2_0_0.rules(),
+                partition_keys: &[],
+                partition_values: Some(&[]),
+                raw_insert: false,
+            };
+            let batches: Vec<_> = read
+                .open(&path, &written, 2)
+                .unwrap()
+                .collect::<Result<_>>()
+                .unwrap();
+            // Each batch ends with the marks of its lines; batches of 2 lines, dropped ones included.
+            batches
+                .iter()
+                .flat_map(|(rows, arrays)| {
+                    let marks = arrays.last().unwrap().as_any();
+                    let marks = marks.downcast_ref::<arrow_array::BooleanArray>().unwrap();
+                    assert_eq!(marks.len(), *rows);
+                    marks.iter().map(Option::unwrap).collect::<Vec<_>>()
+                })
+                .collect::<Vec<bool>>()
+        };
+        // `csv.mode=dropmalformed`: the malformed second line is dropped, its position kept (the deletion
+        // vector of a later line counts it, as `returnedPosition` does). The header takes none.
+        assert_eq!(
+            marks(
+                FileFormat::Csv,
+                "data-1.csv",
+                "n,s\n1,a\nx,b\n3,c\n",
+                &[
+                    ("csv.mode", "dropmalformed"),
+                    ("csv.include-header", "true")
+                ]
+            ),
+            [false, true, false]
+        );
+        // A JSON `null` line, and with `json.ignore-parse-errors` a line that does not parse.
+        assert_eq!(
+            marks(
+                FileFormat::Json,
+                "data-2.json",
+                "{\"n\":1}\nnull\n{bad\n{\"n\":4}\n",
+                &[("json.ignore-parse-errors", "true")]
+            ),
+            [false, true, true, false]
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
