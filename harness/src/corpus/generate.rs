@@ -193,6 +193,7 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
             std::fs::canonicalize(&dir).map_err(|e| io(&dir, e))?
         };
         let mut run = Run::new(&dir, &tmp, &upstream.table, &stock);
+        run.writer_options = upstream.writer_options.clone();
         let outcome = run.steps(&upstream.steps);
         let closed = run.close();
         outcome?;

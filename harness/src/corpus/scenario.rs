@@ -71,6 +71,10 @@ pub struct UpstreamTable {
     pub identifier: String,
     /// The table.
     pub table: TableSpec,
+    /// Dynamic table options per commit user, as [`Scenario::writer_options`] (`{"branch": "b1"}` writes
+    /// that branch).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub writer_options: BTreeMap<String, BTreeMap<String, String>>,
     /// Its steps, in order.
     pub steps: Vec<Step>,
 }

@@ -2,7 +2,8 @@
 //! opened the table through a catalog: each value of a view column is a `BlobViewStruct` (an upstream
 //! table `db.t`, a field id and a row id), and the reader gets that upstream row's BLOB instead.
 //!
-//! * The upstream table is `<warehouse>/<db>.db/<t>` ([`crate::table::warehouse_of`]), planned once per
+//! * The upstream table is `<warehouse>/<db>.db/<t>` ([`crate::table::warehouse_of`]; `db.t$branch_<b>`
+//!   names its branch `b`), planned once per
 //!   open table at its latest snapshot ([`Table::blob_view_cache`]). For each batch, the upstream files
 //!   whose row-id ranges hold a row the batch's views name are read, with `blob-as-descriptor` and
 //!   `_ROW_ID` (`BlobViewLookup`'s preload, `withRowRanges`). Memory: the upstream plan, and the descriptors
@@ -173,8 +174,8 @@ impl BlobViews {
                 return Ok(upstream);
             }
         }
-        let path = upstream_path(&self.table, identifier)?;
-        let table = Table::open_as(&path, self.table.release())?
+        let (path, branch) = upstream_path(&self.table, identifier)?;
+        let table = Table::open_branch(&path, branch.as_deref(), self.table.release())?
             .with_row_tracking_columns()
             .with_blob_as_descriptor();
         let splits = match table.latest_snapshot_id()? {
@@ -281,25 +282,38 @@ impl BlobViews {
         Ok(())
     }
 }
-/// Where the upstream table `identifier` (`db.t`) of a view of `table` is.
+/// Where the upstream table `identifier` (`db.t`, or `db.t$branch_<b>` for a branch of it, as
+/// `Identifier.fromString` reads it) of a view of `table` is: its directory and branch.
 ///
-/// Errors: [`Error::Unsupported`] for an identifier without a database, or naming a branch or system
-/// table (`$`).
-fn upstream_path(table: &Table, identifier: &str) -> Result<PathBuf> {
-    match identifier.split_once('.') {
-        Some((db, name)) if !db.is_empty() && !name.is_empty() && !identifier.contains('$') => {
-            Ok(warehouse_of(table.path())
-                .join(format!("{db}.db"))
-                .join(name))
-        }
-        _ => Err(Error::Unsupported {
-            path: table.path().to_path_buf(),
-            reason: format!(
-                "a BLOB view of `{identifier}`: only an upstream table `database.table` of the view \
-                 table's warehouse is resolved"
-            ),
-        }),
+/// Errors: [`Error::Unsupported`] for an identifier without a database, or naming a system table.
+fn upstream_path(table: &Table, identifier: &str) -> Result<(PathBuf, Option<String>)> {
+    let refuse = || {
+        Error::Unsupported {
+        path: table.path().to_path_buf(),
+        reason: format!(
+            "a BLOB view of `{identifier}`: only an upstream table `database.table` (or a branch of it, \
+             `database.table$branch_<name>`) of the view table's warehouse is resolved"
+        ),
     }
+    };
+    let Some((db, name)) = identifier.split_once('.') else {
+        return Err(refuse());
+    };
+    let (name, branch) = match name.split_once("$branch_") {
+        Some((name, branch)) if !branch.is_empty() && !branch.contains('$') => {
+            (name, Some(branch.to_owned()))
+        }
+        _ => (name, None),
+    };
+    if db.is_empty() || name.is_empty() || name.contains('$') {
+        return Err(refuse());
+    }
+    Ok((
+        warehouse_of(table.path())
+            .join(format!("{db}.db"))
+            .join(name),
+        branch,
+    ))
 }
 
 #[cfg(test)]
@@ -336,7 +350,7 @@ mod tests {
         let corpus =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c47-blob-view/paimon-2.0.0");
         // The scenario's own writes: upstream rows 0-4 hold 00 01 02, 01 x4, NULL, 03 x10 and the empty
-        // BLOB; the views name rows 0, 2, (none), 3, 1, 3, 4. Batches of 2 rows: views of one upstream row
+        // BLOB, and row 0 of its branch `b1` 05 x3; the views name rows 0, 2, (none), 3, 1, 3, 4 and b1's 0. Batches of 2 rows: views of one upstream row
         // in two batches are read twice.
         let expected: Vec<(i32, Option<Vec<u8>>)> = vec![
             (10, Some(vec![0, 1, 2])),
@@ -346,6 +360,7 @@ mod tests {
             (14, Some(vec![1; 4])),
             (15, Some(vec![3; 10])),
             (16, Some(Vec::new())),
+            (17, Some(vec![5; 3])),
         ];
         assert_eq!(
             read_ids_and_images(&corpus.join("table")).unwrap(),
