@@ -6,8 +6,9 @@
 //!   names its branch `b`), planned once per
 //!   open table at its latest snapshot ([`Table::blob_view_cache`]). For each batch, the upstream files
 //!   whose row-id ranges hold a row the batch's views name are read, with `blob-as-descriptor` and
-//!   `_ROW_ID` (`BlobViewLookup`'s preload, `withRowRanges`). Memory: the upstream plan, and the descriptors
-//!   of the rows the split's views name.
+//!   `_ROW_ID` (`BlobViewLookup`'s preload, `withRowRanges`), and their rows kept for the split's later
+//!   batches. Memory: the upstream plan, and one descriptor per row of the upstream files the split's views
+//!   name.
 //! * A view whose upstream value is NULL reads as NULL (`BlobViewResolvingRow.isNullAt`); a NULL view is
 //!   NULL.
 //! * The value is the upstream BLOB's payload, or its serialized descriptor (the upstream's `.blob` file,
@@ -48,7 +49,8 @@ pub(crate) struct BlobViews {
     /// Serialized descriptors instead of payloads (`blob-as-descriptor` of the view table).
     descriptors: bool,
     packs: Packs,
-    /// The upstream values of the views read so far in this split: a serialized descriptor, `None` for NULL.
+    /// The upstream values read so far in this split (every row of the upstream files read, for the fields
+    /// its views name): a serialized descriptor, `None` for NULL.
     values: HashMap<ViewKey, Option<Vec<u8>>>,
 }
 
@@ -265,15 +267,14 @@ impl BlobViews {
                         .ok_or_else(|| bad(format!("the upstream read has no `{name}` column")))?;
                     let blobs = arrow_cast::cast(blobs, &arrow_schema::DataType::Binary)
                         .map_err(|e| bad(e.to_string()))?;
+                    // Every row of the files read is kept, not only the wanted ones: the split's later
+                    // batches name rows of the same files without reading them again.
                     for (id, blob) in ids.iter().zip(blobs.as_binary::<i32>().iter()) {
-                        match id {
-                            Some(id) if wanted.contains(&(*field_id, id)) => {
-                                self.values.insert(
-                                    (identifier.to_owned(), *field_id, id),
-                                    blob.map(<[u8]>::to_vec),
-                                );
-                            }
-                            _ => {}
+                        if let Some(id) = id {
+                            self.values.insert(
+                                (identifier.to_owned(), *field_id, id),
+                                blob.map(<[u8]>::to_vec),
+                            );
                         }
                     }
                 }
