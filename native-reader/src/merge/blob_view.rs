@@ -3,12 +3,11 @@
 //! table `db.t`, a field id and a row id), and the reader gets that upstream row's BLOB instead.
 //!
 //! * The upstream table is `<warehouse>/<db>.db/<t>` ([`crate::table::warehouse_of`]; `db.t$branch_<b>`
-//!   names its branch `b`), planned once per
-//!   open table at its latest snapshot ([`Table::blob_view_cache`]). For each batch, the upstream files
-//!   whose row-id ranges hold a row the batch's views name are read, with `blob-as-descriptor` and
-//!   `_ROW_ID` (`BlobViewLookup`'s preload, `withRowRanges`), and their rows kept for the split's later
-//!   batches. Memory: the upstream plan, and one descriptor per row of the upstream files the split's views
-//!   name.
+//!   names its branch `b`), planned once per open table at its latest snapshot ([`Table::blob_view_cache`]).
+//!   For each batch, the upstream files whose row-id ranges hold a row the batch's views name are read,
+//!   with `blob-as-descriptor` and `_ROW_ID` (`BlobViewLookup`'s preload, `withRowRanges`), and their rows
+//!   kept for the split's later batches. Memory: the upstream plan, and one descriptor per row of the
+//!   upstream files the split's views name.
 //! * A view whose upstream value is NULL reads as NULL (`BlobViewResolvingRow.isNullAt`); a NULL view is
 //!   NULL.
 //! * The value is the upstream BLOB's payload, or its serialized descriptor (the upstream's `.blob` file,
