@@ -691,13 +691,15 @@ impl Table {
         // `blob-view-field` columns hold references to rows of other tables (`BlobViewStruct`), which 2.0
         // resolves in a data-evolution read only (`DataEvolutionTableRead`); any other read of one fails
         // in the released reader ("BlobView is not resolved").
+        let views = self.view_names();
         if let Some(column) = self
             .schema
             .fields
             .iter()
-            .find(|f| self.view_names().contains(&f.name.as_str()))
+            .find(|f| views.contains(&f.name.as_str()))
         {
-            if self.release < PaimonRelease::V2_0_0 || self.blob_view_fields().is_empty() {
+            // Empty before 2.0.0 too (`blob_view_fields`).
+            if self.blob_view_fields().is_empty() {
                 return refuse(format!(
                     "column `{}` is a `blob-view-field` (BLOB views of another table's rows), which \
                      Paimon {} resolves only in a data-evolution table with `blob-view.resolve.enabled` \

@@ -170,7 +170,12 @@ impl BlobViews {
     /// The upstream table `identifier`, opened and planned once per open view table.
     fn upstream(&self, identifier: &str) -> Result<Arc<Upstream>> {
         let cache = self.table.blob_view_cache();
-        if let Some(found) = cache.lock().unwrap().get(identifier) {
+        // A poisoned lock (a reader thread panicked while inserting) still holds a usable map.
+        if let Some(found) = cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(identifier)
+        {
             if let Ok(upstream) = found.clone().downcast::<Upstream>() {
                 return Ok(upstream);
             }
@@ -189,7 +194,7 @@ impl BlobViews {
         });
         cache
             .lock()
-            .unwrap()
+            .unwrap_or_else(|e| e.into_inner())
             .insert(identifier.to_owned(), upstream.clone());
         Ok(upstream)
     }
@@ -201,14 +206,16 @@ impl BlobViews {
     /// of opening, planning and reading it.
     fn load(&mut self, identifier: &str, wanted: &BTreeSet<(i32, i64)>) -> Result<()> {
         let upstream = self.upstream(identifier)?;
+        // Each field the views name, looked up once (not once per wanted row).
+        let field_ids: BTreeSet<i32> = wanted.iter().map(|(field, _)| *field).collect();
         let mut fields: BTreeMap<i32, String> = BTreeMap::new();
-        for (field_id, _) in wanted {
+        for field_id in field_ids {
             let Some(field) = upstream
                 .table
                 .schema()
                 .fields
                 .iter()
-                .find(|f| f.id == *field_id)
+                .find(|f| f.id == field_id)
             else {
                 return Err(Error::Decode {
                     path: upstream.table.path().to_path_buf(),
@@ -217,7 +224,7 @@ impl BlobViews {
                     ),
                 });
             };
-            fields.insert(*field_id, field.name.clone());
+            fields.insert(field_id, field.name.clone());
         }
         let rows: BTreeSet<i64> = wanted.iter().map(|(_, row)| *row).collect();
         let holds = |first: i64, count: i64| {
