@@ -158,7 +158,7 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
 /// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers, BLOB updates with
-/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps), written by 2.0.0 and replayed in every scan mode
+/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps, `scan.bucket`, `batch-scan-mode`), written by 2.0.0 and replayed in every scan mode
 /// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
@@ -194,6 +194,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c46-json-primary-key",
     "c46-text-format",
     "c47-blob-view",
+    "c48-scan-bucket",
+    "c49-batch-scan-mode",
 ];
 
 /// Every scan mode, as the tests name them.

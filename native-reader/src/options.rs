@@ -340,6 +340,13 @@ pub struct CoreOptions {
     /// added files of OVERWRITE snapshots. Read by the 2.0 line only
     /// ([`crate::line::LineRules::append_overwrite_streaming`]).
     pub streaming_read_append_overwrite: Deferred<bool>,
+    /// `scan.bucket` (`CoreOptions.SCAN_BUCKET`, 2.0, unset by default): the one bucket the data table's scans
+    /// plan. Read by the 2.0 line only ([`crate::line::LineRules::scan_bucket`]).
+    pub scan_bucket: Deferred<Option<i32>>,
+    /// `batch-scan-mode` (`CoreOptions.BATCH_SCAN_MODE`, 1.3, default `none`) is `compact` (any case): batch
+    /// scans keep the level-0 files they would skip. Read from 1.3 only
+    /// ([`crate::line::LineRules::batch_scan_mode`]).
+    pub batch_scan_compact: Deferred<bool>,
     /// `CoreOptions.changelogLifecycleDecoupled()`: `changelog.num-retained.max` > `snapshot.num-retained.max`,
     /// or `changelog.time-retained` > `snapshot.time-retained`, or `changelog.num-retained.min` >
     /// `snapshot.num-retained.min` (changelog options default to the snapshot ones).
@@ -373,6 +380,8 @@ impl Default for CoreOptions {
             force_lookup: Deferred::ok(false),
             deletion_vectors_merge_on_read: Deferred::ok(false),
             streaming_read_append_overwrite: Deferred::ok(false),
+            scan_bucket: Deferred::ok(None),
+            batch_scan_compact: Deferred::ok(false),
             changelog_lifecycle_decoupled: false,
         }
     }
@@ -487,6 +496,20 @@ impl CoreOptions {
                 "streaming-read-append-overwrite",
                 false,
             )),
+            scan_bucket: Deferred::of(
+                get("scan.bucket")
+                    .map(|_| int_opt("scan.bucket", 0))
+                    .transpose(),
+            ),
+            batch_scan_compact: Deferred::of(match get("batch-scan-mode") {
+                None => Ok(false),
+                Some(v) if v.eq_ignore_ascii_case("none") => Ok(false),
+                Some(v) if v.eq_ignore_ascii_case("compact") => Ok(true),
+                Some(v) => Err(InvalidOption::new(
+                    "batch-scan-mode",
+                    ValueError::UnknownValue(v.to_string()),
+                )),
+            }),
             changelog_lifecycle_decoupled: cl_max > snap_max
                 || cl_time > snap_time
                 || cl_min > snap_min,

@@ -9,7 +9,7 @@
 //! Options a release does not know are ignored by its reader and are not listed for it.
 
 use crate::line::PaimonRelease;
-use crate::line::PaimonRelease::{V1_0_0, V1_1_1, V1_2_0, V1_3_1, V1_4_2, V2_0_0};
+use crate::line::PaimonRelease::{V1_0_0, V1_1_1, V1_2_0, V1_4_2, V2_0_0};
 
 /// When a table option's value makes it unsupported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,18 +183,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         since(V1_4_2),
         Refused::Unless(&["false"]),
         "the table is read as a chain of snapshot and delta branches (ChainGroupReadTable)",
-    ),
-    option(
-        "scan.bucket",
-        since(V2_0_0),
-        Refused::Always,
-        "scans plan only this bucket (AbstractBatchTableScan / newStreamScan withBucket)",
-    ),
-    option(
-        "batch-scan-mode",
-        since(V1_3_1),
-        Refused::Unless(&["none"]),
-        "batch scans of deletion-vector and first-row tables keep level-0 files (AbstractBatchTableScan)",
     ),
     option(
         "sort-engine",

@@ -296,6 +296,18 @@ const RULES: &[Rule] = &[
         }),
     },
     Rule {
+        name: "scan_bucket",
+        value: |r| format!("{:?}", r.scan_bucket),
+        applies: |t, _| t.options.contains_key("scan.bucket"),
+        column: None,
+    },
+    Rule {
+        name: "batch_scan_mode",
+        value: |r| format!("{:?}", r.batch_scan_mode),
+        applies: |t, m| !streaming(m) && t.primary_key && t.options.contains_key("batch-scan-mode"),
+        column: None,
+    },
+    Rule {
         name: "timestamp_ltz_zone",
         value: |r| format!("{:?}", r.timestamp_ltz_zone),
         applies: |t, _| t.has_ltz,
@@ -398,6 +410,7 @@ mod tests {
                 "batch_skip_level0",
                 "timestamp_to_time",
                 "nested_update_null_accumulator",
+                "scan_bucket",
                 "timestamp_ltz_zone"
             ]
         );

@@ -95,14 +95,33 @@ impl<'t> Grouper<'t> {
     }
 }
 
+/// Which manifest entries a scan of the data table keeps by bucket (`ManifestsReader`'s and
+/// `ManifestEntryFilters`' bucket tests): buckets < 0 skipped when `real_only`
+/// ([`super::real_buckets_only`]), and only bucket `only` kept when set (`scan.bucket`, 2.0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BucketFilter {
+    /// Skip entries of buckets < 0 (`SnapshotReader#onlyReadRealBuckets`).
+    pub(crate) real_only: bool,
+    /// Keep only entries of this bucket (`SnapshotReader#withBucket`).
+    pub(crate) only: Option<i32>,
+}
+
+impl BucketFilter {
+    /// Whether an entry of `bucket` is kept (ADD and DELETE entries alike).
+    pub(crate) fn keeps(self, bucket: i32) -> bool {
+        !(self.real_only && bucket < 0) && self.only.is_none_or(|only| only == bucket)
+    }
+}
+
 /// Reads the manifest list `name` without merging (DELTA/CHANGELOG scan modes) and groups its ADD entries by
 /// partition (first seen) then bucket (first seen), files in manifest-entry order
-/// (`FileStoreScan.Plan.groupByPartFiles`). Groups of one partition stay adjacent. With `real_buckets_only`,
-/// entries of buckets < 0 (the postpone bucket) are skipped (`SnapshotReader#onlyReadRealBuckets`, 2.0).
+/// (`FileStoreScan.Plan.groupByPartFiles`). Groups of one partition stay adjacent. Entries of buckets that
+/// `buckets` does not keep are skipped (the postpone bucket, `SnapshotReader#onlyReadRealBuckets`;
+/// `scan.bucket`).
 pub(crate) fn read_added_files(
     table: &Table,
     manifest_list: &str,
-    real_buckets_only: bool,
+    buckets: BucketFilter,
 ) -> Result<Vec<BucketFiles>> {
     let list_path = table.manifest_path(manifest_list);
     let metas = read_manifest_list(&list_path)?;
@@ -110,7 +129,7 @@ pub(crate) fn read_added_files(
     for meta in metas {
         let path = table.manifest_path(&meta.file_name);
         for entry in read_manifest_file(&path)? {
-            if entry.kind == FileKind::Add && !(real_buckets_only && entry.bucket < 0) {
+            if entry.kind == FileKind::Add && buckets.keeps(entry.bucket) {
                 grouper.add(&path, entry.partition, entry.bucket, entry.file)?;
             }
         }
@@ -155,16 +174,16 @@ pub fn read_all_files(
     snapshot: &Snapshot,
     level_filter: &dyn Fn(i32) -> bool,
 ) -> Result<Vec<BucketFiles>> {
-    read_all_files_of(table, snapshot, level_filter, false)
+    read_all_files_of(table, snapshot, level_filter, BucketFilter::default())
 }
 
-/// [`read_all_files`], skipping entries of buckets < 0 (ADD and DELETE alike, as the manifest filter of
-/// `SnapshotReader#onlyReadRealBuckets` does) when `real_buckets_only`.
+/// [`read_all_files`], skipping entries of buckets that `buckets` does not keep (ADD and DELETE alike, as
+/// the manifest filters of `SnapshotReader#onlyReadRealBuckets` and `withBucket` do).
 pub(crate) fn read_all_files_of(
     table: &Table,
     snapshot: &Snapshot,
     level_filter: &dyn Fn(i32) -> bool,
-    real_buckets_only: bool,
+    buckets: BucketFilter,
 ) -> Result<Vec<BucketFiles>> {
     let mut manifests = Vec::new();
     for list in [&snapshot.base_manifest_list, &snapshot.delta_manifest_list] {
@@ -176,7 +195,7 @@ pub(crate) fn read_all_files_of(
         let path = table.manifest_path(&meta.file_name);
         let mut adds = Vec::new();
         for entry in read_manifest_file(&path)? {
-            if !level_filter(entry.file.level) || (real_buckets_only && entry.bucket < 0) {
+            if !level_filter(entry.file.level) || !buckets.keeps(entry.bucket) {
                 continue;
             }
             match entry.kind {

@@ -169,7 +169,7 @@ fn plan_list(table: &Table, snapshot: &Snapshot, mode: FollowUpMode) -> Result<V
         FollowUpMode::Changelog => snapshot.changelog_manifest_list.as_deref(),
     };
     let groups = match list {
-        Some(name) => read_added_files(table, name, super::real_buckets_only(table, true))?,
+        Some(name) => read_added_files(table, name, super::bucket_filter(table, true)?)?,
         None => Vec::new(),
     };
     let dv_index = if streaming_deletion_files(table) && !groups.is_empty() {
@@ -212,14 +212,14 @@ pub(crate) fn streaming_deletion_files(table: &Table) -> bool {
 /// as [`read_added_files`] and [`deletion_vector_index`].
 pub(crate) fn plan_changes(table: &Table, snapshot: &Snapshot) -> Result<Vec<Split>> {
     let rules = super::rules(table);
-    let real_only = super::real_buckets_only(table, true);
+    let buckets = super::bucket_filter(table, true)?;
     let list_path = table.manifest_path(&snapshot.delta_manifest_list);
     let mut before = Grouper::new(table);
     let mut after = Grouper::new(table);
     for meta in read_manifest_list(&list_path)? {
         let path = table.manifest_path(&meta.file_name);
         for entry in read_manifest_file(&path)? {
-            if real_only && entry.bucket < 0 {
+            if !buckets.keeps(entry.bucket) {
                 continue;
             }
             let side = match entry.kind {

@@ -78,11 +78,11 @@ use crate::table::{Table, POSTPONE_BUCKET};
 
 pub use fallback::plan_batch;
 pub(crate) use fallback::splits_by_partition;
-pub(crate) use file_set::read_snapshot_entries;
 pub use file_set::{
     deletion_vector_index, manifest_list_record_delta, read_all_files, BucketFiles,
     DeletionVectorIndex, DeletionVectorLocation,
 };
+pub(crate) use file_set::{read_snapshot_entries, BucketFilter};
 pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
 pub use split_generator::data_file_desc;
@@ -135,6 +135,27 @@ pub(crate) fn check_line(table: &Table) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The bucket filter of a batch (`streaming` false) or streaming scan of `table`: the postpone-bucket rule
+/// ([`real_buckets_only`]) and, where the line knows it ([`crate::line::LineRules::scan_bucket`]), the
+/// bucket of `scan.bucket` (`AbstractBatchTableScan`, `AbstractFileStoreTable#newStreamScan`).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory when `scan.bucket` is not an integer.
+pub(crate) fn bucket_filter(table: &Table, streaming: bool) -> Result<BucketFilter> {
+    let only = if rules(table).scan_bucket {
+        table
+            .options()
+            .scan_bucket
+            .get()
+            .map_err(|e| e.at(table.path().join("schema")))?
+    } else {
+        None
+    };
+    Ok(BucketFilter {
+        real_only: real_buckets_only(table, streaming),
+        only,
+    })
 }
 
 /// Whether a scan of `table` skips entries of buckets < 0: the table has `bucket=-2`, and the release

@@ -134,14 +134,27 @@ pub(crate) fn first_plan_rules(table: &Table, rules: &LineRules) -> Result<(bool
 }
 
 /// Whether a batch scan drops level-0 files (primary-key tables only), under
-/// [`LineRules::batch_skip_level0`].
+/// [`LineRules::batch_skip_level0`], and from 1.3 only with `batch-scan-mode=none`
+/// ([`LineRules::batch_scan_mode`]).
 ///
 /// Errors: [`Error::InvalidOption`] naming the schema directory when `deletion-vectors.merge-on-read` is not
-/// a boolean (2.0, DV tables).
+/// a boolean (2.0, DV tables), or `batch-scan-mode` neither `none` nor `compact` (1.3 on, where level 0
+/// would be skipped).
 pub(crate) fn batch_skips_level_0(table: &Table, rules: &LineRules) -> Result<bool> {
     if !table.is_primary_key_table() {
         return Ok(false);
     }
+    let options = table.options();
+    let skips = skips_level_0_by_engine(table, rules)?;
+    if skips && rules.batch_scan_mode && deferred(table, &options.batch_scan_compact)? {
+        return Ok(false);
+    }
+    Ok(skips)
+}
+
+/// `CoreOptions#batchScanSkipLevel0` of the line: deletion vectors (2.0: unless merged on read) or
+/// first-row.
+fn skips_level_0_by_engine(table: &Table, rules: &LineRules) -> Result<bool> {
     let options = table.options();
     let first_row = options.merge_engine.is(MergeEngine::FirstRow);
     Ok(match rules.batch_skip_level0 {
@@ -208,8 +221,8 @@ fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<V
     };
     let mut splits = Vec::new();
     if start <= end_snapshot {
-        let real_only = super::real_buckets_only(table, true);
-        let groups = read_all_files_of(table, &snapshot, &*level_filter, real_only)?;
+        let buckets = super::bucket_filter(table, true)?;
+        let groups = read_all_files_of(table, &snapshot, &*level_filter, buckets)?;
         splits = batch_splits(table, &snapshot, groups)?;
     }
     let next = if rereads_start { start } else { start + 1 };
@@ -340,7 +353,7 @@ fn batch_files_of(
     let snapshot = table.snapshot(id)?;
     let rules = super::rules(table);
     let drop_level_0 = !all_levels && batch_skips_level_0(table, rules)?;
-    let real_only = super::real_buckets_only(table, false);
+    let buckets = super::bucket_filter(table, false)?;
     let top = if table.read_optimized() && table.is_primary_key_table() {
         match rules.read_optimized_levels {
             ReadOptimizedLevels::TopUnlessBatchSkipsLevel0 if drop_level_0 => None,
@@ -350,9 +363,9 @@ fn batch_files_of(
         None
     };
     let groups = match top {
-        Some(top) => read_all_files_of(table, &snapshot, &|level| level == top, real_only)?,
-        None if drop_level_0 => read_all_files_of(table, &snapshot, &|level| level > 0, real_only)?,
-        None => read_all_files_of(table, &snapshot, &|_| true, real_only)?,
+        Some(top) => read_all_files_of(table, &snapshot, &|level| level == top, buckets)?,
+        None if drop_level_0 => read_all_files_of(table, &snapshot, &|level| level > 0, buckets)?,
+        None => read_all_files_of(table, &snapshot, &|_| true, buckets)?,
     };
     Ok(Some((snapshot, groups)))
 }

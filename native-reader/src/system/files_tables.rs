@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::line::{PartitionsTable, PostponeBucket};
 use crate::manifest::{read_index_manifest, FileKind, DELETION_VECTORS_INDEX};
 use crate::partition::is_null_or_whitespace_only;
+use crate::scan::BucketFilter;
 use crate::schema::{DataField, TypeKind};
 use crate::table::{Table, POSTPONE_BUCKET};
 use crate::value::Datum;
@@ -105,7 +106,11 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
         // `newSnapshotReader().bucketEntries()`: every level; 1.1.x skips the postpone bucket on every read.
         let skip_postpone = table.options().bucket == POSTPONE_BUCKET
             && table.release().rules().postpone_bucket == PostponeBucket::EveryReadSkips;
-        sum_entries(table, true, false, skip_postpone)?
+        let buckets = BucketFilter {
+            real_only: skip_postpone,
+            only: None,
+        };
+        sum_entries(table, true, false, buckets)?
     } else {
         partition_groups(table, rule)?
     };
@@ -198,7 +203,7 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
 }
 
 /// `fileStoreTable.newScan().listPartitionEntries()` of `$partitions`: the batch scan's latest snapshot,
-/// its level filter up to 1.2.x, its postpone-bucket rule, and on a table with a fallback branch that
+/// its level filter up to 1.2.x, its postpone-bucket rule and `scan.bucket` (2.0), and on a table with a fallback branch that
 /// branch's partitions the main branch lacks (with a primary branch: that branch's, then this branch's
 /// partitions it lacks).
 fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
@@ -215,14 +220,14 @@ fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
         None => (table, fallback.as_deref()),
     };
     let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(first)?;
-    let real_only = crate::scan::real_buckets_only(first, false);
-    let mut groups = sum_entries(first, false, skip_level_0, real_only)?;
+    let buckets = crate::scan::bucket_filter(first, false)?;
+    let mut groups = sum_entries(first, false, skip_level_0, buckets)?;
     if let Some(fallback) = second {
         let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(fallback)?;
-        let real_only = crate::scan::real_buckets_only(fallback, false);
+        let buckets = crate::scan::bucket_filter(fallback, false)?;
         let main: std::collections::HashSet<Vec<u8>> =
             groups.iter().map(|((p, _), _)| p.clone()).collect();
-        for mut group in sum_entries(fallback, false, skip_level_0, real_only)? {
+        for mut group in sum_entries(fallback, false, skip_level_0, buckets)? {
             group.1.order.0 = 1;
             if !main.contains(&(group.0).0) {
                 groups.push(group);
@@ -264,13 +269,13 @@ pub(super) fn refuse_other_snapshots(table: &Table, name: &str) -> Result<()> {
 }
 
 /// Sums the latest snapshot's manifest entries of `table` per partition (and per bucket when `by_bucket`),
-/// leaving out level 0 when `skip_level_0` and buckets < 0 when `real_only`; groups without a file left are
+/// leaving out level 0 when `skip_level_0` and the buckets `buckets` does not keep; groups without a file left are
 /// dropped. No snapshot: no group.
 fn sum_entries(
     table: &Table,
     by_bucket: bool,
     skip_level_0: bool,
-    real_only: bool,
+    buckets: BucketFilter,
 ) -> Result<Groups> {
     let Some(id) = table.snapshot_manager().latest_snapshot_id()? else {
         return Ok(Vec::new());
@@ -280,7 +285,7 @@ fn sum_entries(
     let mut groups: Groups = Vec::new();
     for (path, entries) in crate::scan::read_snapshot_entries(table, &snapshot)? {
         for entry in entries {
-            if (skip_level_0 && entry.file.level <= 0) || (real_only && entry.bucket < 0) {
+            if (skip_level_0 && entry.file.level <= 0) || !buckets.keeps(entry.bucket) {
                 continue;
             }
             let Some(created) = entry.file.creation_time else {
