@@ -332,6 +332,11 @@ pub struct LineRules {
     /// `batch-scan-mode` is `none`, the default; `compact` keeps level-0 files, merged on read
     /// (`AbstractBatchTableScan`, #5790). Earlier releases know no such option.
     pub batch_scan_mode: bool,
+    /// From 1.4 true: a primary-key table with `table-read.sequence-number.enabled=true` reads as
+    /// `$audit_log` and `$binlog` with `_SEQUENCE_NUMBER` (BIGINT NOT NULL) after `rowkind`, each row's
+    /// `KeyValue.sequenceNumber` (`AuditLogTable`, `key-value.sequence_number.enabled` on its data read).
+    /// Earlier releases know no such option.
+    pub audit_log_sequence_number: bool,
     /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
     /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
     pub variant_shredding: bool,
@@ -528,6 +533,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     snapshot_sequence_ordering: false,
     scan_bucket: false,
     batch_scan_mode: false,
+    audit_log_sequence_number: false,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -595,6 +601,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 /// JVM zone), with data-evolution groups by overlapping row-id ranges and the fallback branch read for the
 /// partitions the main branch does not list, and the BLOB and VECTOR types.
 pub const V1_4_2_RULES: LineRules = LineRules {
+    audit_log_sequence_number: true,
     data_evolution: DataEvolution::ByRowIdRange,
     fallback_branch: FallbackBranch::ListedPartitions,
     type_names: TypeNames::BlobAndVector,

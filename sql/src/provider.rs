@@ -91,17 +91,9 @@ pub fn splits_provider(
     splits: Vec<Split>,
     keep_row_kind: bool,
 ) -> Result<Arc<PaimonTable>> {
-    let mut read: SchemaRef = Arc::new(native_reader::types::read_schema_as(
-        &table.schema().fields,
-        table.string_views(),
-    ));
-    // `$binlog` and `$audit_log` read as their batches come (array columns, `rowkind` first).
-    if table.binlog() {
-        read = native_reader::system::binlog::binlog_schema(&read);
-    }
-    if table.audit_log() {
-        read = native_reader::system::audit_log_schema(&read);
-    }
+    // `$binlog` and `$audit_log` read as their batches come (array columns, `rowkind` first,
+    // `_SEQUENCE_NUMBER` next with `table-read.sequence-number.enabled`).
+    let read: SchemaRef = native_reader::merge::split_schema(&table);
     let fields: Vec<_> = read
         .fields()
         .iter()

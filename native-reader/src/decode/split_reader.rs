@@ -18,7 +18,9 @@ use crate::table::Table;
 
 /// Reads one split without merging, lazily: an iterator of record batches in the read schema
 /// ([`crate::types::read_schema`]: `_row_kind` then the table's columns, then `_ROW_ID` and
-/// `_SEQUENCE_NUMBER` for `$row_tracking`, [`crate::system::row_tracking_fields`]).
+/// `_SEQUENCE_NUMBER` for `$row_tracking`, [`crate::system::row_tracking_fields`]; `_SEQUENCE_NUMBER`
+/// after `_row_kind` for `$audit_log` with `table-read.sequence-number.enabled`,
+/// [`crate::system::with_audit_sequence_number`]).
 ///
 /// Files are read one after another with [`super::read_file`] (deletion vectors applied per file); errors
 /// are reported per item and name the file; after the first error the iterator ends. Decoding ahead
@@ -141,7 +143,8 @@ impl SplitReader {
             }
             schema = arrow_schema::Schema::new(fields);
         }
-        let schema = Arc::new(schema);
+        let with_sequence_number = crate::system::audit_sequence_number(&table);
+        let schema = Arc::new(crate::system::with_audit_sequence_number(&table, schema));
         let units = if table.data_evolution() {
             data_evolution_units(split, table.release().rules().data_evolution)?
         } else {
@@ -152,7 +155,7 @@ impl SplitReader {
             split: split.clone(),
             schema,
             options: FileReadOptions {
-                with_sequence_number: false,
+                with_sequence_number,
                 batch_size: batch_size.max(1),
                 raw_table_read: !split.is_streaming,
             },
@@ -301,18 +304,22 @@ impl Iterator for SplitReader {
             let file = self.current.front_mut()?;
             match file.next() {
                 Some(Ok(batch)) => {
-                    // Same columns, same types: only the schema object differs.
+                    // Same columns, same types: only the schema object differs (and `_SEQUENCE_NUMBER`
+                    // goes after `_row_kind`, as `$audit_log` reads it).
+                    let mut columns = batch.columns().to_vec();
+                    if self.options.with_sequence_number && columns.len() > 1 {
+                        columns.swap(0, 1);
+                    }
                     return Some(
-                        RecordBatch::try_new(self.schema.clone(), batch.columns().to_vec())
-                            .map_err(|e| {
-                                self.failed = true;
-                                Error::library(
-                                    ErrorKind::Decode,
-                                    PathBuf::from(&self.split.bucket_path),
-                                    "",
-                                    e,
-                                )
-                            }),
+                        RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| {
+                            self.failed = true;
+                            Error::library(
+                                ErrorKind::Decode,
+                                PathBuf::from(&self.split.bucket_path),
+                                "",
+                                e,
+                            )
+                        }),
                     );
                 }
                 Some(Err(e)) => {

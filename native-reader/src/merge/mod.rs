@@ -230,7 +230,7 @@ pub fn read_split_with(
         }
     };
     let batch_size = batch_size.max(1);
-    let schema: SchemaRef = Arc::new(read_schema_as(&table.schema().fields, table.string_views()));
+    let schema = read_schema_of(&table);
     let kind = split_read_kind(table.is_primary_key_table(), split, table.audit_log())?;
     prefetch_split(split);
     let inner = match kind {
@@ -278,9 +278,13 @@ pub fn read_split_with(
             }
         }
     };
-    let binlog = table
-        .binlog()
-        .then(|| BinlogPacker::new(&schema, split.is_streaming));
+    let binlog = table.binlog().then(|| {
+        BinlogPacker::new(
+            &schema,
+            split.is_streaming,
+            crate::system::audit_sequence_number(&table),
+        )
+    });
     let audit_log = table
         .audit_log()
         .then(|| crate::system::audit_log_schema(binlog.as_ref().map_or(&schema, |b| b.schema())));
@@ -292,6 +296,37 @@ pub fn read_split_with(
         audit_log,
         failed: false,
     })
+}
+
+/// The data table's read schema of `table`'s splits: [`read_schema_as`] of the latest schema, with
+/// `_SEQUENCE_NUMBER` after `_row_kind` for `$audit_log`/`$binlog` with `table-read.sequence-number.enabled`
+/// ([`crate::system::with_audit_sequence_number`]).
+fn read_schema_of(table: &Table) -> SchemaRef {
+    Arc::new(crate::system::with_audit_sequence_number(
+        table,
+        read_schema_as(&table.schema().fields, table.string_views()),
+    ))
+}
+
+/// The schema of every batch [`read_split`] returns for a split of `table`: `_row_kind` then the latest
+/// schema's columns (top-level strings and binaries as views); as `$binlog`, every column a list
+/// ([`crate::system::binlog::binlog_schema`]); as `$audit_log` (and `$binlog`), `rowkind` after `_row_kind`
+/// ([`crate::system::audit_log_schema`]), then `_SEQUENCE_NUMBER` with `table-read.sequence-number.enabled`.
+/// `$row_tracking` and data-evolution reads have their own ([`SplitBatches::schema`]).
+pub fn split_schema(table: &Table) -> SchemaRef {
+    let read = read_schema_of(table);
+    let read = if table.binlog() {
+        BinlogPacker::new(&read, false, crate::system::audit_sequence_number(table))
+            .schema()
+            .clone()
+    } else {
+        read
+    };
+    if table.audit_log() {
+        crate::system::audit_log_schema(&read)
+    } else {
+        read
+    }
 }
 
 /// The batches of one split (see [`read_split`]). `Send`; ends after the first error.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use arrow::array::{make_array, ArrayData, MutableArrayData};
 use arrow_array::cast::AsArray;
-use arrow_array::types::Int8Type;
-use arrow_array::{new_null_array, Array, ArrayRef, Int8Array, RecordBatch};
+use arrow_array::types::{Int64Type, Int8Type};
+use arrow_array::{new_null_array, Array, ArrayRef, Int64Array, Int8Array, RecordBatch};
 use arrow_schema::{DataType as ArrowType, SchemaRef};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -49,6 +49,9 @@ pub(crate) enum OutRow {
     Cells {
         kind: RowKind,
         cells: Vec<Cell>,
+        /// The merged record's `_SEQUENCE_NUMBER` (`KeyValue.sequenceNumber` of the merge function's
+        /// result), output only with [`Chunk::with_sequence`].
+        seq: i64,
     },
 }
 
@@ -69,15 +72,19 @@ pub(crate) struct Chunk {
     rows: Vec<OutRow>,
     /// Output rows in `rows` (a [`OutRow::Range`] counts its length).
     len: usize,
+    /// Whether output batches hold `_SEQUENCE_NUMBER` after `_row_kind` ([`output_columns`]).
+    with_sequence: bool,
 }
 
 impl Chunk {
-    pub(crate) fn new() -> Chunk {
+    /// An empty chunk; its batches hold `_SEQUENCE_NUMBER` after `_row_kind` when `with_sequence`.
+    pub(crate) fn new(with_sequence: bool) -> Chunk {
         Chunk {
             generation: 0,
             sources: Vec::new(),
             rows: Vec::new(),
             len: 0,
+            with_sequence,
         }
     }
 
@@ -112,11 +119,12 @@ impl Chunk {
         path: &Path,
     ) -> Result<Vec<RecordBatch>> {
         let sources = &self.sources;
+        let with_sequence = self.with_sequence;
         let gather = |rows: &[OutRow], len: usize| -> Result<Option<RecordBatch>> {
             if rows.is_empty() {
                 return Ok(None);
             }
-            build_batch(schema, fields, sources, rows, len, path).map(Some)
+            build_batch(schema, fields, sources, rows, len, with_sequence, path).map(Some)
         };
         let mut out = Vec::new();
         let mut from = 0;
@@ -125,7 +133,13 @@ impl Chunk {
             match row {
                 OutRow::Range { src, start, len } if *len >= SLICE_MIN_ROWS => {
                     out.extend(gather(&self.rows[from..i], pending)?);
-                    out.push(slice_batch(schema, sources, *src, *start, *len, path)?);
+                    out.push(slice_batch(
+                        schema,
+                        sources,
+                        (*src, *start, *len),
+                        with_sequence,
+                        path,
+                    )?);
                     from = i + 1;
                     pending = 0;
                 }
@@ -165,6 +179,8 @@ pub(crate) struct Rec {
     pub(crate) run: usize,
     pub(crate) row: usize,
     pub(crate) kind: RowKind,
+    /// Its `_SEQUENCE_NUMBER` (`KeyValue.sequenceNumber`).
+    pub(crate) seq: i64,
 }
 
 /// What merge functions read records through.
@@ -290,21 +306,34 @@ pub(crate) const SLICE_MIN_ROWS: usize = 256;
 fn slice_batch(
     schema: &SchemaRef,
     sources: &[RecordBatch],
-    src: usize,
-    start: usize,
-    len: usize,
+    (src, start, len): (usize, usize, usize),
+    with_sequence: bool,
     path: &Path,
 ) -> Result<RecordBatch> {
     let source = sources.get(src).ok_or_else(|| tree_bug(src as isize))?;
     if start + len > source.num_rows() {
         return Err(tree_bug(src as isize));
     }
-    let columns: Vec<ArrayRef> = source.columns()[VALUE_OFFSET - 1..]
+    let columns: Vec<ArrayRef> = output_columns(source, with_sequence)
         .iter()
         .map(|c| c.slice(start, len))
         .collect();
     RecordBatch::try_new(schema.clone(), columns)
         .map_err(|e| Error::library(ErrorKind::Decode, path, "", e))
+}
+
+/// The output columns of the records of `batch` (in [`crate::decode::read_file`]'s shape: `_SEQUENCE_NUMBER`,
+/// `_row_kind`, then the values): `_row_kind`, `_SEQUENCE_NUMBER` when `with_sequence` (`$audit_log` and
+/// `$binlog` with `table-read.sequence-number.enabled`), then the values.
+pub(crate) fn output_columns(batch: &RecordBatch, with_sequence: bool) -> Vec<ArrayRef> {
+    let columns = batch.columns();
+    let mut out: Vec<ArrayRef> = Vec::with_capacity(columns.len());
+    out.extend(columns.get(VALUE_OFFSET - 1).cloned());
+    if with_sequence {
+        out.extend(columns.first().cloned());
+    }
+    out.extend(columns.iter().skip(VALUE_OFFSET).cloned());
+    out
 }
 
 /// Pieces of consecutive whole rows averaging fewer rows than this are gathered by `interleave` (one
@@ -371,7 +400,33 @@ fn output_kinds(sources: &[RecordBatch], rows: &[OutRow], len: usize) -> Result<
     Ok(kinds)
 }
 
-/// Assembles an output batch of the `len` rows of `rows`: `_row_kind`, then each value column. When every
+/// The `_SEQUENCE_NUMBER`s of the `len` output rows: a whole record's and a range's from its source batch,
+/// merged cells' their own.
+fn output_sequence_numbers(
+    sources: &[RecordBatch],
+    rows: &[OutRow],
+    len: usize,
+) -> Result<Vec<i64>> {
+    let stored = |src: usize, start: usize, n: usize| -> Result<&[i64]> {
+        sources
+            .get(src)
+            .and_then(|b| b.column(0).as_primitive_opt::<Int64Type>())
+            .and_then(|s| s.values().get(start..start + n))
+            .ok_or_else(|| tree_bug(src as isize))
+    };
+    let mut out: Vec<i64> = Vec::with_capacity(len);
+    for r in rows {
+        match r {
+            OutRow::Whole { src, row, .. } => out.extend_from_slice(stored(*src, *row, 1)?),
+            OutRow::Range { src, start, len } => out.extend_from_slice(stored(*src, *start, *len)?),
+            OutRow::Cells { seq, .. } => out.push(*seq),
+        }
+    }
+    Ok(out)
+}
+
+/// Assembles an output batch of the `len` rows of `rows`: `_row_kind`, `_SEQUENCE_NUMBER` when
+/// `with_sequence`, then each value column. When every
 /// row is a whole input record, which rows to take is the same for every column: pieces of consecutive rows
 /// of one source, copied piece by piece (`MutableArrayData`) when they are long enough on average, else
 /// gathered by `interleave`. Columns of merged cells are gathered cell by cell, or built from computed
@@ -382,10 +437,16 @@ pub(crate) fn build_batch(
     sources: &[RecordBatch],
     rows: &[OutRow],
     len: usize,
+    with_sequence: bool,
     path: &Path,
 ) -> Result<RecordBatch> {
     let mut columns: Vec<ArrayRef> =
         vec![Arc::new(Int8Array::from(output_kinds(sources, rows, len)?))];
+    if with_sequence {
+        columns.push(Arc::new(Int64Array::from(output_sequence_numbers(
+            sources, rows, len,
+        )?)));
+    }
     let pieces = if rows.is_empty() {
         None
     } else {
@@ -402,7 +463,8 @@ pub(crate) fn build_batch(
         ),
         _ => None,
     };
-    for (c, field) in schema.fields().iter().skip(1).enumerate() {
+    let leading = 1 + usize::from(with_sequence);
+    for (c, field) in schema.fields().iter().skip(leading).enumerate() {
         if let Some(pieces) = copy_pieces {
             let data: Vec<ArrayData> = sources
                 .iter()

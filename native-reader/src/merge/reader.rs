@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow::row::{RowConverter, SortField};
-use arrow_array::{ArrayRef, BooleanArray, RecordBatch};
+use arrow_array::{BooleanArray, RecordBatch};
 use arrow_schema::{SchemaRef, SortOptions};
 
 use crate::decode::FileReadOptions;
@@ -20,7 +20,7 @@ use crate::types::read_schema_as;
 
 use super::function::{merge_function, option, Merged, Reducer};
 use super::loser_tree::{tree_bug, LoserTree};
-use super::output::{Chunk, Ctx, OutRow, Rec};
+use super::output::{output_columns, Chunk, Ctx, OutRow, Rec};
 use super::run::{AheadRun, FileRun, LookupPick, Run, RunContext, RunSource};
 use super::VALUE_OFFSET;
 use crate::read::ahead::AheadPool;
@@ -190,13 +190,16 @@ impl MergeReader {
                 lookup,
                 ahead,
             }),
-            schema: Arc::new(read_schema_as(&fields, table.string_views())),
+            schema: Arc::new(crate::system::with_audit_sequence_number(
+                table,
+                read_schema_as(&fields, table.string_views()),
+            )),
             function,
             fields,
             bucket_path: PathBuf::from(bucket_path),
             sections: sections.into_iter(),
             current: None,
-            chunk: Chunk::new(),
+            chunk: Chunk::new(crate::system::audit_sequence_number(table)),
             ready: VecDeque::new(),
             batch_size,
             done: false,
@@ -308,7 +311,7 @@ pub(crate) fn next_single(
                 .iter()
                 .map(|k| Some(keep_delete || RowKind::from_byte(*k).is_some_and(RowKind::is_add))),
         );
-        let columns: Vec<ArrayRef> = batch.columns()[1..].to_vec();
+        let columns = output_columns(batch, crate::system::audit_sequence_number(&ctx.table));
         let filtered = if keep.true_count() == batch.num_rows() {
             columns
         } else {
@@ -506,6 +509,7 @@ pub(crate) fn merge_section(
                 run,
                 row: r.row,
                 kind: r.kind()?,
+                seq: r.sequence_number(),
             };
             function.add(&mut c, rec)?;
         }
@@ -519,8 +523,8 @@ pub(crate) fn merge_section(
                     kind: rec.kind,
                 });
             }
-            Some(Merged::Cells { kind, cells }) if keep_delete || kind.is_add() => {
-                c.chunk.push(OutRow::Cells { kind, cells });
+            Some(Merged::Cells { kind, cells, seq }) if keep_delete || kind.is_add() => {
+                c.chunk.push(OutRow::Cells { kind, cells, seq });
             }
             _ => {}
         }

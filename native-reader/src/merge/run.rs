@@ -312,6 +312,14 @@ impl Run {
         self.current.as_ref().map_or(0, |c| c.level)
     }
 
+    /// The `_SEQUENCE_NUMBER` of the current record (0 without one).
+    pub(crate) fn sequence_number(&self) -> i64 {
+        self.current
+            .as_ref()
+            .and_then(|c| c.sequence.get(self.row).copied())
+            .unwrap_or(0)
+    }
+
     /// The kind of the current record (`+I` without one). Errors: [`Error::Decode`] for a byte that is
     /// not a RowKind (the decoder lets none through).
     pub(crate) fn kind(&self) -> Result<RowKind> {

@@ -16,12 +16,19 @@ use crate::row_kind::RowKind;
 /// the read schema's columns as a nullable list of nullable elements (`ArrayType(field.type().nullable())`),
 /// with the column's field id kept.
 pub fn binlog_schema(read: &SchemaRef) -> SchemaRef {
+    binlog_schema_of(read, false)
+}
+
+/// [`binlog_schema`], with `read`'s second column kept as it is when `sequence` (`_SEQUENCE_NUMBER`, not
+/// packed: `BinlogRead.convertToArray` copies the first row's).
+fn binlog_schema_of(read: &SchemaRef, sequence: bool) -> SchemaRef {
+    let kept = 1 + usize::from(sequence);
     let fields: Vec<Arc<Field>> = read
         .fields()
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            if i == 0 {
+            if i < kept {
                 return f.clone();
             }
             let element = Field::new("element", f.data_type().clone(), true);
@@ -40,15 +47,20 @@ pub fn binlog_schema(read: &SchemaRef) -> SchemaRef {
 pub(crate) struct BinlogPacker {
     schema: SchemaRef,
     pack: bool,
+    /// The batches' second column is `_SEQUENCE_NUMBER`, kept unpacked (the first row's of a pair).
+    sequence: bool,
     pending: Option<RecordBatch>,
 }
 
 impl BinlogPacker {
-    /// A packer for batches of `read` (the data table's read schema); `pack` for a streaming split.
-    pub(crate) fn new(read: &SchemaRef, pack: bool) -> BinlogPacker {
+    /// A packer for batches of `read` (the data table's read schema); `pack` for a streaming split;
+    /// `sequence` when `read`'s second column is `_SEQUENCE_NUMBER`
+    /// ([`super::with_audit_sequence_number`]).
+    pub(crate) fn new(read: &SchemaRef, pack: bool, sequence: bool) -> BinlogPacker {
         BinlogPacker {
-            schema: binlog_schema(read),
+            schema: binlog_schema_of(read, sequence),
             pack,
+            sequence,
             pending: None,
         }
     }
@@ -116,11 +128,28 @@ impl BinlogPacker {
         if out_kinds.is_empty() {
             return Ok(None);
         }
+        let mut columns: Vec<ArrayRef> = Vec::with_capacity(batch.num_columns());
+        if self.sequence {
+            // Each output row's first row: where each row's list starts.
+            let firsts: Vec<u32> = offsets[..offsets.len() - 1]
+                .iter()
+                .map(|&at| taken[at as usize])
+                .collect();
+            let sequence =
+                arrow_select::take::take(batch.column(1), &UInt32Array::from(firsts), None)
+                    .map_err(|e| bad(e.to_string()))?;
+            columns.push(sequence);
+        }
         let indices = UInt32Array::from(taken);
         let offsets = OffsetBuffer::new(offsets.into());
-        let mut columns: Vec<ArrayRef> = Vec::with_capacity(batch.num_columns());
-        columns.push(Arc::new(Int8Array::from(out_kinds)));
-        for (column, field) in batch.columns().iter().zip(self.schema.fields()).skip(1) {
+        let leading = 1 + usize::from(self.sequence);
+        columns.insert(0, Arc::new(Int8Array::from(out_kinds)));
+        for (column, field) in batch
+            .columns()
+            .iter()
+            .zip(self.schema.fields())
+            .skip(leading)
+        {
             let DataType::List(element) = field.data_type() else {
                 return Err(bad(format!("column {} is not a list", field.name())));
             };
@@ -180,7 +209,7 @@ mod tests {
     #[test]
     fn updates_pack_across_batches_in_streaming_splits() {
         let first = batch(&[0, 1], &[1, 1]);
-        let mut packer = BinlogPacker::new(&first.schema(), true);
+        let mut packer = BinlogPacker::new(&first.schema(), true, false);
         let a = packer.push(first).unwrap().unwrap();
         assert_eq!(lists(&a), vec![(0, vec![1])]);
         let b = packer.push(batch(&[2, 3, 1], &[2, 3, 4])).unwrap().unwrap();
@@ -193,9 +222,44 @@ mod tests {
     #[test]
     fn batch_splits_are_never_packed() {
         let only = batch(&[1, 2], &[1, 2]);
-        let mut packer = BinlogPacker::new(&only.schema(), false);
+        let mut packer = BinlogPacker::new(&only.schema(), false, false);
         let a = packer.push(only).unwrap().unwrap();
         assert_eq!(lists(&a), vec![(1, vec![1]), (2, vec![2])]);
         assert!(packer.finish().unwrap().is_none());
+    }
+
+    /// With `_SEQUENCE_NUMBER` second (`table-read.sequence-number.enabled`): it stays a plain column, and a
+    /// packed pair carries its first row's (`BinlogRead.convertToArray` copies `row1`'s).
+    #[test]
+    fn sequence_numbers_stay_unpacked_and_a_pair_keeps_its_first() {
+        let read: SchemaRef = Arc::new(Schema::new(vec![
+            Field::new("_row_kind", DataType::Int8, false),
+            Field::new("_SEQUENCE_NUMBER", DataType::Int64, false),
+            Field::new("v", DataType::Int32, true),
+        ]));
+        let input = RecordBatch::try_new(
+            read.clone(),
+            vec![
+                Arc::new(Int8Array::from(vec![1, 2, 0])),
+                Arc::new(arrow_array::Int64Array::from(vec![5, 6, 7])),
+                Arc::new(Int32Array::from(vec![1, 2, 3])),
+            ],
+        )
+        .unwrap();
+        let mut packer = BinlogPacker::new(&read, true, true);
+        assert_eq!(packer.schema().field(1).data_type(), &DataType::Int64);
+        let out = packer.push(input).unwrap().unwrap();
+        let seq = out
+            .column(1)
+            .as_any()
+            .downcast_ref::<arrow_array::Int64Array>()
+            .unwrap();
+        assert_eq!(seq.values().to_vec(), vec![5, 7]);
+        let kinds = out.column(0).as_any().downcast_ref::<Int8Array>().unwrap();
+        assert_eq!(kinds.values().to_vec(), vec![2, 0]);
+        let list = out.column(2).as_any().downcast_ref::<ListArray>().unwrap();
+        let first = list.value(0);
+        let first = first.as_any().downcast_ref::<Int32Array>().unwrap();
+        assert_eq!(first.values().to_vec(), vec![1, 2]);
     }
 }

@@ -216,23 +216,20 @@ pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
     Ok((table.with_row_tracking_columns(), system))
 }
 
-/// `$audit_log` of `table`. Errors: [`Error::Unsupported`] naming the table for what its read does not
-/// model: `table-read.sequence-number.enabled` (2.0 adds `_SEQUENCE_NUMBER` after `rowkind`).
+/// `$audit_log` of `table`. Errors: [`Error::InvalidOption`] naming the schema directory when
+/// `table-read.sequence-number.enabled` is not a boolean (from 1.4, where `AuditLogTable` reads it);
+/// [`Error::Unsupported`] naming the table when it is set on a table without a primary key (the release's
+/// schema validation rejects it: "Sequence number is only available for primary key tables").
 fn open_audit_log(table: Table, system: SystemTable) -> Result<(Table, SystemTable)> {
     let name = system.name();
-    let unsupported = |reason: &str| Error::Unsupported {
-        path: table.meta_path().to_path_buf(),
-        reason: format!("system table `{name}` {reason} is not supported"),
-    };
-    let sequence_number = table
-        .schema()
-        .options
-        .get("table-read.sequence-number.enabled")
-        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
-    if sequence_number {
-        return Err(unsupported(
-            "with `table-read.sequence-number.enabled=true` (its `_SEQUENCE_NUMBER` column)",
-        ));
+    if sequence_number_option(&table)? && !table.is_primary_key_table() {
+        return Err(Error::Unsupported {
+            path: table.meta_path().to_path_buf(),
+            reason: format!(
+                "system table `{name}` of a table without a primary key with \
+                 `table-read.sequence-number.enabled=true` (the released schema validation rejects it)"
+            ),
+        });
     }
     let path = table.meta_path().to_path_buf();
     let opened = if system == SystemTable::Binlog {
@@ -249,6 +246,53 @@ fn open_audit_log(table: Table, system: SystemTable) -> Result<(Table, SystemTab
             ),
         }),
     }
+}
+
+/// `table-read.sequence-number.enabled` (`CoreOptions.TABLE_READ_SEQUENCE_NUMBER_ENABLED`, 1.4) as the
+/// table's release reads it: false on releases without it ([`crate::line::LineRules::audit_log_sequence_number`]).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory for a value that is not a boolean.
+fn sequence_number_option(table: &Table) -> Result<bool> {
+    const KEY: &str = "table-read.sequence-number.enabled";
+    if !table.release().rules().audit_log_sequence_number {
+        return Ok(false);
+    }
+    match table.schema().option(KEY) {
+        None => Ok(false),
+        Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
+        Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
+        Some(v) => Err(Error::InvalidOption {
+            path: table.path().join("schema"),
+            key: KEY.into(),
+            reason: crate::options::ValueError::NotABoolean(v.to_string()),
+        }),
+    }
+}
+
+/// Whether reads of `table` (opened as `$audit_log` or `$binlog`) hold `_SEQUENCE_NUMBER` after `_row_kind`:
+/// `table-read.sequence-number.enabled=true` on a release that reads it (an invalid value was refused when
+/// the system table opened).
+pub(crate) fn audit_sequence_number(table: &Table) -> bool {
+    table.audit_log() && sequence_number_option(table).unwrap_or(false)
+}
+
+/// `read` (`_row_kind` then the columns) with [`SEQUENCE_NUMBER`] (`Int64` NOT NULL, with its field id)
+/// after `_row_kind` when [`audit_sequence_number`] holds for `table`; else `read` as it is.
+pub(crate) fn with_audit_sequence_number(table: &Table, read: Schema) -> Schema {
+    if !audit_sequence_number(table) {
+        return read;
+    }
+    let (name, id) = SEQUENCE_NUMBER;
+    let mut fields: Vec<Arc<Field>> = read.fields().iter().cloned().collect();
+    let at = fields.len().min(1);
+    fields.insert(
+        at,
+        Arc::new(crate::types::with_id(
+            Field::new(name, ArrowType::Int64, false),
+            Some(id),
+        )),
+    );
+    Schema::new_with_metadata(fields, read.metadata().clone())
 }
 
 /// `$audit_log`'s schema from the data table's read schema (`_row_kind` then its columns): `_row_kind`,

@@ -80,9 +80,10 @@ impl MergeFunction for Aggregation {
     }
 
     fn result(&mut self) -> Option<Merged> {
-        self.latest.map(|_| Merged::Cells {
+        self.latest.map(|latest| Merged::Cells {
             kind: RowKind::Insert,
             cells: std::mem::take(&mut self.row),
+            seq: latest.seq,
         })
     }
 }

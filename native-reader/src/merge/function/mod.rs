@@ -19,8 +19,13 @@ use super::output::{Cell, Ctx, Rec};
 pub(crate) enum Merged {
     /// One of the input records, unchanged.
     Whole(Rec),
-    /// A row built field by field (one cell per value column) with its kind.
-    Cells { kind: RowKind, cells: Vec<Cell> },
+    /// A row built field by field (one cell per value column) with its kind and sequence number (the
+    /// `KeyValue.sequenceNumber` of the function's `getResult`).
+    Cells {
+        kind: RowKind,
+        cells: Vec<Cell>,
+        seq: i64,
+    },
 }
 
 /// A merge engine's merge function (`org.apache.paimon.mergetree.compact.MergeFunction`): `reset` before

@@ -29,6 +29,8 @@ pub(crate) struct PartialUpdate {
     /// The row being built.
     row: Vec<Cell>,
     delete_row: bool,
+    /// `latestSequenceNumber`: the sequence number of the last record added and not ignored (0 before).
+    latest_seq: i64,
 }
 
 impl PartialUpdate {
@@ -141,6 +143,7 @@ impl PartialUpdate {
             partial_delete,
             row: vec![Cell::Null; fields.len()],
             delete_row: false,
+            latest_seq: 0,
         })
     }
 
@@ -151,6 +154,7 @@ impl PartialUpdate {
             if self.ignore_delete {
                 return Ok(());
             }
+            self.latest_seq = rec.seq;
             if grouped {
                 return self.retract_with_sequence_group(ctx, rec);
             }
@@ -170,6 +174,7 @@ impl PartialUpdate {
                     .into(),
             ));
         }
+        self.latest_seq = rec.seq;
         if !grouped {
             for i in 0..self.groups.len() {
                 let v = ctx.field(rec, i)?;
@@ -290,6 +295,7 @@ impl MergeFunction for PartialUpdate {
         self.row.clear();
         self.row.resize(self.groups.len(), Cell::Null);
         self.delete_row = false;
+        self.latest_seq = 0;
         self.aggregators
             .iter_mut()
             .flatten()
@@ -309,6 +315,7 @@ impl MergeFunction for PartialUpdate {
                 RowKind::Insert
             },
             cells: std::mem::take(&mut self.row),
+            seq: self.latest_seq,
         })
     }
 }
