@@ -286,6 +286,10 @@ pub struct LineRules {
     /// function`); from 1.0.1 (apache/paimon#4897) false: sequence fields are never aggregated
     /// (`PartialUpdateMergeFunction.Factory#createFieldAggregators`).
     pub partial_update_aggregates_sequence_fields: bool,
+    /// What a partial-update key without a non-retract record merges to, and what the row a `-D` removes
+    /// (`partial-update.remove-record-on-delete`) holds (`PartialUpdateMergeFunction` `meetInsert`,
+    /// `initRow`). Seen where the merge keeps `-D` results (`$audit_log`).
+    pub partial_update_init_row: PartialUpdateInitRow,
     /// Which record above level 0 `LookupMergeFunction` keeps for lookup tables
     /// (`PrimaryKeyFileStoreTable` wraps the merge function of reads too).
     pub lookup_pick: LookupPick,
@@ -491,6 +495,20 @@ pub enum TimestampToTime {
     FloorMod,
 }
 
+/// `PartialUpdateMergeFunction`'s row initialisation from a record (`initRow`): at the first retract record of a
+/// key, and for the row a `-D` removes under `partial-update.remove-record-on-delete`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartialUpdateInitRow {
+    /// 1.0.x: none; a key merges to `+I` (its row what the non-retract records set), a removed row is all
+    /// NULL.
+    None,
+    /// 1.1.0 to 1.3.x: a key without a non-retract record merges to `-D` (`meetInsert`); `initRow` sets the
+    /// record's NOT NULL fields only (failing on a NULL in one).
+    NotNullFields,
+    /// From 1.4.0: as [`PartialUpdateInitRow::NotNullFields`], but `initRow` sets every field.
+    AllFields,
+}
+
 /// `FieldNestedUpdateAgg.agg(accumulator = NULL, input)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NestedUpdateNullAccumulator {
@@ -518,6 +536,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     nested_update_null_accumulator: NestedUpdateNullAccumulator::KeepsInput,
     sequence_field_aggregation: SequenceFieldAggregation::Default,
     partial_update_aggregates_sequence_fields: true,
+    partial_update_init_row: PartialUpdateInitRow::None,
     lookup_pick: LookupPick::Latest,
     read_time_default_values: true,
     data_evolution: DataEvolution::Unknown,
@@ -555,6 +574,7 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 /// the postpone bucket skipped by every read (#5095), the VARIANT type (#4757) and `$ro`'s own level
 /// (`withLevel`, no longer replaced by the batch scan's level filter).
 pub const V1_1_1_RULES: LineRules = LineRules {
+    partial_update_init_row: PartialUpdateInitRow::NotNullFields,
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,
     changes_drop_common_files: false,
@@ -601,6 +621,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 /// JVM zone), with data-evolution groups by overlapping row-id ranges and the fallback branch read for the
 /// partitions the main branch does not list, and the BLOB and VECTOR types.
 pub const V1_4_2_RULES: LineRules = LineRules {
+    partial_update_init_row: PartialUpdateInitRow::AllFields,
     audit_log_sequence_number: true,
     data_evolution: DataEvolution::ByRowIdRange,
     fallback_branch: FallbackBranch::ListedPartitions,

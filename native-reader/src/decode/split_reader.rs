@@ -20,7 +20,7 @@ use crate::table::Table;
 /// ([`crate::types::read_schema`]: `_row_kind` then the table's columns, then `_ROW_ID` and
 /// `_SEQUENCE_NUMBER` for `$row_tracking`, [`crate::system::row_tracking_fields`]; `_SEQUENCE_NUMBER`
 /// after `_row_kind` for `$audit_log` with `table-read.sequence-number.enabled`,
-/// [`crate::system::with_audit_sequence_number`]).
+/// [`crate::system::audit_read_schema`]).
 ///
 /// Files are read one after another with [`super::read_file`] (deletion vectors applied per file); errors
 /// are reported per item and name the file; after the first error the iterator ends. Decoding ahead
@@ -144,7 +144,7 @@ impl SplitReader {
             schema = arrow_schema::Schema::new(fields);
         }
         let with_sequence_number = crate::system::audit_sequence_number(&table);
-        let schema = Arc::new(crate::system::with_audit_sequence_number(&table, schema));
+        let schema = Arc::new(crate::system::audit_read_schema(&table, schema));
         let units = if table.data_evolution() {
             data_evolution_units(split, table.release().rules().data_evolution)?
         } else {

@@ -300,9 +300,9 @@ pub fn read_split_with(
 
 /// The data table's read schema of `table`'s splits: [`read_schema_as`] of the latest schema, with
 /// `_SEQUENCE_NUMBER` after `_row_kind` for `$audit_log`/`$binlog` with `table-read.sequence-number.enabled`
-/// ([`crate::system::with_audit_sequence_number`]).
+/// ([`crate::system::audit_read_schema`]).
 fn read_schema_of(table: &Table) -> SchemaRef {
-    Arc::new(crate::system::with_audit_sequence_number(
+    Arc::new(crate::system::audit_read_schema(
         table,
         read_schema_as(&table.schema().fields, table.string_views()),
     ))

@@ -190,7 +190,7 @@ impl MergeReader {
                 lookup,
                 ahead,
             }),
-            schema: Arc::new(crate::system::with_audit_sequence_number(
+            schema: Arc::new(crate::system::audit_read_schema(
                 table,
                 read_schema_as(&fields, table.string_views()),
             )),

@@ -55,7 +55,7 @@ pub(crate) struct BinlogPacker {
 impl BinlogPacker {
     /// A packer for batches of `read` (the data table's read schema); `pack` for a streaming split;
     /// `sequence` when `read`'s second column is `_SEQUENCE_NUMBER`
-    /// ([`super::with_audit_sequence_number`]).
+    /// ([`super::audit_read_schema`]).
     pub(crate) fn new(read: &SchemaRef, pack: bool, sequence: bool) -> BinlogPacker {
         BinlogPacker {
             schema: binlog_schema_of(read, sequence),

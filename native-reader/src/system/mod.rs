@@ -276,22 +276,43 @@ pub(crate) fn audit_sequence_number(table: &Table) -> bool {
     table.audit_log() && sequence_number_option(table).unwrap_or(false)
 }
 
-/// `read` (`_row_kind` then the columns) with [`SEQUENCE_NUMBER`] (`Int64` NOT NULL, with its field id)
-/// after `_row_kind` when [`audit_sequence_number`] holds for `table`; else `read` as it is.
-pub(crate) fn with_audit_sequence_number(table: &Table, read: Schema) -> Schema {
-    if !audit_sequence_number(table) {
+/// The data table's read schema `read` (`_row_kind` then the columns) as `$audit_log` and `$binlog` read
+/// `table`: with [`SEQUENCE_NUMBER`] (`Int64` NOT NULL, with its field id) after `_row_kind` when
+/// [`audit_sequence_number`] holds; with every column nullable where the release's merge keeps a removed
+/// partial-update row all NULL, NOT NULL columns included (1.0.x with
+/// `partial-update.remove-record-on-delete`, [`crate::line::PartialUpdateInitRow::None`]). Any other table:
+/// `read` as it is.
+pub(crate) fn audit_read_schema(table: &Table, read: Schema) -> Schema {
+    if !table.audit_log() {
         return read;
     }
-    let (name, id) = SEQUENCE_NUMBER;
     let mut fields: Vec<Arc<Field>> = read.fields().iter().cloned().collect();
-    let at = fields.len().min(1);
-    fields.insert(
-        at,
-        Arc::new(crate::types::with_id(
-            Field::new(name, ArrowType::Int64, false),
-            Some(id),
-        )),
-    );
+    let removed_rows_all_null = table.release().rules().partial_update_init_row
+        == crate::line::PartialUpdateInitRow::None
+        && table
+            .options()
+            .merge_engine
+            .is(crate::options::MergeEngine::PartialUpdate)
+        && table
+            .schema()
+            .option("partial-update.remove-record-on-delete")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if removed_rows_all_null {
+        for field in fields.iter_mut().skip(1) {
+            *field = Arc::new(field.as_ref().clone().with_nullable(true));
+        }
+    }
+    if audit_sequence_number(table) {
+        let (name, id) = SEQUENCE_NUMBER;
+        let at = fields.len().min(1);
+        fields.insert(
+            at,
+            Arc::new(crate::types::with_id(
+                Field::new(name, ArrowType::Int64, false),
+                Some(id),
+            )),
+        );
+    }
     Schema::new_with_metadata(fields, read.metadata().clone())
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::aggregate::{self, FieldAggregator};
 use crate::error::Result;
+use crate::line::PartialUpdateInitRow;
 use crate::merge::output::{Cell, Ctx, Rec};
 use crate::row_kind::RowKind;
 use crate::schema::DataField;
@@ -29,6 +30,14 @@ pub(crate) struct PartialUpdate {
     /// The row being built.
     row: Vec<Cell>,
     delete_row: bool,
+    /// [`crate::line::LineRules::partial_update_init_row`] of the table's release.
+    init_rule: PartialUpdateInitRow,
+    /// `meetInsert`: a non-retract record was added (1.1 on).
+    meet_insert: bool,
+    /// `notNullColumnFilled`: the row was initialised from a record (1.1 on).
+    filled: bool,
+    /// Per field: whether its type is nullable (`initRow` fails on a NULL in another).
+    nullable: Vec<bool>,
     /// `latestSequenceNumber`: the sequence number of the last record added and not ignored (0 before).
     latest_seq: i64,
 }
@@ -143,6 +152,10 @@ impl PartialUpdate {
             partial_delete,
             row: vec![Cell::Null; fields.len()],
             delete_row: false,
+            init_rule: table.release().rules().partial_update_init_row,
+            meet_insert: false,
+            filled: false,
+            nullable: fields.iter().map(|f| f.data_type.nullable).collect(),
             latest_seq: 0,
         })
     }
@@ -151,6 +164,12 @@ impl PartialUpdate {
         self.delete_row = false;
         let grouped = self.groups.iter().any(Option::is_some);
         if retract {
+            if self.init_rule != PartialUpdateInitRow::None && !self.filled {
+                let mut row = std::mem::take(&mut self.row);
+                self.init_row(ctx, rec, &mut row)?;
+                self.row = row;
+                self.filled = true;
+            }
             if self.ignore_delete {
                 return Ok(());
             }
@@ -161,7 +180,9 @@ impl PartialUpdate {
             if self.remove_record_on_delete {
                 if rec.kind == RowKind::Delete {
                     self.delete_row = true;
-                    self.row = vec![Cell::Null; self.groups.len()];
+                    let mut row = vec![Cell::Null; self.groups.len()];
+                    self.init_row(ctx, rec, &mut row)?;
+                    self.row = row;
                 }
                 return Ok(());
             }
@@ -175,6 +196,8 @@ impl PartialUpdate {
             ));
         }
         self.latest_seq = rec.seq;
+        self.meet_insert = true;
+        self.filled = true;
         if !grouped {
             for i in 0..self.groups.len() {
                 let v = ctx.field(rec, i)?;
@@ -214,6 +237,27 @@ impl PartialUpdate {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// `initRow` into `row`, as the release does ([`PartialUpdateInitRow`]): nothing (1.0), the NOT NULL
+    /// fields of `rec` (1.1-1.3), or every field (1.4 on). Errors: [`crate::Error::Merge`] naming the field's
+    /// position for a NULL in a NOT NULL field (Java's "Field i can not be null").
+    fn init_row(&self, ctx: &mut Ctx<'_>, rec: Rec, row: &mut [Cell]) -> Result<()> {
+        if self.init_rule == PartialUpdateInitRow::None {
+            return Ok(());
+        }
+        for (i, slot) in row.iter_mut().enumerate() {
+            let nullable = self.nullable.get(i).copied().unwrap_or(true);
+            if nullable && self.init_rule == PartialUpdateInitRow::NotNullFields {
+                continue;
+            }
+            let v = ctx.field(rec, i)?;
+            if v.is_null() && !nullable {
+                return Err(ctx.err(format!("Field {i} can not be null")));
+            }
+            *slot = v;
         }
         Ok(())
     }
@@ -295,6 +339,8 @@ impl MergeFunction for PartialUpdate {
         self.row.clear();
         self.row.resize(self.groups.len(), Cell::Null);
         self.delete_row = false;
+        self.meet_insert = false;
+        self.filled = false;
         self.latest_seq = 0;
         self.aggregators
             .iter_mut()
@@ -309,7 +355,9 @@ impl MergeFunction for PartialUpdate {
 
     fn result(&mut self) -> Option<Merged> {
         Some(Merged::Cells {
-            kind: if self.delete_row {
+            kind: if self.delete_row
+                || (self.init_rule != PartialUpdateInitRow::None && !self.meet_insert)
+            {
                 RowKind::Delete
             } else {
                 RowKind::Insert

@@ -195,3 +195,39 @@ fn partial_update_aggregates_sequence_fields_in_1_0_0_only() {
         assert_eq!(merge(&t, runs()).unwrap(), [want], "{release}");
     }
 }
+
+#[test]
+fn a_removed_partial_update_row_is_what_each_release_builds() {
+    // As `$audit_log` reads it (the merge keeps `-D` results): the row `remove-record-on-delete` removes is
+    // 1.0.x all NULL, 1.1-1.3 the `-D` record's NOT NULL fields (`initRow`), 1.4 on all of its fields; from
+    // 1.1 a key with retract records only (`-U`s, which remove nothing) merges to `-D` (`meetInsert`) with
+    // its first retract's fields; 1.0.x to `+I` of nothing set.
+    use crate::PaimonRelease::*;
+    for (release, removed, retracted) in [
+        (V1_0_0, "-D  ", "+I  "),
+        (V1_1_1, "-D 1 ", "-D 2 "),
+        (V1_3_1, "-D 1 ", "-D 2 "),
+        (V1_4_2, "-D 1 7", "-D 2 8"),
+        (V2_0_0, "-D 1 7", "-D 2 8"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = table_as(
+            dir.path(),
+            kv_fields(&[("a", "INT")]),
+            &["k"],
+            json!({"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true",
+                   "ignore-delete": "false"}),
+            release,
+        );
+        let t = Arc::new(Arc::try_unwrap(t).ok().unwrap().with_audit_log().unwrap());
+        let runs = vec![
+            vec![(0, I, json!([1, 1])), (1, UB, json!([2, 8]))],
+            vec![(2, D, json!([1, 7])), (3, UB, json!([2, 9]))],
+        ];
+        assert_eq!(
+            merge(&t, runs).unwrap(),
+            [removed.to_string(), retracted.to_string()],
+            "{release}"
+        );
+    }
+}
