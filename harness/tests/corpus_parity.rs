@@ -198,6 +198,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c49-batch-scan-mode",
     "c50-audit-log-sequence-number",
     "c51-partial-update-removed-rows",
+    "c52-aggregation-remove-record-on-delete",
 ];
 
 /// Every scan mode, as the tests name them.

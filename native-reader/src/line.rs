@@ -287,9 +287,10 @@ pub struct LineRules {
     /// (`PartialUpdateMergeFunction.Factory#createFieldAggregators`).
     pub partial_update_aggregates_sequence_fields: bool,
     /// What a partial-update key without a non-retract record merges to, and what the row a `-D` removes
-    /// (`partial-update.remove-record-on-delete`) holds (`PartialUpdateMergeFunction` `meetInsert`,
-    /// `initRow`). Seen where the merge keeps `-D` results (`$audit_log`).
-    pub partial_update_init_row: PartialUpdateInitRow,
+    /// holds under `partial-update.remove-record-on-delete` and `aggregation.remove-record-on-delete`
+    /// (`PartialUpdateMergeFunction` `meetInsert`, and both functions' `initRow`). Seen where the merge
+    /// keeps `-D` results (`$audit_log`).
+    pub init_row: InitRow,
     /// Which record above level 0 `LookupMergeFunction` keeps for lookup tables
     /// (`PrimaryKeyFileStoreTable` wraps the merge function of reads too).
     pub lookup_pick: LookupPick,
@@ -495,17 +496,18 @@ pub enum TimestampToTime {
     FloorMod,
 }
 
-/// `PartialUpdateMergeFunction`'s row initialisation from a record (`initRow`): at the first retract record of a
-/// key, and for the row a `-D` removes under `partial-update.remove-record-on-delete`.
+/// The merge functions' row initialisation from a record (`initRow`): `PartialUpdateMergeFunction`'s at the
+/// first retract record of a key and for the row a `-D` removes under `partial-update.remove-record-on-delete`;
+/// `AggregateMergeFunction`'s for the row a `-D` removes under `aggregation.remove-record-on-delete` (1.1 on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PartialUpdateInitRow {
-    /// 1.0.x: none; a key merges to `+I` (its row what the non-retract records set), a removed row is all
-    /// NULL.
+pub enum InitRow {
+    /// 1.0.x: none; a partial-update key merges to `+I` (its row what the non-retract records set), a
+    /// removed row is all NULL; `aggregation.remove-record-on-delete` does not exist.
     None,
     /// 1.1.0 to 1.3.x: a key without a non-retract record merges to `-D` (`meetInsert`); `initRow` sets the
     /// record's NOT NULL fields only (failing on a NULL in one).
     NotNullFields,
-    /// From 1.4.0: as [`PartialUpdateInitRow::NotNullFields`], but `initRow` sets every field.
+    /// From 1.4.0: as [`InitRow::NotNullFields`], but `initRow` sets every field.
     AllFields,
 }
 
@@ -536,7 +538,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     nested_update_null_accumulator: NestedUpdateNullAccumulator::KeepsInput,
     sequence_field_aggregation: SequenceFieldAggregation::Default,
     partial_update_aggregates_sequence_fields: true,
-    partial_update_init_row: PartialUpdateInitRow::None,
+    init_row: InitRow::None,
     lookup_pick: LookupPick::Latest,
     read_time_default_values: true,
     data_evolution: DataEvolution::Unknown,
@@ -574,7 +576,7 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 /// the postpone bucket skipped by every read (#5095), the VARIANT type (#4757) and `$ro`'s own level
 /// (`withLevel`, no longer replaced by the batch scan's level filter).
 pub const V1_1_1_RULES: LineRules = LineRules {
-    partial_update_init_row: PartialUpdateInitRow::NotNullFields,
+    init_row: InitRow::NotNullFields,
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,
     changes_drop_common_files: false,
@@ -621,7 +623,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 /// JVM zone), with data-evolution groups by overlapping row-id ranges and the fallback branch read for the
 /// partitions the main branch does not list, and the BLOB and VECTOR types.
 pub const V1_4_2_RULES: LineRules = LineRules {
-    partial_update_init_row: PartialUpdateInitRow::AllFields,
+    init_row: InitRow::AllFields,
     audit_log_sequence_number: true,
     data_evolution: DataEvolution::ByRowIdRange,
     fallback_branch: FallbackBranch::ListedPartitions,

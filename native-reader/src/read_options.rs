@@ -191,12 +191,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "merge reads sort with a min-heap, which orders records of equal key and sequence differently (SortMergeReaderWithMinHeap)",
     ),
     option(
-        "aggregation.remove-record-on-delete",
-        since(V1_1_1),
-        Refused::Unless(&["false"]),
-        "a -D record removes the aggregated row (AggregateMergeFunction)",
-    ),
-    option(
         "key-value.sequence_number.enabled",
         since(V1_4_2),
         Refused::Unless(&["false"]),

@@ -280,15 +280,14 @@ pub(crate) fn audit_sequence_number(table: &Table) -> bool {
 /// `table`: with [`SEQUENCE_NUMBER`] (`Int64` NOT NULL, with its field id) after `_row_kind` when
 /// [`audit_sequence_number`] holds; with every column nullable where the release's merge keeps a removed
 /// partial-update row all NULL, NOT NULL columns included (1.0.x with
-/// `partial-update.remove-record-on-delete`, [`crate::line::PartialUpdateInitRow::None`]). Any other table:
+/// `partial-update.remove-record-on-delete`, [`crate::line::InitRow::None`]). Any other table:
 /// `read` as it is.
 pub(crate) fn audit_read_schema(table: &Table, read: Schema) -> Schema {
     if !table.audit_log() {
         return read;
     }
     let mut fields: Vec<Arc<Field>> = read.fields().iter().cloned().collect();
-    let removed_rows_all_null = table.release().rules().partial_update_init_row
-        == crate::line::PartialUpdateInitRow::None
+    let removed_rows_all_null = table.release().rules().init_row == crate::line::InitRow::None
         && table
             .options()
             .merge_engine

@@ -51,7 +51,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             ("consumer-id", V1_0_0, V2_0_0),
             ("chain-table.enabled", V1_4_2, V2_0_0),
             ("sort-engine", V1_0_0, V2_0_0),
-            ("aggregation.remove-record-on-delete", V1_1_1, V2_0_0),
             ("key-value.sequence_number.enabled", V1_4_2, V2_0_0),
             ("scan.ignore-corrupt-files", V1_4_2, V2_0_0),
             ("scan.ignore-lost-files", V1_4_2, V2_0_0),

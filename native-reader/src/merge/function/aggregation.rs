@@ -5,7 +5,7 @@
 
 use crate::aggregate::{self, FieldAggregator};
 use crate::error::Result;
-use crate::line::SequenceFieldAggregation;
+use crate::line::{InitRow, SequenceFieldAggregation};
 use crate::merge::loser_tree::tree_bug;
 use crate::merge::output::{Cell, Ctx, Rec};
 use crate::row_kind::RowKind;
@@ -18,6 +18,13 @@ pub(crate) struct Aggregation {
     aggregators: Vec<Box<dyn FieldAggregator>>,
     row: Vec<Cell>,
     latest: Option<Rec>,
+    /// `aggregation.remove-record-on-delete` where the release reads it (1.1 on): a `-D` record removes the
+    /// row (`currentDeleteRow`), which restarts as the record's fields ([`super::init_row`]).
+    remove_on_delete: bool,
+    init_rule: InitRow,
+    nullable: Vec<bool>,
+    /// `currentDeleteRow`: the last record added was such a `-D`.
+    delete_row: bool,
 }
 
 impl Aggregation {
@@ -45,10 +52,32 @@ impl Aggregation {
             let is_pk = schema.primary_keys.contains(&f.name);
             aggregators.push(aggregate::create(table, f, i, func, is_pk)?);
         }
+        let init_rule = table.release().rules().init_row;
+        let remove_on_delete = init_rule != InitRow::None
+            && super::bool_opt(table, "aggregation.remove-record-on-delete", false)?;
+        if remove_on_delete {
+            for f in &schema.fields {
+                let ignore_retract = format!("fields.{}.ignore-retract", f.name);
+                if super::bool_opt(table, &ignore_retract, false)? {
+                    // `FieldAggregatorFactory.create`'s check.
+                    return Err(super::merge_err(
+                        table,
+                        format!(
+                            "aggregation.remove-record-on-delete and {ignore_retract} have conflicting \
+                             behavior so should not be enabled at the same time."
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(Aggregation {
             row: vec![Cell::Null; aggregators.len()],
             aggregators,
             latest: None,
+            remove_on_delete,
+            init_rule,
+            nullable: schema.fields.iter().map(|f| f.data_type.nullable).collect(),
+            delete_row: false,
         })
     }
 }
@@ -58,12 +87,21 @@ impl MergeFunction for Aggregation {
         self.row.clear();
         self.row.resize(self.aggregators.len(), Cell::Null);
         self.latest = None;
+        self.delete_row = false;
         self.aggregators.iter_mut().for_each(|a| a.reset());
     }
 
     fn add(&mut self, ctx: &mut Ctx<'_>, rec: Rec) -> Result<()> {
         let retract = rec.kind.is_retract();
         self.latest = Some(rec);
+        self.delete_row = self.remove_on_delete && rec.kind == RowKind::Delete;
+        if self.delete_row {
+            // The aggregators keep their state: later records aggregate onto the `-D`'s fields.
+            let mut row = vec![Cell::Null; self.aggregators.len()];
+            super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut row)?;
+            self.row = row;
+            return Ok(());
+        }
         for i in 0..self.aggregators.len() {
             let input = ctx.field(rec, i)?;
             let acc = std::mem::replace(&mut self.row[i], Cell::Null);
@@ -80,8 +118,13 @@ impl MergeFunction for Aggregation {
     }
 
     fn result(&mut self) -> Option<Merged> {
+        let kind = if self.delete_row {
+            RowKind::Delete
+        } else {
+            RowKind::Insert
+        };
         self.latest.map(|latest| Merged::Cells {
-            kind: RowKind::Insert,
+            kind,
             cells: std::mem::take(&mut self.row),
             seq: latest.seq,
         })

@@ -9,6 +9,7 @@ pub(crate) mod first_row;
 pub(crate) mod partial_update;
 
 use crate::error::{Error, Result};
+use crate::line::InitRow;
 use crate::options::MergeEngine;
 use crate::row_kind::RowKind;
 use crate::table::Table;
@@ -121,6 +122,33 @@ impl Reducer {
         }
         self.function.result()
     }
+}
+
+/// `initRow` of `rec` into `row`, as the release does ([`InitRow`]): nothing (1.0), the NOT NULL fields
+/// (1.1-1.3), or every field (1.4 on); `nullable` per field. Errors: [`Error::Merge`] naming the field's
+/// position for a NULL in a NOT NULL field (Java's "Field i can not be null").
+pub(crate) fn init_row(
+    ctx: &mut Ctx<'_>,
+    rec: Rec,
+    rule: InitRow,
+    nullable: &[bool],
+    row: &mut [Cell],
+) -> Result<()> {
+    if rule == InitRow::None {
+        return Ok(());
+    }
+    for (i, slot) in row.iter_mut().enumerate() {
+        let nullable = nullable.get(i).copied().unwrap_or(true);
+        if nullable && rule == InitRow::NotNullFields {
+            continue;
+        }
+        let v = ctx.field(rec, i)?;
+        if v.is_null() && !nullable {
+            return Err(ctx.err(format!("Field {i} can not be null")));
+        }
+        *slot = v;
+    }
+    Ok(())
 }
 
 /// The value of option `key` in the latest schema.

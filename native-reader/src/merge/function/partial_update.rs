@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::aggregate::{self, FieldAggregator};
 use crate::error::Result;
-use crate::line::PartialUpdateInitRow;
+use crate::line::InitRow;
 use crate::merge::output::{Cell, Ctx, Rec};
 use crate::row_kind::RowKind;
 use crate::schema::DataField;
@@ -30,8 +30,8 @@ pub(crate) struct PartialUpdate {
     /// The row being built.
     row: Vec<Cell>,
     delete_row: bool,
-    /// [`crate::line::LineRules::partial_update_init_row`] of the table's release.
-    init_rule: PartialUpdateInitRow,
+    /// [`crate::line::LineRules::init_row`] of the table's release.
+    init_rule: InitRow,
     /// `meetInsert`: a non-retract record was added (1.1 on).
     meet_insert: bool,
     /// `notNullColumnFilled`: the row was initialised from a record (1.1 on).
@@ -152,7 +152,7 @@ impl PartialUpdate {
             partial_delete,
             row: vec![Cell::Null; fields.len()],
             delete_row: false,
-            init_rule: table.release().rules().partial_update_init_row,
+            init_rule: table.release().rules().init_row,
             meet_insert: false,
             filled: false,
             nullable: fields.iter().map(|f| f.data_type.nullable).collect(),
@@ -164,9 +164,9 @@ impl PartialUpdate {
         self.delete_row = false;
         let grouped = self.groups.iter().any(Option::is_some);
         if retract {
-            if self.init_rule != PartialUpdateInitRow::None && !self.filled {
+            if self.init_rule != InitRow::None && !self.filled {
                 let mut row = std::mem::take(&mut self.row);
-                self.init_row(ctx, rec, &mut row)?;
+                super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut row)?;
                 self.row = row;
                 self.filled = true;
             }
@@ -181,7 +181,7 @@ impl PartialUpdate {
                 if rec.kind == RowKind::Delete {
                     self.delete_row = true;
                     let mut row = vec![Cell::Null; self.groups.len()];
-                    self.init_row(ctx, rec, &mut row)?;
+                    super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut row)?;
                     self.row = row;
                 }
                 return Ok(());
@@ -237,27 +237,6 @@ impl PartialUpdate {
                     }
                 }
             }
-        }
-        Ok(())
-    }
-
-    /// `initRow` into `row`, as the release does ([`PartialUpdateInitRow`]): nothing (1.0), the NOT NULL
-    /// fields of `rec` (1.1-1.3), or every field (1.4 on). Errors: [`crate::Error::Merge`] naming the field's
-    /// position for a NULL in a NOT NULL field (Java's "Field i can not be null").
-    fn init_row(&self, ctx: &mut Ctx<'_>, rec: Rec, row: &mut [Cell]) -> Result<()> {
-        if self.init_rule == PartialUpdateInitRow::None {
-            return Ok(());
-        }
-        for (i, slot) in row.iter_mut().enumerate() {
-            let nullable = self.nullable.get(i).copied().unwrap_or(true);
-            if nullable && self.init_rule == PartialUpdateInitRow::NotNullFields {
-                continue;
-            }
-            let v = ctx.field(rec, i)?;
-            if v.is_null() && !nullable {
-                return Err(ctx.err(format!("Field {i} can not be null")));
-            }
-            *slot = v;
         }
         Ok(())
     }
@@ -355,9 +334,7 @@ impl MergeFunction for PartialUpdate {
 
     fn result(&mut self) -> Option<Merged> {
         Some(Merged::Cells {
-            kind: if self.delete_row
-                || (self.init_rule != PartialUpdateInitRow::None && !self.meet_insert)
-            {
+            kind: if self.delete_row || (self.init_rule != InitRow::None && !self.meet_insert) {
                 RowKind::Delete
             } else {
                 RowKind::Insert

@@ -231,3 +231,48 @@ fn a_removed_partial_update_row_is_what_each_release_builds() {
         );
     }
 }
+
+#[test]
+fn aggregation_remove_record_on_delete_restarts_the_row_from_the_delete() {
+    // `AggregateMergeFunction` (1.1 on): a `-D` makes the result `-D` of a row initialised from it (1.1-1.3
+    // its NOT NULL fields, 1.4 on all), and later records aggregate onto that row. 1.0.x has no such option
+    // and `sum` retracts.
+    use crate::PaimonRelease::*;
+    for (release, restarted, removed) in [
+        (V1_0_0, "+I 1 3", Some("+I 2 0")),
+        (V1_1_1, "+I 1 3", None),
+        (V1_3_1, "+I 1 3", None),
+        (V1_4_2, "+I 1 8", None),
+        (V2_0_0, "+I 1 8", None),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = table_as(
+            dir.path(),
+            kv_fields(&[("v", "BIGINT")]),
+            &["k"],
+            json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum",
+                   "aggregation.remove-record-on-delete": "true"}),
+            release,
+        );
+        let runs = vec![
+            vec![(0, I, json!([1, 5])), (1, I, json!([2, 5]))],
+            vec![(2, D, json!([1, 5])), (3, D, json!([2, 5]))],
+            vec![(4, I, json!([1, 3]))],
+        ];
+        let mut want = vec![restarted.to_string()];
+        want.extend(removed.map(str::to_string));
+        assert_eq!(merge(&t, runs).unwrap(), want, "{release}");
+    }
+    // `fields.<f>.ignore-retract` conflicts with it (`FieldAggregatorFactory`).
+    let dir = tempfile::tempdir().unwrap();
+    let t = table_as(
+        dir.path(),
+        kv_fields(&[("v", "BIGINT")]),
+        &["k"],
+        json!({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum",
+               "aggregation.remove-record-on-delete": "true", "fields.v.ignore-retract": "true"}),
+        V2_0_0,
+    );
+    let err = merge(&t, vec![vec![(0, I, json!([1, 5]))]]).unwrap_err();
+    assert!(err.to_string().contains("conflicting behavior"), "{err}");
+}
