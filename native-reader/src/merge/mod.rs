@@ -230,7 +230,7 @@ pub fn read_split_with(
         }
     };
     let batch_size = batch_size.max(1);
-    let schema = read_schema_of(&table);
+    let schema = read_schema_of(table);
     let kind = split_read_kind(table.is_primary_key_table(), split, table.audit_log())?;
     prefetch_split(split);
     let inner = match kind {
@@ -282,7 +282,7 @@ pub fn read_split_with(
         BinlogPacker::new(
             &schema,
             split.is_streaming,
-            crate::system::audit_sequence_number(&table),
+            crate::system::audit_sequence_number(table),
         )
     });
     let audit_log = table
