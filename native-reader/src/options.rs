@@ -517,7 +517,7 @@ impl CoreOptions {
     }
 }
 
-fn parse_bool(v: &str) -> Result<bool, ValueError> {
+pub(crate) fn parse_bool(v: &str) -> Result<bool, ValueError> {
     match v.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),

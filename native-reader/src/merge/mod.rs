@@ -316,9 +316,7 @@ fn read_schema_of(table: &Table) -> SchemaRef {
 pub fn split_schema(table: &Table) -> SchemaRef {
     let read = read_schema_of(table);
     let read = if table.binlog() {
-        BinlogPacker::new(&read, false, crate::system::audit_sequence_number(table))
-            .schema()
-            .clone()
+        crate::system::binlog::binlog_schema_of(&read, crate::system::audit_sequence_number(table))
     } else {
         read
     };

@@ -93,6 +93,11 @@ impl Chunk {
         self.len
     }
 
+    /// Whether output batches hold `_SEQUENCE_NUMBER` after `_row_kind`.
+    pub(crate) fn with_sequence(&self) -> bool {
+        self.with_sequence
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -248,7 +248,7 @@ impl MergeReader {
                     if !self.chunk.is_empty() {
                         return self.flush();
                     }
-                    match next_single(&self.ctx, run, &self.schema)? {
+                    match next_single(&self.ctx, run, &self.schema, self.chunk.with_sequence())? {
                         Some(batch) => return Ok(Some(batch)),
                         None => self.current = None,
                     }
@@ -292,11 +292,12 @@ impl MergeReader {
 }
 
 /// The next batch of a single-run section: its rows without `-U`/`-D` (all of them for `$audit_log`,
-/// [`Table::audit_log`]), kinds kept.
+/// [`Table::audit_log`]), kinds kept, with `_SEQUENCE_NUMBER` after `_row_kind` when `with_sequence`.
 pub(crate) fn next_single(
     ctx: &RunContext,
     run: &mut Run,
     schema: &SchemaRef,
+    with_sequence: bool,
 ) -> Result<Option<RecordBatch>> {
     loop {
         run.step_batch(ctx)?;
@@ -311,7 +312,7 @@ pub(crate) fn next_single(
                 .iter()
                 .map(|k| Some(keep_delete || RowKind::from_byte(*k).is_some_and(RowKind::is_add))),
         );
-        let columns = output_columns(batch, crate::system::audit_sequence_number(&ctx.table));
+        let columns = output_columns(batch, with_sequence);
         let filtered = if keep.true_count() == batch.num_rows() {
             columns
         } else {

@@ -21,7 +21,7 @@ pub fn binlog_schema(read: &SchemaRef) -> SchemaRef {
 
 /// [`binlog_schema`], with `read`'s second column kept as it is when `sequence` (`_SEQUENCE_NUMBER`, not
 /// packed: `BinlogRead.convertToArray` copies the first row's).
-fn binlog_schema_of(read: &SchemaRef, sequence: bool) -> SchemaRef {
+pub(crate) fn binlog_schema_of(read: &SchemaRef, sequence: bool) -> SchemaRef {
     let kept = 1 + usize::from(sequence);
     let fields: Vec<Arc<Field>> = read
         .fields()

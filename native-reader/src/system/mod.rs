@@ -257,16 +257,15 @@ fn sequence_number_option(table: &Table) -> Result<bool> {
     if !table.release().rules().audit_log_sequence_number {
         return Ok(false);
     }
-    match table.schema().option(KEY) {
-        None => Ok(false),
-        Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
-        Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
-        Some(v) => Err(Error::InvalidOption {
+    table
+        .schema()
+        .option(KEY)
+        .map_or(Ok(false), crate::options::parse_bool)
+        .map_err(|reason| Error::InvalidOption {
             path: table.path().join("schema"),
             key: KEY.into(),
-            reason: crate::options::ValueError::NotABoolean(v.to_string()),
-        }),
-    }
+            reason,
+        })
 }
 
 /// Whether reads of `table` (opened as `$audit_log` or `$binlog`) hold `_SEQUENCE_NUMBER` after `_row_kind`:
@@ -295,7 +294,7 @@ pub(crate) fn audit_read_schema(table: &Table, read: Schema) -> Schema {
         && table
             .schema()
             .option("partial-update.remove-record-on-delete")
-            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+            .is_some_and(|v| crate::options::parse_bool(v) == Ok(true));
     if removed_rows_all_null {
         for field in fields.iter_mut().skip(1) {
             *field = Arc::new(field.as_ref().clone().with_nullable(true));

@@ -97,9 +97,8 @@ impl MergeFunction for Aggregation {
         self.delete_row = self.remove_on_delete && rec.kind == RowKind::Delete;
         if self.delete_row {
             // The aggregators keep their state: later records aggregate onto the `-D`'s fields.
-            let mut row = vec![Cell::Null; self.aggregators.len()];
-            super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut row)?;
-            self.row = row;
+            self.row = vec![Cell::Null; self.aggregators.len()];
+            super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut self.row)?;
             return Ok(());
         }
         for i in 0..self.aggregators.len() {

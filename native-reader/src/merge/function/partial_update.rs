@@ -165,9 +165,7 @@ impl PartialUpdate {
         let grouped = self.groups.iter().any(Option::is_some);
         if retract {
             if self.init_rule != InitRow::None && !self.filled {
-                let mut row = std::mem::take(&mut self.row);
-                super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut row)?;
-                self.row = row;
+                super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut self.row)?;
                 self.filled = true;
             }
             if self.ignore_delete {
@@ -180,9 +178,8 @@ impl PartialUpdate {
             if self.remove_record_on_delete {
                 if rec.kind == RowKind::Delete {
                     self.delete_row = true;
-                    let mut row = vec![Cell::Null; self.groups.len()];
-                    super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut row)?;
-                    self.row = row;
+                    self.row = vec![Cell::Null; self.groups.len()];
+                    super::init_row(ctx, rec, self.init_rule, &self.nullable, &mut self.row)?;
                 }
                 return Ok(());
             }
