@@ -342,6 +342,11 @@ pub struct LineRules {
     /// `KeyValue.sequenceNumber` (`AuditLogTable`, `key-value.sequence_number.enabled` on its data read).
     /// Earlier releases know no such option.
     pub audit_log_sequence_number: bool,
+    /// From 1.4 true: `scan.ignore-lost-files` and `scan.ignore-corrupt-files` skip a data file whose reader
+    /// fails to open, lost (`FileIO.exists` is false) or corrupt (it exists), instead of failing
+    /// (`DataFileRecordReader#createReader`); a failure after the file opened ends the file there
+    /// (`readBatch`). Earlier releases know no such options.
+    pub ignore_failed_files: bool,
     /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
     /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
     pub variant_shredding: bool,
@@ -555,6 +560,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     scan_bucket: false,
     batch_scan_mode: false,
     audit_log_sequence_number: false,
+    ignore_failed_files: false,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -625,6 +631,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 pub const V1_4_2_RULES: LineRules = LineRules {
     init_row: InitRow::AllFields,
     audit_log_sequence_number: true,
+    ignore_failed_files: true,
     data_evolution: DataEvolution::ByRowIdRange,
     fallback_branch: FallbackBranch::ListedPartitions,
     type_names: TypeNames::BlobAndVector,

@@ -347,6 +347,12 @@ pub struct CoreOptions {
     /// scans keep the level-0 files they would skip. Read from 1.3 only
     /// ([`crate::line::LineRules::batch_scan_mode`]).
     pub batch_scan_compact: Deferred<bool>,
+    /// `scan.ignore-lost-files` (`CoreOptions.SCAN_IGNORE_LOST_FILE`, 1.4, default false). Read from 1.4
+    /// only ([`crate::line::LineRules::ignore_failed_files`]).
+    pub scan_ignore_lost_files: Deferred<bool>,
+    /// `scan.ignore-corrupt-files` (`CoreOptions.SCAN_IGNORE_CORRUPT_FILE`, 1.4, default false). Read from
+    /// 1.4 only ([`crate::line::LineRules::ignore_failed_files`]).
+    pub scan_ignore_corrupt_files: Deferred<bool>,
     /// `CoreOptions.changelogLifecycleDecoupled()`: `changelog.num-retained.max` > `snapshot.num-retained.max`,
     /// or `changelog.time-retained` > `snapshot.time-retained`, or `changelog.num-retained.min` >
     /// `snapshot.num-retained.min` (changelog options default to the snapshot ones).
@@ -382,6 +388,8 @@ impl Default for CoreOptions {
             streaming_read_append_overwrite: Deferred::ok(false),
             scan_bucket: Deferred::ok(None),
             batch_scan_compact: Deferred::ok(false),
+            scan_ignore_lost_files: Deferred::ok(false),
+            scan_ignore_corrupt_files: Deferred::ok(false),
             changelog_lifecycle_decoupled: false,
         }
     }
@@ -510,6 +518,8 @@ impl CoreOptions {
                     ValueError::UnknownValue(v.to_string()),
                 )),
             }),
+            scan_ignore_lost_files: Deferred::of(bool_opt("scan.ignore-lost-files", false)),
+            scan_ignore_corrupt_files: Deferred::of(bool_opt("scan.ignore-corrupt-files", false)),
             changelog_lifecycle_decoupled: cl_max > snap_max
                 || cl_time > snap_time
                 || cl_min > snap_min,

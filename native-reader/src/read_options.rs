@@ -196,18 +196,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         Refused::Unless(&["false"]),
         "primary-key rows come back with _SEQUENCE_NUMBER in front (KeyValueTableRead)",
     ),
-    option(
-        "scan.ignore-corrupt-files",
-        since(V1_4_2),
-        Refused::Unless(&["false"]),
-        "reads skip data files that cannot be decoded instead of failing (KeyValueFileReaderFactory, RawFileSplitRead)",
-    ),
-    option(
-        "scan.ignore-lost-files",
-        since(V1_4_2),
-        Refused::Unless(&["false"]),
-        "reads skip data files that do not exist instead of failing (KeyValueFileReaderFactory, RawFileSplitRead)",
-    ),
 ];
 
 impl UnsupportedOption {

@@ -13,6 +13,8 @@ use native_reader::merge::read_split;
 use native_reader::scan::ScanMode;
 use native_reader::{Error, PaimonRelease, Split, Table};
 
+mod common;
+
 fn location() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c48-scan-bucket/paimon-2.0.0/table")
 }
@@ -95,24 +97,8 @@ fn a_scan_bucket_that_is_not_an_integer_fails_on_2_0_0_only() {
     let dir =
         std::env::temp_dir().join(format!("paimon-parity-scan-bucket-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&location(), &dir);
-    let schema_dir = dir.join("schema");
-    let latest = std::fs::read_dir(&schema_dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .max_by_key(|p| {
-            p.file_name().unwrap().to_str().unwrap()["schema-".len()..]
-                .parse::<i64>()
-                .unwrap()
-        })
-        .unwrap();
-    let text = std::fs::read_to_string(&latest).unwrap();
-    assert!(text.contains(r#""scan.bucket" : "1""#), "{text}");
-    std::fs::write(
-        &latest,
-        text.replace(r#""scan.bucket" : "1""#, r#""scan.bucket" : "one""#),
-    )
-    .unwrap();
+    common::copy_dir(&location(), &dir);
+    common::edit_latest_schema(&dir, r#""scan.bucket" : "1""#, r#""scan.bucket" : "one""#);
 
     let one = Table::open_as(&dir, PaimonRelease::V2_0_0).unwrap();
     let err = one.plan_batch(None).unwrap_err();
@@ -124,17 +110,4 @@ fn a_scan_bucket_that_is_not_an_integer_fails_on_2_0_0_only() {
         BTreeSet::from([0, 1, 2])
     );
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

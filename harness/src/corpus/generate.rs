@@ -522,6 +522,9 @@ impl<'a> Run<'a> {
                 });
                 Ok(())
             }
+            Step::DamageFile { file, damage } => {
+                super::damage::damage_file(self.table, *file, *damage).map(drop)
+            }
             Step::Random(burst) => self.random(burst),
         }
     }

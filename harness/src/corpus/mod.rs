@@ -12,6 +12,7 @@
 //! an armed fault must fire) make generation fail when a scenario stops reproducing its situation.
 
 mod crash;
+mod damage;
 mod evolution;
 mod flink;
 mod flink_truth;
@@ -35,8 +36,8 @@ pub use generate::{generate, generate_scenario, remove_generated, BatchRead, Com
 pub use list::{corpora_dir, scenario_files};
 pub use load::{load_scenario, resolve_scenario};
 pub use scenario::{
-    step_name, Fault, FieldSpec, RandomBurst, RandomCompact, RowSpec, Scenario, SchemaChange, Step,
-    TableSpec,
+    step_name, Damage, Fault, FieldSpec, RandomBurst, RandomCompact, RowSpec, Scenario,
+    SchemaChange, Step, TableSpec,
 };
 pub use summary::{
     batch_summary, first_json_difference, snapshot_summaries, stock_summary, BatchSummary,

@@ -298,6 +298,16 @@ pub enum Step {
     },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
+    /// Damage one data file of the latest snapshot behind the writer's back, as a lost object or a partial
+    /// upload leaves it: what `scan.ignore-lost-files` and `scan.ignore-corrupt-files` are for. Writers
+    /// that would read the file again (a compaction) must not follow.
+    DamageFile {
+        /// The file: its index among the latest snapshot's live data files, partitions then buckets in the
+        /// order their manifest entries first name them, files in manifest-entry order.
+        file: usize,
+        /// What is done to it.
+        damage: Damage,
+    },
     /// In a sweep scenario, where the job of the swept commit restarts: the steps between the swept commit
     /// and this one are other jobs' work while it is down (a dedicated compaction job, another writer), and a
     /// swept commit that threw or crashed is recovered here, after them; without it, right after the swept
@@ -383,9 +393,21 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::CreateTag { .. } => "create-tag",
         Step::DeleteRows { .. } => "delete-rows",
         Step::ReadBatch => "read-batch",
+        Step::DamageFile { .. } => "damage-file",
         Step::Restart => "restart",
         Step::Random(_) => "random",
     }
+}
+
+/// What a `damage-file` step does to the file, named in kebab case in the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Damage {
+    /// `delete`: the file is removed (`FileIO.exists` is false: a lost file).
+    Delete,
+    /// `truncate`: only the first half of its bytes is kept (the file exists and its footer or header is
+    /// gone: a corrupt file).
+    Truncate,
 }
 
 /// A fault armed by an `arm-fault` step (`org.paimonparity.bridge.Faults`), named in kebab case in the JSON.

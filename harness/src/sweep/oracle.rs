@@ -169,6 +169,7 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
             | Step::CreateBranch { .. }
             | Step::CreateTag { .. }
             | Step::DeleteRows { .. }
+            | Step::DamageFile { .. }
             | Step::Random(_) => {
                 return Err(unsupported(format!(
                     "a `{}` step",

@@ -141,6 +141,13 @@ const fn text_format_refused(corpus: &'static str, problem: &'static str) -> Rel
     }
 }
 
+/// The releases before 1.4.
+const BEFORE_1_4: &[&str] = &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"];
+
+/// A lost data file read by a release without `scan.ignore-lost-files`: the released reader's
+/// `FileNotFoundException` (the native reader fails on the same file).
+const LOST_FILE_FAILS: &str = "stock reader: java.io.FileNotFoundException";
+
 /// As 1.0-1.2 the table is refused (no factory before 1.3.0), as 1.3.1 its files (1.3's parser is not modelled).
 const CSV_REFUSED: &str = "the `csv` file format is read as Paimon 1.";
 
@@ -158,6 +165,20 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     C44_BLOB_UNKNOWN,
     C47_BLOB_UNKNOWN,
     C47_1_4_FAILS,
+    // `scan.ignore-lost-files` is from 1.4: before, both readers fail on the lost data file (c53 streams
+    // read its changelog files, which are all there).
+    ReleaseLimit {
+        corpus: "c53-ignore-lost-and-corrupt-files",
+        releases: BEFORE_1_4,
+        modes: &["latest-full", "batch"],
+        problem: LOST_FILE_FAILS,
+    },
+    ReleaseLimit {
+        corpus: "c54-append-ignore-lost-and-corrupt-files",
+        releases: BEFORE_1_4,
+        modes: EVERY_MODE,
+        problem: LOST_FILE_FAILS,
+    },
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
     ReleaseLimit {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use arrow_array::{new_null_array, ArrayRef, BooleanArray, RecordBatch};
 use arrow_schema::SchemaRef;
 
+use super::failed_files::FailedFiles;
 use super::file::{read_file_with, SplitContext};
 use super::FileReadOptions;
 use crate::deletion_vector::DeletionVector;
@@ -32,6 +33,8 @@ pub(crate) struct GroupBatches {
     /// count from the group's first row: it drops merged rows.
     deletion: Option<DeletionFileDesc>,
     options: FileReadOptions,
+    /// What a failed file becomes (refused with `scan.ignore-*-files`: [`FailedFiles::in_row_id_group`]).
+    on_failure: FailedFiles,
     merged: Option<RecordBatch>,
     offset: usize,
     failed: bool,
@@ -47,6 +50,7 @@ impl GroupBatches {
         files: Vec<DataFileDesc>,
         deletion: Option<DeletionFileDesc>,
         options: FileReadOptions,
+        on_failure: FailedFiles,
     ) -> Self {
         GroupBatches {
             table,
@@ -55,6 +59,7 @@ impl GroupBatches {
             files,
             deletion,
             options,
+            on_failure,
             merged: None,
             offset: 0,
             failed: false,
@@ -216,6 +221,7 @@ impl GroupBatches {
     fn read_rows(&self, files: &[&DataFileDesc], (first, last): (i64, i64)) -> Result<RecordBatch> {
         let mut batches = Vec::new();
         for file in files {
+            let refuse = |e| self.on_failure.in_row_id_group(e, file, &self.bucket_path);
             let read = read_file_with(
                 &self.table,
                 &self.bucket_path,
@@ -226,9 +232,10 @@ impl GroupBatches {
                     partition: Some(&self.partition),
                     ..SplitContext::default()
                 },
-            )?;
+            )
+            .map_err(refuse)?;
             for batch in read {
-                batches.push(batch?);
+                batches.push(batch.map_err(refuse)?);
             }
         }
         let at = self.path(files[0]);

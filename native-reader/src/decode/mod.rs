@@ -37,6 +37,7 @@ pub(crate) mod cast;
 pub(crate) mod conform;
 mod error;
 mod evolution;
+mod failed_files;
 mod file;
 mod format;
 mod lance;
@@ -55,6 +56,7 @@ mod vortex;
 mod tests;
 
 pub(crate) use self::error::DecodeError;
+pub(crate) use self::failed_files::FailedFiles;
 pub use self::file::{file_read_schema, read_file, FileBatches};
 pub(crate) use self::file::{read_file_with, SplitContext};
 pub(crate) use self::format::FileColumn;

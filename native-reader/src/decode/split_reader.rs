@@ -8,6 +8,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use super::evolution::GroupBatches;
+use super::failed_files::FailedFiles;
 use super::file::{read_file_with, SplitContext};
 use super::{FileBatches, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
@@ -44,6 +45,8 @@ pub struct SplitReader {
     ahead: Option<AheadPool>,
     /// `split.partition`, shared by the files' readers.
     partition: Arc<[Option<String>]>,
+    /// What a file that fails to read becomes (`scan.ignore-lost-files`, `scan.ignore-corrupt-files`).
+    on_failure: FailedFiles,
     failed: bool,
 }
 
@@ -63,6 +66,8 @@ struct LazyFile {
     forced_missing: Option<HashSet<i32>>,
     /// The split's partition ([`crate::split::Split::partition`]).
     partition: Arc<[Option<String>]>,
+    /// What the file becomes when it fails to read.
+    on_failure: FailedFiles,
     open: Option<FileBatches>,
     failed: bool,
 }
@@ -75,26 +80,41 @@ impl Iterator for LazyFile {
             return None;
         }
         if self.open.is_none() {
-            match read_file_with(
-                &self.table,
-                &self.bucket_path,
-                &self.file,
-                self.deletion.as_ref(),
-                &self.options,
-                SplitContext {
-                    ahead: self.columns_ahead.as_ref(),
-                    forced_missing: self.forced_missing.as_ref(),
-                    partition: Some(&self.partition),
-                },
-            ) {
-                Ok(f) => self.open = Some(f),
+            let open = || {
+                read_file_with(
+                    &self.table,
+                    &self.bucket_path,
+                    &self.file,
+                    self.deletion.as_ref(),
+                    &self.options,
+                    SplitContext {
+                        ahead: self.columns_ahead.as_ref(),
+                        forced_missing: self.forced_missing.as_ref(),
+                        partition: Some(&self.partition),
+                    },
+                )
+            };
+            match self.on_failure.open(&self.file, &self.bucket_path, open) {
+                Ok(Some(f)) => self.open = Some(f),
+                // Read as empty (`DataFileRecordReader` with a null reader).
+                Ok(None) => {
+                    self.failed = true;
+                    return None;
+                }
                 Err(e) => {
                     self.failed = true;
                     return Some(Err(e));
                 }
             }
         }
-        self.open.as_mut()?.next()
+        let open = self.open.as_mut()?;
+        match open.next() {
+            Some(Err(e)) => {
+                self.failed = true;
+                Some(Err(self.on_failure.after_open(e, open.path())))
+            }
+            other => other,
+        }
     }
 }
 
@@ -145,6 +165,7 @@ impl SplitReader {
         }
         let with_sequence_number = crate::system::audit_sequence_number(&table);
         let schema = Arc::new(crate::system::audit_read_schema(&table, schema));
+        let on_failure = FailedFiles::of(&table)?;
         let units = if table.data_evolution() {
             data_evolution_units(split, table.release().rules().data_evolution)?
         } else {
@@ -165,6 +186,7 @@ impl SplitReader {
             current: VecDeque::new(),
             ahead,
             partition: split.partition.clone().into(),
+            on_failure,
             failed: false,
         })
     }
@@ -199,6 +221,7 @@ impl SplitReader {
                 files,
                 deletion,
                 self.options,
+                self.on_failure,
             );
             self.current.push_back(match &self.ahead {
                 Some(pool) => Box::new(Ahead::new(group, pool.clone())),
@@ -222,6 +245,7 @@ impl SplitReader {
             columns_ahead: self.ahead.clone().filter(|_| single),
             forced_missing,
             partition: self.partition.clone(),
+            on_failure: self.on_failure,
             open: None,
             failed: false,
         };

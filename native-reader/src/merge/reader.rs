@@ -9,7 +9,7 @@ use arrow::row::{RowConverter, SortField};
 use arrow_array::{BooleanArray, RecordBatch};
 use arrow_schema::{SchemaRef, SortOptions};
 
-use crate::decode::FileReadOptions;
+use crate::decode::{FailedFiles, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::mergetree::{interval_partition, KeyComparator, KeyedFile};
 use crate::row_kind::RowKind;
@@ -189,6 +189,7 @@ impl MergeReader {
                 user_sequence,
                 lookup,
                 ahead,
+                on_failure: FailedFiles::of(table)?,
             }),
             schema: Arc::new(crate::system::audit_read_schema(
                 table,

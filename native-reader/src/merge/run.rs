@@ -11,7 +11,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, Int8Type};
 use arrow_array::{ArrayRef, RecordBatch};
 
-use crate::decode::{read_file_with, FileBatches, FileReadOptions, SplitContext};
+use crate::decode::{read_file_with, FailedFiles, FileBatches, FileReadOptions, SplitContext};
 use crate::error::{Error, ErrorKind, Result};
 pub(crate) use crate::line::LookupPick;
 use crate::read::ahead::{Ahead, AheadPool};
@@ -38,6 +38,8 @@ pub(crate) struct RunContext {
     pub(crate) lookup: Option<LookupPick>,
     /// Decode each run ahead on this pool ([`crate::read::ahead`]), when reading on more than one thread.
     pub(crate) ahead: Option<AheadPool>,
+    /// What a file that fails to read becomes (`scan.ignore-lost-files`, `scan.ignore-corrupt-files`).
+    pub(crate) on_failure: FailedFiles,
 }
 
 /// `LookupMergeFunction`'s pick ([`LookupPick`], a rule of the release: up to 1.1.x the last record above
@@ -106,24 +108,29 @@ impl RunSource for FileRun {
                     return Ok(None);
                 };
                 self.level = file.level;
-                self.reader = Some(read_file_with(
-                    &ctx.table,
-                    &ctx.bucket_path,
-                    &file,
-                    dv.as_ref(),
-                    &ctx.options,
-                    SplitContext {
-                        partition: Some(&ctx.partition),
-                        ..SplitContext::default()
-                    },
-                )?);
+                let open = || {
+                    read_file_with(
+                        &ctx.table,
+                        &ctx.bucket_path,
+                        &file,
+                        dv.as_ref(),
+                        &ctx.options,
+                        SplitContext {
+                            partition: Some(&ctx.partition),
+                            ..SplitContext::default()
+                        },
+                    )
+                };
+                // A skipped file adds no record to its run.
+                self.reader = ctx.on_failure.open(&file, &ctx.bucket_path, open)?;
+                continue;
             }
             let Some(r) = self.reader.as_mut() else {
                 return Ok(None);
             };
             match r.next() {
                 None => self.reader = None,
-                Some(Err(e)) => return Err(e),
+                Some(Err(e)) => return Err(ctx.on_failure.after_open(e, r.path())),
                 Some(Ok(batch)) if batch.num_rows() == 0 => {}
                 Some(Ok(batch)) => return Ok(Some((batch, r.path().to_path_buf(), self.level))),
             }

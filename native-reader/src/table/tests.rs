@@ -52,8 +52,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             ("chain-table.enabled", V1_4_2, V2_0_0),
             ("sort-engine", V1_0_0, V2_0_0),
             ("key-value.sequence_number.enabled", V1_4_2, V2_0_0),
-            ("scan.ignore-corrupt-files", V1_4_2, V2_0_0),
-            ("scan.ignore-lost-files", V1_4_2, V2_0_0),
         ]
     );
     // Every entry: refused on its releases (with a value it refuses), read on the others, and read with a

@@ -1,0 +1,39 @@
+//! Helpers shared by the native reader's integration tests: a committed corpus table copied somewhere it
+//! may be changed.
+
+use std::path::Path;
+
+/// Copies the directory tree `from` into `to` (created), files byte for byte.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Replaces the text `from` (which must be there) by `to` in the latest `schema/schema-N` of the table
+/// at `table`: a table option changed in place, as no writer would.
+pub fn edit_latest_schema(table: &Path, from: &str, to: &str) {
+    let latest = std::fs::read_dir(table.join("schema"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .max_by_key(|p| {
+            p.file_name().unwrap().to_str().unwrap()["schema-".len()..]
+                .parse::<i64>()
+                .unwrap()
+        })
+        .unwrap();
+    let text = std::fs::read_to_string(&latest).unwrap();
+    assert!(
+        text.contains(from),
+        "{} lacks {from}: {text}",
+        latest.display()
+    );
+    std::fs::write(&latest, text.replace(from, to)).unwrap();
+}
