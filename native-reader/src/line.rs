@@ -347,6 +347,10 @@ pub struct LineRules {
     /// (`DataFileRecordReader#createReader`); a failure after the file opened ends the file there
     /// (`readBatch`). Earlier releases know no such options.
     pub ignore_failed_files: bool,
+    /// From 1.3 true: `streaming.read.snapshot.delay` compares the time of the snapshot the follow-up
+    /// fetched, a long-lived changelog where the snapshot expired (`shouldDelaySnapshot(Snapshot)`); before,
+    /// the snapshot file's alone, and a snapshot that expired is never held back (`shouldDelaySnapshot(long)`).
+    pub snapshot_delay_of_fetched: bool,
     /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
     /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
     pub variant_shredding: bool,
@@ -561,6 +565,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     batch_scan_mode: false,
     audit_log_sequence_number: false,
     ignore_failed_files: false,
+    snapshot_delay_of_fetched: false,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -612,6 +617,7 @@ pub const V1_2_0_RULES: LineRules = LineRules {
 /// Arrow (#5922) and data-evolution reads (#6038).
 pub const V1_3_1_RULES: LineRules = LineRules {
     batch_scan_mode: true,
+    snapshot_delay_of_fetched: true,
     variant_shredding: true,
     first_plan_lookup_filter: FirstPlanLookupFilter::LookupProducer,
     dv_first_plan_rereads_start: false,

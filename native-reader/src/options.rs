@@ -55,7 +55,7 @@ pub struct InvalidOption {
 }
 
 impl InvalidOption {
-    fn new(key: &str, error: ValueError) -> Self {
+    pub(crate) fn new(key: &str, error: ValueError) -> Self {
         InvalidOption {
             key: key.to_string(),
             error,

@@ -167,18 +167,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "a streaming scan ends at the first snapshot past this watermark (DataTableStreamScan's BoundedChecker)",
     ),
     option(
-        "streaming.read.snapshot.delay",
-        EVERY,
-        Refused::Always,
-        "a streaming scan holds back snapshots younger than this delay (DataTableStreamScan#shouldDelaySnapshot)",
-    ),
-    option(
-        "consumer-id",
-        EVERY,
-        Refused::Always,
-        "a streaming scan starts at the consumer's recorded next snapshot (AbstractDataTableScan#createStartingScanner)",
-    ),
-    option(
         "chain-table.enabled",
         since(V1_4_2),
         Refused::Unless(&["false"]),

@@ -525,6 +525,11 @@ impl<'a> Run<'a> {
             Step::DamageFile { file, damage } => {
                 super::damage::damage_file(self.table, *file, *damage).map(drop)
             }
+            Step::ResetConsumer { id, next_snapshot } => Ok(jvm_bridge::corpus::reset_consumer(
+                self.table,
+                id,
+                *next_snapshot,
+            )?),
             Step::Random(burst) => self.random(burst),
         }
     }

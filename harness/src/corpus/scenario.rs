@@ -296,6 +296,15 @@ pub enum Step {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_retained: Option<String>,
     },
+    /// Record that consumer `id` reads from snapshot `next_snapshot` on
+    /// (`ConsumerManager.resetConsumer`: `consumer/consumer-<id>`), where a streaming scan with
+    /// `consumer-id=<id>` starts.
+    ResetConsumer {
+        /// The consumer id.
+        id: String,
+        /// Its `nextSnapshot`.
+        next_snapshot: i64,
+    },
     /// Record a batch read of the latest snapshot at this point in `case.json`.
     ReadBatch,
     /// Damage one data file of the latest snapshot behind the writer's back, as a lost object or a partial
@@ -394,6 +403,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::DeleteRows { .. } => "delete-rows",
         Step::ReadBatch => "read-batch",
         Step::DamageFile { .. } => "damage-file",
+        Step::ResetConsumer { .. } => "reset-consumer",
         Step::Restart => "restart",
         Step::Random(_) => "random",
     }

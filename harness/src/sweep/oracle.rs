@@ -170,6 +170,7 @@ pub fn expected(scenario: &Scenario) -> Result<Expected> {
             | Step::CreateTag { .. }
             | Step::DeleteRows { .. }
             | Step::DamageFile { .. }
+            | Step::ResetConsumer { .. }
             | Step::Random(_) => {
                 return Err(unsupported(format!(
                     "a `{}` step",

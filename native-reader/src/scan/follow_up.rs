@@ -118,7 +118,8 @@ pub(crate) fn streams_overwrite(table: &Table, rules: &LineRules) -> Result<bool
 /// gives the changes plan (primary-key tables, [`plan_changes`]) or the DELTA plan of its added files (append
 /// tables, 2.0 `FollowUpScanner#getOverwriteChangesPlan` with `isAppend`); other snapshots go to the
 /// follow-up scanner ([`plan_snapshot`]). Whether the line skips empty plans
-/// ([`LineRules::skip_empty_plans`]) does not change the concatenation.
+/// ([`LineRules::skip_empty_plans`]) does not change the concatenation. The loop stops at the first snapshot
+/// `streaming.read.snapshot.delay` holds back ([`super::consumer::SnapshotDelay`]).
 pub(crate) fn follow_up_plans(
     table: &Table,
     mut next: i64,
@@ -127,8 +128,12 @@ pub(crate) fn follow_up_plans(
 ) -> Result<()> {
     let rules = super::rules(table);
     let overwrite = streams_overwrite(table, rules)?;
+    let delay = super::consumer::SnapshotDelay::of(table)?;
     while next <= end_snapshot {
         let snapshot = fetch_snapshot(table, next)?;
+        if delay.holds_back(table, &snapshot)? {
+            break;
+        }
         if snapshot.commit_kind == CommitKind::Overwrite && overwrite {
             if table.is_primary_key_table() {
                 splits.extend(plan_changes(table, &snapshot)?);

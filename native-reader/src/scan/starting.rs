@@ -11,6 +11,7 @@ use crate::split::Split;
 use crate::table::Table;
 use std::collections::HashMap;
 
+use super::consumer::consumer_next_snapshot;
 use super::file_set::read_all_files_of;
 use super::follow_up::follow_up_plans;
 use super::split_generator::batch_splits;
@@ -60,7 +61,9 @@ fn check_streaming_options(table: &Table) -> Result<()> {
 
 /// Streaming plan of `scan.mode=from-snapshot`, `scan.snapshot-id=from_snapshot`, followed until the next
 /// snapshot id passes `end_snapshot`: the splits of every accepted snapshot in
-/// `max(from_snapshot, earliest)..=end_snapshot`, in snapshot order.
+/// `max(from_snapshot, earliest)..=end_snapshot`, in snapshot order. A table's `consumer-id` whose consumer
+/// is recorded replaces `from_snapshot` with its `nextSnapshot` (`consumer/consumer-<id>`), in this mode
+/// and in [`plan_stream_full`] and [`plan_latest_full`], which then plan as this one.
 ///
 /// Empty when `from_snapshot > end_snapshot` (or the start is past the end). Errors: [`Error::Snapshot`]
 /// naming the first missing snapshot in the range (also when the table has no snapshot at all);
@@ -68,6 +71,7 @@ fn check_streaming_options(table: &Table) -> Result<()> {
 /// errors as [`plan_snapshot`] and [`plan_changes`].
 pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
+    let from_snapshot = consumer_next_snapshot(table)?.unwrap_or(from_snapshot);
     if from_snapshot > end_snapshot {
         return Ok(Vec::new());
     }
@@ -182,6 +186,9 @@ pub fn plan_stream_full(
     end_snapshot: i64,
 ) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
+    if let Some(next) = consumer_next_snapshot(table)? {
+        return plan_stream(table, next, end_snapshot);
+    }
     let sm = table.snapshot_manager();
     let Some(earliest) = sm.earliest_snapshot_id()? else {
         return Err(Error::Snapshot {
@@ -198,6 +205,9 @@ pub fn plan_stream_full(
 /// Errors: [`Error::Snapshot`] when the table has no snapshot; otherwise as [`plan_stream_full`].
 pub fn plan_latest_full(table: &Table, end_snapshot: i64) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
+    if let Some(next) = consumer_next_snapshot(table)? {
+        return plan_stream(table, next, end_snapshot);
+    }
     let sm = table.snapshot_manager();
     let Some(latest) = sm.latest_snapshot_id()? else {
         return Err(Error::Snapshot {

@@ -47,8 +47,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             ("incremental-to-auto-tag", V1_1_1, V2_0_0),
             ("scan.creation-time-millis", V1_2_0, V2_0_0),
             ("scan.bounded.watermark", V1_0_0, V2_0_0),
-            ("streaming.read.snapshot.delay", V1_0_0, V2_0_0),
-            ("consumer-id", V1_0_0, V2_0_0),
             ("chain-table.enabled", V1_4_2, V2_0_0),
             ("sort-engine", V1_0_0, V2_0_0),
             ("key-value.sequence_number.enabled", V1_4_2, V2_0_0),

@@ -375,6 +375,16 @@ public final class CorpusWriter {
     }
 
     /**
+     * {@code new ConsumerManager(fileIO, tablePath).resetConsumer(id, new Consumer(nextSnapshot))}:
+     * {@code consumer/consumer-<id>}, where a streaming scan with {@code consumer-id=<id>} starts.
+     */
+    public static void resetConsumer(String tableDir, String id, long nextSnapshot) {
+        new org.apache.paimon.consumer.ConsumerManager(
+                        TableLocations.fileIO(tableDir), TableLocations.path(tableDir))
+                .resetConsumer(id, new org.apache.paimon.consumer.Consumer(nextSnapshot));
+    }
+
+    /**
      * {@code table.createBranch(name)}: an empty branch {@code branch/branch-<name>/} with the
      * table's latest schema ({@code BranchManager}); its writers open it with the writer option
      * {@code branch}.
