@@ -42,6 +42,13 @@ pub enum ValueError {
     /// A duration whose unit is unknown: (unit, value).
     #[error("unknown time unit `{0}` in `{1}`")]
     TimeUnit(String, String),
+    /// Not a 64-bit integer.
+    #[error("`{0}` is not a long")]
+    NotALong(String),
+    /// Set where the scan's startup mode (`scan.mode`, named here) wants it unset
+    /// (`SchemaValidation#validateStartupMode`).
+    #[error("must be null when you use {0} for scan.mode")]
+    MustBeNullInMode(String),
 }
 
 /// A table option whose value does not parse: `option `{key}`: {error}`.

@@ -2,7 +2,9 @@
 //! - `c56-consumer-id`: `consumer-id=reader-1`, whose consumer file the released `ConsumerManager` wrote
 //!   with `nextSnapshot` 3: every streaming scan starts there (`AbstractDataTableScan#createStartingScanner`);
 //! - `c55-streaming-read-snapshot-delay`: a delay of a hundred years holds back every follow-up plan
-//!   (`DataTableStreamScan#shouldDelaySnapshot`).
+//!   (`DataTableStreamScan#shouldDelaySnapshot`);
+//! - `c57-table-scan-snapshot-id`: the table's own `scan.snapshot-id=2` is the snapshot of a batch scan that
+//!   names none, and fails a `latest-full` scan (`SchemaValidation#validateStartupMode`).
 //!
 //! Expected snapshots are the tables' own (the consumer file's `nextSnapshot`, the snapshots the writer
 //! committed); the released reader's agreement is checked by the harness's `corpus_parity`.
@@ -138,4 +140,33 @@ fn a_snapshot_delay_holds_back_every_follow_up_plan() {
     let err = plan(&table, PaimonRelease::V2_0_0, STREAMS[0]).unwrap_err();
     assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
     assert!(err.to_string().contains("streaming.read.snapshot.delay"));
+}
+
+#[test]
+fn a_tables_own_snapshot_id_is_what_a_batch_scan_reads() {
+    let location = table_of("c57-table-scan-snapshot-id");
+    for release in [PaimonRelease::V2_0_0, PaimonRelease::V1_0_0] {
+        let table = std::sync::Arc::new(Table::open_as(&location, release).unwrap());
+        let splits = table.plan_batch(None).unwrap();
+        assert_eq!(snapshots(&splits), BTreeSet::from([2]), "{release}");
+        // Commits 1 and 2 upsert keys 1-3 and 2-4: four keys.
+        let rows: usize = splits
+            .iter()
+            .flat_map(|s| native_reader::merge::read_split(&table, s, 16).unwrap())
+            .map(|b| b.unwrap().num_rows())
+            .sum();
+        assert_eq!(rows, 4, "{release}");
+        // A snapshot the scan names itself wins.
+        let pinned = table.plan_batch(Some(4)).unwrap();
+        assert_eq!(snapshots(&pinned), BTreeSet::from([4]), "{release}");
+        let stream = plan(&location, release, STREAMS[0]).unwrap();
+        assert_eq!(
+            snapshots(&stream),
+            BTreeSet::from([1, 2, 3, 4]),
+            "{release}"
+        );
+        let err = plan(&location, release, STREAMS[2]).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
+        assert!(err.to_string().contains("latest-full"), "{err}");
+    }
 }

@@ -179,6 +179,13 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: EVERY_MODE,
         problem: LOST_FILE_FAILS,
     },
+    // A table's own `scan.snapshot-id` fails a `latest-full` scan on every release, on both readers.
+    ReleaseLimit {
+        corpus: "c57-table-scan-snapshot-id",
+        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2", "2.0.0"],
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: scan.snapshot-id must be null when you use latest-full",
+    },
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
     ReleaseLimit {

@@ -67,6 +67,7 @@ mod fallback;
 mod file_set;
 mod follow_up;
 mod mode;
+mod own_start;
 mod split_generator;
 mod starting;
 #[cfg(test)]
@@ -180,12 +181,14 @@ pub(crate) fn real_buckets_only(table: &Table, streaming: bool) -> bool {
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]
-/// the one batch plan (`end_snapshot` unused).
+/// the one batch plan (`end_snapshot` unused). A table's own `scan.snapshot-id` is the snapshot of a batch
+/// scan that names none, and fails a `latest-full` scan, as the released scans do.
 ///
-/// Errors: those of [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
+/// Errors: [`Error::InvalidOption`] for a table's own `scan.snapshot-id` that is not a long or under
+/// `latest-full`; those of [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
 pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
     table.check_read_options()?;
-    match mode {
+    match own_start::with_table_start(table, mode)? {
         ScanMode::Stream { from_snapshot } => plan_stream(table, from_snapshot, end_snapshot),
         ScanMode::StreamFull { from_snapshot } => {
             plan_stream_full(table, from_snapshot, end_snapshot)
@@ -233,19 +236,17 @@ impl Table {
     /// [`Error::BinaryRow`], [`Error::Io`] naming the manifest that is bad; [`Error::Unsupported`] for what
     /// this planner does not reproduce (ORC manifests, overwrite change plans, sorted partitions, …).
     pub fn plan_stream(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
-        self.check_read_options()?;
-        plan_stream(self, from_snapshot, end_snapshot)
+        plan(self, ScanMode::Stream { from_snapshot }, end_snapshot)
     }
 
-    /// The splits of a batch scan (`DataTableBatchScan.plan()`): the latest snapshot when `snapshot` is
-    /// `None`, else `scan.snapshot-id=snapshot` (time travel). See [`crate::scan::plan_batch`] for the file
+    /// The splits of a batch scan (`DataTableBatchScan.plan()`): the latest snapshot (or the table's own
+    /// `scan.snapshot-id`) when `snapshot` is `None`, else `scan.snapshot-id=snapshot` (time travel). See [`crate::scan::plan_batch`] for the file
     /// set, level filters and split generation (`MergeTreeSplitGenerator`, `AppendOnlySplitGenerator`).
     ///
     /// Errors: [`Error::Snapshot`] when `snapshot` is outside `[earliest, latest]`; manifest errors naming
     /// the file as [`Table::plan_stream`].
     pub fn plan_batch(&self, snapshot: Option<i64>) -> Result<Vec<Split>> {
-        self.check_read_options()?;
-        plan_batch(self, snapshot)
+        plan(self, ScanMode::Batch { snapshot }, 0)
     }
 
     /// The splits of a streaming scan with `scan.mode=from-snapshot-full`, `scan.snapshot-id=from_snapshot`
@@ -255,8 +256,7 @@ impl Table {
     /// Errors: [`Error::Snapshot`] when the table has no snapshot or one in the range is missing; as
     /// [`Table::plan_batch`] otherwise.
     pub fn plan_stream_full(&self, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
-        self.check_read_options()?;
-        plan_stream_full(self, from_snapshot, end_snapshot)
+        plan(self, ScanMode::StreamFull { from_snapshot }, end_snapshot)
     }
 
     /// The splits of a streaming scan with `scan.mode=latest-full` until its follow-up position passes
@@ -265,8 +265,7 @@ impl Table {
     ///
     /// Errors: as [`Table::plan_stream_full`].
     pub fn plan_latest_full(&self, end_snapshot: i64) -> Result<Vec<Split>> {
-        self.check_read_options()?;
-        plan_latest_full(self, end_snapshot)
+        plan(self, ScanMode::LatestFull, end_snapshot)
     }
 
     /// The splits of a scan in `mode` (streaming modes followed up to `end_snapshot`), see
