@@ -158,7 +158,7 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
 /// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers, BLOB updates with
-/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps, `scan.bucket`, `batch-scan-mode`, lost and corrupt data files, a snapshot delay, a consumer, a table's own `scan.snapshot-id`), written by 2.0.0 and replayed in every scan mode
+/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps, `scan.bucket`, `batch-scan-mode`, lost and corrupt data files, a snapshot delay, a consumer, a table's own `scan.snapshot-id` and `scan.tag-name`), written by 2.0.0 and replayed in every scan mode
 /// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
@@ -204,6 +204,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c55-streaming-read-snapshot-delay",
     "c56-consumer-id",
     "c57-table-scan-snapshot-id",
+    "c58-table-scan-tag-name",
 ];
 
 /// Every scan mode, as the tests name them.

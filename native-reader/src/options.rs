@@ -49,6 +49,10 @@ pub enum ValueError {
     /// (`SchemaValidation#validateStartupMode`).
     #[error("must be null when you use {0} for scan.mode")]
     MustBeNullInMode(String),
+    /// Set together with another option (named here) the scan's startup mode takes instead
+    /// (`SchemaValidation#validateStartupMode`).
+    #[error("must be null when you set {0}")]
+    ConflictsWith(String),
 }
 
 /// A table option whose value does not parse: `option `{key}`: {error}`.

@@ -95,12 +95,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "the released reader skips data files created before this time (the scan's file creation time filter)",
     ),
     option(
-        "scan.tag-name",
-        EVERY,
-        Refused::Always,
-        "a batch scan reads the tag's snapshot (StaticFromTagStartingScanner)",
-    ),
-    option(
         "scan.watermark",
         EVERY,
         Refused::Always,

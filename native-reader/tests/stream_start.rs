@@ -4,7 +4,9 @@
 //! - `c55-streaming-read-snapshot-delay`: a delay of a hundred years holds back every follow-up plan
 //!   (`DataTableStreamScan#shouldDelaySnapshot`);
 //! - `c57-table-scan-snapshot-id`: the table's own `scan.snapshot-id=2` is the snapshot of a batch scan that
-//!   names none, and fails a `latest-full` scan (`SchemaValidation#validateStartupMode`).
+//!   names none, and fails a `latest-full` scan (`SchemaValidation#validateStartupMode`);
+//! - `c58-table-scan-tag-name`: the table's own `scan.tag-name=t2` (a tag of snapshot 2) likewise, and fails
+//!   the scans that set `scan.snapshot-id`.
 //!
 //! Expected snapshots are the tables' own (the consumer file's `nextSnapshot`, the snapshots the writer
 //! committed); the released reader's agreement is checked by the harness's `corpus_parity`.
@@ -169,4 +171,41 @@ fn a_tables_own_snapshot_id_is_what_a_batch_scan_reads() {
         assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
         assert!(err.to_string().contains("latest-full"), "{err}");
     }
+}
+
+#[test]
+fn a_tables_own_tag_is_what_a_batch_scan_reads() {
+    let location = table_of("c58-table-scan-tag-name");
+    let tag: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(location.join("tag/tag-t2")).unwrap()).unwrap();
+    let tagged = tag["id"].as_i64().unwrap();
+    assert_eq!(tagged, 2);
+    for release in [PaimonRelease::V2_0_0, PaimonRelease::V1_0_0] {
+        let splits = plan(&location, release, ScanMode::Batch { snapshot: None }).unwrap();
+        assert_eq!(snapshots(&splits), BTreeSet::from([tagged]), "{release}");
+        for mode in STREAMS {
+            let err = plan(&location, release, mode).unwrap_err();
+            assert!(matches!(err, Error::InvalidOption { .. }), "{mode}: {err}");
+            assert!(err.to_string().contains("scan.tag-name"), "{err}");
+        }
+        let err = plan(&location, release, ScanMode::Batch { snapshot: Some(4) }).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table");
+    common::copy_dir(&location, &table);
+    common::edit_latest_schema(
+        &table,
+        r#""scan.tag-name" : "t2""#,
+        r#""scan.tag-name" : "t9""#,
+    );
+    let err = plan(
+        &table,
+        PaimonRelease::V2_0_0,
+        ScanMode::Batch { snapshot: None },
+    )
+    .unwrap_err();
+    assert!(matches!(err, Error::Snapshot { .. }), "{err}");
+    assert!(err.to_string().contains("tag-t9"), "{err}");
 }

@@ -9,7 +9,8 @@ use jvm_bridge::corpus::{
 };
 use serde::Serialize;
 
-use super::generate::{explain, Run};
+use super::generate::Run;
+use super::summary::explain;
 use super::summary::{snapshot_summaries, SnapshotSummary};
 use super::{Scenario, Step};
 use crate::error::{Error, Result};

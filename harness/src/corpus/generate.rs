@@ -10,7 +10,8 @@ use serde_json::{json, Value};
 use super::load::load_scenario;
 use super::scenario::step_name;
 use super::summary::{
-    batch_summary, latest_options, snapshot_summaries, stock_summary, BatchSummary,
+    batch_summary, expectation, explain, latest_options, snapshot_summaries, stock_summary,
+    BatchSummary,
 };
 use super::{RowSpec, Scenario, SchemaChange, Step, TableSpec};
 use crate::error::{Error, Result};
@@ -223,12 +224,16 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
         log, batch_reads, ..
     } = run;
 
-    let stream = stream_expectation(
-        stock_summary(&stock, &table),
+    let stream = expectation(
+        ("streaming", "expect_stream_error"),
+        stock_summary(&stock, &table).map(|s| json!(s)),
         scenario.expect_stream_error.as_deref(),
     )?;
-    let batch = batch_summary(&stock, &table, None)
-        .map_err(|e| Error::Scenario(format!("stock batch read: {}", explain(&e))))?;
+    let batch = expectation(
+        ("batch", "expect_batch_error"),
+        batch_summary(&stock, &table, None).map(|s| json!(s)),
+        scenario.expect_batch_error.as_deref(),
+    )?;
     let snapshots = snapshot_summaries(&table)?;
     let options = latest_options(&table)?;
     Ok(json!({
@@ -247,30 +252,6 @@ pub fn generate_scenario(scenario: &Scenario, out: &Path) -> Result<Value> {
             "batch_reads": batch_reads,
         },
     }))
-}
-
-/// `expected.stream_from_snapshot_1` of `case.json` from the stock reader's streaming read: its summary, or
-/// `{"error": text}` when the scenario expects the read to fail with `text` (`expect_stream_error`).
-///
-/// Errors: [`Error::Scenario`] when the read fails unexpectedly, succeeds where a failure is expected, or
-/// fails with another error.
-fn stream_expectation(
-    read: Result<super::summary::StockSummary>,
-    expected_error: Option<&str>,
-) -> Result<Value> {
-    let scenario = |m: String| Err(Error::Scenario(format!("stock streaming read: {m}")));
-    match (read, expected_error) {
-        (Ok(summary), None) => Ok(json!(summary)),
-        (Err(e), None) => scenario(explain(&e)),
-        (Ok(_), Some(text)) => scenario(format!(
-            "expected to fail with `{text}` (expect_stream_error), but it succeeded"
-        )),
-        (Err(e), Some(text)) if explain(&e).contains(text) => Ok(json!({ "error": text })),
-        (Err(e), Some(text)) => scenario(format!(
-            "expected to fail with `{text}` (expect_stream_error), but failed with: {}",
-            explain(&e)
-        )),
-    }
 }
 
 /// What happened to one commit, as recorded in `case.json` (`commits`).
@@ -770,22 +751,6 @@ impl<'a> Run<'a> {
 fn type_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// `e` in words; for a Java exception also the frame that threw it (released Paimon exceptions often have no
-/// message).
-pub(super) fn explain(e: &Error) -> String {
-    match e {
-        Error::Stock(jvm_bridge::Error::Java { stack, .. }) => {
-            let at = stack
-                .lines()
-                .map(str::trim)
-                .find(|l| l.starts_with("at "))
-                .unwrap_or("");
-            format!("{e} ({at})")
-        }
         other => other.to_string(),
     }
 }

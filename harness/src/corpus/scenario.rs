@@ -51,6 +51,12 @@ pub struct Scenario {
     /// every corpus of a line leave such corpora out; `corpus_parity` replays them by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect_stream_error: Option<String>,
+    /// The released reader's batch read of the latest snapshot named by id (`scan.snapshot-id`) fails, with
+    /// an error containing this text (a table whose own start option the release's validation refuses
+    /// beside it): generation then requires the failure and records `expected.batch_latest` as
+    /// `{"error": text}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_batch_error: Option<String>,
     /// The table holds absolute paths (BLOB descriptors of `.managed.blob` packs name the pack's path), so
     /// it is never committed: the tests write it where they read it (`line_corpora`), and
     /// `scripts/regenerate-corpora` leaves it out.

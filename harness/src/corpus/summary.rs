@@ -291,3 +291,46 @@ fn read_json(path: &Path) -> Result<Value> {
         source: e.into(),
     })
 }
+
+/// An expectation of `case.json` from the stock reader's `what` read (`streaming`, `batch`; the scenario's
+/// `option` expects it to fail): its summary,
+/// or `{"error": text}` when the scenario expects the read to fail with `text` (`expect_stream_error`,
+/// `expect_batch_error`).
+///
+/// Errors: [`Error::Scenario`] when the read fails unexpectedly, succeeds where a failure is expected, or
+/// fails with another error.
+pub(super) fn expectation(
+    (what, option): (&str, &str),
+    read: Result<Value>,
+    expected_error: Option<&str>,
+) -> Result<Value> {
+    let scenario = |m: String| Err(Error::Scenario(format!("stock {what} read: {m}")));
+    match (read, expected_error) {
+        (Ok(summary), None) => Ok(summary),
+        (Err(e), None) => scenario(explain(&e)),
+        (Ok(_), Some(text)) => scenario(format!(
+            "expected to fail with `{text}` ({option}), but it succeeded"
+        )),
+        (Err(e), Some(text)) if explain(&e).contains(text) => Ok(json!({ "error": text })),
+        (Err(e), Some(text)) => scenario(format!(
+            "expected to fail with `{text}` ({option}), but failed with: {}",
+            explain(&e)
+        )),
+    }
+}
+
+/// `e` in words; for a Java exception also the frame that threw it (released Paimon exceptions often have no
+/// message).
+pub(super) fn explain(e: &Error) -> String {
+    match e {
+        Error::Stock(jvm_bridge::Error::Java { stack, .. }) => {
+            let at = stack
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("at "))
+                .unwrap_or("");
+            format!("{e} ({at})")
+        }
+        other => other.to_string(),
+    }
+}

@@ -141,6 +141,11 @@ const fn text_format_refused(corpus: &'static str, problem: &'static str) -> Rel
     }
 }
 
+/// Every supported release.
+const EVERY_RELEASE: &[&str] = &[
+    "1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2", "2.0.0",
+];
+
 /// The releases before 1.4.
 const BEFORE_1_4: &[&str] = &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"];
 
@@ -182,9 +187,29 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
     // A table's own `scan.snapshot-id` fails a `latest-full` scan on every release, on both readers.
     ReleaseLimit {
         corpus: "c57-table-scan-snapshot-id",
-        releases: &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2", "2.0.0"],
+        releases: EVERY_RELEASE,
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: scan.snapshot-id must be null when you use latest-full",
+    },
+    // A table's own `scan.tag-name` fails every scan that sets `scan.snapshot-id`, and `latest-full`, on
+    // every release, on both readers.
+    ReleaseLimit {
+        corpus: "c58-table-scan-tag-name",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: must set only one key in [scan.snapshot-id,scan.tag-name,scan.watermark]",
+    },
+    ReleaseLimit {
+        corpus: "c58-table-scan-tag-name",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [scan.tag-name] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c58-table-scan-tag-name",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: scan.tag-name must be null when you use latest-full",
     },
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.

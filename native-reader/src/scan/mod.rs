@@ -181,14 +181,21 @@ pub(crate) fn real_buckets_only(table: &Table, streaming: bool) -> bool {
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]
-/// the one batch plan (`end_snapshot` unused). A table's own `scan.snapshot-id` is the snapshot of a batch
-/// scan that names none, and fails a `latest-full` scan, as the released scans do.
+/// the one batch plan (`end_snapshot` unused). A table's own `scan.snapshot-id` or `scan.tag-name` is what
+/// a batch scan that names no snapshot reads, and fails the scans the release's validation refuses.
 ///
-/// Errors: [`Error::InvalidOption`] for a table's own `scan.snapshot-id` that is not a long or under
-/// `latest-full`; those of [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
+/// Errors: [`Error::InvalidOption`] for a table's own `scan.snapshot-id` that is not a long, or a start
+/// option the mode's validation refuses; [`Error::Snapshot`] for a tag that does not exist; those of
+/// [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
 pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
     table.check_read_options()?;
-    match own_start::with_table_start(table, mode)? {
+    let mode = match own_start::with_table_start(table, mode)? {
+        own_start::Start::Mode(mode) => mode,
+        own_start::Start::Tagged(snapshot) => {
+            return starting::plan_batch_of_snapshot(table, *snapshot)
+        }
+    };
+    match mode {
         ScanMode::Stream { from_snapshot } => plan_stream(table, from_snapshot, end_snapshot),
         ScanMode::StreamFull { from_snapshot } => {
             plan_stream_full(table, from_snapshot, end_snapshot)

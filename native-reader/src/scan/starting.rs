@@ -330,13 +330,7 @@ fn batch_files_of(
     snapshot: Option<i64>,
     all_levels: bool,
 ) -> Result<Option<(crate::snapshot::Snapshot, Vec<super::file_set::BucketFiles>)>> {
-    super::check_line(table)?;
-    if table.options().scan_plan_sort_partition {
-        return Err(Error::Unsupported {
-            path: table.path().to_path_buf(),
-            reason: "scan.plan-sort-partition=true".into(),
-        });
-    }
+    check_batch_options(table)?;
     let sm = table.snapshot_manager();
     let id = match snapshot {
         None => match sm.latest_snapshot_id()? {
@@ -360,7 +354,41 @@ fn batch_files_of(
             id
         }
     };
-    let snapshot = table.snapshot(id)?;
+    files_of_snapshot(table, table.snapshot(id)?, all_levels).map(Some)
+}
+
+/// The batch scan's options this planner refuses, and the table's line.
+fn check_batch_options(table: &Table) -> Result<()> {
+    super::check_line(table)?;
+    if table.options().scan_plan_sort_partition {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: "scan.plan-sort-partition=true".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The batch splits of `snapshot` as given (a tag's, `StaticFromTagStartingScanner`: not looked up among
+/// the retained snapshots), with the batch level filter and the postpone-bucket rule.
+///
+/// Errors: as [`batch_files`] and [`batch_splits`].
+pub(crate) fn plan_batch_of_snapshot(
+    table: &Table,
+    snapshot: crate::snapshot::Snapshot,
+) -> Result<Vec<Split>> {
+    check_batch_options(table)?;
+    let (snapshot, groups) = files_of_snapshot(table, snapshot, false)?;
+    batch_splits(table, &snapshot, groups)
+}
+
+/// `snapshot`'s file groups under the batch level filter (every level when `all_levels`) and the
+/// postpone-bucket rule.
+fn files_of_snapshot(
+    table: &Table,
+    snapshot: crate::snapshot::Snapshot,
+    all_levels: bool,
+) -> Result<(crate::snapshot::Snapshot, Vec<super::file_set::BucketFiles>)> {
     let rules = super::rules(table);
     let drop_level_0 = !all_levels && batch_skips_level_0(table, rules)?;
     let buckets = super::bucket_filter(table, false)?;
@@ -377,5 +405,5 @@ fn batch_files_of(
         None if drop_level_0 => read_all_files_of(table, &snapshot, &|level| level > 0, buckets)?,
         None => read_all_files_of(table, &snapshot, &|_| true, buckets)?,
     };
-    Ok(Some((snapshot, groups)))
+    Ok((snapshot, groups))
 }
