@@ -87,10 +87,11 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
                     if ["tags", "partitions", "buckets", "files"].contains(&name)
                         && p.verdict() == "NOTHING-COMPARED" => {}
                 Ok(p) => failures.push(format!("{}: {}", location.display(), summary_line(&p))),
-                // `$files` the native reader refuses by name where the released reader returns rows:
-                // counted and listed, never compared (none today).
+                // `$files` and `$partitions` the native reader refuses by name where the released reader
+                // returns rows (a table whose own start option makes its scans read another snapshot,
+                // c57 and c58): counted and listed, never compared.
                 Err(harness::Error::Native(e))
-                    if name == "files"
+                    if matches!(name, "files" | "partitions")
                         && matches!(*e, native_reader::Error::Unsupported { .. })
                         && stock
                             .bridge()
@@ -131,7 +132,7 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
          with partitions compared in any order"
     );
     eprintln!(
-        "Paimon {version}: {} `$files` refused by the native reader:\n{}",
+        "Paimon {version}: {} `$files` and `$partitions` refused by the native reader:\n{}",
         refused.len(),
         refused.join("\n")
     );
@@ -142,15 +143,23 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         failures.join("\n")
     );
     assert!(compared >= 100, "only {compared} system tables compared");
-    // No `$files` is refused on any release: a refusal is a regression. BINARY bounds are compared with
+    // No `$files` or `$partitions` is refused on any release but those of a table whose own start option
+    // (`scan.snapshot-id`, `scan.tag-name`: c57, c58) makes its scans read another snapshot than the latest,
+    // refused by name: any other refusal is a regression. BINARY bounds are compared with
     // their Java object identities masked (`masked_identities`), partitions whose order the released
     // reader's threads decide as a set (`unordered_rows`); pre-2.0 reads of 2.0 data-evolution stats (c24,
     // c27), which those releases read at the positions of all the schema's columns, as they print them.
+    let unexpected: Vec<&String> = refused
+        .iter()
+        .filter(|r| {
+            !r.contains("of a table with `scan.snapshot-id=")
+                && !r.contains("of a table with `scan.tag-name=")
+        })
+        .collect();
     assert!(
-        refused.is_empty(),
-        "{} `$files` refused:\n{}",
-        refused.len(),
-        refused.join("\n")
+        unexpected.is_empty(),
+        "{} `$files` or `$partitions` refused:\n{unexpected:?}",
+        unexpected.len(),
     );
     assert!(
         unordered >= 1,

@@ -12,6 +12,8 @@ use arrow_array::types::{Int32Type, Int8Type};
 use native_reader::merge::read_split;
 use native_reader::{PaimonRelease, RowKind, Table};
 
+mod common;
+
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c49-batch-scan-mode/paimon-2.0.0")
 }
@@ -44,23 +46,7 @@ fn batch_read(release: PaimonRelease) -> Vec<String> {
 
 /// The released writer's batch reads recorded in `case.json`, in step order, each sorted.
 fn recorded() -> Vec<Vec<String>> {
-    let case: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(corpus().join("case.json")).unwrap()).unwrap();
-    case["expected"]["batch_reads"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|read| {
-            let mut rows: Vec<String> = read["values"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap().to_string())
-                .collect();
-            rows.sort();
-            rows
-        })
-        .collect()
+    common::recorded_batch_reads(&corpus())
 }
 
 #[test]

@@ -64,24 +64,9 @@ fn batch_read(table: &Path, release: PaimonRelease) -> Result<Vec<String>, Error
 
 /// The released writer's batch reads recorded in `case.json`: before and after the damage, each sorted.
 fn recorded(name: &str) -> [Vec<String>; 2] {
-    let case: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(corpus(name).join("case.json")).unwrap()).unwrap();
-    let reads: Vec<Vec<String>> = case["expected"]["batch_reads"]
-        .as_array()
+    common::recorded_batch_reads(&corpus(name))
+        .try_into()
         .unwrap()
-        .iter()
-        .map(|read| {
-            let mut rows: Vec<String> = read["values"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap().to_string())
-                .collect();
-            rows.sort();
-            rows
-        })
-        .collect();
-    reads.try_into().unwrap()
 }
 
 /// The corpus's table copied into a fresh temporary directory.

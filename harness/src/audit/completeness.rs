@@ -75,6 +75,22 @@ pub(super) fn completeness(
              not read",
         ));
     }
+    // A streaming read of such a table is not the table's whole changelog: it starts at the consumer's
+    // next snapshot, or holds back the recent snapshots (`AbstractDataTableScan`, `DataTableStreamScan`).
+    for (option, what) in [
+        ("consumer-id", "starts at the consumer's next snapshot"),
+        (
+            "streaming.read.snapshot.delay",
+            "holds back the snapshots younger than the delay",
+        ),
+    ] {
+        if table.schema().option(option).is_some() {
+            return Ok(skipped(&format!(
+                "the table sets `{option}`: a streaming read of it {what}, so it is not the table's whole \
+                 changelog"
+            )));
+        }
+    }
     let schema = native_reader::types::read_schema(&table.schema().fields);
     let mut stream = Folder::new(&schema, key_columns.clone())?;
     let mut rows = Folder::new(&schema, key_columns)?;

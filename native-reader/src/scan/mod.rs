@@ -87,6 +87,7 @@ pub use file_set::{
 pub(crate) use file_set::{read_snapshot_entries, BucketFilter};
 pub use follow_up::binary_row_hash;
 pub use mode::ScanMode;
+pub(crate) use own_start::travelled_snapshot;
 pub use split_generator::data_file_desc;
 pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
 

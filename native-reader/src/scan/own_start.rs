@@ -129,3 +129,17 @@ fn check_same_columns(table: &Table, snapshot: &Snapshot, key: &str, value: &str
     }
     Ok(())
 }
+
+/// The snapshot the table's own `scan.snapshot-id` or `scan.tag-name` names, for the metadata tables that
+/// travel to it (`$manifests`: `TimeTravelUtil.tryTravelOrLatest`); `None` without either option.
+///
+/// Errors: [`Error::InvalidOption`] when `scan.snapshot-id` is not a long; the snapshot's or tag's read
+/// errors ([`Error::Snapshot`] for a tag that does not exist); [`Error::Unsupported`] as in
+/// [`with_table_start`].
+pub(crate) fn travelled_snapshot(table: &Table) -> Result<Option<Snapshot>> {
+    match with_table_start(table, ScanMode::Batch { snapshot: None })? {
+        Start::Tagged(snapshot) => Ok(Some(*snapshot)),
+        Start::Mode(ScanMode::Batch { snapshot: Some(id) }) => table.snapshot(id).map(Some),
+        Start::Mode(_) => Ok(None),
+    }
+}

@@ -243,7 +243,17 @@ fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
 ///
 /// Errors: [`Error::Unsupported`] naming the table and the option.
 pub(super) fn refuse_other_snapshots(table: &Table, name: &str) -> Result<()> {
+    refuse_start_options(table, name, &[])
+}
+
+/// [`refuse_other_snapshots`], but for the start options in `handled`, which the caller reads.
+///
+/// Errors: as [`refuse_other_snapshots`].
+pub(super) fn refuse_start_options(table: &Table, name: &str, handled: &[&str]) -> Result<()> {
     for (key, value) in &table.schema().options {
+        if handled.contains(&key.as_str()) {
+            continue;
+        }
         let starting = matches!(
             key.as_str(),
             "scan.snapshot-id"

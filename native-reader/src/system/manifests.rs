@@ -1,4 +1,6 @@
-//! `$manifests` (`ManifestsTable`): one row per manifest file of the latest snapshot, in the order
+//! `$manifests` (`ManifestsTable`): one row per manifest file of the latest snapshot (or of the one the
+//! table's own `scan.snapshot-id` or `scan.tag-name` names: `TimeTravelUtil.tryTravelOrLatest`; its other
+//! start options are refused by name), in the order
 //! `ManifestList.readAllManifests` returns them (the base list's, the delta list's, then the changelog
 //! list's), with the columns of each release ([`crate::line::ManifestsTable`]).
 //!
@@ -36,12 +38,24 @@ pub(crate) fn columns(rule: ManifestsTable) -> &'static [(&'static str, &'static
 /// The rows of `$manifests` of `table` (no row when it has no snapshot).
 ///
 /// Errors: the manifest list's read errors (naming the file); [`Error::Unsupported`] naming the table for
-/// a partition type whose cast to STRING is not modelled here.
+/// a partition type whose cast to STRING is not modelled here, or a start option of the table other than
+/// `scan.snapshot-id` and `scan.tag-name`; the travelled snapshot's errors
+/// ([`crate::scan::travelled_snapshot`]).
 pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
-    let Some(latest) = table.snapshot_manager().latest_snapshot_id()? else {
-        return Ok(Vec::new());
+    super::files_tables::refuse_start_options(
+        table,
+        "manifests",
+        &["scan.snapshot-id", "scan.tag-name"],
+    )?;
+    let snapshot = match crate::scan::travelled_snapshot(table)? {
+        Some(snapshot) => snapshot,
+        None => {
+            let Some(latest) = table.snapshot_manager().latest_snapshot_id()? else {
+                return Ok(Vec::new());
+            };
+            table.snapshot(latest)?
+        }
     };
-    let snapshot = table.snapshot(latest)?;
     let rule = table.release().rules().manifests_table;
     let mut rows = Vec::new();
     let lists = [

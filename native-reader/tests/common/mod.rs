@@ -1,5 +1,8 @@
 //! Helpers shared by the native reader's integration tests: a committed corpus table copied somewhere it
-//! may be changed.
+//! may be changed, and what its `case.json` recorded.
+
+// Each test binary uses some of these helpers.
+#![allow(dead_code)]
 
 use std::path::Path;
 
@@ -36,4 +39,27 @@ pub fn edit_latest_schema(table: &Path, from: &str, to: &str) {
         latest.display()
     );
     std::fs::write(&latest, text.replace(from, to)).unwrap();
+}
+
+/// The released writer's batch reads that `read-batch` steps recorded in the corpus's `case.json`
+/// (`expected.batch_reads`), in step order, each row as `case.json` writes it (`+I (1, "v1")`), each read
+/// sorted.
+pub fn recorded_batch_reads(corpus: &Path) -> Vec<Vec<String>> {
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("case.json")).unwrap()).unwrap();
+    case["expected"]["batch_reads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|read| {
+            let mut rows: Vec<String> = read["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            rows.sort();
+            rows
+        })
+        .collect()
 }
