@@ -32,6 +32,17 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
                 // A table holding absolute paths (BLOB descriptors, external paths) points at files on
                 // this disk wherever it is copied: not a store's table.
                 .filter(|dir| !common::holds_absolute_paths(dir))
+                // A table whose own `scan.snapshot-id` fails its `latest-full` scan on both readers (the
+                // release's validation, C57): `--mode all` exits 2 on it, from disk as from the store.
+                .filter(|dir| !own_start_option(&dir.join("table")))
+                // A table with a data file cut short behind the writer's back (`damage-file`, C53 and C54):
+                // the released paimon-s3 reader never ends on it, skipping towards the footer of the
+                // manifest's file size past the object's end (`HadoopCompliantFileIO$HadoopSeekableInputStream
+                // .skipFully`, whose `skip` returns 0 at the end).
+                .filter(|dir| {
+                    !std::fs::read_to_string(dir.join("scenario.json"))
+                        .is_ok_and(|s| s.contains(r#""step": "damage-file""#))
+                })
                 .map(|dir| {
                     let table = dir.join("table");
                     let name = common::corpus_name(&dir);
@@ -49,6 +60,29 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
                 .collect()
         })
         .clone()
+}
+
+/// Whether the latest schema of `table` sets its own `scan.snapshot-id` or `scan.tag-name`.
+fn own_start_option(table: &Path) -> bool {
+    let Ok(schemas) = std::fs::read_dir(table.join("schema")) else {
+        return false;
+    };
+    let latest = schemas
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let n = p
+                .file_name()?
+                .to_str()?
+                .strip_prefix("schema-")?
+                .parse::<u64>()
+                .ok()?;
+            Some((n, p))
+        })
+        .max();
+    latest.is_some_and(|(_, path)| {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        text.contains("\"scan.snapshot-id\"") || text.contains("\"scan.tag-name\"")
+    })
 }
 
 /// Every split `reader` plans for `table` in `mode` up to `end`, as JSON with the table's location
