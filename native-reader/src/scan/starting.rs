@@ -72,6 +72,11 @@ fn check_streaming_options(table: &Table) -> Result<()> {
 pub fn plan_stream(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
     let from_snapshot = consumer_next_snapshot(table)?.unwrap_or(from_snapshot);
+    stream_from(table, from_snapshot, end_snapshot)
+}
+
+/// [`plan_stream`] from `from_snapshot` itself, the consumer already looked up.
+fn stream_from(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Result<Vec<Split>> {
     if from_snapshot > end_snapshot {
         return Ok(Vec::new());
     }
@@ -187,7 +192,7 @@ pub fn plan_stream_full(
 ) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
     if let Some(next) = consumer_next_snapshot(table)? {
-        return plan_stream(table, next, end_snapshot);
+        return stream_from(table, next, end_snapshot);
     }
     let sm = table.snapshot_manager();
     let Some(earliest) = sm.earliest_snapshot_id()? else {
@@ -206,7 +211,7 @@ pub fn plan_stream_full(
 pub fn plan_latest_full(table: &Table, end_snapshot: i64) -> Result<Vec<Split>> {
     check_streaming_options(table)?;
     if let Some(next) = consumer_next_snapshot(table)? {
-        return plan_stream(table, next, end_snapshot);
+        return stream_from(table, next, end_snapshot);
     }
     let sm = table.snapshot_manager();
     let Some(latest) = sm.latest_snapshot_id()? else {
