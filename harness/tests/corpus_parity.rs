@@ -205,6 +205,9 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c56-consumer-id",
     "c57-table-scan-snapshot-id",
     "c58-table-scan-tag-name",
+    "c59-table-scan-timestamp-millis",
+    "c60-table-scan-file-creation-time",
+    "c61-table-scan-creation-time",
 ];
 
 /// Every scan mode, as the tests name them.

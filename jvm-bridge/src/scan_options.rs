@@ -6,12 +6,10 @@ use std::collections::BTreeMap;
 
 use native_reader::scan::ScanMode;
 
-/// `scan.mode` (`CoreOptions.SCAN_MODE`).
-pub const SCAN_MODE: &str = "scan.mode";
-/// `scan.snapshot-id` (`CoreOptions.SCAN_SNAPSHOT_ID`).
-pub const SCAN_SNAPSHOT_ID: &str = "scan.snapshot-id";
+pub use native_reader::scan::{SCAN_MODE, SCAN_SNAPSHOT_ID};
 
-/// The dynamic table options that make the released scans plan `mode`:
+/// The dynamic table options that make the released scans plan `mode` ([`ScanMode::dynamic_options`], the
+/// one place that says so for both readers):
 ///
 /// - [`ScanMode::Stream`] sets `scan.mode=from-snapshot`, `scan.snapshot-id=<from_snapshot>`;
 /// - [`ScanMode::StreamFull`] sets `scan.mode=from-snapshot-full`, `scan.snapshot-id=<from_snapshot>`;
@@ -19,26 +17,7 @@ pub const SCAN_SNAPSHOT_ID: &str = "scan.snapshot-id";
 /// - [`ScanMode::Batch`] sets `scan.snapshot-id=<snapshot>` when a snapshot `>= 0` is given, else nothing
 ///   (the latest snapshot).
 pub fn scan_options(mode: ScanMode) -> BTreeMap<&'static str, String> {
-    let mut options = BTreeMap::new();
-    match mode {
-        ScanMode::Stream { from_snapshot } => {
-            options.insert(SCAN_MODE, "from-snapshot".to_owned());
-            options.insert(SCAN_SNAPSHOT_ID, from_snapshot.to_string());
-        }
-        ScanMode::StreamFull { from_snapshot } => {
-            options.insert(SCAN_MODE, "from-snapshot-full".to_owned());
-            options.insert(SCAN_SNAPSHOT_ID, from_snapshot.to_string());
-        }
-        ScanMode::LatestFull => {
-            options.insert(SCAN_MODE, "latest-full".to_owned());
-        }
-        ScanMode::Batch { snapshot } => {
-            if let Some(id) = snapshot.filter(|id| *id >= 0) {
-                options.insert(SCAN_SNAPSHOT_ID, id.to_string());
-            }
-        }
-    }
-    options
+    mode.dynamic_options()
 }
 
 /// The stop rule of a streaming replay up to `end_snapshot`: `StreamTableScan.plan()` is called until

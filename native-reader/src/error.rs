@@ -19,9 +19,10 @@ pub enum Error {
     /// A JSON metadata file (schema, snapshot, hint) is malformed.
     #[error("{path}: invalid JSON: {reason}")]
     Json { path: PathBuf, reason: String },
-    /// A table option of the schema file `path` has a value that does not parse (`CoreOptions`); reads as
-    /// the [`Error::Json`] of the schema file: `{path}: invalid JSON: option `{key}`: {reason}`.
-    #[error("{path}: invalid JSON: option `{key}`: {reason}")]
+    /// A table option of the schema file `path` (or directory) has a value that does not parse, or that the
+    /// release's validation refuses in this scan (`CoreOptions`, `SchemaValidation`):
+    /// `{path}: invalid table option `{key}`: {reason}`.
+    #[error("{path}: invalid table option `{key}`: {reason}")]
     InvalidOption {
         path: PathBuf,
         /// The option key, e.g. `bucket`.

@@ -228,6 +228,22 @@ pub enum TimestampLtzZone {
     Utc,
 }
 
+/// What a batch scan of a table's own `scan.timestamp-millis` reads when no snapshot is that old
+/// (`SnapshotManager#earlierOrEqualTimeMills`, `StaticFromTimestampStartingScanner`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimestampBeforeEarliest {
+    /// 1.0.x: the earliest snapshot (`earlierOrEqualTimeMills` returns it when its time is later); a table
+    /// without a snapshot plans nothing.
+    ReadsEarliest,
+    /// 1.1.1: the scan fails (`There is currently no snapshot earlier than or equal to timestamp [T], the
+    /// earliest snapshot's timestamp is [E]`), as it does on a table without a snapshot; `$manifests` lists
+    /// the latest snapshot's (`TimeTravelUtil#resolveSnapshotFromOptions` falls back to it).
+    FailsScan,
+    /// From 1.2.0: the scan and `$manifests` fail (`TimeTravelUtil#tryTravelToSnapshot` builds the same
+    /// starting scanner).
+    Fails,
+}
+
 /// The nullability of the value field of an Arrow map (decode hook; not read by planning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapValueNullability {
@@ -351,6 +367,8 @@ pub struct LineRules {
     /// fetched, a long-lived changelog where the snapshot expired (`shouldDelaySnapshot(Snapshot)`); before,
     /// the snapshot file's alone, and a snapshot that expired is never held back (`shouldDelaySnapshot(long)`).
     pub snapshot_delay_of_fetched: bool,
+    /// A table's own `scan.timestamp-millis` older than every snapshot, in a batch scan.
+    pub timestamp_before_earliest: TimestampBeforeEarliest,
     /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
     /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
     pub variant_shredding: bool,
@@ -566,6 +584,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     audit_log_sequence_number: false,
     ignore_failed_files: false,
     snapshot_delay_of_fetched: false,
+    timestamp_before_earliest: TimestampBeforeEarliest::ReadsEarliest,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -585,8 +604,10 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 /// The rules of Paimon 1.1.1: the changelog-manifest follow-up and no deletion files on streaming splits
 /// (#5095, #5058), whole-entry dedup of the changes plan (#5343), `last_value` for sequence fields (#5065),
 /// the postpone bucket skipped by every read (#5095), the VARIANT type (#4757) and `$ro`'s own level
-/// (`withLevel`, no longer replaced by the batch scan's level filter).
+/// (`withLevel`, no longer replaced by the batch scan's level filter), and a batch scan of a time before every
+/// snapshot failing (`earlierOrEqualTimeMills` no longer returns the earliest).
 pub const V1_1_1_RULES: LineRules = LineRules {
+    timestamp_before_earliest: TimestampBeforeEarliest::FailsScan,
     init_row: InitRow::NotNullFields,
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,
@@ -602,8 +623,10 @@ pub const V1_1_1_RULES: LineRules = LineRules {
 };
 
 /// The rules of Paimon 1.2.0: 1.1.1's, with the postpone bucket's read rule of 2.0 (#5783), append-table
-/// overwrite streaming (#5593), the lowest-level lookup pick (#5632) and fallback splits marked as such.
+/// overwrite streaming (#5593), the lowest-level lookup pick (#5632), fallback splits marked as such, and
+/// `$manifests` of a time before every snapshot failing as the scan does (`TimeTravelUtil`).
 pub const V1_2_0_RULES: LineRules = LineRules {
+    timestamp_before_earliest: TimestampBeforeEarliest::Fails,
     postpone_bucket: PostponeBucket::BatchAndChangelogStreamsSkip,
     append_overwrite_streaming: true,
     lookup_pick: LookupPick::LowestLevel,

@@ -53,6 +53,10 @@ pub enum ValueError {
     /// (`SchemaValidation#validateStartupMode`).
     #[error("must be null when you set {0}")]
     ConflictsWith(String),
+    /// The scan's startup mode (named second) takes exactly one of these options (named first, comma
+    /// separated), and not this many (`SchemaValidation#checkExactOneOptionExistInMode`).
+    #[error("must set only one key in [{0}] when you use {1} for scan.mode")]
+    OnlyOneInMode(String, String),
 }
 
 /// A table option whose value does not parse: `option `{key}`: {error}`.

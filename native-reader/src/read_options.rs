@@ -89,22 +89,10 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "the released 1.0 reader returns this value for the column's NULLs (DefaultValueAssigner)",
     ),
     option(
-        "scan.file-creation-time-millis",
-        EVERY,
-        Refused::Always,
-        "the released reader skips data files created before this time (the scan's file creation time filter)",
-    ),
-    option(
         "scan.watermark",
         EVERY,
         Refused::Always,
         "a batch scan reads the first snapshot past this watermark (StaticFromWatermarkStartingScanner)",
-    ),
-    option(
-        "scan.timestamp-millis",
-        EVERY,
-        Refused::Always,
-        "a batch scan reads the snapshot of this time (StaticFromTimestampStartingScanner)",
     ),
     option(
         "scan.timestamp",
@@ -125,6 +113,12 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "a batch scan starts with this startup mode's scanner (AbstractDataTableScan#createStartingScanner)",
     ),
     option(
+        "log.scan",
+        EVERY,
+        Refused::Unless(&["default", "latest", "latest-full", "full"]),
+        "the fallback key of scan.mode: a batch scan starts with this startup mode's scanner (AbstractDataTableScan#createStartingScanner)",
+    ),
+    option(
         "incremental-between",
         EVERY,
         Refused::Always,
@@ -141,12 +135,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         since(V1_1_1),
         Refused::Always,
         "a batch scan reads the changes up to an auto-created tag (IncrementalDeltaStartingScanner)",
-    ),
-    option(
-        "scan.creation-time-millis",
-        since(V1_2_0),
-        Refused::Always,
-        "a batch scan starts from the snapshot of this creation time (createCreationTimestampStartingScanner)",
     ),
     option(
         "scan.bounded.watermark",

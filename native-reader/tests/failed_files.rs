@@ -5,15 +5,11 @@
 //! before and after the damage (`case.json`), never this reader's output.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::Int8Type;
-use arrow_array::RecordBatch;
-use native_reader::merge::read_split;
-use native_reader::{Error, PaimonRelease, RowKind, Table};
+use native_reader::{Error, PaimonRelease, Table};
 
 mod common;
+use common::batch_read;
 
 const C53: &str = "c53-ignore-lost-and-corrupt-files";
 const C54: &str = "c54-append-ignore-lost-and-corrupt-files";
@@ -23,43 +19,6 @@ fn corpus(name: &str) -> PathBuf {
         .join("../corpora")
         .join(name)
         .join("paimon-2.0.0")
-}
-
-/// Row `i` of `batch` as `case.json` writes it: `+I (1, "a1")`, `+I (5, "n5", "x")`.
-fn render(batch: &RecordBatch, i: usize) -> String {
-    let kind = batch.column(0).as_primitive::<Int8Type>().value(i);
-    let values: Vec<String> = batch.columns()[1..]
-        .iter()
-        .map(|c| {
-            let text = arrow_cast::cast(c, &arrow_schema::DataType::Utf8).unwrap();
-            let text = text.as_string::<i32>().value(i).to_string();
-            match c.data_type() {
-                arrow_schema::DataType::Utf8 | arrow_schema::DataType::Utf8View => {
-                    format!("\"{text}\"")
-                }
-                _ => text,
-            }
-        })
-        .collect();
-    format!(
-        "{} ({})",
-        RowKind::from_byte(kind).unwrap().short_string(),
-        values.join(", ")
-    )
-}
-
-/// The batch read of the latest snapshot of `table` as `release`, sorted; the first error otherwise.
-fn batch_read(table: &Path, release: PaimonRelease) -> Result<Vec<String>, Error> {
-    let table = Arc::new(Table::open_as(table, release)?);
-    let mut out = Vec::new();
-    for split in table.plan_batch(None)? {
-        for batch in read_split(&table, &split, 2)? {
-            let batch = batch?;
-            out.extend((0..batch.num_rows()).map(|i| render(&batch, i)));
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// The released writer's batch reads recorded in `case.json`: before and after the damage, each sorted.

@@ -1,11 +1,12 @@
-//! Scenario steps of row-tracking and data-evolution tables (1.3+): `write-columns` and `delete-rows`.
+//! Scenario steps of row-tracking and data-evolution tables (1.3+), `write-columns` and `delete-rows`, and
+//! the schema changes an `alter` step resolves before the released writer applies them.
 
 use std::collections::BTreeMap;
 
 use native_reader::evolution::{anchor_file, row_id_groups, DataEvolution, RowIdRange};
 
 use super::generate::{CommitRecord, Run};
-use super::RowSpec;
+use super::{RowSpec, SchemaChange};
 use crate::error::{Error, Result};
 
 impl Run<'_> {
@@ -102,4 +103,40 @@ impl Run<'_> {
         self.mark_others_stale(user);
         Ok(())
     }
+}
+
+/// `changes` with each [`SchemaChange::SetOptionToSnapshotTime`] turned into the
+/// [`SchemaChange::SetOption`] it stands for: the commit time of that snapshot of the table at `table`,
+/// read from its snapshot file, plus the offset.
+///
+/// Errors: [`Error::Scenario`] naming the snapshot when it cannot be read.
+pub(super) fn with_snapshot_times(
+    table: &std::path::Path,
+    changes: &[SchemaChange],
+) -> Result<Vec<SchemaChange>> {
+    let snapshots = native_reader::snapshot::SnapshotManager::new(table);
+    changes
+        .iter()
+        .map(|change| match change {
+            SchemaChange::SetOptionToSnapshotTime {
+                key,
+                snapshot,
+                plus_millis,
+            } => {
+                let time = snapshots
+                    .snapshot(*snapshot)
+                    .map_err(|e| {
+                        Error::Scenario(format!(
+                            "set-option-to-snapshot-time `{key}`: snapshot {snapshot}: {e}"
+                        ))
+                    })?
+                    .time_millis;
+                Ok(SchemaChange::SetOption {
+                    key: key.clone(),
+                    value: (time + plus_millis).to_string(),
+                })
+            }
+            other => Ok(other.clone()),
+        })
+        .collect()
 }

@@ -677,6 +677,8 @@ impl<'a> Run<'a> {
                 "user `{user}` has pending identifiers; recover before altering the table"
             )));
         }
+        let changes = super::evolution::with_snapshot_times(self.table, changes)?;
+        let changes = &changes[..];
         let text = serde_json::to_string(changes).map_err(|e| Error::ScenarioSource {
             context: String::new(),
             source: e.into(),
@@ -730,6 +732,7 @@ impl<'a> Run<'a> {
             }
             SchemaChange::MoveFirst { .. }
             | SchemaChange::SetOption { .. }
+            | SchemaChange::SetOptionToSnapshotTime { .. }
             | SchemaChange::RemoveOption { .. } => {}
         }
     }

@@ -507,6 +507,19 @@ pub enum SchemaChange {
         /// Option key.
         key: String,
     },
+    /// `SchemaChange.setOption(key, value)` where the value is the commit time (`timeMillis`, milliseconds
+    /// since the epoch) of snapshot `snapshot` plus `plus_millis`, read from the snapshot file when the step
+    /// runs: how a scenario names a time between two of its own commits (`scan.timestamp-millis`,
+    /// `scan.file-creation-time-millis`).
+    SetOptionToSnapshotTime {
+        /// Option key.
+        key: String,
+        /// The snapshot whose commit time is taken.
+        snapshot: i64,
+        /// Added to that time (may be negative).
+        #[serde(default)]
+        plus_millis: i64,
+    },
 }
 
 /// What a random burst compacts before each commit (`compact` in the JSON).

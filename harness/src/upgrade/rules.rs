@@ -308,6 +308,16 @@ const RULES: &[Rule] = &[
         column: None,
     },
     Rule {
+        name: "timestamp_before_earliest",
+        value: |r| format!("{:?}", r.timestamp_before_earliest),
+        applies: |t, m| {
+            !streaming(m)
+                && (t.options.contains_key("scan.timestamp-millis")
+                    || t.options.contains_key("log.scan.timestamp-millis"))
+        },
+        column: None,
+    },
+    Rule {
         name: "timestamp_ltz_zone",
         value: |r| format!("{:?}", r.timestamp_ltz_zone),
         applies: |t, _| t.has_ltz,

@@ -86,7 +86,7 @@ pub use file_set::{
 };
 pub(crate) use file_set::{read_snapshot_entries, BucketFilter};
 pub use follow_up::binary_row_hash;
-pub use mode::ScanMode;
+pub use mode::{ScanMode, SCAN_MODE, SCAN_SNAPSHOT_ID};
 pub(crate) use own_start::travelled_snapshot;
 pub use split_generator::data_file_desc;
 pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
@@ -182,12 +182,15 @@ pub(crate) fn real_buckets_only(table: &Table, streaming: bool) -> bool {
 
 /// The splits of a scan in `mode`: for the streaming modes, every plan until the follow-up position passes
 /// `end_snapshot` (splits of later snapshots dropped), concatenated in plan order; for [`ScanMode::Batch`]
-/// the one batch plan (`end_snapshot` unused). A table's own `scan.snapshot-id` or `scan.tag-name` is what
-/// a batch scan that names no snapshot reads, and fails the scans the release's validation refuses.
+/// the one batch plan (`end_snapshot` unused). A table's own start options (`scan.snapshot-id`,
+/// `scan.tag-name`, `scan.timestamp-millis`, `scan.file-creation-time-millis`, `scan.creation-time-millis`)
+/// say what a batch scan that names no snapshot reads, and fail the scans the release's validation refuses
+/// (`own_start`).
 ///
-/// Errors: [`Error::InvalidOption`] for a table's own `scan.snapshot-id` that is not a long, or a start
-/// option the mode's validation refuses; [`Error::Snapshot`] for a tag that does not exist; those of
-/// [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and [`plan_batch`].
+/// Errors: [`Error::InvalidOption`] for a table's own start option that is not a long, or a start option
+/// the mode's validation refuses; [`Error::Snapshot`] for a tag that does not exist or a start time before
+/// every snapshot (from 1.1.1); those of [`plan_stream`], [`plan_stream_full`], [`plan_latest_full`] and
+/// [`plan_batch`].
 pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Split>> {
     table.check_read_options()?;
     let mode = match own_start::with_table_start(table, mode)? {
@@ -195,6 +198,10 @@ pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Spli
         own_start::Start::Tagged(snapshot) => {
             return starting::plan_batch_of_snapshot(table, *snapshot)
         }
+        own_start::Start::CreatedSince(millis) => {
+            return starting::plan_batch_created_since(table, millis)
+        }
+        own_start::Start::Nothing => return Ok(Vec::new()),
     };
     match mode {
         ScanMode::Stream { from_snapshot } => plan_stream(table, from_snapshot, end_snapshot),

@@ -1,6 +1,13 @@
 //! The scan modes the replay plans (`CoreOptions.StartupMode` in a streaming or a batch scan).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+/// `scan.mode` (`CoreOptions.SCAN_MODE`).
+pub const SCAN_MODE: &str = "scan.mode";
+/// `scan.snapshot-id` (`CoreOptions.SCAN_SNAPSHOT_ID`).
+pub const SCAN_SNAPSHOT_ID: &str = "scan.snapshot-id";
 
 /// How a scan starts and whether it follows new snapshots: the scan modes the native reader plans like the
 /// released reader (`CoreOptions.StartupMode` in a streaming or a batch scan).
@@ -31,6 +38,33 @@ pub enum ScanMode {
 }
 
 impl ScanMode {
+    /// The dynamic table options that make the released scans plan this mode (laid over the table's own by
+    /// `Table.copy(Map)`): `scan.mode=from-snapshot` (or `from-snapshot-full`) with
+    /// `scan.snapshot-id=<from_snapshot>` for the streams, `scan.mode=latest-full`, and for a batch scan
+    /// `scan.snapshot-id=<snapshot>` when a snapshot `>= 0` is named, else nothing (the latest snapshot).
+    pub fn dynamic_options(&self) -> BTreeMap<&'static str, String> {
+        let mut options = BTreeMap::new();
+        match *self {
+            ScanMode::Stream { from_snapshot } => {
+                options.insert(SCAN_MODE, "from-snapshot".to_owned());
+                options.insert(SCAN_SNAPSHOT_ID, from_snapshot.to_string());
+            }
+            ScanMode::StreamFull { from_snapshot } => {
+                options.insert(SCAN_MODE, "from-snapshot-full".to_owned());
+                options.insert(SCAN_SNAPSHOT_ID, from_snapshot.to_string());
+            }
+            ScanMode::LatestFull => {
+                options.insert(SCAN_MODE, "latest-full".to_owned());
+            }
+            ScanMode::Batch { snapshot } => {
+                if let Some(id) = snapshot.filter(|id| *id >= 0) {
+                    options.insert(SCAN_SNAPSHOT_ID, id.to_string());
+                }
+            }
+        }
+        options
+    }
+
     /// The mode's name as the command line spells it: `stream`, `stream-full`, `latest-full`, `batch`.
     pub fn name(&self) -> &'static str {
         match self {

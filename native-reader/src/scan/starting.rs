@@ -412,3 +412,34 @@ fn files_of_snapshot(
     };
     Ok((snapshot, groups))
 }
+
+/// The batch splits of `FileCreationTimeStartingScanner`: the latest snapshot's files under the batch level
+/// filter and the postpone-bucket rule, keeping those created at or after `millis` (milliseconds since the
+/// epoch; `DataFileMeta#creationTimeEpochMillis`, the file's local creation time read in the JVM's zone,
+/// UTC in jvm-bridge's JVM, so the stored value itself). No split when the table has no snapshot.
+///
+/// Errors: as [`batch_files`] and [`batch_splits`]; [`Error::Unsupported`] naming a data file without a
+/// creation time (the release fails on it).
+pub(crate) fn plan_batch_created_since(table: &Table, millis: i64) -> Result<Vec<Split>> {
+    check_batch_options(table)?;
+    let Some(id) = table.snapshot_manager().latest_snapshot_id()? else {
+        return Ok(Vec::new());
+    };
+    let (snapshot, mut groups) = files_of_snapshot(table, table.snapshot(id)?, false)?;
+    for group in &mut groups {
+        if let Some(f) = group.files.iter().find(|f| f.creation_time.is_none()) {
+            return Err(Error::Unsupported {
+                path: table.path().to_path_buf(),
+                reason: format!(
+                    "data file {} has no _CREATION_TIME, which scan.file-creation-time-millis compares",
+                    f.file_name
+                ),
+            });
+        }
+        group
+            .files
+            .retain(|f| f.creation_time.is_some_and(|t| t >= millis));
+    }
+    groups.retain(|g| !g.files.is_empty());
+    batch_splits(table, &snapshot, groups)
+}

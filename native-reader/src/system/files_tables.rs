@@ -260,14 +260,16 @@ pub(super) fn refuse_start_options(table: &Table, name: &str, handled: &[&str]) 
                 | "scan.tag-name"
                 | "scan.watermark"
                 | "scan.timestamp-millis"
+                | "log.scan.timestamp-millis"
                 | "scan.timestamp"
                 | "scan.version"
                 | "scan.file-creation-time-millis"
-                | "scan.creation-time-millis"
-        ) || (key == "scan.mode"
-            && !["default", "latest", "latest-full", "full"]
-                .iter()
-                .any(|m| value.eq_ignore_ascii_case(m)));
+        ) || (key == "scan.creation-time-millis"
+            && table.release() >= crate::line::PaimonRelease::V1_2_0)
+            || ((key == "scan.mode" || key == "log.scan")
+                && !["default", "latest", "latest-full", "full"]
+                    .iter()
+                    .any(|m| value.eq_ignore_ascii_case(m)));
         if starting {
             return Err(unsupported(
                 table,

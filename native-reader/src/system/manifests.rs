@@ -39,13 +39,21 @@ pub(crate) fn columns(rule: ManifestsTable) -> &'static [(&'static str, &'static
 ///
 /// Errors: the manifest list's read errors (naming the file); [`Error::Unsupported`] naming the table for
 /// a partition type whose cast to STRING is not modelled here, or a start option of the table other than
-/// `scan.snapshot-id` and `scan.tag-name`; the travelled snapshot's errors
+/// `scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis` (which it travels to) and the creation times
+/// (which it does not); the travelled snapshot's errors
 /// ([`crate::scan::travelled_snapshot`]).
 pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     super::files_tables::refuse_start_options(
         table,
         "manifests",
-        &["scan.snapshot-id", "scan.tag-name"],
+        &[
+            "scan.snapshot-id",
+            "scan.tag-name",
+            "scan.timestamp-millis",
+            "log.scan.timestamp-millis",
+            "scan.file-creation-time-millis",
+            "scan.creation-time-millis",
+        ],
     )?;
     let snapshot = match crate::scan::travelled_snapshot(table)? {
         Some(snapshot) => snapshot,

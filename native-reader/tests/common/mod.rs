@@ -5,6 +5,13 @@
 #![allow(dead_code)]
 
 use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int8Type;
+use arrow_array::RecordBatch;
+use native_reader::merge::read_split;
+use native_reader::{Error, PaimonRelease, RowKind, Table};
 
 /// Copies the directory tree `from` into `to` (created), files byte for byte.
 pub fn copy_dir(from: &Path, to: &Path) {
@@ -62,4 +69,42 @@ pub fn recorded_batch_reads(corpus: &Path) -> Vec<Vec<String>> {
             rows
         })
         .collect()
+}
+
+/// Row `i` of `batch` (RowKind first) as `case.json` writes it: `+I (1, "a1")`, `+I (5, "n5", "x")`.
+pub fn render(batch: &RecordBatch, i: usize) -> String {
+    let kind = batch.column(0).as_primitive::<Int8Type>().value(i);
+    let values: Vec<String> = batch.columns()[1..]
+        .iter()
+        .map(|c| {
+            let text = arrow_cast::cast(c, &arrow_schema::DataType::Utf8).unwrap();
+            let text = text.as_string::<i32>().value(i).to_string();
+            match c.data_type() {
+                arrow_schema::DataType::Utf8 | arrow_schema::DataType::Utf8View => {
+                    format!("\"{text}\"")
+                }
+                _ => text,
+            }
+        })
+        .collect();
+    format!(
+        "{} ({})",
+        RowKind::from_byte(kind).unwrap().short_string(),
+        values.join(", ")
+    )
+}
+
+/// The batch scan that names no snapshot of `table` as `release`, read natively, sorted as
+/// [`recorded_batch_reads`] sorts; the first error otherwise.
+pub fn batch_read(table: &Path, release: PaimonRelease) -> Result<Vec<String>, Error> {
+    let table = Arc::new(Table::open_as(table, release)?);
+    let mut out = Vec::new();
+    for split in table.plan_batch(None)? {
+        for batch in read_split(&table, &split, 2)? {
+            let batch = batch?;
+            out.extend((0..batch.num_rows()).map(|i| render(&batch, i)));
+        }
+    }
+    out.sort();
+    Ok(out)
 }

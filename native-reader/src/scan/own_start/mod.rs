@@ -1,0 +1,250 @@
+//! A table's own start options (table options, not the scan's): what the released scans do with them when
+//! the scan lays its own options over the table's (`Table.copy(dynamicOptions)`, the scan's winning), as
+//! `CoreOptions#startupMode` resolves the mode and `AbstractDataTableScan#createStartingScanner` starts it.
+//!
+//! Every scan first passes the release's validation (`SchemaValidation#validateStartupMode`,
+//! [`startup::StartOptions::validate`]): the streaming scans set `scan.mode` and `scan.snapshot-id`
+//! themselves, so a table's own `scan.tag-name`, `scan.timestamp-millis` or
+//! `scan.file-creation-time-millis` fails them, and `latest-full` fails with any of these or
+//! `scan.snapshot-id`. A streaming scan that passes plans as its mode says (a table's own
+//! `scan.snapshot-id` is replaced by the scan's; `scan.creation-time-millis` is not looked at).
+//!
+//! A batch scan that names no snapshot reads:
+//! - `scan.timestamp-millis=T`: the latest snapshot committed at or before T
+//!   (`StaticFromTimestampStartingScanner`; a T before every snapshot as
+//!   [`crate::line::LineRules::timestamp_before_earliest`] says);
+//! - `scan.snapshot-id=K`: snapshot K (`StaticFromSnapshotStartingScanner`);
+//! - `scan.tag-name=T`: the tag's snapshot as the tag holds it, retained or not
+//!   (`StaticFromTagStartingScanner`);
+//! - `scan.file-creation-time-millis=T`: the latest snapshot's data files created at or after T
+//!   (`FileCreationTimeStartingScanner`: `DataFileMeta#creationTimeEpochMillis`, the local creation time in
+//!   the JVM's zone, which jvm-bridge's JVM sets to UTC);
+//! - `scan.creation-time-millis=T` (1.2.0 on): the first snapshot committed at or after T when one is, else
+//!   as `scan.file-creation-time-millis=T` (`createCreationTimestampStartingScanner`).
+//!
+//! A snapshot read for the first three must have the latest schema's columns: the released reader reads a
+//! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
+//! does not (refused by name). The other start options (`scan.timestamp`, `scan.watermark`, …) stay refused
+//! by name ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+
+mod startup;
+mod time_travel;
+
+use crate::error::{Error, Result};
+use crate::line::TimestampBeforeEarliest;
+use crate::snapshot::Snapshot;
+use crate::table::Table;
+
+use super::ScanMode;
+use startup::{long_of, StartOptions, StartupMode};
+use startup::{
+    SCAN_CREATION_TIME_MILLIS, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_SNAPSHOT_ID, SCAN_TAG_NAME,
+    SCAN_TIMESTAMP_MILLIS,
+};
+
+/// What a scan of a table plans, given the table's own start options.
+#[derive(Debug)]
+pub(crate) enum Start {
+    /// The scan in this mode.
+    Mode(ScanMode),
+    /// The batch scan of this snapshot, a tag's (`StaticFromTagStartingScanner`).
+    Tagged(Box<Snapshot>),
+    /// The batch scan of the latest snapshot's data files created at or after this time, in milliseconds
+    /// since the epoch (`FileCreationTimeStartingScanner`).
+    CreatedSince(i64),
+    /// No split: 1.0's batch scan of a start time on a table without a snapshot (`NoSnapshot`).
+    Nothing,
+}
+
+/// What the scan `mode` of `table` plans, given the table's own start options (see the module doc).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory when a start option the batch scan reads is
+/// not a long, or when the release's validation refuses the options in this mode; [`Error::Snapshot`] naming
+/// the tag file when the tag does not exist, or naming the snapshot directory when no snapshot is as old as
+/// `scan.timestamp-millis` (from 1.1.1); [`Error::Io`] / [`Error::Json`] when a snapshot or tag cannot be
+/// read; [`Error::Unsupported`] as [`check_same_columns`], for a tag of a table with a fallback or primary
+/// branch, or for `scan.creation-time-millis` where the release would read a long-lived changelog.
+pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
+    let options = StartOptions::of(table, mode);
+    let at_schema = |e: crate::options::InvalidOption| e.at(table.path().join("schema"));
+    options.validate().map_err(at_schema)?;
+    if mode.is_streaming() {
+        return Ok(Start::Mode(mode));
+    }
+    let long = |key: &str, value: &str| long_of(key, value).map_err(at_schema);
+    let startup = options.startup_mode();
+    if matches!(
+        startup,
+        StartupMode::FromTimestamp
+            | StartupMode::FromFileCreationTime
+            | StartupMode::FromCreationTimestamp
+    ) && (table.primary().is_some() || table.fallback().is_some())
+    {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: "a start time of the table's own (scan.timestamp-millis, scan.file-creation-time-millis, \
+                     scan.creation-time-millis) on a table with a fallback or primary branch (what the \
+                     released reader gives the other branch is not modelled)"
+                .to_owned(),
+        });
+    }
+    match startup {
+        StartupMode::FromTimestamp => {
+            let value = options.timestamp_millis.as_deref().unwrap_or_default();
+            let millis = long(SCAN_TIMESTAMP_MILLIS[0], value)?;
+            match time_travel::earlier_or_equal(table, millis)? {
+                Some(snapshot) => {
+                    check_same_columns(table, &snapshot, SCAN_TIMESTAMP_MILLIS[0], value)?;
+                    Ok(Start::Mode(ScanMode::Batch {
+                        snapshot: Some(snapshot.id),
+                    }))
+                }
+                None => match table.release().rules().timestamp_before_earliest {
+                    TimestampBeforeEarliest::ReadsEarliest => Ok(Start::Nothing),
+                    _ => Err(time_travel::none_that_early(table, millis)?),
+                },
+            }
+        }
+        StartupMode::FromSnapshot => match (&options.snapshot_id, &options.tag_name) {
+            (Some(value), _) if options.own_snapshot_id => {
+                let id = long(SCAN_SNAPSHOT_ID, value)?;
+                if let Ok(snapshot) = table.snapshot(id) {
+                    check_same_columns(table, &snapshot, SCAN_SNAPSHOT_ID, value)?;
+                }
+                Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }))
+            }
+            (None, Some(tag)) => tagged(table, tag).map(Start::Tagged),
+            _ => Ok(Start::Mode(mode)),
+        },
+        StartupMode::FromFileCreationTime => {
+            let value = options.file_creation_time_millis.as_deref();
+            Ok(Start::CreatedSince(long(
+                SCAN_FILE_CREATION_TIME_MILLIS,
+                value.unwrap_or_default(),
+            )?))
+        }
+        StartupMode::FromCreationTimestamp => {
+            let value = options.creation_time_millis.as_deref().unwrap_or_default();
+            let millis = long(SCAN_CREATION_TIME_MILLIS, value)?;
+            from_creation_time(table, millis)
+        }
+        StartupMode::LatestFull | StartupMode::Latest | StartupMode::FromSnapshotFull => {
+            Ok(Start::Mode(mode))
+        }
+    }
+}
+
+/// `createCreationTimestampStartingScanner` of a batch scan: the snapshot after the latest one committed
+/// before `millis`, when it exists, else the latest snapshot's files created at or after `millis`.
+///
+/// Errors: [`Error::Unsupported`] naming the table when its changelog outlives its snapshots (the search
+/// then runs over long-lived changelogs), or when the snapshot found exists only as a long-lived changelog;
+/// the snapshot files' errors.
+fn from_creation_time(table: &Table, millis: i64) -> Result<Start> {
+    let unsupported = |reason: &str| Error::Unsupported {
+        path: table.path().to_path_buf(),
+        reason: format!("the table's own {SCAN_CREATION_TIME_MILLIS}={millis} {reason}"),
+    };
+    if table.options().changelog_lifecycle_decoupled {
+        return Err(unsupported(
+            "on a table whose changelog outlives its snapshots (the releases search the long-lived changelogs)",
+        ));
+    }
+    let manager = table.snapshot_manager();
+    match time_travel::earlier_than(table, millis)?.map(|id| id + 1) {
+        Some(id) if manager.snapshot_exists(id) => {
+            Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }))
+        }
+        Some(id) if manager.changelog_exists(id) => Err(unsupported(&format!(
+            "names snapshot {id}, which exists only as a long-lived changelog"
+        ))),
+        _ => Ok(Start::CreatedSince(millis)),
+    }
+}
+
+/// The snapshot tag `name` of `table`'s branch holds (`<branch>/tag/tag-<name>`, `TagManager`).
+fn tagged(table: &Table, name: &str) -> Result<Box<Snapshot>> {
+    if table.primary().is_some() || table.fallback().is_some() {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: format!(
+                "the table's own {SCAN_TAG_NAME}={name} on a table with a fallback or primary branch \
+                 (which snapshot of the other branch the released reader reads is not modelled)"
+            ),
+        });
+    }
+    let path = table.meta_path().join("tag").join(format!("tag-{name}"));
+    if !crate::fileio::exists(&path)? {
+        return Err(Error::Snapshot {
+            path,
+            reason: format!("Tag '{name}' doesn't exist."),
+        });
+    }
+    let snapshot = Snapshot::read(&path)?;
+    check_same_columns(table, &snapshot, SCAN_TAG_NAME, name)?;
+    Ok(Box::new(snapshot))
+}
+
+/// Refuses a batch scan of `snapshot` (named by the table's own `key=value`) written with a schema whose
+/// columns are not the latest schema's: the released reader then reads with that schema (time travel).
+///
+/// Errors: [`Error::Unsupported`] naming the table's schema directory.
+fn check_same_columns(table: &Table, snapshot: &Snapshot, key: &str, value: &str) -> Result<()> {
+    let written = table.schema_by_id(snapshot.schema_id)?;
+    if written.fields != table.schema().fields {
+        return Err(Error::Unsupported {
+            path: table.path().join("schema"),
+            reason: format!(
+                "the table's own {key}={value} names snapshot {} of schema {}, whose columns are not the \
+                 latest schema's: the released reader reads it with that schema (time travel)",
+                snapshot.id, snapshot.schema_id
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The snapshot the table's own `scan.snapshot-id`, `scan.tag-name` or `scan.timestamp-millis` names, for
+/// the metadata tables that travel to it (`$manifests`: `TimeTravelUtil`); `None` for the latest (without
+/// these options, or where the release falls back to the latest).
+///
+/// Errors: [`Error::InvalidOption`] when the option is not a long or fails validation; the snapshot's or
+/// tag's read errors ([`Error::Snapshot`] for a tag that does not exist, or from 1.2.0 for a time before
+/// every snapshot); [`Error::Unsupported`] as in [`with_table_start`].
+pub(crate) fn travelled_snapshot(table: &Table) -> Result<Option<Snapshot>> {
+    let options = StartOptions::of(table, ScanMode::Batch { snapshot: None });
+    let named = [
+        options.snapshot_id.is_some(),
+        options.tag_name.is_some(),
+        options.timestamp_millis.is_some(),
+    ];
+    match named.iter().filter(|n| **n).count() {
+        0 => return Ok(None),
+        1 => {}
+        _ => {
+            return Err(Error::Unsupported {
+                path: table.path().join("schema"),
+                reason:
+                    "a metadata table of a table with more than one of its own scan.snapshot-id, \
+                         scan.tag-name and scan.timestamp-millis"
+                        .to_owned(),
+            })
+        }
+    }
+    if let Some(value) = &options.timestamp_millis {
+        let millis = long_of(SCAN_TIMESTAMP_MILLIS[0], value)
+            .map_err(|e| e.at(table.path().join("schema")))?;
+        return match time_travel::earlier_or_equal(table, millis)? {
+            Some(snapshot) => Ok(Some(snapshot)),
+            None => match table.release().rules().timestamp_before_earliest {
+                TimestampBeforeEarliest::Fails => Err(time_travel::none_that_early(table, millis)?),
+                _ => Ok(None),
+            },
+        };
+    }
+    match with_table_start(table, ScanMode::Batch { snapshot: None })? {
+        Start::Tagged(snapshot) => Ok(Some(*snapshot)),
+        Start::Mode(ScanMode::Batch { snapshot: Some(id) }) => table.snapshot(id).map(Some),
+        _ => Ok(None),
+    }
+}

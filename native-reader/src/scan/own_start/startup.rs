@@ -1,0 +1,206 @@
+//! The startup mode of a scan and the release's validation of its start options
+//! (`CoreOptions#startupMode`, `SchemaValidation#validateStartupMode`), over the table's own options with the
+//! scan's dynamic options laid over them (`Table.copy(dynamicOptions)`).
+
+use crate::options::{InvalidOption, ValueError};
+use crate::table::Table;
+
+use super::super::ScanMode;
+
+/// `scan.mode` (`CoreOptions.SCAN_MODE`, fallback key `log.scan`).
+pub(super) const SCAN_MODE: [&str; 2] = ["scan.mode", "log.scan"];
+/// `scan.snapshot-id` (`CoreOptions.SCAN_SNAPSHOT_ID`).
+pub(super) const SCAN_SNAPSHOT_ID: &str = "scan.snapshot-id";
+/// `scan.tag-name` (`CoreOptions.SCAN_TAG_NAME`).
+pub(super) const SCAN_TAG_NAME: &str = "scan.tag-name";
+/// `scan.timestamp-millis` (`CoreOptions.SCAN_TIMESTAMP_MILLIS`, fallback key `log.scan.timestamp-millis`).
+pub(super) const SCAN_TIMESTAMP_MILLIS: [&str; 2] =
+    ["scan.timestamp-millis", "log.scan.timestamp-millis"];
+/// `scan.file-creation-time-millis` (`CoreOptions.SCAN_FILE_CREATION_TIME_MILLIS`).
+pub(super) const SCAN_FILE_CREATION_TIME_MILLIS: &str = "scan.file-creation-time-millis";
+/// `scan.creation-time-millis` (`CoreOptions.SCAN_CREATION_TIME_MILLIS`, 1.2.0 on).
+pub(super) const SCAN_CREATION_TIME_MILLIS: &str = "scan.creation-time-millis";
+
+/// `CoreOptions.StartupMode`, as `CoreOptions#startupMode` resolves it (`default` by the start options set,
+/// `full` as `latest-full`); only the modes a scan here can be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum StartupMode {
+    LatestFull,
+    Latest,
+    FromTimestamp,
+    FromSnapshot,
+    FromSnapshotFull,
+    FromFileCreationTime,
+    FromCreationTimestamp,
+}
+
+impl StartupMode {
+    /// The mode as Java prints it (`StartupMode.toString()`, its option value).
+    fn name(self) -> &'static str {
+        match self {
+            StartupMode::LatestFull => "latest-full",
+            StartupMode::Latest => "latest",
+            StartupMode::FromTimestamp => "from-timestamp",
+            StartupMode::FromSnapshot => "from-snapshot",
+            StartupMode::FromSnapshotFull => "from-snapshot-full",
+            StartupMode::FromFileCreationTime => "from-file-creation-time",
+            StartupMode::FromCreationTimestamp => "from-creation-timestamp",
+        }
+    }
+}
+
+/// The start options of one scan: the table's own, each replaced by the scan's dynamic option of the same
+/// key ([`ScanMode::dynamic_options`]). A value is as written (parsed where it is used, as Java's getters do).
+#[derive(Debug)]
+pub(super) struct StartOptions {
+    /// `scan.mode`, lower-cased; `default` when unset.
+    mode: String,
+    pub(super) snapshot_id: Option<String>,
+    /// True when `scan.snapshot-id` is the table's own (not the scan's).
+    pub(super) own_snapshot_id: bool,
+    pub(super) tag_name: Option<String>,
+    pub(super) timestamp_millis: Option<String>,
+    pub(super) file_creation_time_millis: Option<String>,
+    /// `None` also on a release before 1.2.0, which knows no such option.
+    pub(super) creation_time_millis: Option<String>,
+}
+
+impl StartOptions {
+    /// The start options of a scan of `table` in `mode`.
+    pub(super) fn of(table: &Table, mode: ScanMode) -> StartOptions {
+        let dynamic = mode.dynamic_options();
+        let schema = table.schema();
+        let own = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|k| schema.option(k))
+                .map(str::to_owned)
+        };
+        let dynamic_snapshot = dynamic.get(SCAN_SNAPSHOT_ID).cloned();
+        let own_snapshot_id =
+            dynamic_snapshot.is_none() && schema.option(SCAN_SNAPSHOT_ID).is_some();
+        StartOptions {
+            mode: dynamic
+                .get(SCAN_MODE[0])
+                .cloned()
+                .or_else(|| own(&SCAN_MODE))
+                .unwrap_or_else(|| "default".to_owned())
+                .trim()
+                .to_ascii_lowercase(),
+            snapshot_id: dynamic_snapshot.or_else(|| own(&[SCAN_SNAPSHOT_ID])),
+            own_snapshot_id,
+            tag_name: own(&[SCAN_TAG_NAME]),
+            timestamp_millis: own(&SCAN_TIMESTAMP_MILLIS),
+            file_creation_time_millis: own(&[SCAN_FILE_CREATION_TIME_MILLIS]),
+            creation_time_millis: (table.release() >= crate::line::PaimonRelease::V1_2_0)
+                .then(|| own(&[SCAN_CREATION_TIME_MILLIS]))
+                .flatten(),
+        }
+    }
+
+    /// The startup mode: an explicit `scan.mode`; else the one `CoreOptions#setDefaultValues` sets when the
+    /// scan copies the table (`Table.copy`: the first of `scan.timestamp-millis`,
+    /// `scan.file-creation-time-millis`, `scan.snapshot-id` set); else `CoreOptions#startupMode`'s (a tag
+    /// reads `from-snapshot`, `scan.creation-time-millis` `from-creation-timestamp`), else `latest-full`. A
+    /// `scan.mode` other than these is refused before planning (`read_options`).
+    pub(super) fn startup_mode(&self) -> StartupMode {
+        match self.mode.as_str() {
+            "latest" => StartupMode::Latest,
+            "from-snapshot" => StartupMode::FromSnapshot,
+            "from-snapshot-full" => StartupMode::FromSnapshotFull,
+            "latest-full" | "full" => StartupMode::LatestFull,
+            _ if self.timestamp_millis.is_some() => StartupMode::FromTimestamp,
+            _ if self.file_creation_time_millis.is_some() => StartupMode::FromFileCreationTime,
+            _ if self.snapshot_id.is_some() || self.tag_name.is_some() => StartupMode::FromSnapshot,
+            _ if self.creation_time_millis.is_some() => StartupMode::FromCreationTimestamp,
+            _ => StartupMode::LatestFull,
+        }
+    }
+
+    /// `SchemaValidation#validateStartupMode` for the start options this reader plans, in the release's order
+    /// of checks.
+    ///
+    /// Errors: the first check that fails, as an [`InvalidOption`] of the option named first in the
+    /// release's message (`must set only one key in [...] when you use from-snapshot for scan.mode`, `[X] must
+    /// be null when you set [Y]`, `X must be null when you use M for scan.mode`).
+    pub(super) fn validate(&self) -> Result<(), InvalidOption> {
+        let set = |key: &str| -> bool {
+            match key {
+                SCAN_SNAPSHOT_ID => self.snapshot_id.is_some(),
+                SCAN_TAG_NAME => self.tag_name.is_some(),
+                k if k == SCAN_TIMESTAMP_MILLIS[0] => self.timestamp_millis.is_some(),
+                SCAN_FILE_CREATION_TIME_MILLIS => self.file_creation_time_millis.is_some(),
+                _ => false,
+            }
+        };
+        let conflicts = |illegal: &[&str], legal: &str| -> Result<(), InvalidOption> {
+            match illegal.iter().find(|k| set(k)) {
+                Some(k) => Err(InvalidOption::new(
+                    k,
+                    ValueError::ConflictsWith(legal.into()),
+                )),
+                None => Ok(()),
+            }
+        };
+        let timestamp = SCAN_TIMESTAMP_MILLIS[0];
+        let mode = self.startup_mode();
+        match mode {
+            StartupMode::FromTimestamp => conflicts(
+                &[
+                    SCAN_SNAPSHOT_ID,
+                    SCAN_FILE_CREATION_TIME_MILLIS,
+                    SCAN_TAG_NAME,
+                ],
+                "scan.timestamp-millis,scan.timestamp",
+            ),
+            StartupMode::FromSnapshot => {
+                let keys = [SCAN_SNAPSHOT_ID, SCAN_TAG_NAME];
+                if keys.iter().filter(|k| set(k)).count() != 1 {
+                    return Err(InvalidOption::new(
+                        SCAN_SNAPSHOT_ID,
+                        ValueError::OnlyOneInMode(
+                            "scan.snapshot-id,scan.tag-name,scan.watermark".into(),
+                            mode.name().into(),
+                        ),
+                    ));
+                }
+                conflicts(
+                    &[timestamp, SCAN_FILE_CREATION_TIME_MILLIS],
+                    "scan.snapshot-id,scan.tag-name",
+                )
+            }
+            StartupMode::FromSnapshotFull => conflicts(
+                &[timestamp, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_TAG_NAME],
+                SCAN_SNAPSHOT_ID,
+            ),
+            StartupMode::FromFileCreationTime => conflicts(
+                &[SCAN_SNAPSHOT_ID, timestamp, SCAN_TAG_NAME],
+                SCAN_FILE_CREATION_TIME_MILLIS,
+            ),
+            StartupMode::LatestFull | StartupMode::Latest | StartupMode::FromCreationTimestamp => {
+                let keys = [
+                    timestamp,
+                    SCAN_FILE_CREATION_TIME_MILLIS,
+                    SCAN_SNAPSHOT_ID,
+                    SCAN_TAG_NAME,
+                ];
+                match keys.iter().find(|k| set(k)) {
+                    Some(k) => Err(InvalidOption::new(
+                        k,
+                        ValueError::MustBeNullInMode(mode.name().into()),
+                    )),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+/// `value` of start option `key` as a long (`Long.parseLong` of the trimmed text, as `Options#get` reads it).
+///
+/// Errors: [`ValueError::NotALong`].
+pub(super) fn long_of(key: &str, value: &str) -> Result<i64, InvalidOption> {
+    value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| InvalidOption::new(key, ValueError::NotALong(value.to_string())))
+}
