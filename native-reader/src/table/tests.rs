@@ -87,16 +87,15 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
         (r#""fields.v.default-value":"7""#, V1_0_0, true),
         // 2.0 has no such option: its reader ignores it, and so does this one.
         (r#""fields.v.default-value":"7""#, V2_0_0, false),
-        (
-            r#""scan.file-creation-time-millis":"1700000000000""#,
-            V1_0_0,
-            true,
-        ),
+        (r#""scan.watermark":"1700000000000""#, V1_0_0, true),
+        (r#""scan.watermark":"1700000000000""#, V2_0_0, true),
+        // Read as the release reads it (`scan::own_start`).
         (
             r#""scan.file-creation-time-millis":"1700000000000""#,
             V2_0_0,
-            true,
+            false,
         ),
+        (r#""log.scan":"from-timestamp""#, V1_0_0, true),
         // Not the pattern: no column name between `fields.` and `.default-value`.
         (r#""fields..default-value":"7""#, V1_0_0, false),
     ] {
