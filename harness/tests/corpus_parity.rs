@@ -208,6 +208,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c59-table-scan-timestamp-millis",
     "c60-table-scan-file-creation-time",
     "c61-table-scan-creation-time",
+    "c62-table-scan-mode-compacted-full",
 ];
 
 /// Every scan mode, as the tests name them.

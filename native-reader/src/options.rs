@@ -57,6 +57,10 @@ pub enum ValueError {
     /// separated), and not this many (`SchemaValidation#checkExactOneOptionExistInMode`).
     #[error("must set only one key in [{0}] when you use {1} for scan.mode")]
     OnlyOneInMode(String, String),
+    /// Unset where the scan's startup mode (named here) needs it
+    /// (`SchemaValidation#checkOptionExistInMode`).
+    #[error("can not be null when you use {0} for scan.mode")]
+    MissingInMode(String),
 }
 
 /// A table option whose value does not parse: `option `{key}`: {error}`.

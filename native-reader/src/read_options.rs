@@ -75,6 +75,22 @@ const fn option(
     }
 }
 
+/// The values of a table's own `scan.mode` (and its fallback key `log.scan`) whose batch scan this reader
+/// plans (`scan::own_start`): every startup mode but `incremental` (`from-creation-timestamp`, from 1.2.0,
+/// fails on earlier releases as their option parser does).
+const STARTUP_MODES_READ: &[&str] = &[
+    "default",
+    "latest",
+    "latest-full",
+    "full",
+    "compacted-full",
+    "from-timestamp",
+    "from-snapshot",
+    "from-snapshot-full",
+    "from-file-creation-time",
+    "from-creation-timestamp",
+];
+
 /// The table options refused on read, per release (surveyed from the 1.0.0 and 2.0.0 release sources:
 /// `CoreOptions` and where each option is read at plan or read time; the first release of each option
 /// from `shared/docs/paimon-1.x-lines.md` §2).
@@ -109,14 +125,14 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
     option(
         "scan.mode",
         EVERY,
-        Refused::Unless(&["default", "latest", "latest-full", "full"]),
-        "a batch scan starts with this startup mode's scanner (AbstractDataTableScan#createStartingScanner)",
+        Refused::Unless(STARTUP_MODES_READ),
+        "incremental: a batch scan reads the changes between two snapshots, tags or times (the incremental starting scanners); any other value is no startup mode this reader knows",
     ),
     option(
         "log.scan",
         EVERY,
-        Refused::Unless(&["default", "latest", "latest-full", "full"]),
-        "the fallback key of scan.mode: a batch scan starts with this startup mode's scanner (AbstractDataTableScan#createStartingScanner)",
+        Refused::Unless(STARTUP_MODES_READ),
+        "the fallback key of scan.mode; incremental: a batch scan reads the changes between two snapshots, tags or times (the incremental starting scanners); any other value is no startup mode this reader knows",
     ),
     option(
         "incremental-between",

@@ -2,7 +2,9 @@
 //! commits of three upserts whose released batch reads `case.json` recorded (snapshots 1 to 4):
 //! - `c59-table-scan-timestamp-millis`: `scan.timestamp-millis` at snapshot 2's commit time;
 //! - `c60-table-scan-file-creation-time`: `scan.file-creation-time-millis` 1 ms after it;
-//! - `c61-table-scan-creation-time`: `scan.creation-time-millis` at snapshot 3's commit time (1.2.0 on).
+//! - `c61-table-scan-creation-time`: `scan.creation-time-millis` at snapshot 3's commit time (1.2.0 on);
+//! - `c62-table-scan-mode-compacted-full`: `scan.mode=compacted-full` after three commits, the second with a
+//!   full compaction (its reads: snapshots 1, 3 and 4).
 //!
 //! Expected rows are the released writer's own batch reads, or the rows the scenario wrote; the released
 //! reader's agreement on the committed tables is checked by the harness's `corpus_parity`.
@@ -25,6 +27,15 @@ fn corpus(name: &str) -> PathBuf {
 /// The released reads of snapshots 1 to 4.
 fn recorded(name: &str) -> [Vec<String>; 4] {
     recorded_batch_reads(&corpus(name)).try_into().unwrap()
+}
+
+/// The corpus's table copied into a fresh directory, its latest schema's text `from` replaced by `to`.
+fn edited(name: &str, from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table");
+    copy_dir(&corpus(name).join("table"), &table);
+    edit_latest_schema(&table, from, to);
+    (dir, table)
 }
 
 /// The corpus's table copied into a fresh directory, with its own `key` set to `value` in place.
@@ -177,4 +188,82 @@ fn a_tables_own_creation_time_reads_the_first_snapshot_since_from_1_2() {
     assert!(batch_read(&later, PaimonRelease::V2_0_0)
         .unwrap()
         .is_empty());
+}
+
+#[test]
+fn a_tables_own_compacted_full_mode_reads_the_latest_compaction() {
+    let name = "c62-table-scan-mode-compacted-full";
+    let table = corpus(name).join("table");
+    let [_, compacted, latest]: [Vec<String>; 3] =
+        recorded_batch_reads(&corpus(name)).try_into().unwrap();
+    for release in PaimonRelease::ALL {
+        assert_eq!(batch_read(&table, release).unwrap(), compacted, "{release}");
+        for mode in STREAMS {
+            plan(&table, release, mode).unwrap();
+        }
+        let err = plan(&table, release, ScanMode::Batch { snapshot: Some(4) }).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("must be null when you use compacted-full for scan.mode"),
+            "{err}"
+        );
+    }
+    // With full-compaction.delta-commits the compaction counts only at an identifier it divides: commit 2's
+    // at 2, not at 3 (the latest snapshot then).
+    let mode = r#""scan.mode" : "compacted-full""#;
+    for (delta, expected) in [("2", &compacted), ("3", &latest)] {
+        let with_delta = format!(r#"{mode}, "full-compaction.delta-commits" : "{delta}""#);
+        let (_dir, t) = edited(name, mode, &with_delta);
+        assert_eq!(
+            &batch_read(&t, PaimonRelease::V2_0_0).unwrap(),
+            expected,
+            "{delta}"
+        );
+    }
+    let with_zero = format!(r#"{mode}, "full-compaction.delta-commits" : "0""#);
+    let (_dir, zero) = edited(name, mode, &with_zero);
+    let err = batch_read(&zero, PaimonRelease::V2_0_0).unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+}
+
+#[test]
+fn a_tables_own_explicit_startup_mode_is_validated_as_the_release_does() {
+    let name = "c59-table-scan-timestamp-millis";
+    let timestamp = r#""scan.timestamp-millis" : ""#;
+    // `from-timestamp` said outright reads as the timestamp alone does.
+    let explicit = format!(r#""scan.mode" : "from-timestamp", {timestamp}"#);
+    let (_dir, t) = edited(name, timestamp, &explicit);
+    assert_eq!(
+        batch_read(&t, PaimonRelease::V2_0_0).unwrap(),
+        recorded(name)[1]
+    );
+    // A mode without the option it needs fails, as `SchemaValidation` fails it.
+    for (mode, message) in [
+        (
+            "from-snapshot",
+            "must set only one key in [scan.snapshot-id,scan.tag-name,scan.watermark] when you use \
+             from-snapshot for scan.mode",
+        ),
+        (
+            "from-file-creation-time",
+            "`scan.file-creation-time-millis`: can not be null when you use from-file-creation-time",
+        ),
+        (
+            "latest",
+            "`scan.timestamp-millis`: must be null when you use latest for scan.mode",
+        ),
+    ] {
+        let (_dir, t) = edited(name, timestamp, &format!(r#""scan.mode" : "{mode}", {timestamp}"#));
+        let err = batch_read(&t, PaimonRelease::V2_0_0).unwrap_err();
+        assert!(matches!(err, Error::InvalidOption { .. }), "{mode}: {err}");
+        assert!(err.to_string().contains(message), "{mode}: {err}");
+    }
+    // `from-creation-timestamp` is a startup mode from 1.2.0 only.
+    let (_dir, t) = edited(
+        name,
+        timestamp,
+        &format!(r#""scan.mode" : "from-creation-timestamp", {timestamp}"#),
+    );
+    let err = batch_read(&t, PaimonRelease::V1_1_1).unwrap_err();
+    assert!(err.to_string().contains("unknown value"), "{err}");
 }

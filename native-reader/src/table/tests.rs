@@ -80,7 +80,9 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
         }
     }
     assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "latest-full").is_none());
-    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "compacted-full").is_some());
+    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "compacted-full").is_none());
+    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "incremental").is_some());
+    assert!(crate::read_options::refusal(V2_0_0, "log.scan", "incremental").is_some());
     assert!(crate::read_options::refusal(V2_0_0, "sort-engine", "loser-tree").is_none());
     assert!(crate::read_options::refusal(V2_0_0, "sort-engine", "min-heap").is_some());
     for (options, line, refused) in [
@@ -95,7 +97,7 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             V2_0_0,
             false,
         ),
-        (r#""log.scan":"from-timestamp""#, V1_0_0, true),
+        (r#""log.scan":"incremental""#, V1_0_0, true),
         // Not the pattern: no column name between `fields.` and `.default-value`.
         (r#""fields..default-value":"7""#, V1_0_0, false),
     ] {

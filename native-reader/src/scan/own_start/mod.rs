@@ -105,17 +105,19 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
                 },
             }
         }
-        StartupMode::FromSnapshot => match (&options.snapshot_id, &options.tag_name) {
-            (Some(value), _) if options.own_snapshot_id => {
-                let id = long(SCAN_SNAPSHOT_ID, value)?;
-                if let Ok(snapshot) = table.snapshot(id) {
-                    check_same_columns(table, &snapshot, SCAN_SNAPSHOT_ID, value)?;
+        StartupMode::FromSnapshot | StartupMode::FromSnapshotFull => {
+            match (&options.snapshot_id, &options.tag_name) {
+                (Some(value), _) if options.own_snapshot_id => {
+                    let id = long(SCAN_SNAPSHOT_ID, value)?;
+                    if let Ok(snapshot) = table.snapshot(id) {
+                        check_same_columns(table, &snapshot, SCAN_SNAPSHOT_ID, value)?;
+                    }
+                    Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }))
                 }
-                Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }))
+                (None, Some(tag)) => tagged(table, tag).map(Start::Tagged),
+                _ => Ok(Start::Mode(mode)),
             }
-            (None, Some(tag)) => tagged(table, tag).map(Start::Tagged),
-            _ => Ok(Start::Mode(mode)),
-        },
+        }
         StartupMode::FromFileCreationTime => {
             let value = options.file_creation_time_millis.as_deref();
             Ok(Start::CreatedSince(long(
@@ -128,10 +130,65 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
             let millis = long(SCAN_CREATION_TIME_MILLIS, value)?;
             from_creation_time(table, millis)
         }
-        StartupMode::LatestFull | StartupMode::Latest | StartupMode::FromSnapshotFull => {
-            Ok(Start::Mode(mode))
+        StartupMode::CompactedFull => compacted(table),
+        StartupMode::LatestFull | StartupMode::Latest => Ok(Start::Mode(mode)),
+    }
+}
+
+/// `compacted-full` in a batch scan: the latest snapshot that closes a compaction, read whole
+/// (`CompactedStartingScanner`: the latest COMPACT snapshot; with `changelog-producer=full-compaction` or
+/// `full-compaction.delta-commits=D` set, `FullCompactedStartingScanner`: the latest COMPACT snapshot whose
+/// commit identifier is a multiple of D (1 by default) or `Long.MAX_VALUE`), found from the latest snapshot
+/// down to the earliest, skipping missing files (`SnapshotManager#pickOrLatest`); the latest snapshot when
+/// none is.
+///
+/// Errors: [`Error::InvalidOption`] when `full-compaction.delta-commits` is not an int,
+/// [`Error::Unsupported`] when it is 0; the snapshot files' read errors.
+fn compacted(table: &Table) -> Result<Start> {
+    use crate::snapshot::CommitKind;
+    const DELTA_COMMITS: &str = "full-compaction.delta-commits";
+    let full = table.options().changelog_producer
+        == crate::options::ChangelogProducer::FullCompaction
+        || table.schema().option(DELTA_COMMITS).is_some();
+    let delta_commits = match table.schema().option(DELTA_COMMITS) {
+        Some(value) => value.trim().parse::<i32>().map_err(|_| {
+            crate::options::InvalidOption::new(
+                DELTA_COMMITS,
+                crate::options::ValueError::NotAnInt(value.to_string()),
+            )
+            .at(table.path().join("schema"))
+        })?,
+        None => 1,
+    };
+    if delta_commits == 0 {
+        return Err(Error::Unsupported {
+            path: table.path().join("schema"),
+            reason: format!(
+                "scan.mode=compacted-full with {DELTA_COMMITS}=0 (the release divides by it)"
+            ),
+        });
+    }
+    let picked = |s: &Snapshot| {
+        s.commit_kind == CommitKind::Compact
+            && (!full
+                || s.commit_identifier == i64::MAX
+                || s.commit_identifier % i64::from(delta_commits) == 0)
+    };
+    let manager = table.snapshot_manager();
+    let (Some(latest), Some(earliest)) = (
+        manager.latest_snapshot_id()?,
+        manager.earliest_snapshot_id()?,
+    ) else {
+        return Ok(Start::Mode(ScanMode::Batch { snapshot: None }));
+    };
+    for id in (earliest..=latest).rev() {
+        if manager.snapshot_exists(id) && picked(&manager.snapshot(id)?) {
+            return Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }));
         }
     }
+    Ok(Start::Mode(ScanMode::Batch {
+        snapshot: Some(latest),
+    }))
 }
 
 /// `createCreationTimestampStartingScanner` of a batch scan: the snapshot after the latest one committed

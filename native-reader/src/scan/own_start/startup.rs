@@ -32,6 +32,7 @@ pub(super) enum StartupMode {
     FromSnapshotFull,
     FromFileCreationTime,
     FromCreationTimestamp,
+    CompactedFull,
 }
 
 impl StartupMode {
@@ -45,6 +46,7 @@ impl StartupMode {
             StartupMode::FromSnapshotFull => "from-snapshot-full",
             StartupMode::FromFileCreationTime => "from-file-creation-time",
             StartupMode::FromCreationTimestamp => "from-creation-timestamp",
+            StartupMode::CompactedFull => "compacted-full",
         }
     }
 }
@@ -63,6 +65,8 @@ pub(super) struct StartOptions {
     pub(super) file_creation_time_millis: Option<String>,
     /// `None` also on a release before 1.2.0, which knows no such option.
     pub(super) creation_time_millis: Option<String>,
+    /// The release knows `scan.creation-time-millis` and `scan.mode=from-creation-timestamp` (1.2.0 on).
+    knows_creation_time: bool,
 }
 
 impl StartOptions {
@@ -78,6 +82,7 @@ impl StartOptions {
         let dynamic_snapshot = dynamic.get(SCAN_SNAPSHOT_ID).cloned();
         let own_snapshot_id =
             dynamic_snapshot.is_none() && schema.option(SCAN_SNAPSHOT_ID).is_some();
+        let knows_creation_time = table.release() >= crate::line::PaimonRelease::V1_2_0;
         StartOptions {
             mode: dynamic
                 .get(SCAN_MODE[0])
@@ -91,23 +96,29 @@ impl StartOptions {
             tag_name: own(&[SCAN_TAG_NAME]),
             timestamp_millis: own(&SCAN_TIMESTAMP_MILLIS),
             file_creation_time_millis: own(&[SCAN_FILE_CREATION_TIME_MILLIS]),
-            creation_time_millis: (table.release() >= crate::line::PaimonRelease::V1_2_0)
+            creation_time_millis: knows_creation_time
                 .then(|| own(&[SCAN_CREATION_TIME_MILLIS]))
                 .flatten(),
+            knows_creation_time,
         }
     }
 
-    /// The startup mode: an explicit `scan.mode`; else the one `CoreOptions#setDefaultValues` sets when the
+    /// The startup mode: an explicit `scan.mode` (`from-creation-timestamp` from 1.2.0, which
+    /// [`Self::validate`] refuses before); else the one `CoreOptions#setDefaultValues` sets when the
     /// scan copies the table (`Table.copy`: the first of `scan.timestamp-millis`,
     /// `scan.file-creation-time-millis`, `scan.snapshot-id` set); else `CoreOptions#startupMode`'s (a tag
     /// reads `from-snapshot`, `scan.creation-time-millis` `from-creation-timestamp`), else `latest-full`. A
-    /// `scan.mode` other than these is refused before planning (`read_options`).
+    /// `scan.mode` other than these (`incremental`) is refused before planning (`read_options`).
     pub(super) fn startup_mode(&self) -> StartupMode {
         match self.mode.as_str() {
             "latest" => StartupMode::Latest,
             "from-snapshot" => StartupMode::FromSnapshot,
             "from-snapshot-full" => StartupMode::FromSnapshotFull,
             "latest-full" | "full" => StartupMode::LatestFull,
+            "compacted-full" => StartupMode::CompactedFull,
+            "from-timestamp" => StartupMode::FromTimestamp,
+            "from-file-creation-time" => StartupMode::FromFileCreationTime,
+            "from-creation-timestamp" => StartupMode::FromCreationTimestamp,
             _ if self.timestamp_millis.is_some() => StartupMode::FromTimestamp,
             _ if self.file_creation_time_millis.is_some() => StartupMode::FromFileCreationTime,
             _ if self.snapshot_id.is_some() || self.tag_name.is_some() => StartupMode::FromSnapshot,
@@ -143,15 +154,41 @@ impl StartOptions {
         };
         let timestamp = SCAN_TIMESTAMP_MILLIS[0];
         let mode = self.startup_mode();
+        if mode == StartupMode::FromCreationTimestamp && !self.knows_creation_time {
+            return Err(InvalidOption::new(
+                SCAN_MODE[0],
+                ValueError::UnknownValue(self.mode.clone()),
+            ));
+        }
+        let present = |key: &str| -> Result<(), InvalidOption> {
+            match set(key) {
+                true => Ok(()),
+                false => Err(InvalidOption::new(
+                    key,
+                    ValueError::MissingInMode(mode.name().into()),
+                )),
+            }
+        };
         match mode {
-            StartupMode::FromTimestamp => conflicts(
-                &[
-                    SCAN_SNAPSHOT_ID,
-                    SCAN_FILE_CREATION_TIME_MILLIS,
-                    SCAN_TAG_NAME,
-                ],
-                "scan.timestamp-millis,scan.timestamp",
-            ),
+            StartupMode::FromTimestamp => {
+                if !set(timestamp) {
+                    return Err(InvalidOption::new(
+                        SCAN_MODE[0],
+                        ValueError::OnlyOneInMode(
+                            "scan.timestamp-millis,scan.timestamp".into(),
+                            mode.name().into(),
+                        ),
+                    ));
+                }
+                conflicts(
+                    &[
+                        SCAN_SNAPSHOT_ID,
+                        SCAN_FILE_CREATION_TIME_MILLIS,
+                        SCAN_TAG_NAME,
+                    ],
+                    "scan.timestamp-millis,scan.timestamp",
+                )
+            }
             StartupMode::FromSnapshot => {
                 let keys = [SCAN_SNAPSHOT_ID, SCAN_TAG_NAME];
                 if keys.iter().filter(|k| set(k)).count() != 1 {
@@ -168,15 +205,24 @@ impl StartOptions {
                     "scan.snapshot-id,scan.tag-name",
                 )
             }
-            StartupMode::FromSnapshotFull => conflicts(
-                &[timestamp, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_TAG_NAME],
-                SCAN_SNAPSHOT_ID,
-            ),
-            StartupMode::FromFileCreationTime => conflicts(
-                &[SCAN_SNAPSHOT_ID, timestamp, SCAN_TAG_NAME],
-                SCAN_FILE_CREATION_TIME_MILLIS,
-            ),
-            StartupMode::LatestFull | StartupMode::Latest | StartupMode::FromCreationTimestamp => {
+            StartupMode::FromSnapshotFull => {
+                present(SCAN_SNAPSHOT_ID)?;
+                conflicts(
+                    &[timestamp, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_TAG_NAME],
+                    SCAN_SNAPSHOT_ID,
+                )
+            }
+            StartupMode::FromFileCreationTime => {
+                present(SCAN_FILE_CREATION_TIME_MILLIS)?;
+                conflicts(
+                    &[SCAN_SNAPSHOT_ID, timestamp, SCAN_TAG_NAME],
+                    SCAN_FILE_CREATION_TIME_MILLIS,
+                )
+            }
+            StartupMode::LatestFull
+            | StartupMode::Latest
+            | StartupMode::CompactedFull
+            | StartupMode::FromCreationTimestamp => {
                 let keys = [
                     timestamp,
                     SCAN_FILE_CREATION_TIME_MILLIS,
