@@ -172,8 +172,9 @@ fn json_object(text: &str) -> serde_json::Map<String, serde_json::Value> {
 }
 
 /// Why the audit cannot check a table's changelog, from the table's own latest schema file (not from the
-/// audit): no primary key, or a merge engine other than deduplicate whose changelog producer (`none`,
-/// `input`) streams the raw writes. The words the audit's reason must contain; `None` when it can check.
+/// audit): no primary key, a merge engine other than deduplicate whose changelog producer (`none`,
+/// `input`) streams the raw writes, or a table option that changes what its scans read (a consumer, a delay,
+/// its own start). The words the audit's reason must contain; `None` when it can check.
 fn unauditable(table: &Path) -> Option<&'static str> {
     let latest = std::fs::read_dir(table.join("schema"))
         .unwrap()
@@ -203,6 +204,20 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         Some("the table sets `consumer-id`")
     } else if !options["streaming.read.snapshot.delay"].is_null() {
         Some("the table sets `streaming.read.snapshot.delay`")
+    } else if options["scan.mode"]
+        .as_str()
+        .is_some_and(|m| m != "default")
+    {
+        Some("the table sets `scan.mode=")
+    } else if [
+        "scan.timestamp-millis",
+        "scan.file-creation-time-millis",
+        "scan.tag-name",
+    ]
+    .iter()
+    .any(|k| !options[*k].is_null())
+    {
+        Some("fails every read that names a snapshot")
     } else {
         None
     }
