@@ -250,3 +250,104 @@ pub(super) fn long_of(key: &str, value: &str) -> Result<i64, InvalidOption> {
         .parse::<i64>()
         .map_err(|_| InvalidOption::new(key, ValueError::NotALong(value.to_string())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(mode: &str, set: &[&str]) -> StartOptions {
+        let value = |key: &str| set.contains(&key).then(|| "1".to_owned());
+        StartOptions {
+            mode: mode.to_owned(),
+            snapshot_id: value(SCAN_SNAPSHOT_ID),
+            own_snapshot_id: false,
+            tag_name: value(SCAN_TAG_NAME),
+            timestamp_millis: value(SCAN_TIMESTAMP_MILLIS[0]),
+            file_creation_time_millis: value(SCAN_FILE_CREATION_TIME_MILLIS),
+            creation_time_millis: value(SCAN_CREATION_TIME_MILLIS),
+            knows_creation_time: true,
+        }
+    }
+
+    #[test]
+    fn the_default_mode_is_the_one_set_default_values_picks_then_startup_modes() {
+        // `setDefaultValues`: the timestamp, then the file creation time, then the snapshot id.
+        for (set, mode) in [
+            (
+                &[SCAN_SNAPSHOT_ID, "scan.timestamp-millis"][..],
+                StartupMode::FromTimestamp,
+            ),
+            (
+                &[SCAN_TAG_NAME, SCAN_FILE_CREATION_TIME_MILLIS],
+                StartupMode::FromFileCreationTime,
+            ),
+            (
+                &[SCAN_TAG_NAME, SCAN_CREATION_TIME_MILLIS],
+                StartupMode::FromSnapshot,
+            ),
+            (
+                &[SCAN_CREATION_TIME_MILLIS],
+                StartupMode::FromCreationTimestamp,
+            ),
+            (&[], StartupMode::LatestFull),
+        ] {
+            assert_eq!(options("default", set).startup_mode(), mode, "{set:?}");
+        }
+        // An explicit mode wins; `full` is `latest-full`.
+        assert_eq!(
+            options("full", &[SCAN_SNAPSHOT_ID]).startup_mode(),
+            StartupMode::LatestFull
+        );
+    }
+
+    #[test]
+    fn validation_fails_as_the_release_words_it() {
+        let message = |mode: &str, set: &[&str]| {
+            options(mode, set)
+                .validate()
+                .map_err(|e| e.to_string())
+                .err()
+        };
+        assert_eq!(
+            message("from-snapshot", &[SCAN_SNAPSHOT_ID, SCAN_TAG_NAME]).unwrap(),
+            "option `scan.snapshot-id`: must set only one key in \
+             [scan.snapshot-id,scan.tag-name,scan.watermark] when you use from-snapshot for scan.mode"
+        );
+        assert_eq!(
+            message("from-snapshot-full", &[SCAN_SNAPSHOT_ID, SCAN_TAG_NAME]).unwrap(),
+            "option `scan.tag-name`: must be null when you set scan.snapshot-id"
+        );
+        assert_eq!(
+            message(
+                "default",
+                &[SCAN_SNAPSHOT_ID, SCAN_FILE_CREATION_TIME_MILLIS]
+            )
+            .unwrap(),
+            "option `scan.snapshot-id`: must be null when you set scan.file-creation-time-millis"
+        );
+        assert_eq!(
+            message("compacted-full", &[SCAN_TAG_NAME]).unwrap(),
+            "option `scan.tag-name`: must be null when you use compacted-full for scan.mode"
+        );
+        assert_eq!(
+            message("from-snapshot-full", &[]).unwrap(),
+            "option `scan.snapshot-id`: can not be null when you use from-snapshot-full for scan.mode"
+        );
+        // `scan.creation-time-millis` conflicts with nothing.
+        assert_eq!(message("latest-full", &[SCAN_CREATION_TIME_MILLIS]), None);
+        assert_eq!(
+            message(
+                "from-snapshot",
+                &[SCAN_SNAPSHOT_ID, SCAN_CREATION_TIME_MILLIS]
+            ),
+            None
+        );
+        let mut before_1_2 = options("from-creation-timestamp", &[]);
+        before_1_2.knows_creation_time = false;
+        assert!(before_1_2
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("unknown value"));
+    }
+}
