@@ -211,6 +211,7 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         Some("the table sets `scan.mode=")
     } else if [
         "scan.timestamp-millis",
+        "scan.timestamp",
         "scan.file-creation-time-millis",
         "scan.tag-name",
     ]

@@ -209,6 +209,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c60-table-scan-file-creation-time",
     "c61-table-scan-creation-time",
     "c62-table-scan-mode-compacted-full",
+    "c63-table-scan-timestamp",
 ];
 
 /// Every scan mode, as the tests name them.

@@ -111,12 +111,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "a batch scan reads the first snapshot past this watermark (StaticFromWatermarkStartingScanner)",
     ),
     option(
-        "scan.timestamp",
-        EVERY,
-        Refused::Always,
-        "a batch scan reads the snapshot of this time (StaticFromTimestampStartingScanner)",
-    ),
-    option(
         "scan.version",
         EVERY,
         Refused::Always,

@@ -3,6 +3,7 @@
 //! - `c59-table-scan-timestamp-millis`: `scan.timestamp-millis` at snapshot 2's commit time;
 //! - `c60-table-scan-file-creation-time`: `scan.file-creation-time-millis` 1 ms after it;
 //! - `c61-table-scan-creation-time`: `scan.creation-time-millis` at snapshot 3's commit time (1.2.0 on);
+//! - `c63-table-scan-timestamp`: `scan.timestamp` at snapshot 2's commit time as a UTC local date and time;
 //! - `c62-table-scan-mode-compacted-full`: `scan.mode=compacted-full` after three commits, the second with a
 //!   full compaction (its reads: snapshots 1, 3 and 4).
 //!
@@ -266,4 +267,25 @@ fn a_tables_own_explicit_startup_mode_is_validated_as_the_release_does() {
     );
     let err = batch_read(&t, PaimonRelease::V1_1_1).unwrap_err();
     assert!(err.to_string().contains("unknown value"), "{err}");
+}
+
+#[test]
+fn a_tables_own_timestamp_text_reads_the_snapshot_of_that_time_on_every_release() {
+    let name = "c63-table-scan-timestamp";
+    let table = corpus(name).join("table");
+    let reads = recorded(name);
+    for release in PaimonRelease::ALL {
+        assert_eq!(batch_read(&table, release).unwrap(), reads[1], "{release}");
+        for mode in STREAMS {
+            let err = plan(&table, release, mode).unwrap_err();
+            assert!(
+                err.to_string().contains("`scan.timestamp`"),
+                "{mode}: {err}"
+            );
+        }
+    }
+    // A form the release parses but this reader does not is refused by name, never read otherwise.
+    let (_dir, t) = with_option(name, "scan.timestamp", "+12026-12-07");
+    let err = batch_read(&t, PaimonRelease::V2_0_0).unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
 }

@@ -102,6 +102,7 @@ pub(super) fn completeness(
             [
                 "scan.timestamp-millis",
                 "log.scan.timestamp-millis",
+                "scan.timestamp",
                 "scan.file-creation-time-millis",
                 "scan.tag-name",
             ]

@@ -122,6 +122,7 @@ pub(super) fn with_snapshot_times(
                 key,
                 snapshot,
                 plus_millis,
+                as_text,
             } => {
                 let time = snapshots
                     .snapshot(*snapshot)
@@ -131,9 +132,21 @@ pub(super) fn with_snapshot_times(
                         ))
                     })?
                     .time_millis;
+                let millis = time + plus_millis;
+                let value = match as_text {
+                    false => millis.to_string(),
+                    true => chrono::DateTime::from_timestamp_millis(millis)
+                        .ok_or_else(|| {
+                            Error::Scenario(format!(
+                                "set-option-to-snapshot-time `{key}`: {millis} ms is out of range"
+                            ))
+                        })?
+                        .format("%Y-%m-%d %H:%M:%S%.3f")
+                        .to_string(),
+                };
                 Ok(SchemaChange::SetOption {
                     key: key.clone(),
-                    value: (time + plus_millis).to_string(),
+                    value,
                 })
             }
             other => Ok(other.clone()),

@@ -510,7 +510,7 @@ pub enum SchemaChange {
     /// `SchemaChange.setOption(key, value)` where the value is the commit time (`timeMillis`, milliseconds
     /// since the epoch) of snapshot `snapshot` plus `plus_millis`, read from the snapshot file when the step
     /// runs: how a scenario names a time between two of its own commits (`scan.timestamp-millis`,
-    /// `scan.file-creation-time-millis`).
+    /// `scan.file-creation-time-millis`, `scan.timestamp` with `as_text`).
     SetOptionToSnapshotTime {
         /// Option key.
         key: String,
@@ -519,6 +519,10 @@ pub enum SchemaChange {
         /// Added to that time (may be negative).
         #[serde(default)]
         plus_millis: i64,
+        /// Set it as a UTC local date and time, `yyyy-MM-dd HH:mm:ss.SSS` (`scan.timestamp`), instead of
+        /// milliseconds.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        as_text: bool,
     },
 }
 

@@ -211,7 +211,8 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: scan.tag-name must be null when you use latest-full",
     },
-    // A table's own `scan.timestamp-millis` or `scan.file-creation-time-millis` fails every scan that sets
+    // A table's own `scan.timestamp-millis`, `scan.file-creation-time-millis` or `scan.timestamp` fails every
+    // scan that sets
     // `scan.snapshot-id`, and `latest-full`, on every release, on both readers.
     ReleaseLimit {
         corpus: "c59-table-scan-timestamp-millis",
@@ -248,6 +249,24 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         releases: EVERY_RELEASE,
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: scan.file-creation-time-millis must be null when you use latest-full",
+    },
+    ReleaseLimit {
+        corpus: "c63-table-scan-timestamp",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [scan.timestamp] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c63-table-scan-timestamp",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [scan.timestamp] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c63-table-scan-timestamp",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: scan.timestamp must be null when you use latest-full",
     },
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.

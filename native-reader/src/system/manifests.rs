@@ -51,6 +51,7 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
             "scan.tag-name",
             "scan.timestamp-millis",
             "log.scan.timestamp-millis",
+            "scan.timestamp",
             "scan.file-creation-time-millis",
             "scan.creation-time-millis",
             "scan.mode",

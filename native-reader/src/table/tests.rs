@@ -35,7 +35,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
         [
             ("fields.*.default-value", V1_0_0, V1_2_0),
             ("scan.watermark", V1_0_0, V2_0_0),
-            ("scan.timestamp", V1_0_0, V2_0_0),
             ("scan.version", V1_0_0, V2_0_0),
             ("scan.mode", V1_0_0, V2_0_0),
             ("log.scan", V1_0_0, V2_0_0),

@@ -10,9 +10,9 @@
 //! `scan.snapshot-id` is replaced by the scan's; `scan.creation-time-millis` is not looked at).
 //!
 //! A batch scan that names no snapshot reads:
-//! - `scan.timestamp-millis=T`: the latest snapshot committed at or before T
-//!   (`StaticFromTimestampStartingScanner`; a T before every snapshot as
-//!   [`crate::line::LineRules::timestamp_before_earliest`] says);
+//! - `scan.timestamp-millis=T`, or `scan.timestamp` (a local date and time in the JVM's zone, UTC in
+//!   jvm-bridge's JVM): the latest snapshot committed at or before T (`StaticFromTimestampStartingScanner`;
+//!   a T before every snapshot as [`crate::line::LineRules::timestamp_before_earliest`] says);
 //! - `scan.snapshot-id=K`: snapshot K (`StaticFromSnapshotStartingScanner`);
 //! - `scan.tag-name=T`: the tag's snapshot as the tag holds it, retained or not
 //!   (`StaticFromTagStartingScanner`);
@@ -24,13 +24,14 @@
 //!
 //! A snapshot read for the first three must have the latest schema's columns: the released reader reads a
 //! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
-//! does not (refused by name). The other start options (`scan.timestamp`, `scan.watermark`, …) stay refused
-//! by name ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+//! does not (refused by name). The other start options (`scan.watermark`, `scan.version`, the incremental
+//! ones) stay refused by name ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
 mod startup;
 mod time_travel;
 
 use crate::error::{Error, Result};
+use crate::line::PaimonRelease::V1_2_0;
 use crate::line::TimestampBeforeEarliest;
 use crate::snapshot::Snapshot;
 use crate::table::Table;
@@ -39,7 +40,7 @@ use super::ScanMode;
 use startup::{long_of, StartOptions, StartupMode};
 use startup::{
     SCAN_CREATION_TIME_MILLIS, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_SNAPSHOT_ID, SCAN_TAG_NAME,
-    SCAN_TIMESTAMP_MILLIS,
+    SCAN_TIMESTAMP, SCAN_TIMESTAMP_MILLIS,
 };
 
 /// What a scan of a table plans, given the table's own start options.
@@ -90,11 +91,10 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
     }
     match startup {
         StartupMode::FromTimestamp => {
-            let value = options.timestamp_millis.as_deref().unwrap_or_default();
-            let millis = long(SCAN_TIMESTAMP_MILLIS[0], value)?;
+            let (key, value, millis) = start_time(table, &options)?;
             match time_travel::earlier_or_equal(table, millis)? {
                 Some(snapshot) => {
-                    check_same_columns(table, &snapshot, SCAN_TIMESTAMP_MILLIS[0], value)?;
+                    check_same_columns(table, &snapshot, key, value)?;
                     Ok(Start::Mode(ScanMode::Batch {
                         snapshot: Some(snapshot.id),
                     }))
@@ -191,6 +191,37 @@ fn compacted(table: &Table) -> Result<Start> {
     }))
 }
 
+/// The start time of `from-timestamp`: the option that gives it, its value, and the time in milliseconds
+/// since the epoch (`scan.timestamp-millis`, else `scan.timestamp` parsed as
+/// [`time_travel::parse_timestamp_text`] reads it).
+///
+/// Every release reads `scan.timestamp` so (1.0 and 1.1 in `CoreOptions#scanTimestampMills`, later ones in
+/// `AbstractDataTableScan`).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory when `scan.timestamp-millis` is not a long;
+/// [`Error::Unsupported`] for a `scan.timestamp` outside the forms read here.
+fn start_time<'o>(
+    table: &Table,
+    options: &'o StartOptions,
+) -> Result<(&'static str, &'o str, i64)> {
+    let at_schema = |e: crate::options::InvalidOption| e.at(table.path().join("schema"));
+    if let Some(value) = &options.timestamp_millis {
+        let key = SCAN_TIMESTAMP_MILLIS[0];
+        return Ok((key, value, long_of(key, value).map_err(at_schema)?));
+    }
+    let value = options.timestamp_text.as_deref().unwrap_or_default();
+    match time_travel::parse_timestamp_text(value.trim()) {
+        Some(millis) => Ok((SCAN_TIMESTAMP, value, millis)),
+        None => Err(Error::Unsupported {
+            path: table.path().join("schema"),
+            reason: format!(
+                "the table's own {SCAN_TIMESTAMP}={value}: not a `yyyy-M-d[ H:m:s[.fraction]]` local time \
+                 this reader parses as the release's DateTimeUtils#parseTimestampData does"
+            ),
+        }),
+    }
+}
+
 /// `createCreationTimestampStartingScanner` of a batch scan: the snapshot after the latest one committed
 /// before `millis`, when it exists, else the latest snapshot's files created at or after `millis`.
 ///
@@ -270,10 +301,13 @@ fn check_same_columns(table: &Table, snapshot: &Snapshot, key: &str, value: &str
 /// every snapshot); [`Error::Unsupported`] as in [`with_table_start`].
 pub(crate) fn travelled_snapshot(table: &Table) -> Result<Option<Snapshot>> {
     let options = StartOptions::of(table, ScanMode::Batch { snapshot: None });
+    // `scan.timestamp` travels from 1.2.0 (`TimeTravelUtil`'s keys); before, the latest snapshot.
+    let text_travels = options.timestamp_text.is_some() && table.release() >= V1_2_0;
     let named = [
         options.snapshot_id.is_some(),
         options.tag_name.is_some(),
         options.timestamp_millis.is_some(),
+        text_travels,
     ];
     match named.iter().filter(|n| **n).count() {
         0 => return Ok(None),
@@ -288,9 +322,8 @@ pub(crate) fn travelled_snapshot(table: &Table) -> Result<Option<Snapshot>> {
             })
         }
     }
-    if let Some(value) = &options.timestamp_millis {
-        let millis = long_of(SCAN_TIMESTAMP_MILLIS[0], value)
-            .map_err(|e| e.at(table.path().join("schema")))?;
+    if options.timestamp_millis.is_some() || text_travels {
+        let (_, _, millis) = start_time(table, &options)?;
         return match time_travel::earlier_or_equal(table, millis)? {
             Some(snapshot) => Ok(Some(snapshot)),
             None => match table.release().rules().timestamp_before_earliest {

@@ -16,6 +16,8 @@ pub(super) const SCAN_TAG_NAME: &str = "scan.tag-name";
 /// `scan.timestamp-millis` (`CoreOptions.SCAN_TIMESTAMP_MILLIS`, fallback key `log.scan.timestamp-millis`).
 pub(super) const SCAN_TIMESTAMP_MILLIS: [&str; 2] =
     ["scan.timestamp-millis", "log.scan.timestamp-millis"];
+/// `scan.timestamp` (`CoreOptions.SCAN_TIMESTAMP`): a local date and time, read by every release.
+pub(super) const SCAN_TIMESTAMP: &str = "scan.timestamp";
 /// `scan.file-creation-time-millis` (`CoreOptions.SCAN_FILE_CREATION_TIME_MILLIS`).
 pub(super) const SCAN_FILE_CREATION_TIME_MILLIS: &str = "scan.file-creation-time-millis";
 /// `scan.creation-time-millis` (`CoreOptions.SCAN_CREATION_TIME_MILLIS`, 1.2.0 on).
@@ -62,6 +64,7 @@ pub(super) struct StartOptions {
     pub(super) own_snapshot_id: bool,
     pub(super) tag_name: Option<String>,
     pub(super) timestamp_millis: Option<String>,
+    pub(super) timestamp_text: Option<String>,
     pub(super) file_creation_time_millis: Option<String>,
     /// `None` also on a release before 1.2.0, which knows no such option.
     pub(super) creation_time_millis: Option<String>,
@@ -95,6 +98,7 @@ impl StartOptions {
             own_snapshot_id,
             tag_name: own(&[SCAN_TAG_NAME]),
             timestamp_millis: own(&SCAN_TIMESTAMP_MILLIS),
+            timestamp_text: own(&[SCAN_TIMESTAMP]),
             file_creation_time_millis: own(&[SCAN_FILE_CREATION_TIME_MILLIS]),
             creation_time_millis: knows_creation_time
                 .then(|| own(&[SCAN_CREATION_TIME_MILLIS]))
@@ -119,7 +123,9 @@ impl StartOptions {
             "from-timestamp" => StartupMode::FromTimestamp,
             "from-file-creation-time" => StartupMode::FromFileCreationTime,
             "from-creation-timestamp" => StartupMode::FromCreationTimestamp,
-            _ if self.timestamp_millis.is_some() => StartupMode::FromTimestamp,
+            _ if self.timestamp_millis.is_some() || self.timestamp_text.is_some() => {
+                StartupMode::FromTimestamp
+            }
             _ if self.file_creation_time_millis.is_some() => StartupMode::FromFileCreationTime,
             _ if self.snapshot_id.is_some() || self.tag_name.is_some() => StartupMode::FromSnapshot,
             _ if self.creation_time_millis.is_some() => StartupMode::FromCreationTimestamp,
@@ -139,6 +145,7 @@ impl StartOptions {
                 SCAN_SNAPSHOT_ID => self.snapshot_id.is_some(),
                 SCAN_TAG_NAME => self.tag_name.is_some(),
                 k if k == SCAN_TIMESTAMP_MILLIS[0] => self.timestamp_millis.is_some(),
+                SCAN_TIMESTAMP => self.timestamp_text.is_some(),
                 SCAN_FILE_CREATION_TIME_MILLIS => self.file_creation_time_millis.is_some(),
                 _ => false,
             }
@@ -171,7 +178,7 @@ impl StartOptions {
         };
         match mode {
             StartupMode::FromTimestamp => {
-                if !set(timestamp) {
+                if set(timestamp) == set(SCAN_TIMESTAMP) {
                     return Err(InvalidOption::new(
                         SCAN_MODE[0],
                         ValueError::OnlyOneInMode(
@@ -201,14 +208,19 @@ impl StartOptions {
                     ));
                 }
                 conflicts(
-                    &[timestamp, SCAN_FILE_CREATION_TIME_MILLIS],
+                    &[timestamp, SCAN_TIMESTAMP, SCAN_FILE_CREATION_TIME_MILLIS],
                     "scan.snapshot-id,scan.tag-name",
                 )
             }
             StartupMode::FromSnapshotFull => {
                 present(SCAN_SNAPSHOT_ID)?;
                 conflicts(
-                    &[timestamp, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_TAG_NAME],
+                    &[
+                        timestamp,
+                        SCAN_TIMESTAMP,
+                        SCAN_FILE_CREATION_TIME_MILLIS,
+                        SCAN_TAG_NAME,
+                    ],
                     SCAN_SNAPSHOT_ID,
                 )
             }
@@ -226,6 +238,7 @@ impl StartOptions {
                 let keys = [
                     timestamp,
                     SCAN_FILE_CREATION_TIME_MILLIS,
+                    SCAN_TIMESTAMP,
                     SCAN_SNAPSHOT_ID,
                     SCAN_TAG_NAME,
                 ];
@@ -263,6 +276,7 @@ mod tests {
             own_snapshot_id: false,
             tag_name: value(SCAN_TAG_NAME),
             timestamp_millis: value(SCAN_TIMESTAMP_MILLIS[0]),
+            timestamp_text: value(SCAN_TIMESTAMP),
             file_creation_time_millis: value(SCAN_FILE_CREATION_TIME_MILLIS),
             creation_time_millis: value(SCAN_CREATION_TIME_MILLIS),
             knows_creation_time: true,

@@ -111,3 +111,120 @@ fn earliest_existing(table: &Table) -> Result<Option<Snapshot>> {
     }
     manager.snapshot(id).map(Some)
 }
+
+/// `scan.timestamp` as every release reads it: `DateTimeUtils#parseTimestampData(text, 3, zone)`
+/// (`yyyy-[MM][M]-[dd][d]`, optionally ` [HH][H]:[mm][m]:[ss][s]` and a fraction of up to 9 digits after a
+/// point, the whole text) floored to milliseconds, as a local time in the JVM's zone, which jvm-bridge's JVM
+/// sets to UTC. Milliseconds since the epoch; `None` for a text outside the forms read here: a year of other
+/// than 4 digits, a field out of range (hour 24 included), anything left over. A day past the month's end
+/// is moved to its last day, as Java's `SMART` resolver does.
+pub(super) fn parse_timestamp_text(text: &str) -> Option<i64> {
+    let mut rest = text;
+    let mut number = |min: usize, max: usize, after: Option<char>| -> Option<u32> {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits < min || digits > max {
+            return None;
+        }
+        let value = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        if let Some(c) = after {
+            rest = rest.strip_prefix(c)?;
+        }
+        Some(value)
+    };
+    let year = number(4, 4, Some('-'))?;
+    let month = number(1, 2, Some('-'))?;
+    let day = number(1, 2, None)?;
+    let (mut hour, mut minute, mut second, mut nanos) = (0, 0, 0, 0);
+    if let Some(time) = rest.strip_prefix(' ') {
+        rest = time;
+        let mut number = |max_after: Option<char>| -> Option<u32> {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if !(1..=2).contains(&digits) {
+                return None;
+            }
+            let value = rest[..digits].parse().ok()?;
+            rest = &rest[digits..];
+            if let Some(c) = max_after {
+                rest = rest.strip_prefix(c)?;
+            }
+            Some(value)
+        };
+        hour = number(Some(':'))?;
+        minute = number(Some(':'))?;
+        second = number(None)?;
+        if let Some(fraction) = rest.strip_prefix('.') {
+            let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 9 {
+                return None;
+            }
+            let padded = format!("{:0<9}", &fraction[..digits]);
+            nanos = padded.parse::<u32>().ok()?;
+            rest = &fraction[digits..];
+        }
+    }
+    if !rest.is_empty()
+        || year == 0
+        || !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return None;
+    }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let last_day = match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 31,
+    };
+    let days = days_from_civil(
+        i64::from(year),
+        i64::from(month),
+        i64::from(day.min(last_day)),
+    );
+    let seconds = days * 86_400 + i64::from(hour * 3600 + minute * 60 + second);
+    Some(seconds * 1000 + i64::from(nanos / 1_000_000))
+}
+
+/// Days from 1970-01-01 to the proleptic Gregorian date `y-m-d`.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_timestamp_text;
+
+    #[test]
+    fn timestamp_texts_parse_as_the_releases_formatter_reads_them_in_utc() {
+        for (text, millis) in [
+            ("1970-01-01", Some(0)),
+            ("1970-1-2", Some(86_400_000)),
+            ("2026-12-07 08:30:05.123", Some(1_796_632_205_123)),
+            ("2026-12-07 8:30:5", Some(1_796_632_205_000)),
+            ("2026-12-07 08:30:05.1239", Some(1_796_632_205_123)),
+            ("2026-12-07 08:30:05.", Some(1_796_632_205_000)),
+            // SMART moves a day past the month's end to its last day.
+            ("2023-02-30", Some(1_677_542_400_000)),
+            ("2024-02-30", Some(1_709_164_800_000)),
+            ("2026-12-07 08:30", None),
+            ("2026-13-01", None),
+            ("2026-12-07 24:00:00", None),
+            ("2026-12-07T08:30:05", None),
+            ("26-12-07", None),
+            ("2026-12-07 08:30:05.1234567890", None),
+            ("noon", None),
+        ] {
+            assert_eq!(parse_timestamp_text(text), millis, "{text}");
+        }
+    }
+}
