@@ -289,3 +289,21 @@ fn a_tables_own_timestamp_text_reads_the_snapshot_of_that_time_on_every_release(
     let err = batch_read(&t, PaimonRelease::V2_0_0).unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
 }
+
+#[test]
+fn a_tables_own_start_on_a_table_with_a_fallback_branch_is_refused_by_name() {
+    let name = "c26-fallback-branch";
+    let fallback = r#""scan.fallback-branch" : "b1""#;
+    for start in [
+        r#""scan.mode" : "compacted-full""#,
+        r#""scan.timestamp-millis" : "0""#,
+    ] {
+        let (_dir, t) = edited(name, fallback, &format!("{fallback}, {start}"));
+        let err = batch_read(&t, PaimonRelease::V2_0_0).unwrap_err();
+        assert!(matches!(err, Error::Unsupported { .. }), "{start}: {err}");
+        assert!(
+            err.to_string().contains("fallback or primary branch"),
+            "{err}"
+        );
+    }
+}

@@ -79,13 +79,15 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
         StartupMode::FromTimestamp
             | StartupMode::FromFileCreationTime
             | StartupMode::FromCreationTimestamp
+            | StartupMode::CompactedFull
     ) && (table.primary().is_some() || table.fallback().is_some())
     {
         return Err(Error::Unsupported {
             path: table.path().to_path_buf(),
-            reason: "a start time of the table's own (scan.timestamp-millis, scan.file-creation-time-millis, \
-                     scan.creation-time-millis) on a table with a fallback or primary branch (what the \
-                     released reader gives the other branch is not modelled)"
+            reason: "a start of the table's own (scan.timestamp-millis, scan.timestamp, \
+                     scan.file-creation-time-millis, scan.creation-time-millis, scan.mode=compacted-full) on \
+                     a table with a fallback or primary branch (what the released reader gives the other \
+                     branch is not modelled)"
                 .to_owned(),
         });
     }
