@@ -120,46 +120,21 @@ fn earliest_existing(table: &Table) -> Result<Option<Snapshot>> {
 /// is moved to its last day, as Java's `SMART` resolver does.
 pub(super) fn parse_timestamp_text(text: &str) -> Option<i64> {
     let mut rest = text;
-    let mut number = |min: usize, max: usize, after: Option<char>| -> Option<u32> {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits < min || digits > max {
-            return None;
-        }
-        let value = rest[..digits].parse().ok()?;
-        rest = &rest[digits..];
-        if let Some(c) = after {
-            rest = rest.strip_prefix(c)?;
-        }
-        Some(value)
-    };
-    let year = number(4, 4, Some('-'))?;
-    let month = number(1, 2, Some('-'))?;
-    let day = number(1, 2, None)?;
+    let year = take_number(&mut rest, 4, 4, Some('-'))?;
+    let month = take_number(&mut rest, 1, 2, Some('-'))?;
+    let day = take_number(&mut rest, 1, 2, None)?;
     let (mut hour, mut minute, mut second, mut nanos) = (0, 0, 0, 0);
     if let Some(time) = rest.strip_prefix(' ') {
         rest = time;
-        let mut number = |max_after: Option<char>| -> Option<u32> {
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            if !(1..=2).contains(&digits) {
-                return None;
-            }
-            let value = rest[..digits].parse().ok()?;
-            rest = &rest[digits..];
-            if let Some(c) = max_after {
-                rest = rest.strip_prefix(c)?;
-            }
-            Some(value)
-        };
-        hour = number(Some(':'))?;
-        minute = number(Some(':'))?;
-        second = number(None)?;
+        hour = take_number(&mut rest, 1, 2, Some(':'))?;
+        minute = take_number(&mut rest, 1, 2, Some(':'))?;
+        second = take_number(&mut rest, 1, 2, None)?;
         if let Some(fraction) = rest.strip_prefix('.') {
             let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
             if digits > 9 {
                 return None;
             }
-            let padded = format!("{:0<9}", &fraction[..digits]);
-            nanos = padded.parse::<u32>().ok()?;
+            nanos = format!("{:0<9}", &fraction[..digits]).parse::<u32>().ok()?;
             rest = &fraction[digits..];
         }
     }
@@ -187,6 +162,21 @@ pub(super) fn parse_timestamp_text(text: &str) -> Option<i64> {
     );
     let seconds = days * 86_400 + i64::from(hour * 3600 + minute * 60 + second);
     Some(seconds * 1000 + i64::from(nanos / 1_000_000))
+}
+
+/// The decimal number of `min..=max` digits at the start of `rest`, then the character `after` when given;
+/// `rest` moves past both. `None` when they are not there.
+fn take_number(rest: &mut &str, min: usize, max: usize, after: Option<char>) -> Option<u32> {
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits < min || digits > max {
+        return None;
+    }
+    let value = rest[..digits].parse().ok()?;
+    *rest = &rest[digits..];
+    if let Some(c) = after {
+        *rest = rest.strip_prefix(c)?;
+    }
+    Some(value)
 }
 
 /// Days from 1970-01-01 to the proleptic Gregorian date `y-m-d`.
