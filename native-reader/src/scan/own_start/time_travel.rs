@@ -18,10 +18,7 @@ use crate::table::Table;
 /// look further in different ways); read errors of the snapshot files.
 pub(super) fn earlier_or_equal(table: &Table, millis: i64) -> Result<Option<Snapshot>> {
     let manager = table.snapshot_manager();
-    let Some(latest) = manager.latest_snapshot_id()? else {
-        return Ok(None);
-    };
-    let Some(earliest) = earliest_existing(table)? else {
+    let Some((latest, earliest)) = latest_and_earliest(table)? else {
         return Ok(None);
     };
     if earliest.time_millis > millis {
@@ -71,10 +68,7 @@ pub(super) fn none_that_early(table: &Table, millis: i64) -> Result<Error> {
 /// Errors: as [`earlier_or_equal`].
 pub(super) fn earlier_than(table: &Table, millis: i64) -> Result<Option<i64>> {
     let manager = table.snapshot_manager();
-    let Some(latest) = manager.latest_snapshot_id()? else {
-        return Ok(None);
-    };
-    let Some(earliest) = earliest_existing(table)? else {
+    let Some((latest, earliest)) = latest_and_earliest(table)? else {
         return Ok(None);
     };
     if earliest.time_millis >= millis {
@@ -90,6 +84,16 @@ pub(super) fn earlier_than(table: &Table, millis: i64) -> Result<Option<i64>> {
         }
     }
     Ok(Some(low))
+}
+
+/// The latest snapshot id and the earliest snapshot, where both searches start; `None` without snapshots.
+///
+/// Errors: as [`earliest_existing`].
+fn latest_and_earliest(table: &Table) -> Result<Option<(i64, Snapshot)>> {
+    let Some(latest) = table.snapshot_manager().latest_snapshot_id()? else {
+        return Ok(None);
+    };
+    Ok(earliest_existing(table)?.map(|earliest| (latest, earliest)))
 }
 
 /// The earliest snapshot (`SnapshotManager#earliestSnapshotId`, then its file); `None` without snapshots.
