@@ -311,9 +311,8 @@ pub struct LineRules {
     /// (`PrimaryKeyFileStoreTable` wraps the merge function of reads too).
     pub lookup_pick: LookupPick,
     /// Up to 1.2.0 true: the reader fills a column's NULLs with `fields.<f>.default-value`
-    /// (`DefaultValueAssigner`, removed in 1.3.0 by apache/paimon#5804). The native reader does not
-    /// implement it and refuses such a table by name on these releases
-    /// ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+    /// (`DefaultValueAssigner`, removed in 1.3.0 by apache/paimon#5804), as [`crate::merge::default_values`]
+    /// does.
     pub read_time_default_values: bool,
     /// How a table with `data-evolution.enabled` is planned and read (`DataEvolutionSplitGenerator`,
     /// `DataEvolutionSplitRead`): which files form a row-id group, merged column by column, each column

@@ -61,6 +61,10 @@ pub enum ValueError {
     /// (`SchemaValidation#checkOptionExistInMode`).
     #[error("can not be null when you use {0} for scan.mode")]
     MissingInMode(String),
+    /// A column's default value (`fields.<f>.default-value`) that the cast from STRING to the column's type
+    /// refuses or throws on (`DefaultValueAssigner#createDefaultValueRow`): (value, why).
+    #[error("default value `{0}` does not cast to the column's type: {1}")]
+    DefaultValue(String, String),
 }
 
 /// A table option whose value does not parse: `option `{key}`: {error}`.
@@ -268,6 +272,27 @@ impl OptionName for StreamScanMode {
     ];
 }
 
+/// `sort-engine` (`CoreOptions.SortEngine`): how a merge read sorts the records of a section's runs
+/// (`SortMergeReader.createSortMergeReader`). Both give the records of one key in ascending sequence order
+/// (`sequence.field`, then `_SEQUENCE_NUMBER`); they differ only for records of equal key and sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SortEngine {
+    /// `loser-tree` (default): `SortMergeReaderWithLoserTree`.
+    LoserTree,
+    /// `min-heap`: `SortMergeReaderWithMinHeap`, a `java.util.PriorityQueue` refilled batch by batch.
+    MinHeap,
+}
+
+impl OptionName for SortEngine {
+    fn as_str(&self) -> &'static str {
+        match self {
+            SortEngine::LoserTree => "loser-tree",
+            SortEngine::MinHeap => "min-heap",
+        }
+    }
+    const ALL: &'static [Self] = &[SortEngine::LoserTree, SortEngine::MinHeap];
+}
+
 impl OptionName for FileFormat {
     fn as_str(&self) -> &'static str {
         match self {
@@ -347,6 +372,8 @@ pub struct CoreOptions {
     pub sequence_field: Option<String>,
     /// `stream-scan-mode` (any case), default `none`; streaming plans reject the others.
     pub stream_scan_mode: Deferred<StreamScanMode>,
+    /// `sort-engine` (any case), default `loser-tree`; read where a merge read is built (`MergeSorter`).
+    pub sort_engine: Deferred<SortEngine>,
     /// `num-levels`, else `num-sorted-run.compaction-trigger` + 1 (trigger default 5); read by the full first
     /// plan of a streaming scan.
     pub num_levels: Deferred<i32>,
@@ -401,6 +428,7 @@ impl Default for CoreOptions {
             ignore_delete: false,
             sequence_field: None,
             stream_scan_mode: Deferred::ok(StreamScanMode::None),
+            sort_engine: Deferred::ok(SortEngine::LoserTree),
             num_levels: Deferred::ok(6),
             force_lookup: Deferred::ok(false),
             deletion_vectors_merge_on_read: Deferred::ok(false),
@@ -513,6 +541,7 @@ impl CoreOptions {
                 get("stream-scan-mode"),
                 StreamScanMode::None,
             ),
+            sort_engine: Deferred::parse("sort-engine", get("sort-engine"), SortEngine::LoserTree),
             num_levels: Deferred::of(num_levels),
             force_lookup: Deferred::of(bool_opt("force-lookup", false)),
             deletion_vectors_merge_on_read: Deferred::of(bool_opt(

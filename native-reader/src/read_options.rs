@@ -9,7 +9,7 @@
 //! Options a release does not know are ignored by its reader and are not listed for it.
 
 use crate::line::PaimonRelease;
-use crate::line::PaimonRelease::{V1_0_0, V1_1_1, V1_2_0, V1_4_2, V2_0_0};
+use crate::line::PaimonRelease::{V1_0_0, V1_1_1, V1_4_2, V2_0_0};
 
 /// When a table option's value makes it unsupported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub enum Refused {
 /// One option the released reader of some releases honours and this reader does not implement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnsupportedOption {
-    /// The key; a `*` stands for one column name (`fields.*.default-value`).
+    /// The option key.
     pub pattern: &'static str,
     /// The releases whose released reader applies it.
     pub releases: Releases,
@@ -96,15 +96,6 @@ const STARTUP_MODES_READ: &[&str] = &[
 /// from `shared/docs/paimon-1.x-lines.md` §2).
 pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
     option(
-        "fields.*.default-value",
-        Releases {
-            first: V1_0_0,
-            last: V1_2_0,
-        },
-        Refused::Always,
-        "the released 1.0 reader returns this value for the column's NULLs (DefaultValueAssigner)",
-    ),
-    option(
         "scan.watermark",
         EVERY,
         Refused::Always,
@@ -159,12 +150,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "the table is read as a chain of snapshot and delta branches (ChainGroupReadTable)",
     ),
     option(
-        "sort-engine",
-        EVERY,
-        Refused::Unless(&["loser-tree"]),
-        "merge reads sort with a min-heap, which orders records of equal key and sequence differently (SortMergeReaderWithMinHeap)",
-    ),
-    option(
         "key-value.sequence_number.enabled",
         since(V1_4_2),
         Refused::Unless(&["false"]),
@@ -176,7 +161,7 @@ impl UnsupportedOption {
     /// Whether option `key=value` of a table read as `release` is refused by this entry.
     pub fn refuses(&self, release: PaimonRelease, key: &str, value: &str) -> bool {
         self.releases.contains(release)
-            && key_matches(self.pattern, key)
+            && key == self.pattern
             && match self.refused {
                 Refused::Always => true,
                 Refused::Unless(values) => {
@@ -195,16 +180,4 @@ pub fn refusal(
     UNSUPPORTED_READ_OPTIONS
         .iter()
         .find(|o| o.refuses(release, key, value))
-}
-
-/// Whether option `key` matches `pattern` (`*`: one column name, never empty).
-fn key_matches(pattern: &str, key: &str) -> bool {
-    match pattern.split_once('*') {
-        Some((prefix, suffix)) => {
-            key.len() > prefix.len() + suffix.len()
-                && key.starts_with(prefix)
-                && key.ends_with(suffix)
-        }
-        None => key == pattern,
-    }
 }

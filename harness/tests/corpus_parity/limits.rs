@@ -268,6 +268,15 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: scan.timestamp must be null when you use latest-full",
     },
+    // Two records of one key with the same sequence number under `sort-engine=min-heap`: the released
+    // reader orders them by its `java.util.PriorityQueue`, which the native reader refuses by name to guess
+    // (the merge reads: latest-full and batch; the streams read each commit's file alone).
+    ReleaseLimit {
+        corpus: "c65-sort-engine-min-heap-tie",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full", "batch"],
+        problem: "unsupported: sort-engine=min-heap: two records of one key have the same sequence (0)",
+    },
     // VARIANT is from 1.1.0; the bridge's Arrow export of it from 1.4 (the releases' paimon-arrow refuses it
     // before). 1.3.x and 1.4.x rebuild shredded variants; the native reader as 1.1/1.2 refuses them.
     ReleaseLimit {

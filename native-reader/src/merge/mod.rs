@@ -65,6 +65,7 @@
 //! bounded by the split: one batch per run of the current section, plus the output batches being built.
 
 pub(crate) mod blob_view;
+pub(crate) mod default_values;
 pub(crate) mod function;
 pub(crate) mod loser_tree;
 pub(crate) mod output;
@@ -288,10 +289,12 @@ pub fn read_split_with(
     let audit_log = table
         .audit_log()
         .then(|| crate::system::audit_log_schema(binlog.as_ref().map_or(&schema, |b| b.schema())));
+    let defaults = default_values::DefaultValues::of(table, &schema)?.map(|d| (d, table.clone()));
     Ok(SplitBatches {
         schema,
         inner,
         views: blob_view::BlobViews::new(table),
+        defaults,
         binlog,
         audit_log,
         failed: false,
@@ -333,6 +336,9 @@ pub struct SplitBatches {
     inner: Inner,
     /// `blob-view-field` values resolved from their upstream tables ([`blob_view`]), first of all steps.
     views: Option<blob_view::BlobViews>,
+    /// `fields.<f>.default-value` filled into NULLs as 1.0 to 1.2 read them ([`default_values`]), right after
+    /// the views.
+    defaults: Option<(default_values::DefaultValues, Arc<Table>)>,
     /// `$binlog`'s packing, when the table is read as it (before the `$audit_log` step).
     binlog: Option<BinlogPacker>,
     /// `$audit_log`'s schema, when the table is read as it (or as `$binlog`): every batch goes through
@@ -380,11 +386,15 @@ impl SplitBatches {
         }
     }
 
-    /// The next batch of the split's reader, its BLOB views resolved.
+    /// The next batch of the split's reader, its BLOB views resolved and its default values filled in.
     fn next_inner(&mut self) -> Option<Result<RecordBatch>> {
         let next = self.next_read();
-        match (&mut self.views, next) {
+        let next = match (&mut self.views, next) {
             (Some(views), Some(Ok(batch))) => Some(views.resolve(batch)),
+            (_, next) => next,
+        };
+        match (&self.defaults, next) {
+            (Some((defaults, table)), Some(Ok(batch))) => Some(defaults.fill(batch, table)),
             (_, next) => next,
         }
     }

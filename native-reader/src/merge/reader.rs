@@ -12,6 +12,7 @@ use arrow_schema::{SchemaRef, SortOptions};
 use crate::decode::{FailedFiles, FileReadOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::mergetree::{interval_partition, KeyComparator, KeyedFile};
+use crate::options::SortEngine;
 use crate::row_kind::RowKind;
 use crate::schema::DataField;
 use crate::split::Split;
@@ -19,7 +20,7 @@ use crate::table::Table;
 use crate::types::read_schema_as;
 
 use super::function::{merge_function, option, Merged, Reducer};
-use super::loser_tree::{tree_bug, LoserTree};
+use super::loser_tree::{tree_bug, Cursor, LoserTree};
 use super::output::{output_columns, Chunk, Ctx, OutRow, Rec};
 use super::run::{AheadRun, FileRun, LookupPick, Run, RunContext, RunSource};
 use super::VALUE_OFFSET;
@@ -174,6 +175,12 @@ impl MergeReader {
         };
         let function = Reducer::new(merge_function(table)?);
         let lookup = lookup_pick(table)?;
+        // Read where Java's `MergeSorter` reads it: an unknown engine fails the merge read.
+        let sort_engine = table
+            .options()
+            .sort_engine
+            .get()
+            .map_err(|e| e.at(table.path().join("schema")))?;
         Ok(MergeReader {
             ctx: Arc::new(RunContext {
                 table: table.clone(),
@@ -190,6 +197,7 @@ impl MergeReader {
                 lookup,
                 ahead,
                 on_failure: FailedFiles::of(table)?,
+                sort_engine,
             }),
             schema: Arc::new(crate::system::audit_read_schema(
                 table,
@@ -452,6 +460,32 @@ fn emit_sole_keys(
     Ok(moved)
 }
 
+/// Under `sort-engine=min-heap`, the records of one key (`group`, runs in merge order) must not tie on
+/// their sequence (`sequence.field`, then `_SEQUENCE_NUMBER`). Without ties `SortMergeReaderWithMinHeap`
+/// gives the records of a key in the loser tree's order, ascending sequence; with a tie the order is
+/// `java.util.PriorityQueue`'s heap layout, which the format readers' batch boundaries shape, and is not
+/// reproduced. The loser tree puts tied records next to each other, so comparing neighbours finds every tie.
+///
+/// Errors: [`Error::Unsupported`] naming the bucket and the option.
+fn refuse_sequence_ties(runs: &[Run], group: &[usize], path: &Path) -> Result<()> {
+    for pair in group.windows(2) {
+        let (Some(a), Some(b)) = (runs.get(pair[0]), runs.get(pair[1])) else {
+            return Err(tree_bug(pair[0].max(pair[1]) as isize));
+        };
+        if a.sequence_order(b) == Some(std::cmp::Ordering::Equal) {
+            return Err(Error::Unsupported {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "sort-engine=min-heap: two records of one key have the same sequence ({}), which \
+                     SortMergeReaderWithMinHeap orders by its java.util.PriorityQueue's layout",
+                    a.sequence_number()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Merges keys of a multi-run section into the chunk until it holds `batch_size` rows; false when the
 /// section is exhausted.
 pub(crate) fn merge_section(
@@ -483,6 +517,9 @@ pub(crate) fn merge_section(
         while let Some(next) = tree.peek_winner()? {
             tree.pop_winner()?;
             group.push(next);
+        }
+        if ctx.sort_engine == SortEngine::MinHeap {
+            refuse_sequence_ties(tree.cursors_mut(), &group, path)?;
         }
         if let (Some(pick), true) = (ctx.lookup, group.len() > 1) {
             // LookupMergeFunction: the records of level 0 and one record above it.

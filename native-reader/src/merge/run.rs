@@ -14,6 +14,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use crate::decode::{read_file_with, FailedFiles, FileBatches, FileReadOptions, SplitContext};
 use crate::error::{Error, ErrorKind, Result};
 pub(crate) use crate::line::LookupPick;
+use crate::options::SortEngine;
 use crate::read::ahead::{Ahead, AheadPool};
 use crate::row_kind::RowKind;
 use crate::split::{DataFileDesc, DeletionFileDesc};
@@ -40,6 +41,9 @@ pub(crate) struct RunContext {
     pub(crate) ahead: Option<AheadPool>,
     /// What a file that fails to read becomes (`scan.ignore-lost-files`, `scan.ignore-corrupt-files`).
     pub(crate) on_failure: FailedFiles,
+    /// The table's `sort-engine`: under `min-heap` a key whose records tie on their sequence is refused
+    /// ([`super::reader::merge_section`]).
+    pub(crate) sort_engine: SortEngine,
 }
 
 /// `LookupMergeFunction`'s pick ([`LookupPick`], a rule of the release: up to 1.1.x the last record above

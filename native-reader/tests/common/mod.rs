@@ -71,12 +71,15 @@ pub fn recorded_batch_reads(corpus: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Row `i` of `batch` (RowKind first) as `case.json` writes it: `+I (1, "a1")`, `+I (5, "n5", "x")`.
+/// Row `i` of `batch` (RowKind first) as `case.json` writes it: `+I (1, "a1")`, `+I (5, "n5", NULL)`.
 pub fn render(batch: &RecordBatch, i: usize) -> String {
     let kind = batch.column(0).as_primitive::<Int8Type>().value(i);
     let values: Vec<String> = batch.columns()[1..]
         .iter()
         .map(|c| {
+            if c.is_null(i) {
+                return "NULL".to_string();
+            }
             let text = arrow_cast::cast(c, &arrow_schema::DataType::Utf8).unwrap();
             let text = text.as_string::<i32>().value(i).to_string();
             match c.data_type() {
