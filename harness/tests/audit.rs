@@ -229,6 +229,9 @@ fn control_corpora_are_complete() {
     let controls: Vec<PathBuf> = common::line_corpora(&common::line_version())
         .into_iter()
         .filter(|d| !is_fault(d))
+        // c65's merge reads meet keys whose records tie on their sequence under `sort-engine=min-heap`,
+        // which the native reader refuses by name (`corpus_parity` checks that refusal).
+        .filter(|d| !d.to_string_lossy().contains("c65-sort-engine-min-heap-tie"))
         .collect();
     assert!(controls.len() >= 2);
     let mut checked = 0;
@@ -244,6 +247,20 @@ fn control_corpora_are_complete() {
             continue;
         }
         checked += 1;
+        // c64 (no changelog producer, `sequence.field=ts`): commit 3's update of key 2 has an older `ts` than
+        // the stored record and loses the merge, but the stream delivers the delta as written, so its last
+        // event for key 2 is a value the table never holds: a true divergence, the table's own writes say.
+        if dir.to_string_lossy().contains("c64-sort-engine-min-heap") {
+            assert_eq!(report.verdict, "changelog-diverges", "{}", dir.display());
+            let missing: Vec<_> = report
+                .completeness
+                .iter()
+                .flat_map(|c| c.missing.iter())
+                .collect();
+            assert_eq!(missing.len(), 1, "{missing:?}");
+            assert_eq!(missing[0].key, "k=2", "{missing:?}");
+            continue;
+        }
         assert_eq!(
             report.verdict,
             "complete",

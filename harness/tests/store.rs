@@ -35,6 +35,12 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
                 // A table whose own `scan.snapshot-id` fails its `latest-full` scan on both readers (the
                 // release's validation, C57): `--mode all` exits 2 on it, from disk as from the store.
                 .filter(|dir| !own_start_option(&dir.join("table")))
+                // A key whose records tie on their sequence under `sort-engine=min-heap` (C65), refused by
+                // name by the native reader: `--mode all` exits 2 on it, from disk as from the store.
+                .filter(|dir| {
+                    !dir.to_string_lossy()
+                        .contains("c65-sort-engine-min-heap-tie")
+                })
                 // A table with a data file cut short behind the writer's back (`damage-file`, C53 and C54):
                 // the released paimon-s3 reader never ends on it, skipping towards the footer of the
                 // manifest's file size past the object's end (`HadoopCompliantFileIO$HadoopSeekableInputStream
