@@ -214,6 +214,7 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         "scan.timestamp",
         "scan.file-creation-time-millis",
         "scan.tag-name",
+        "incremental-between",
     ]
     .iter()
     .any(|k| !options[*k].is_null())

@@ -158,7 +158,7 @@ fn tables_of_an_earlier_line_replay_identically_on_this_line() {
 
 /// Tables with what 2.0.0 writes and older lines know less of (row tracking, data evolution, data evolution
 /// with type changes, a fallback or primary branch, snapshot-ordered sequence numbers, BLOB updates with
-/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps, `scan.bucket`, `batch-scan-mode`, lost and corrupt data files, a snapshot delay, a consumer, a table's own start options, `sort-engine=min-heap`, default values read by 1.0 to 1.2), written by 2.0.0 and replayed in every scan mode
+/// placeholders, primary-key files in clustering order, row sidecars, shredded variants, `row` files, shared-shredding maps, `scan.bucket`, `batch-scan-mode`, lost and corrupt data files, a snapshot delay, a consumer, a table's own start options, `sort-engine=min-heap`, default values read by 1.0 to 1.2, a table's own `incremental-between`), written by 2.0.0 and replayed in every scan mode
 /// by this line's two readers: a line
 /// that knows the feature merges as it does, an earlier one reads the files as plain ones, quirks included
 /// (1.0.0's Parquet reader remembers the columns a file lacked).
@@ -213,6 +213,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c64-sort-engine-min-heap",
     "c65-sort-engine-min-heap-tie",
     "c66-read-time-default-values",
+    "c67-incremental-between",
+    "c68-incremental-between-changelog",
 ];
 
 /// Every scan mode, as the tests name them.

@@ -244,6 +244,20 @@ pub enum TimestampBeforeEarliest {
     Fails,
 }
 
+/// A batch scan of a table's own `incremental-between=<start>,<end>` (snapshot ids; delta or changelog
+/// files of the snapshots after `start` up to `end`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IncrementalBetween {
+    /// 1.0.x (`IncrementalStartingScanner`): a value that is not two longs names two tags
+    /// (`IncrementalTagStartingScanner`); `start` must not pass `end`; a table without a snapshot plans
+    /// nothing; the splits are batch splits, read merged (`DropDeleteReader` included) as any batch split.
+    BatchSplits,
+    /// From 1.1.1 (`IncrementalDeltaStartingScanner`): two existing tags are read first; `end` must not be
+    /// before `start`, and `start == end` or a table without a snapshot plans nothing; the splits are
+    /// streaming splits, every record read with its RowKind, unmerged.
+    StreamingSplits,
+}
+
 /// The nullability of the value field of an Arrow map (decode hook; not read by planning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapValueNullability {
@@ -368,6 +382,8 @@ pub struct LineRules {
     pub snapshot_delay_of_fetched: bool,
     /// A table's own `scan.timestamp-millis` older than every snapshot, in a batch scan.
     pub timestamp_before_earliest: TimestampBeforeEarliest,
+    /// A table's own `incremental-between` of snapshot ids, in a batch scan.
+    pub incremental_between: IncrementalBetween,
     /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
     /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
     pub variant_shredding: bool,
@@ -584,6 +600,7 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     ignore_failed_files: false,
     snapshot_delay_of_fetched: false,
     timestamp_before_earliest: TimestampBeforeEarliest::ReadsEarliest,
+    incremental_between: IncrementalBetween::BatchSplits,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -603,10 +620,12 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 /// The rules of Paimon 1.1.1: the changelog-manifest follow-up and no deletion files on streaming splits
 /// (#5095, #5058), whole-entry dedup of the changes plan (#5343), `last_value` for sequence fields (#5065),
 /// the postpone bucket skipped by every read (#5095), the VARIANT type (#4757) and `$ro`'s own level
-/// (`withLevel`, no longer replaced by the batch scan's level filter), and a batch scan of a time before every
-/// snapshot failing (`earlierOrEqualTimeMills` no longer returns the earliest).
+/// (`withLevel`, no longer replaced by the batch scan's level filter), a batch scan of a time before every
+/// snapshot failing (`earlierOrEqualTimeMills` no longer returns the earliest), and the increments of
+/// `incremental-between` read as streaming splits (`IncrementalDeltaStartingScanner`).
 pub const V1_1_1_RULES: LineRules = LineRules {
     timestamp_before_earliest: TimestampBeforeEarliest::FailsScan,
+    incremental_between: IncrementalBetween::StreamingSplits,
     init_row: InitRow::NotNullFields,
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,

@@ -65,6 +65,10 @@ pub enum ValueError {
     /// refuses or throws on (`DefaultValueAssigner#createDefaultValueRow`): (value, why).
     #[error("default value `{0}` does not cast to the column's type: {1}")]
     DefaultValue(String, String),
+    /// A value the release's scan refuses with this message (`IllegalArgumentException`), e.g. an
+    /// `incremental-between` range outside the snapshots kept.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// A table option whose value does not parse: `option `{key}`: {error}`.

@@ -76,8 +76,8 @@ const fn option(
 }
 
 /// The values of a table's own `scan.mode` (and its fallback key `log.scan`) whose batch scan this reader
-/// plans (`scan::own_start`): every startup mode but `incremental` (`from-creation-timestamp`, from 1.2.0,
-/// fails on earlier releases as their option parser does).
+/// plans (`scan::own_start`): every startup mode (`from-creation-timestamp`, from 1.2.0, fails on earlier
+/// releases as their option parser does; `incremental` reads `incremental-between` of two snapshot ids).
 const STARTUP_MODES_READ: &[&str] = &[
     "default",
     "latest",
@@ -89,6 +89,7 @@ const STARTUP_MODES_READ: &[&str] = &[
     "from-snapshot-full",
     "from-file-creation-time",
     "from-creation-timestamp",
+    "incremental",
 ];
 
 /// The table options refused on read, per release (surveyed from the 1.0.0 and 2.0.0 release sources:
@@ -111,19 +112,13 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "scan.mode",
         EVERY,
         Refused::Unless(STARTUP_MODES_READ),
-        "incremental: a batch scan reads the changes between two snapshots, tags or times (the incremental starting scanners); any other value is no startup mode this reader knows",
+        "no startup mode the release knows (CoreOptions.StartupMode)",
     ),
     option(
         "log.scan",
         EVERY,
         Refused::Unless(STARTUP_MODES_READ),
-        "the fallback key of scan.mode; incremental: a batch scan reads the changes between two snapshots, tags or times (the incremental starting scanners); any other value is no startup mode this reader knows",
-    ),
-    option(
-        "incremental-between",
-        EVERY,
-        Refused::Always,
-        "a batch scan reads the changes between two snapshots or tags (incremental starting scanners)",
+        "the fallback key of scan.mode: no startup mode the release knows (CoreOptions.StartupMode)",
     ),
     option(
         "incremental-between-timestamp",

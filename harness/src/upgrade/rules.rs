@@ -308,6 +308,12 @@ const RULES: &[Rule] = &[
         column: None,
     },
     Rule {
+        name: "incremental_between",
+        value: |r| format!("{:?}", r.incremental_between),
+        applies: |t, m| !streaming(m) && t.options.contains_key("incremental-between"),
+        column: None,
+    },
+    Rule {
         name: "timestamp_before_earliest",
         value: |r| format!("{:?}", r.timestamp_before_earliest),
         applies: |t, m| {

@@ -268,6 +268,44 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: scan.timestamp must be null when you use latest-full",
     },
+    // A table's own `incremental-between` conflicts with the options the streams and `latest-full` set:
+    // both readers fail the release's validation (the batch scan reads the increment).
+    ReleaseLimit {
+        corpus: "c67-incremental-between",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c67-incremental-between",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c67-incremental-between",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: incremental-between must be null when you use latest-full for scan.mode",
+    },
+    ReleaseLimit {
+        corpus: "c68-incremental-between-changelog",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c68-incremental-between-changelog",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c68-incremental-between-changelog",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: incremental-between must be null when you use latest-full for scan.mode",
+    },
     // Two records of one key with the same sequence number under `sort-engine=min-heap`: the released
     // reader orders them by its `java.util.PriorityQueue`, which the native reader refuses by name to guess
     // (the merge reads: latest-full and batch; the streams read each commit's file alone).

@@ -137,6 +137,41 @@ pub(crate) fn read_added_files(
     Ok(grouper.finish())
 }
 
+/// The entries of the manifest lists `lists`, read in order without merging, grouped as [`read_added_files`]
+/// groups them (across the lists): the scan of an increment (`IncrementalStartingScanner`,
+/// `IncrementalDeltaStartingScanner`), which must meet ADD entries only.
+///
+/// Errors: as [`read_added_files`]; [`Error::Snapshot`] naming the manifest that holds a DELETE entry (the
+/// release fails there: `Delta or changelog should only have ADD files.`).
+pub(crate) fn read_only_added_files(
+    table: &Table,
+    lists: &[&str],
+    buckets: BucketFilter,
+) -> Result<Vec<BucketFiles>> {
+    let mut grouper = Grouper::new(table);
+    for list in lists {
+        for meta in read_manifest_list(&table.manifest_path(list))? {
+            let path = table.manifest_path(&meta.file_name);
+            for entry in read_manifest_file(&path)? {
+                if entry.kind != FileKind::Add {
+                    return Err(Error::Snapshot {
+                        path,
+                        reason: format!(
+                            "a DELETE entry of `{}` in an increment's delta or changelog (the released \
+                             scan fails: Delta or changelog should only have ADD files.)",
+                            entry.file.file_name
+                        ),
+                    });
+                }
+                if buckets.keeps(entry.bucket) {
+                    grouper.add(&path, entry.partition, entry.bucket, entry.file)?;
+                }
+            }
+        }
+    }
+    Ok(grouper.finish())
+}
+
 /// What identifies a file entry across ADD and DELETE entries (`FileEntry.Identifier`).
 #[derive(PartialEq, Eq, Hash)]
 struct FileIdentifier {

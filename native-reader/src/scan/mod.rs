@@ -202,6 +202,7 @@ pub fn plan(table: &Table, mode: ScanMode, end_snapshot: i64) -> Result<Vec<Spli
             return starting::plan_batch_created_since(table, millis)
         }
         own_start::Start::Nothing => return Ok(Vec::new()),
+        own_start::Start::Planned(splits) => return Ok(splits),
     };
     match mode {
         ScanMode::Stream { from_snapshot } => plan_stream(table, from_snapshot, end_snapshot),

@@ -264,6 +264,8 @@ pub(super) fn refuse_start_options(table: &Table, name: &str, handled: &[&str]) 
                 | "scan.timestamp"
                 | "scan.version"
                 | "scan.file-creation-time-millis"
+                | "incremental-between"
+                | "incremental-between-timestamp"
         ) || (key == "scan.creation-time-millis"
             && table.release() >= crate::line::PaimonRelease::V1_2_0)
             || ((key == "scan.mode" || key == "log.scan")

@@ -39,8 +39,8 @@ pub(crate) fn columns(rule: ManifestsTable) -> &'static [(&'static str, &'static
 ///
 /// Errors: the manifest list's read errors (naming the file); [`Error::Unsupported`] naming the table for
 /// a partition type whose cast to STRING is not modelled here, or a start option of the table other than
-/// `scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis` (which it travels to), the creation times
-/// and `scan.mode` (which it does not look at); the travelled snapshot's errors
+/// `scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis` (which it travels to), the creation times,
+/// `scan.mode` and the increments (which it does not look at); the travelled snapshot's errors
 /// ([`crate::scan::travelled_snapshot`]).
 pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     super::files_tables::refuse_start_options(
@@ -56,6 +56,8 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
             "scan.creation-time-millis",
             "scan.mode",
             "log.scan",
+            "incremental-between",
+            "incremental-between-timestamp",
         ],
     )?;
     let snapshot = match crate::scan::travelled_snapshot(table)? {

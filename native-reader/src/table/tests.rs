@@ -37,7 +37,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             ("scan.version", V1_0_0, V2_0_0),
             ("scan.mode", V1_0_0, V2_0_0),
             ("log.scan", V1_0_0, V2_0_0),
-            ("incremental-between", V1_0_0, V2_0_0),
             ("incremental-between-timestamp", V1_0_0, V2_0_0),
             ("incremental-to-auto-tag", V1_1_1, V2_0_0),
             ("scan.bounded.watermark", V1_0_0, V2_0_0),
@@ -68,8 +67,10 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
     }
     assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "latest-full").is_none());
     assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "compacted-full").is_none());
-    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "incremental").is_some());
-    assert!(crate::read_options::refusal(V2_0_0, "log.scan", "incremental").is_some());
+    assert!(crate::read_options::refusal(V1_0_0, "scan.mode", "incremental").is_none());
+    assert!(crate::read_options::refusal(V2_0_0, "log.scan", "incremental").is_none());
+    assert!(crate::read_options::refusal(V2_0_0, "scan.mode", "no-such-mode").is_some());
+    assert!(crate::read_options::refusal(V2_0_0, "incremental-between", "1,3").is_none());
     // Both sort engines are read (`merge::reader`), on every release.
     for engine in ["loser-tree", "min-heap", "MIN-HEAP"] {
         assert!(crate::read_options::refusal(V1_0_0, "sort-engine", engine).is_none());
@@ -87,7 +88,7 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             V2_0_0,
             false,
         ),
-        (r#""log.scan":"incremental""#, V1_0_0, true),
+        (r#""log.scan":"latest-changes""#, V1_0_0, true),
     ] {
         let dir = tempfile::tempdir().unwrap();
         write_schema(dir.path(), 0, options);

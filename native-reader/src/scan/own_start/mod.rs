@@ -24,9 +24,12 @@
 //!
 //! A snapshot read for the first three must have the latest schema's columns: the released reader reads a
 //! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
-//! does not (refused by name). The other start options (`scan.watermark`, `scan.version`, the incremental
-//! ones) stay refused by name ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
+//! does not (refused by name). `incremental-between` of two snapshot ids plans the increment between them
+//! ([`incremental`]). The other start options (`scan.watermark`, `scan.version`,
+//! `incremental-between-timestamp`, `incremental-to-auto-tag`) stay refused by name
+//! ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
+mod incremental;
 mod startup;
 mod time_travel;
 
@@ -53,8 +56,11 @@ pub(crate) enum Start {
     /// The batch scan of the latest snapshot's data files created at or after this time, in milliseconds
     /// since the epoch (`FileCreationTimeStartingScanner`).
     CreatedSince(i64),
-    /// No split: 1.0's batch scan of a start time on a table without a snapshot (`NoSnapshot`).
+    /// No split: 1.0's batch scan of a start time on a table without a snapshot (`NoSnapshot`), an empty
+    /// increment.
     Nothing,
+    /// These splits: the increment of `incremental-between` ([`incremental`]).
+    Planned(Vec<crate::split::Split>),
 }
 
 /// What the scan `mode` of `table` plans, given the table's own start options (see the module doc).
@@ -133,6 +139,7 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
             from_creation_time(table, millis)
         }
         StartupMode::CompactedFull => compacted(table),
+        StartupMode::Incremental => incremental::plan(table, &options),
         StartupMode::LatestFull | StartupMode::Latest => Ok(Start::Mode(mode)),
     }
 }

@@ -22,6 +22,12 @@ pub(super) const SCAN_TIMESTAMP: &str = "scan.timestamp";
 pub(super) const SCAN_FILE_CREATION_TIME_MILLIS: &str = "scan.file-creation-time-millis";
 /// `scan.creation-time-millis` (`CoreOptions.SCAN_CREATION_TIME_MILLIS`, 1.2.0 on).
 pub(super) const SCAN_CREATION_TIME_MILLIS: &str = "scan.creation-time-millis";
+/// `incremental-between` (`CoreOptions.INCREMENTAL_BETWEEN`): `<start>,<end>`, two snapshot ids or tags.
+pub(super) const INCREMENTAL_BETWEEN: &str = "incremental-between";
+/// `incremental-between-timestamp` (`CoreOptions.INCREMENTAL_BETWEEN_TIMESTAMP`).
+pub(super) const INCREMENTAL_BETWEEN_TIMESTAMP: &str = "incremental-between-timestamp";
+/// `incremental-between-scan-mode` (`CoreOptions.INCREMENTAL_BETWEEN_SCAN_MODE`, default `auto`).
+pub(super) const INCREMENTAL_BETWEEN_SCAN_MODE: &str = "incremental-between-scan-mode";
 
 /// `CoreOptions.StartupMode`, as `CoreOptions#startupMode` resolves it (`default` by the start options set,
 /// `full` as `latest-full`); only the modes a scan here can be in.
@@ -35,6 +41,7 @@ pub(super) enum StartupMode {
     FromFileCreationTime,
     FromCreationTimestamp,
     CompactedFull,
+    Incremental,
 }
 
 impl StartupMode {
@@ -49,6 +56,7 @@ impl StartupMode {
             StartupMode::FromFileCreationTime => "from-file-creation-time",
             StartupMode::FromCreationTimestamp => "from-creation-timestamp",
             StartupMode::CompactedFull => "compacted-full",
+            StartupMode::Incremental => "incremental",
         }
     }
 }
@@ -70,6 +78,10 @@ pub(super) struct StartOptions {
     pub(super) creation_time_millis: Option<String>,
     /// The release knows `scan.creation-time-millis` and `scan.mode=from-creation-timestamp` (1.2.0 on).
     knows_creation_time: bool,
+    pub(super) incremental_between: Option<String>,
+    pub(super) incremental_between_timestamp: Option<String>,
+    /// `incremental-between-scan-mode` as written.
+    pub(super) incremental_scan_mode: Option<String>,
 }
 
 impl StartOptions {
@@ -104,15 +116,20 @@ impl StartOptions {
                 .then(|| own(&[SCAN_CREATION_TIME_MILLIS]))
                 .flatten(),
             knows_creation_time,
+            incremental_between: own(&[INCREMENTAL_BETWEEN]),
+            incremental_between_timestamp: own(&[INCREMENTAL_BETWEEN_TIMESTAMP]),
+            incremental_scan_mode: own(&[INCREMENTAL_BETWEEN_SCAN_MODE]),
         }
     }
 
     /// The startup mode: an explicit `scan.mode` (`from-creation-timestamp` from 1.2.0, which
     /// [`Self::validate`] refuses before); else the one `CoreOptions#setDefaultValues` sets when the
     /// scan copies the table (`Table.copy`: the first of `scan.timestamp-millis`,
-    /// `scan.file-creation-time-millis`, `scan.snapshot-id` set); else `CoreOptions#startupMode`'s (a tag
-    /// reads `from-snapshot`, `scan.creation-time-millis` `from-creation-timestamp`), else `latest-full`. A
-    /// `scan.mode` other than these (`incremental`) is refused before planning (`read_options`).
+    /// `scan.file-creation-time-millis`, `scan.snapshot-id` set, then the increments, which the table's own
+    /// options alone set when the table is loaded); else `CoreOptions#startupMode`'s (a tag
+    /// reads `from-snapshot`, `scan.creation-time-millis` `from-creation-timestamp`, `incremental-between` or
+    /// `incremental-between-timestamp` `incremental`), else `latest-full`. Another `scan.mode` is refused
+    /// before planning (`read_options`).
     pub(super) fn startup_mode(&self) -> StartupMode {
         match self.mode.as_str() {
             "latest" => StartupMode::Latest,
@@ -123,10 +140,19 @@ impl StartOptions {
             "from-timestamp" => StartupMode::FromTimestamp,
             "from-file-creation-time" => StartupMode::FromFileCreationTime,
             "from-creation-timestamp" => StartupMode::FromCreationTimestamp,
+            "incremental" => StartupMode::Incremental,
             _ if self.timestamp_millis.is_some() || self.timestamp_text.is_some() => {
                 StartupMode::FromTimestamp
             }
             _ if self.file_creation_time_millis.is_some() => StartupMode::FromFileCreationTime,
+            _ if self.snapshot_id.is_some() && self.own_snapshot_id => StartupMode::FromSnapshot,
+            // Set when the table is loaded, from its own options alone: a scan's `scan.snapshot-id` then
+            // finds `scan.mode` set.
+            _ if self.incremental_between.is_some()
+                || self.incremental_between_timestamp.is_some() =>
+            {
+                StartupMode::Incremental
+            }
             _ if self.snapshot_id.is_some() || self.tag_name.is_some() => StartupMode::FromSnapshot,
             _ if self.creation_time_millis.is_some() => StartupMode::FromCreationTimestamp,
             _ => StartupMode::LatestFull,
@@ -147,6 +173,8 @@ impl StartOptions {
                 k if k == SCAN_TIMESTAMP_MILLIS[0] => self.timestamp_millis.is_some(),
                 SCAN_TIMESTAMP => self.timestamp_text.is_some(),
                 SCAN_FILE_CREATION_TIME_MILLIS => self.file_creation_time_millis.is_some(),
+                INCREMENTAL_BETWEEN => self.incremental_between.is_some(),
+                INCREMENTAL_BETWEEN_TIMESTAMP => self.incremental_between_timestamp.is_some(),
                 _ => false,
             }
         };
@@ -192,6 +220,8 @@ impl StartOptions {
                         SCAN_SNAPSHOT_ID,
                         SCAN_FILE_CREATION_TIME_MILLIS,
                         SCAN_TAG_NAME,
+                        INCREMENTAL_BETWEEN_TIMESTAMP,
+                        INCREMENTAL_BETWEEN,
                     ],
                     "scan.timestamp-millis,scan.timestamp",
                 )
@@ -208,7 +238,13 @@ impl StartOptions {
                     ));
                 }
                 conflicts(
-                    &[timestamp, SCAN_TIMESTAMP, SCAN_FILE_CREATION_TIME_MILLIS],
+                    &[
+                        timestamp,
+                        SCAN_TIMESTAMP,
+                        SCAN_FILE_CREATION_TIME_MILLIS,
+                        INCREMENTAL_BETWEEN_TIMESTAMP,
+                        INCREMENTAL_BETWEEN,
+                    ],
                     "scan.snapshot-id,scan.tag-name",
                 )
             }
@@ -220,6 +256,8 @@ impl StartOptions {
                         SCAN_TIMESTAMP,
                         SCAN_FILE_CREATION_TIME_MILLIS,
                         SCAN_TAG_NAME,
+                        INCREMENTAL_BETWEEN_TIMESTAMP,
+                        INCREMENTAL_BETWEEN,
                     ],
                     SCAN_SNAPSHOT_ID,
                 )
@@ -227,8 +265,33 @@ impl StartOptions {
             StartupMode::FromFileCreationTime => {
                 present(SCAN_FILE_CREATION_TIME_MILLIS)?;
                 conflicts(
-                    &[SCAN_SNAPSHOT_ID, timestamp, SCAN_TAG_NAME],
+                    &[
+                        SCAN_SNAPSHOT_ID,
+                        timestamp,
+                        SCAN_TAG_NAME,
+                        INCREMENTAL_BETWEEN_TIMESTAMP,
+                        INCREMENTAL_BETWEEN,
+                    ],
                     SCAN_FILE_CREATION_TIME_MILLIS,
+                )
+            }
+            StartupMode::Incremental => {
+                let legal = "incremental-between,incremental-between-timestamp";
+                if set(INCREMENTAL_BETWEEN) == set(INCREMENTAL_BETWEEN_TIMESTAMP) {
+                    return Err(InvalidOption::new(
+                        SCAN_MODE[0],
+                        ValueError::OnlyOneInMode(legal.into(), mode.name().into()),
+                    ));
+                }
+                conflicts(
+                    &[
+                        SCAN_SNAPSHOT_ID,
+                        timestamp,
+                        SCAN_FILE_CREATION_TIME_MILLIS,
+                        SCAN_TIMESTAMP,
+                        SCAN_TAG_NAME,
+                    ],
+                    legal,
                 )
             }
             StartupMode::LatestFull
@@ -241,6 +304,8 @@ impl StartOptions {
                     SCAN_TIMESTAMP,
                     SCAN_SNAPSHOT_ID,
                     SCAN_TAG_NAME,
+                    INCREMENTAL_BETWEEN_TIMESTAMP,
+                    INCREMENTAL_BETWEEN,
                 ];
                 match keys.iter().find(|k| set(k)) {
                     Some(k) => Err(InvalidOption::new(
@@ -280,6 +345,9 @@ mod tests {
             file_creation_time_millis: value(SCAN_FILE_CREATION_TIME_MILLIS),
             creation_time_millis: value(SCAN_CREATION_TIME_MILLIS),
             knows_creation_time: true,
+            incremental_between: value(INCREMENTAL_BETWEEN),
+            incremental_between_timestamp: value(INCREMENTAL_BETWEEN_TIMESTAMP),
+            incremental_scan_mode: None,
         }
     }
 

@@ -1,0 +1,304 @@
+//! A table's own `incremental-between=<start>,<end>` of two snapshot ids, in a batch scan
+//! (`scan.mode=incremental`, or the default mode with the option set): the files that the snapshots after
+//! `start` up to `end` added, as the release's incremental starting scanner plans them
+//! (`IncrementalStartingScanner` in 1.0.x, `IncrementalDeltaStartingScanner` from 1.1.1; the rule of the
+//! line: [`IncrementalBetween`]).
+//!
+//! * `incremental-between-scan-mode` (`auto` by default, any case): `delta` reads the delta manifest list of
+//!   each APPEND snapshot (COMPACT and OVERWRITE snapshots skipped), `changelog` the changelog manifest list
+//!   of each snapshot but OVERWRITE ones; `auto` is `delta` under `changelog-producer=none`, else
+//!   `changelog`. From 1.1.1, `diff` compares the two snapshots (`IncrementalDiffStartingScanner`), which this
+//!   reader refuses by name.
+//! * The value is cut at each `,` as Java's `String.split` cuts it (trailing empty parts dropped), and must
+//!   give two parts, each a long as `Long.parseLong` reads it (no blank around). Two tags, or two parts that
+//!   are not longs on 1.0.x, name tags: refused by name.
+//! * The files are grouped by (partition, bucket) and split as a batch scan splits them
+//!   (`SplitGenerator#splitForBatch`), each split of snapshot `end`, without deletion files. 1.0.x reads them
+//!   as batch splits (merged); from 1.1.1 they are streaming splits, each record read with its RowKind.
+//!
+//! `$ro` of a primary-key table keeps the files of the top level alone, as its scan's level filter does.
+//!
+//! Not modelled, refused by name: a table whose batch scan filters level 0 out (deletion vectors,
+//! `first-row`: the scan's level filter applies to the increment too), a table with a fallback or primary
+//! branch.
+
+use crate::error::{Error, Result};
+use crate::line::{IncrementalBetween, PaimonRelease};
+use crate::options::{ChangelogProducer, InvalidOption, ValueError};
+use crate::snapshot::CommitKind;
+use crate::split::Split;
+use crate::table::Table;
+
+use super::startup::{
+    StartOptions, INCREMENTAL_BETWEEN, INCREMENTAL_BETWEEN_SCAN_MODE, INCREMENTAL_BETWEEN_TIMESTAMP,
+};
+use super::Start;
+
+/// Which manifest list of each snapshot an increment reads (`ScanMode.DELTA`, `ScanMode.CHANGELOG`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Changes {
+    Delta,
+    Changelog,
+}
+
+/// The batch plan of `table`'s own `incremental-between` (see the module doc).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory for a value the release refuses (not two
+/// parts, not two snapshot ids on 1.1.1 on, `start` after `end`, a range outside the snapshots kept, an
+/// unknown scan mode), with the release's message; [`Error::Unsupported`] for what is not read natively
+/// (tags, `incremental-between-timestamp`, `diff`, see the module doc); [`Error::Snapshot`] for a DELETE
+/// entry in an increment; the snapshot and manifest files' read errors.
+pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
+    let schema_dir = table.path().join("schema");
+    let refused = |key: &str, message: String| {
+        InvalidOption::new(key, ValueError::Refused(message)).at(&schema_dir)
+    };
+    let unsupported = |reason: String| Error::Unsupported {
+        path: schema_dir.clone(),
+        reason,
+    };
+    let Some(value) = options.incremental_between.as_deref() else {
+        return Err(unsupported(format!(
+            "the table's own {INCREMENTAL_BETWEEN_TIMESTAMP} (an increment between two times)"
+        )));
+    };
+    let rule = table.release().rules().incremental_between;
+    let parts = java_split_comma(value);
+    let [start, end] = parts[..] else {
+        let what = match rule {
+            IncrementalBetween::BatchSplits => {
+                "incremental-between or incremental-between-timestamp  must specific start(exclusive) and end \
+                 snapshot or timestamp,"
+            }
+            IncrementalBetween::StreamingSplits => {
+                "incremental-between must specific start(exclusive) and end snapshot,"
+            }
+        };
+        return Err(refused(
+            INCREMENTAL_BETWEEN,
+            format!(
+                "The {what} for example, 'incremental-between'='5,10' means changes between snapshot 5 and \
+                 snapshot 10. But is: {value}"
+            ),
+        ));
+    };
+    let tags = || {
+        unsupported(format!(
+            "the table's own {INCREMENTAL_BETWEEN}={value} between two tags (IncrementalTagStartingScanner, \
+             IncrementalDiffStartingScanner)"
+        ))
+    };
+    if table.primary().is_some() || table.fallback().is_some() {
+        return Err(unsupported(format!(
+            "the table's own {INCREMENTAL_BETWEEN}={value} on a table with a fallback or primary branch \
+             (what the released reader gives the other branch is not modelled)"
+        )));
+    }
+    let manager = table.snapshot_manager();
+    let tag = |name: &str| table.meta_path().join("tag").join(format!("tag-{name}"));
+    let ids = (start.parse::<i64>(), end.parse::<i64>());
+    let (start, end, changes) = match rule {
+        IncrementalBetween::BatchSplits => {
+            let changes = changes(table, options)?;
+            let (Ok(start), Ok(end)) = ids else {
+                // `IncrementalTagStartingScanner`: `TagManager#taggedSnapshot` of each tag, start first.
+                for name in [start, end] {
+                    if !crate::fileio::exists(&tag(name))? {
+                        return Err(Error::Snapshot {
+                            path: tag(name),
+                            reason: format!("Tag '{name}' doesn't exist."),
+                        });
+                    }
+                }
+                return Err(tags());
+            };
+            let (Some(earliest), Some(latest)) = (
+                manager.earliest_snapshot_id()?,
+                manager.latest_snapshot_id()?,
+            ) else {
+                return Ok(Start::Nothing);
+            };
+            if start > end {
+                return Err(refused(
+                    INCREMENTAL_BETWEEN,
+                    format!("Starting snapshotId {start} must less than ending snapshotId {end}."),
+                ));
+            }
+            check_range(start, end, earliest, latest)
+                .map_err(|m| refused(INCREMENTAL_BETWEEN, m))?;
+            (start, end, changes)
+        }
+        IncrementalBetween::StreamingSplits => {
+            if crate::fileio::exists(&tag(start))? && crate::fileio::exists(&tag(end))? {
+                return Err(tags());
+            }
+            let (Ok(start_id), Ok(end_id)) = ids else {
+                return Err(refused(
+                    INCREMENTAL_BETWEEN,
+                    format!(
+                        "Didn't find two tags for start '{start}' and end '{end}', and they are not two \
+                         snapshot Ids. Please set two tags or two snapshot Ids."
+                    ),
+                ));
+            };
+            if end_id < start_id {
+                return Err(refused(
+                    INCREMENTAL_BETWEEN,
+                    // `Preconditions.checkArgument` fills the one `%s` and appends the other argument.
+                    format!(
+                        "Ending snapshotId should >= starting snapshotId {end_id}. [{start_id}]"
+                    ),
+                ));
+            }
+            let Some(earliest) = manager.earliest_snapshot_id()? else {
+                return Ok(Start::Nothing);
+            };
+            if start_id == end_id {
+                return Ok(Start::Nothing);
+            }
+            let changes = changes(table, options)?;
+            let latest = manager.latest_snapshot_id()?.unwrap_or(earliest);
+            check_range(start_id, end_id, earliest, latest)
+                .map_err(|m| refused(INCREMENTAL_BETWEEN, m))?;
+            (start_id, end_id, changes)
+        }
+    };
+    plan_increment(table, start, end, changes, rule)
+}
+
+/// The splits of the increment (start, end] (see the module doc).
+fn plan_increment(
+    table: &Table,
+    start: i64,
+    end: i64,
+    changes: Changes,
+    rule: IncrementalBetween,
+) -> Result<Start> {
+    if super::super::batch_skips_level_0(table)? {
+        return Err(Error::Unsupported {
+            path: table.path().join("schema"),
+            reason: format!(
+                "the table's own {INCREMENTAL_BETWEEN} on a table whose batch scan leaves level 0 out \
+                 (deletion vectors or first-row: the scan's level filter applies to the increment too)"
+            ),
+        });
+    }
+    let snapshots = (start + 1..=end)
+        .map(|id| table.snapshot(id))
+        .collect::<Result<Vec<_>>>()?;
+    let lists: Vec<&str> = snapshots
+        .iter()
+        .filter_map(|s| match changes {
+            Changes::Delta => {
+                (s.commit_kind == CommitKind::Append).then_some(s.delta_manifest_list.as_str())
+            }
+            Changes::Changelog if s.commit_kind == CommitKind::Overwrite => None,
+            Changes::Changelog => s.changelog_manifest_list.as_deref(),
+        })
+        .collect();
+    let mut groups = super::super::file_set::read_only_added_files(
+        table,
+        &lists,
+        super::super::bucket_filter(table, false)?,
+    )?;
+    // `$ro` of a primary-key table: its scan's level filter (the top level) applies to the increment.
+    if table.read_optimized() && table.is_primary_key_table() {
+        let top = super::super::starting::num_levels(table)? - 1;
+        for group in &mut groups {
+            group.files.retain(|f| f.level == top);
+        }
+        groups.retain(|g| !g.files.is_empty());
+    }
+    let last = table.snapshot(end)?;
+    let mut splits: Vec<Split> = super::super::split_generator::batch_splits(table, &last, groups)?;
+    for split in &mut splits {
+        split.deletion_files.clear();
+        split.is_streaming = rule == IncrementalBetween::StreamingSplits;
+    }
+    Ok(Start::Planned(splits))
+}
+
+/// `incremental-between-scan-mode` resolved to the manifest list read (`auto`: by the changelog producer).
+///
+/// Errors: [`Error::InvalidOption`] for a value that is no mode of the release; [`Error::Unsupported`] for
+/// `diff` (1.1.1 on).
+fn changes(table: &Table, options: &StartOptions) -> Result<Changes> {
+    let text = options.incremental_scan_mode.as_deref().unwrap_or("auto");
+    match text.trim().to_ascii_lowercase().as_str() {
+        "auto" if table.options().changelog_producer == ChangelogProducer::None => {
+            Ok(Changes::Delta)
+        }
+        "auto" | "changelog" => Ok(Changes::Changelog),
+        "delta" => Ok(Changes::Delta),
+        "diff" if table.release() >= PaimonRelease::V1_1_1 => Err(Error::Unsupported {
+            path: table.path().join("schema"),
+            reason: format!(
+                "{INCREMENTAL_BETWEEN_SCAN_MODE}=diff (IncrementalDiffStartingScanner: batch splits with \
+                 before-files, read by IncrementalDiffSplitRead)"
+            ),
+        }),
+        _ => Err(
+            InvalidOption::new(INCREMENTAL_BETWEEN_SCAN_MODE, ValueError::UnknownValue(text.into()))
+                .at(table.path().join("schema")),
+        ),
+    }
+}
+
+/// The release's range check: `start` may be one before the earliest snapshot (the range is open on the
+/// left), `end` at most the latest. The error is the release's message.
+fn check_range(
+    start: i64,
+    end: i64,
+    earliest: i64,
+    latest: i64,
+) -> std::result::Result<(), String> {
+    if start >= earliest - 1 && end <= latest {
+        return Ok(());
+    }
+    Err(format!(
+        "The specified scan snapshotId range [{start}, {end}] is out of available snapshotId range \
+         [{earliest}, {latest}]."
+    ))
+}
+
+/// `value.split(",")` as Java cuts it: every part, trailing empty parts dropped.
+fn java_split_comma(value: &str) -> Vec<&str> {
+    let mut parts: Vec<&str> = value.split(',').collect();
+    while parts.len() > 1 && parts.last() == Some(&"") {
+        parts.pop();
+    }
+    if parts == [""] && !value.is_empty() {
+        parts.clear();
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_value_is_cut_as_java_cuts_it() {
+        assert_eq!(java_split_comma("1,3"), ["1", "3"]);
+        assert_eq!(java_split_comma("1,3,"), ["1", "3"]);
+        assert_eq!(java_split_comma(",3"), ["", "3"]);
+        assert_eq!(java_split_comma("1"), ["1"]);
+        assert_eq!(java_split_comma(""), [""]);
+        assert!(java_split_comma(",,").is_empty());
+        assert_eq!(java_split_comma(" 1, 3"), [" 1", " 3"]);
+        // `Long.parseLong` takes no blank: " 1" is not a snapshot id.
+        assert!(" 1".parse::<i64>().is_err());
+    }
+
+    #[test]
+    fn the_range_may_start_one_before_the_earliest_snapshot() {
+        assert!(check_range(0, 4, 1, 4).is_ok());
+        assert!(check_range(2, 3, 1, 4).is_ok());
+        let err = check_range(0, 5, 1, 4).unwrap_err();
+        assert_eq!(
+            err,
+            "The specified scan snapshotId range [0, 5] is out of available snapshotId range [1, 4]."
+        );
+        assert!(check_range(1, 4, 3, 4).is_err());
+    }
+}
