@@ -10,6 +10,7 @@
 //! (`CoreOptions#getFieldDefaultValues`). Later releases ignore the option, and so does this module as them.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow::compute::is_not_null;
@@ -27,6 +28,8 @@ use crate::table::Table;
 pub(crate) struct DefaultValues {
     /// (column index in the read's batches, the default as a one-value array of the column's Arrow type).
     columns: Vec<(usize, ArrayRef)>,
+    /// The table's directory, for errors.
+    table_path: PathBuf,
 }
 
 impl DefaultValues {
@@ -88,14 +91,17 @@ impl DefaultValues {
             };
             columns.push((index, value));
         }
-        Ok((!columns.is_empty()).then_some(DefaultValues { columns }))
+        Ok((!columns.is_empty()).then(|| DefaultValues {
+            columns,
+            table_path: table.path().to_path_buf(),
+        }))
     }
 
     /// `batch` with each NULL of a column that has a default value replaced by that value
     /// (`DefaultValueRow`); the other columns as they are.
-    pub(crate) fn fill(&self, batch: RecordBatch, table: &Table) -> Result<RecordBatch> {
+    pub(crate) fn fill(&self, batch: RecordBatch) -> Result<RecordBatch> {
         let failed = |e: arrow_schema::ArrowError| Error::Merge {
-            path: table.path().to_path_buf(),
+            path: self.table_path.clone(),
             reason: format!("filling default values: {e}"),
         };
         let mut arrays = batch.columns().to_vec();

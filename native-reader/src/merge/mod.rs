@@ -289,7 +289,7 @@ pub fn read_split_with(
     let audit_log = table
         .audit_log()
         .then(|| crate::system::audit_log_schema(binlog.as_ref().map_or(&schema, |b| b.schema())));
-    let defaults = default_values::DefaultValues::of(table, &schema)?.map(|d| (d, table.clone()));
+    let defaults = default_values::DefaultValues::of(table, &schema)?;
     Ok(SplitBatches {
         schema,
         inner,
@@ -338,7 +338,7 @@ pub struct SplitBatches {
     views: Option<blob_view::BlobViews>,
     /// `fields.<f>.default-value` filled into NULLs as 1.0 to 1.2 read them ([`default_values`]), right after
     /// the views.
-    defaults: Option<(default_values::DefaultValues, Arc<Table>)>,
+    defaults: Option<default_values::DefaultValues>,
     /// `$binlog`'s packing, when the table is read as it (before the `$audit_log` step).
     binlog: Option<BinlogPacker>,
     /// `$audit_log`'s schema, when the table is read as it (or as `$binlog`): every batch goes through
@@ -394,7 +394,7 @@ impl SplitBatches {
             (_, next) => next,
         };
         match (&self.defaults, next) {
-            (Some((defaults, table)), Some(Ok(batch))) => Some(defaults.fill(batch, table)),
+            (Some(defaults), Some(Ok(batch))) => Some(defaults.fill(batch)),
             (_, next) => next,
         }
     }

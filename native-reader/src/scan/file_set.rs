@@ -123,18 +123,7 @@ pub(crate) fn read_added_files(
     manifest_list: &str,
     buckets: BucketFilter,
 ) -> Result<Vec<BucketFiles>> {
-    let list_path = table.manifest_path(manifest_list);
-    let metas = read_manifest_list(&list_path)?;
-    let mut grouper = Grouper::new(table);
-    for meta in metas {
-        let path = table.manifest_path(&meta.file_name);
-        for entry in read_manifest_file(&path)? {
-            if entry.kind == FileKind::Add && buckets.keeps(entry.bucket) {
-                grouper.add(&path, entry.partition, entry.bucket, entry.file)?;
-            }
-        }
-    }
-    Ok(grouper.finish())
+    group_added_files(table, &[manifest_list], buckets, false)
 }
 
 /// The entries of the manifest lists `lists`, read in order without merging, grouped as [`read_added_files`]
@@ -148,12 +137,27 @@ pub(crate) fn read_only_added_files(
     lists: &[&str],
     buckets: BucketFilter,
 ) -> Result<Vec<BucketFiles>> {
+    group_added_files(table, lists, buckets, true)
+}
+
+/// The ADD entries of the manifest lists `lists`, in order, grouped by partition then bucket (first seen),
+/// entries of buckets `buckets` does not keep skipped; a DELETE entry skipped, or an error when
+/// `deletes_fail` ([`read_only_added_files`]).
+fn group_added_files(
+    table: &Table,
+    lists: &[&str],
+    buckets: BucketFilter,
+    deletes_fail: bool,
+) -> Result<Vec<BucketFiles>> {
     let mut grouper = Grouper::new(table);
     for list in lists {
         for meta in read_manifest_list(&table.manifest_path(list))? {
             let path = table.manifest_path(&meta.file_name);
             for entry in read_manifest_file(&path)? {
                 if entry.kind != FileKind::Add {
+                    if !deletes_fail {
+                        continue;
+                    }
                     return Err(Error::Snapshot {
                         path,
                         reason: format!(

@@ -95,21 +95,14 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
         )));
     }
     let manager = table.snapshot_manager();
-    let tag = |name: &str| table.meta_path().join("tag").join(format!("tag-{name}"));
     let ids = (start.parse::<i64>(), end.parse::<i64>());
     let (start, end, changes) = match rule {
         IncrementalBetween::BatchSplits => {
             let changes = changes(table, options)?;
             let (Ok(start), Ok(end)) = ids else {
                 // `IncrementalTagStartingScanner`: `TagManager#taggedSnapshot` of each tag, start first.
-                for name in [start, end] {
-                    if !crate::fileio::exists(&tag(name))? {
-                        return Err(Error::Snapshot {
-                            path: tag(name),
-                            reason: format!("Tag '{name}' doesn't exist."),
-                        });
-                    }
-                }
+                super::existing_tag(table, start)?;
+                super::existing_tag(table, end)?;
                 return Err(tags());
             };
             let (Some(earliest), Some(latest)) = (
@@ -129,7 +122,8 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
             (start, end, changes)
         }
         IncrementalBetween::StreamingSplits => {
-            if crate::fileio::exists(&tag(start))? && crate::fileio::exists(&tag(end))? {
+            let exists = |name| crate::fileio::exists(&super::tag_path(table, name));
+            if exists(start)? && exists(end)? {
                 return Err(tags());
             }
             let (Ok(start_id), Ok(end_id)) = ids else {

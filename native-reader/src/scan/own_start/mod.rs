@@ -270,16 +270,29 @@ fn tagged(table: &Table, name: &str) -> Result<Box<Snapshot>> {
             ),
         });
     }
-    let path = table.meta_path().join("tag").join(format!("tag-{name}"));
+    let snapshot = Snapshot::read(&existing_tag(table, name)?)?;
+    check_same_columns(table, &snapshot, SCAN_TAG_NAME, name)?;
+    Ok(Box::new(snapshot))
+}
+
+/// The file of tag `name` of `table`'s branch (`<branch>/tag/tag-<name>`, `TagManager#tagPath`).
+fn tag_path(table: &Table, name: &str) -> std::path::PathBuf {
+    table.meta_path().join("tag").join(format!("tag-{name}"))
+}
+
+/// [`tag_path`] of a tag that exists.
+///
+/// Errors: [`Error::Snapshot`] naming the tag file when it does not exist, in `TagManager#taggedSnapshot`'s
+/// words; the file system's errors.
+fn existing_tag(table: &Table, name: &str) -> Result<std::path::PathBuf> {
+    let path = tag_path(table, name);
     if !crate::fileio::exists(&path)? {
         return Err(Error::Snapshot {
             path,
             reason: format!("Tag '{name}' doesn't exist."),
         });
     }
-    let snapshot = Snapshot::read(&path)?;
-    check_same_columns(table, &snapshot, SCAN_TAG_NAME, name)?;
-    Ok(Box::new(snapshot))
+    Ok(path)
 }
 
 /// Refuses a batch scan of `snapshot` (named by the table's own `key=value`) written with a schema whose
