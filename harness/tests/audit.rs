@@ -3,7 +3,7 @@
 //! compaction schedule and the files never committed have their own files (`audit_pairs.rs`,
 //! `audit_uncommitted.rs`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! batch read skips, so the stream and the batch read agree and both miss them. The audit finds those keys
 //! in the durable files. Expected values come from the scenario's writes.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@
 //! failure log) are listed as `aborted-attempt`, never as findings. The native reader audits every table with
 //! the rules of the release that wrote it, so this runs once, whatever the release line of the process.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

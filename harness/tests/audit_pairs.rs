@@ -3,7 +3,7 @@
 //! half too), and `full-compaction.delta-commits`, under which most commits compact nothing and wait for a
 //! later full compaction. Expected values come from the scenarios that wrote the corpora.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

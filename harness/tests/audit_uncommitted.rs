@@ -2,7 +2,7 @@
 //! committable, the files it wrote are the only trace of it in the table; files whose records the table
 //! already has are not findings. Expected values come from the scenario that wrote the corpus.
 
-mod common;
+use crate::common;
 
 use harness::audit::{run, UncommittedClass, UncommittedKind};
 

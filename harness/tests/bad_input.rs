@@ -13,8 +13,8 @@
 //! Where the released Java reader accepts what the native reader rejects (or the other way round), the
 //! case records it (`stock: Reads` with `native: Fails(..)`) and the harness output must say so.
 
-mod common;
-mod damage;
+use crate::common;
+use crate::damage;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! on the committed corpus `c26-fallback-branch` (written by Paimon 2.0.0), whose branch `b1` holds
 //! partitions 1, 2 and 4 (the scenario's writes), read by both readers of this process's release.
 
-mod common;
+use crate::common;
 
 use harness::reader::StockTableReader;
 use harness::replay::{replay, ReplayMode, ReplayOptions};

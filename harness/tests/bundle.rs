@@ -8,7 +8,7 @@
 //! `amount`, as `tests/external_readers.rs` pins it); split counts are those of the released reader's
 //! replay of the table itself.
 
-mod common;
+use crate::common;
 
 use common::{expect_exit as expect, path_str as s, read_json};
 

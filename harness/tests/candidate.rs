@@ -5,7 +5,7 @@
 //! shared/docs/commit-crash-points.md); a replay keeps the release as the reference and the candidate as one
 //! more reader; an audit names it; an unknown candidate is a usage error naming the build command.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! Every committed corpus replays identically through the released Java reader and the native reader,
 //! and the stock reader still returns what `case.json` recorded when the corpus was written.
 
-mod common;
+use crate::common;
 
 use harness::corpus::{stock_summary, StockSummary};
 use harness::reader::{StockTableReader, TableReader};

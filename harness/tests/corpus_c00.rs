@@ -10,7 +10,7 @@
 //! `PAIMON_PARITY_BUILD_VERSIONS` (space-separated, as `scripts/build-java` takes it) writes and reads the
 //! scenarios afresh in its own process (`paimon-parity corpus generate --paimon-version V`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

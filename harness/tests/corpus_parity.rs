@@ -11,7 +11,7 @@
 //! The stock side runs the release this process's JVM runs (default 1.0.0; CI runs this test a second time
 //! with `PAIMON_PARITY_PAIMON_VERSION` set to the other released line).
 
-mod common;
+use crate::common;
 
 use harness::reader::StockTableReader;
 use harness::replay::SplitVerdict;

@@ -4,7 +4,7 @@
 //! very same Arrow types on both sides. Where paimon-arrow cannot export a type (MULTISET), the native rows
 //! are checked against the written values.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@
 //! plans no split (snapshot 3 is the write half of the commit whose COMPACT half, the changelog, is lost);
 //! split counts are those of the released reader's replay of the table.
 
-mod common;
+use crate::common;
 
 use common::{expect_exit as expect, path_str as s, read_json};
 

@@ -6,7 +6,7 @@
 //! `(2, 104, 8)` (read in key order `order_no, customer`), commit 2 `+U (1, 102, 60)`; a stream replay from
 //! snapshot 1 has one split per snapshot, 4 and 1 rows.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};

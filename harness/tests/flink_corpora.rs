@@ -8,7 +8,7 @@
 //! COMPACT-half loss, and `flink_job_with_a_failure_while_writing_finishes_the_input`, f13's failure while
 //! writing): they need the Flink writer of the line (scripts/build-flink-writer) and take 15-30 s each.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@
 //! Without `chromium` on `PATH` the tests fail saying how to install it, unless `PAIMON_PARITY_NO_BROWSER=1`
 //! is set: then the browser parts are skipped with a note (the checks on the HTML text still run).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,8 +1,8 @@
 //! JVM faults: the stock reader running out of heap, Arrow memory and reader handles after replays, and a
 //! replay while another writer keeps committing to the table.
 
-mod common;
-mod damage;
+use crate::common;
+use crate::damage;
 
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! tables given where a table is expected names the tables inside, and a store URI is refused by name
 //! (exit 2), never as a missing directory.
 
-mod common;
+use crate::common;
 
 #[test]
 fn a_file_uri_replays_and_audits_the_same_table_as_its_path() {

@@ -5,7 +5,7 @@
 //! options that differ. The expected values are the 1-thread run's, which the corpus tests check against the
 //! tables' own writes; the planted difference is checked against the example reader's fault (amount + 1).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

@@ -12,8 +12,8 @@
 //! (`+I 231, -U 29, +U 29, -D 9`, its `case.json`); C11's OVERWRITE snapshot 3 is read with before files.
 //! From an object store (a real S3 server on loopback), each peer's replay equals its replay from disk.
 
-mod common;
-mod s3server;
+use crate::common;
+use crate::s3server;
 
 use std::path::PathBuf;
 use std::sync::Mutex;

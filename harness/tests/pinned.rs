@@ -2,7 +2,7 @@
 //! table as it was at N. The expected values come from a copy of the table whose later snapshots were never
 //! published (their snapshot files removed and `LATEST` set back to N), replayed by the released reader unpinned.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

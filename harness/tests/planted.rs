@@ -1,7 +1,7 @@
 //! A planted difference in the native reader's rows is caught: exit 1, and the report names the split,
 //! the row and the field, with both values.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! gives exit 1 and a report naming the split, the row ordinal and the field with both values (or, for a
 //! planning difference, the split and both plans). Expected values come from the planted change itself.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! `bench` on five of them. Nothing changed, nothing was added (no consumer, tag, temporary or lock file),
 //! nothing removed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! index. Expected values come from the scenarios' writes: the writer's commit 1 writes (1, 10), its commit 2
 //! writes (1, 20).
 
-mod common;
+use crate::common;
 
 use harness::sweep::{
     sweep, FaultMode, OpView, PointClass, RecoveryStrategy, SweepOptions, SweepReport,

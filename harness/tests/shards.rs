@@ -3,7 +3,7 @@
 //! unsharded replay's, which the corpus tests check against the tables' own writes). A merge refuses
 //! reports that are not the shards of one replay, naming the file (exit 2).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

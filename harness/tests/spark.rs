@@ -6,8 +6,8 @@
 //! PySpark comes from a virtual environment outside the clone (`scripts/spark-replay` sets it up once per
 //! machine). The tests run on the default release only: the driver and the merge are the same on every one.
 
-mod common;
-mod s3server;
+use crate::common;
+use crate::s3server;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! expected values come from each corpus's `case.json` (its snapshots as the writer committed them, the rows
 //! the released reader returned when it was written), never from the native reader.
 
-mod common;
+use crate::common;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;

@@ -5,7 +5,7 @@
 //! batch, on C07 (`corpora/c07-deletion-vectors`: lookup changelog, deletion vectors, five streaming splits)
 //! and C01 (`corpora/c01-key-order`).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

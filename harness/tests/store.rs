@@ -4,8 +4,8 @@
 //! proxy counts the S3 operations); and bad input against the live server exits 2 naming the URI and what
 //! failed, without showing the secret key.
 
-mod common;
-mod s3server;
+use crate::common;
+use crate::s3server;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

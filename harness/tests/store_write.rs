@@ -6,8 +6,8 @@
 //! left behind, and a stale `LATEST` hint. Expected classes come from the scenario's writes (commit 1 writes
 //! (1, 10), commit 2 writes (1, 20)) and from what each point leaves durable.
 
-mod common;
-mod s3server;
+use crate::common;
+use crate::s3server;
 
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! counting run (never by a hard-coded index). Expected values come from the scenario's writes: commit 1
 //! writes (1, 10), commit 2 writes (1, 20).
 
-mod common;
+use crate::common;
 
 use harness::sweep::{sweep, FaultMode, OpView, PointClass, SweepOptions, SweepReport};
 

@@ -1,8 +1,9 @@
 //! A crashed `FaultyFileIO` releases the descriptors of its open output streams (issue 33): a long sweep runs
 //! every point in one JVM, and a crash at an output stream's `close` used to leave that stream open for good.
-//! Alone in its test binary, so that no other test opens or closes descriptors while it counts them.
+//! It counts only the descriptors on files under its own table's directory, which no test beside it in this
+//! binary opens.
 
-mod common;
+use crate::common;
 
 use harness::sweep::{sweep, FaultMode, SweepOptions};
 

@@ -4,8 +4,6 @@
 //! identical: columns, types and every row in order. A table the release cannot open (a type it does not
 //! know) must be refused by both. The expected rows are the released reader's, never the native reader's.
 
-mod common;
-
 use std::path::PathBuf;
 
 use harness::reader::StockTableReader;

@@ -18,7 +18,7 @@
 //! matrix with no cell or releases not built (exit 3, never 0), a scenario the writer fails on (a failing
 //! `not-written` cell, exit 1), and that failure tried again by the next run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -12,7 +12,7 @@ use arrow_array::types::{Int32Type, Int8Type};
 use native_reader::merge::read_split;
 use native_reader::{PaimonRelease, RowKind, Table};
 
-mod common;
+use crate::common;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c49-batch-scan-mode/paimon-2.0.0")

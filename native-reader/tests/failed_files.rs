@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use native_reader::{Error, PaimonRelease, Table};
 
-mod common;
+use crate::common;
 use common::batch_read;
 
 const C53: &str = "c53-ignore-lost-and-corrupt-files";

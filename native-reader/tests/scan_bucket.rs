@@ -13,7 +13,7 @@ use native_reader::merge::read_split;
 use native_reader::scan::ScanMode;
 use native_reader::{Error, PaimonRelease, Split, Table};
 
-mod common;
+use crate::common;
 
 fn location() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/c48-scan-bucket/paimon-2.0.0/table")

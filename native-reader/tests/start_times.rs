@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use native_reader::scan::ScanMode;
 use native_reader::{Error, PaimonRelease, Table};
 
-mod common;
+use crate::common;
 use common::{batch_read, copy_dir, edit_latest_schema, recorded_batch_reads};
 
 fn corpus(name: &str) -> PathBuf {

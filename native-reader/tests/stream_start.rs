@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use native_reader::scan::ScanMode;
 use native_reader::{Error, PaimonRelease, Split, Table};
 
-mod common;
+use crate::common;
 
 fn table_of(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

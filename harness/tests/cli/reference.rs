@@ -1,6 +1,6 @@
 //! The book's command-line reference (`docs/src/reference/cli.md`) is generated from clap's command tree, so
 //! `--help` and the book cannot disagree: this test renders the page and compares it with the committed one.
-//! `PAIMON_PARITY_BLESS=1 cargo test -p harness --test cli reference` rewrites the page after a CLI change.
+//! `PAIMON_PARITY_BLESS=1 cargo test -p harness --test integration cli::reference` rewrites the page after a CLI change.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -126,7 +126,7 @@ fn render(cmd: &mut clap::Command, path: &str, out: &mut String) {
 fn page() -> String {
     let mut out = String::from(
         "<!-- Generated from the clap model (harness/src/cli/) by harness/tests/cli/reference.rs: do not edit; \
-         PAIMON_PARITY_BLESS=1 cargo test -p harness --test cli reference rewrites it. -->\n\n\
+         PAIMON_PARITY_BLESS=1 cargo test -p harness --test integration cli::reference rewrites it. -->\n\n\
          # Command-line reference\n\n\
          Every command, argument and default as `paimon-parity --help` prints them. The pages of the book explain \
          what each does.\n\n",
@@ -183,7 +183,7 @@ fn the_books_command_reference_is_the_clap_model() {
             .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
         panic!(
             "{PAGE} is not what the clap model renders (first difference at line {}: {:?} vs {:?}); after a \
-             CLI change run PAIMON_PARITY_BLESS=1 cargo test -p harness --test cli reference",
+             CLI change run PAIMON_PARITY_BLESS=1 cargo test -p harness --test integration cli::reference",
             first + 1,
             have.lines().nth(first),
             want.lines().nth(first)

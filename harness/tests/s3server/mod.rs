@@ -4,7 +4,8 @@
 //! recording proxy ([`S3Server::proxy`]), which counts the requests by S3 operation, so that a test can
 //! prove a command only read.
 
-// Shared by the store test binaries (store.rs, store_write.rs), each of which uses a part of it.
+// Shared by the store tests (store.rs, store_write.rs) and the peer readers' (peer_readers.rs), each of which uses
+// a part of it.
 #![allow(dead_code)]
 
 pub mod faulty;

@@ -8,8 +8,7 @@
 //! topic: `merging` (C01, C02, C03, C09), `aggregates` (C10, and Java's hash order), `overwrite` (C11 and
 //! the changes plans of `streaming-read-overwrite`) and `type_changes` (C12).
 
-#[path = "../common.rs"]
-mod common;
+use crate::common;
 
 mod aggregates;
 mod corpora;

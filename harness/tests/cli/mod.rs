@@ -4,9 +4,6 @@
 //! Ctrl-C), `errors` (bad input and usage errors: exit status 2 naming what is wrong) and `commands` (the
 //! other subcommands and flags: `inspect`, `bench`, `completions`, `--version`, `--help`, a closed stdout).
 
-#[path = "../common.rs"]
-mod common;
-
 mod commands;
 mod errors;
 mod flags;

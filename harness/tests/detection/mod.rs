@@ -8,8 +8,7 @@
 //! or less, another partition or bucket), `no_false_alarms` (identical data however laid out) and
 //! `unordered` (`--unordered`: a split as a multiset).
 
-#[path = "../synthetic/mod.rs"]
-mod synthetic;
+use crate::synthetic;
 
 mod fields;
 mod no_false_alarms;
