@@ -215,6 +215,7 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         "scan.file-creation-time-millis",
         "scan.tag-name",
         "incremental-between",
+        "incremental-between-timestamp",
     ]
     .iter()
     .any(|k| !options[*k].is_null())

@@ -215,6 +215,8 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c66-read-time-default-values",
     "c67-incremental-between",
     "c68-incremental-between-changelog",
+    "c69-incremental-between-timestamp",
+    "c70-incremental-between-timestamp-text",
 ];
 
 /// Every scan mode, as the tests name them.

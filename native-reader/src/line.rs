@@ -245,16 +245,19 @@ pub enum TimestampBeforeEarliest {
 }
 
 /// A batch scan of a table's own `incremental-between=<start>,<end>` (snapshot ids; delta or changelog
-/// files of the snapshots after `start` up to `end`).
+/// files of the snapshots after `start` up to `end`), or `incremental-between-timestamp` (commit times, each
+/// naming the latest snapshot committed at or before it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IncrementalBetween {
     /// 1.0.x (`IncrementalStartingScanner`): a value that is not two longs names two tags
     /// (`IncrementalTagStartingScanner`); `start` must not pass `end`; a table without a snapshot plans
     /// nothing; the splits are batch splits, read merged (`DropDeleteReader` included) as any batch split.
+    /// Times (`IncrementalTimeStampStartingScanner`) must be two longs; a table without a snapshot fails.
     BatchSplits,
     /// From 1.1.1 (`IncrementalDeltaStartingScanner`): two existing tags are read first; `end` must not be
     /// before `start`, and `start == end` or a table without a snapshot plans nothing; the splits are
-    /// streaming splits, every record read with its RowKind, unmerged.
+    /// streaming splits, every record read with its RowKind, unmerged. Times (`betweenTimestamps`) are two
+    /// longs or else two local times (`DateTimeUtils#parseTimestampData`), the end not before the start.
     StreamingSplits,
 }
 

@@ -77,7 +77,8 @@ const fn option(
 
 /// The values of a table's own `scan.mode` (and its fallback key `log.scan`) whose batch scan this reader
 /// plans (`scan::own_start`): every startup mode (`from-creation-timestamp`, from 1.2.0, fails on earlier
-/// releases as their option parser does; `incremental` reads `incremental-between` of two snapshot ids).
+/// releases as their option parser does; `incremental` reads `incremental-between` of two snapshot ids
+/// and `incremental-between-timestamp`).
 const STARTUP_MODES_READ: &[&str] = &[
     "default",
     "latest",
@@ -119,12 +120,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         EVERY,
         Refused::Unless(STARTUP_MODES_READ),
         "the fallback key of scan.mode: no startup mode the release knows (CoreOptions.StartupMode)",
-    ),
-    option(
-        "incremental-between-timestamp",
-        EVERY,
-        Refused::Always,
-        "a batch scan reads the changes between two times (incremental starting scanners)",
     ),
     option(
         "incremental-to-auto-tag",

@@ -155,3 +155,138 @@ fn an_empty_or_unread_increment() {
         Error::InvalidOption { .. }
     ));
 }
+
+/// Commit 1 of the scenario (snapshot 1): the inserts.
+const INSERTED: [&str; 8] = [
+    r#"+I ("a", 1, "v1-a1")"#,
+    r#"+I ("a", 2, "v1-a2")"#,
+    r#"+I ("a", 3, "v1-a3")"#,
+    r#"+I ("a", 4, "v1-a4")"#,
+    r#"+I ("b", 1, "v1-b1")"#,
+    r#"+I ("b", 2, "v1-b2")"#,
+    r#"+I ("b", 3, "v1-b3")"#,
+    r#"+I ("b", 4, "v1-b4")"#,
+];
+
+/// The commit time (`timeMillis`) of snapshot `id` of `table`, from its snapshot file.
+fn commit_time(table: &Path, id: i64) -> i64 {
+    let text = std::fs::read_to_string(table.join(format!("snapshot/snapshot-{id}"))).unwrap();
+    let snapshot: serde_json::Value = serde_json::from_str(&text).unwrap();
+    snapshot["timeMillis"].as_i64().unwrap()
+}
+
+/// `millis` as the UTC local time `yyyy-MM-dd HH:mm:ss.SSS`.
+fn utc_text(millis: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(millis)
+        .unwrap()
+        .format("%Y-%m-%d %H:%M:%S%.3f")
+        .to_string()
+}
+
+/// c67's table copied, its `incremental-between=1,4` replaced by `incremental-between-timestamp=value`
+/// (`value` given the copy's path, to read its commit times).
+fn between_times(value: impl Fn(&Path) -> String) -> (tempfile::TempDir, PathBuf) {
+    let (dir, table) = between("1,4");
+    let value = value(&table);
+    edit_latest_schema(
+        &table,
+        "\"incremental-between\" : \"1,4\"",
+        &format!("\"incremental-between-timestamp\" : \"{value}\""),
+    );
+    (dir, table)
+}
+
+fn times_fail_naming(table: &Path, release: PaimonRelease, text: &str) {
+    let err = batch_read(table, release).unwrap_err();
+    assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
+    assert!(err.to_string().contains(text), "{release}: {err}");
+    assert!(
+        err.to_string().contains("`incremental-between-timestamp`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn commit_times_name_the_snapshots_of_the_increment() {
+    // Snapshot 1's own time names snapshot 1 (the latest committed at or before it), snapshot 4's names 4:
+    // the increment of `incremental-between=1,4`.
+    let (_d, table) = between_times(|t| format!("{},{}", commit_time(t, 1), commit_time(t, 4)));
+    for release in PaimonRelease::ALL {
+        let expected = if release < PaimonRelease::V1_1_1 {
+            sorted(&MERGED)
+        } else {
+            sorted(&WRITTEN)
+        };
+        assert_eq!(batch_read(&table, release).unwrap(), expected, "{release}");
+    }
+    // The same as local times in UTC: read from 1.1.1; 1.0.x reads longs only (`Long.parseLong`).
+    let (_d, table) = between_times(|t| {
+        format!(
+            "{},{}",
+            utc_text(commit_time(t, 1)),
+            utc_text(commit_time(t, 4))
+        )
+    });
+    let first = utc_text(commit_time(&table, 1));
+    for release in PaimonRelease::ALL {
+        if release < PaimonRelease::V1_1_1 {
+            times_fail_naming(&table, release, &format!("For input string: \"{first}\""));
+        } else {
+            assert_eq!(
+                batch_read(&table, release).unwrap(),
+                sorted(&WRITTEN),
+                "{release}"
+            );
+        }
+    }
+    // A start before every commit names one before the earliest snapshot: commit 1's inserts are in.
+    let (_d, table) = between_times(|t| format!("0,{}", commit_time(t, 4)));
+    let mut expected: Vec<&str> = INSERTED.to_vec();
+    expected.extend(WRITTEN);
+    assert_eq!(
+        batch_read(&table, PaimonRelease::V2_0_0).unwrap(),
+        sorted(&expected)
+    );
+}
+
+#[test]
+fn times_the_release_refuses_or_that_name_no_snapshot() {
+    // Before every commit: nothing, on every release.
+    let (_d, table) = between_times(|_| "0,1".to_owned());
+    for release in PaimonRelease::ALL {
+        assert_eq!(batch_read(&table, release).unwrap(), Vec::<String>::new());
+    }
+    // Equal times: nothing (from 1.1.1 by the check, on 1.0.x as an empty range).
+    let (_d, table) = between_times(|t| format!("{0},{0}", commit_time(t, 2)));
+    for release in PaimonRelease::ALL {
+        assert_eq!(batch_read(&table, release).unwrap(), Vec::<String>::new());
+    }
+    // An end before the start: refused from 1.1.1; 1.0.x checks the snapshot ids they name.
+    let (_d, table) = between_times(|t| format!("{},{}", commit_time(t, 4), commit_time(t, 1)));
+    let (four, one) = (commit_time(&table, 4), commit_time(&table, 1));
+    times_fail_naming(
+        &table,
+        PaimonRelease::V2_0_0,
+        &format!("Ending timestamp {one} should be >= starting timestamp {four}."),
+    );
+    times_fail_naming(
+        &table,
+        PaimonRelease::V1_0_0,
+        "Starting snapshotId 4 must less than ending snapshotId 1.",
+    );
+    // Not two times.
+    let (_d, table) = between_times(|_| "x,y".to_owned());
+    times_fail_naming(
+        &table,
+        PaimonRelease::V2_0_0,
+        "The incremental-between-timestamp must specific start(exclusive) and end timestamp. But is: x,y",
+    );
+    times_fail_naming(&table, PaimonRelease::V1_0_0, "For input string: \"x\"");
+    let (_d, table) = between_times(|_| "1".to_owned());
+    times_fail_naming(&table, PaimonRelease::V2_0_0, "end timestamp. But is: 1");
+    times_fail_naming(
+        &table,
+        PaimonRelease::V1_0_0,
+        "The incremental-between or incremental-between-timestamp  must specific",
+    );
+}

@@ -123,27 +123,35 @@ pub(super) fn with_snapshot_times(
                 snapshot,
                 plus_millis,
                 as_text,
+                to_snapshot,
+                to_plus_millis,
             } => {
-                let time = snapshots
-                    .snapshot(*snapshot)
-                    .map_err(|e| {
-                        Error::Scenario(format!(
-                            "set-option-to-snapshot-time `{key}`: snapshot {snapshot}: {e}"
-                        ))
-                    })?
-                    .time_millis;
-                let millis = time + plus_millis;
-                let value = match as_text {
-                    false => millis.to_string(),
-                    true => chrono::DateTime::from_timestamp_millis(millis)
-                        .ok_or_else(|| {
+                let time = |snapshot: i64, plus_millis: i64| -> Result<String> {
+                    let millis = snapshots
+                        .snapshot(snapshot)
+                        .map_err(|e| {
                             Error::Scenario(format!(
-                                "set-option-to-snapshot-time `{key}`: {millis} ms is out of range"
+                                "set-option-to-snapshot-time `{key}`: snapshot {snapshot}: {e}"
                             ))
                         })?
-                        .format("%Y-%m-%d %H:%M:%S%.3f")
-                        .to_string(),
+                        .time_millis
+                        + plus_millis;
+                    match as_text {
+                        false => Ok(millis.to_string()),
+                        true => Ok(chrono::DateTime::from_timestamp_millis(millis)
+                            .ok_or_else(|| {
+                                Error::Scenario(format!(
+                                    "set-option-to-snapshot-time `{key}`: {millis} ms is out of range"
+                                ))
+                            })?
+                            .format("%Y-%m-%d %H:%M:%S%.3f")
+                            .to_string()),
+                    }
                 };
+                let mut value = time(*snapshot, *plus_millis)?;
+                if let Some(to) = to_snapshot {
+                    value = format!("{value},{}", time(*to, *to_plus_millis)?);
+                }
                 Ok(SchemaChange::SetOption {
                     key: key.clone(),
                     value,

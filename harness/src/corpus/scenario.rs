@@ -510,7 +510,8 @@ pub enum SchemaChange {
     /// `SchemaChange.setOption(key, value)` where the value is the commit time (`timeMillis`, milliseconds
     /// since the epoch) of snapshot `snapshot` plus `plus_millis`, read from the snapshot file when the step
     /// runs: how a scenario names a time between two of its own commits (`scan.timestamp-millis`,
-    /// `scan.file-creation-time-millis`, `scan.timestamp` with `as_text`).
+    /// `scan.file-creation-time-millis`, `scan.timestamp` with `as_text`). With `to_snapshot`, two such
+    /// times joined by a comma, `start,end` (`incremental-between-timestamp`).
     SetOptionToSnapshotTime {
         /// Option key.
         key: String,
@@ -523,7 +524,18 @@ pub enum SchemaChange {
         /// milliseconds.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         as_text: bool,
+        /// The snapshot whose commit time (plus `to_plus_millis`) is the second time of the value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to_snapshot: Option<i64>,
+        /// Added to the second time (may be negative).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        to_plus_millis: i64,
     },
+}
+
+/// Whether an offset is 0 (left out of the JSON).
+fn is_zero(millis: &i64) -> bool {
+    *millis == 0
 }
 
 /// What a random burst compacts before each commit (`compact` in the JSON).

@@ -306,6 +306,51 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: incremental-between must be null when you use latest-full for scan.mode",
     },
+    // The same for `incremental-between-timestamp`.
+    ReleaseLimit {
+        corpus: "c69-incremental-between-timestamp",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between-timestamp] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c69-incremental-between-timestamp",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between-timestamp] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c69-incremental-between-timestamp",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: incremental-between-timestamp must be null when you use latest-full for scan.mode",
+    },
+    ReleaseLimit {
+        corpus: "c70-incremental-between-timestamp-text",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between-timestamp] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c70-incremental-between-timestamp-text",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between-timestamp] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c70-incremental-between-timestamp-text",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: incremental-between-timestamp must be null when you use latest-full for scan.mode",
+    },
+    // 1.0.x reads `incremental-between-timestamp` as two longs (`Long.parseLong`): c70's local times fail the
+    // batch scan on both readers.
+    ReleaseLimit {
+        corpus: "c70-incremental-between-timestamp-text",
+        releases: &["1.0.0", "1.0.1"],
+        modes: &["batch"],
+        problem: "stock reader: java.lang.NumberFormatException: For input string: \"",
+    },
     // Two records of one key with the same sequence number under `sort-engine=min-heap`: the released
     // reader orders them by its `java.util.PriorityQueue`, which the native reader refuses by name to guess
     // (the merge reads: latest-full and batch; the streams read each commit's file alone).

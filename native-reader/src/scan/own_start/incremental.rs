@@ -18,6 +18,15 @@
 //!
 //! `$ro` of a primary-key table keeps the files of the top level alone, as its scan's level filter does.
 //!
+//! `incremental-between-timestamp=<start>,<end>` names the same increment by commit times
+//! ([`plan_between_times`]): `start` becomes the latest snapshot committed at or before it (one before the
+//! earliest when every snapshot is later), `end` likewise (the latest snapshot when none is that early), each
+//! found by the release's binary search (`SnapshotManager#earlierOrEqualTimeMills`); a range that misses
+//! every snapshot plans nothing. 1.0.x (`IncrementalTimeStampStartingScanner`) reads two longs; from 1.1.1
+//! (`IncrementalDeltaStartingScanner#betweenTimestamps`) two longs or else two local times as
+//! `DateTimeUtils#parseTimestampData` reads them in the JVM's zone (UTC in the bridge), `end` not before
+//! `start`, and equal times plan nothing.
+//!
 //! Not modelled, refused by name: a table whose batch scan filters level 0 out (deletion vectors,
 //! `first-row`: the scan's level filter applies to the increment too), a table with a fallback or primary
 //! branch.
@@ -32,6 +41,7 @@ use crate::table::Table;
 use super::startup::{
     StartOptions, INCREMENTAL_BETWEEN, INCREMENTAL_BETWEEN_SCAN_MODE, INCREMENTAL_BETWEEN_TIMESTAMP,
 };
+use super::time_travel::{earlier_or_equal, latest_and_earliest, parse_timestamp_text};
 use super::Start;
 
 /// Which manifest list of each snapshot an increment reads (`ScanMode.DELTA`, `ScanMode.CHANGELOG`).
@@ -46,8 +56,8 @@ enum Changes {
 /// Errors: [`Error::InvalidOption`] naming the schema directory for a value the release refuses (not two
 /// parts, not two snapshot ids on 1.1.1 on, `start` after `end`, a range outside the snapshots kept, an
 /// unknown scan mode), with the release's message; [`Error::Unsupported`] for what is not read natively
-/// (tags, `incremental-between-timestamp`, `diff`, see the module doc); [`Error::Snapshot`] for a DELETE
-/// entry in an increment; the snapshot and manifest files' read errors.
+/// (tags, `diff`, see the module doc); [`Error::Snapshot`] for a DELETE entry in an increment; the
+/// snapshot and manifest files' read errors. `incremental-between-timestamp`: as [`plan_between_times`].
 pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
     let schema_dir = table.path().join("schema");
     let refused = |key: &str, message: String| {
@@ -58,9 +68,7 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
         reason,
     };
     let Some(value) = options.incremental_between.as_deref() else {
-        return Err(unsupported(format!(
-            "the table's own {INCREMENTAL_BETWEEN_TIMESTAMP} (an increment between two times)"
-        )));
+        return plan_between_times(table, options);
     };
     let rule = table.release().rules().incremental_between;
     let parts = java_split_comma(value);
@@ -88,12 +96,7 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
              IncrementalDiffStartingScanner)"
         ))
     };
-    if table.primary().is_some() || table.fallback().is_some() {
-        return Err(unsupported(format!(
-            "the table's own {INCREMENTAL_BETWEEN}={value} on a table with a fallback or primary branch \
-             (what the released reader gives the other branch is not modelled)"
-        )));
-    }
+    refuse_other_branch(table, INCREMENTAL_BETWEEN, value)?;
     let manager = table.snapshot_manager();
     let ids = (start.parse::<i64>(), end.parse::<i64>());
     let (start, end, changes) = match rule {
@@ -160,6 +163,137 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
     plan_increment(table, start, end, changes, rule)
 }
 
+/// The batch plan of `table`'s own `incremental-between-timestamp` (see the module doc).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory for a value the release refuses (not two
+/// parts; 1.0.x: a part that is no long; 1.1.1 on: not two longs nor two local times, `end` before
+/// `start`; `start` after `end` once both are snapshot ids), with the release's message;
+/// [`Error::Unsupported`] for a 1.0.x table without snapshots (the release fails on a null earliest snapshot
+/// id), and as [`plan`] for the rest.
+fn plan_between_times(table: &Table, options: &StartOptions) -> Result<Start> {
+    let value = options
+        .incremental_between_timestamp
+        .as_deref()
+        .unwrap_or_default();
+    let refused = |message: String| {
+        InvalidOption::new(INCREMENTAL_BETWEEN_TIMESTAMP, ValueError::Refused(message))
+            .at(table.path().join("schema"))
+    };
+    refuse_other_branch(table, INCREMENTAL_BETWEEN_TIMESTAMP, value)?;
+    let rule = table.release().rules().incremental_between;
+    let parts = java_split_comma(value);
+    let manager = table.snapshot_manager();
+    let (start, end, changes) = match rule {
+        IncrementalBetween::BatchSplits => {
+            // `CoreOptions#incrementalBetween` reads either option, with one message for both.
+            let [start, end] = parts[..] else {
+                return Err(refused(format!(
+                    "The incremental-between or incremental-between-timestamp  must specific start(exclusive) \
+                     and end snapshot or timestamp, for example, 'incremental-between'='5,10' means changes \
+                     between snapshot 5 and snapshot 10. But is: {value}"
+                )));
+            };
+            let changes = changes(table, options)?;
+            // `Long.parseLong`'s `NumberFormatException`, start first.
+            let long = |s: &str| {
+                s.parse::<i64>()
+                    .map_err(|_| refused(format!("For input string: \"{s}\"")))
+            };
+            let (start, end) = (long(start)?, long(end)?);
+            let Some((latest, earliest)) = latest_and_earliest(table)? else {
+                return Err(Error::Unsupported {
+                    path: manager.snapshot_dir(),
+                    reason: format!(
+                        "the table's own {INCREMENTAL_BETWEEN_TIMESTAMP} on a table without snapshots (the \
+                         released 1.0.x reader fails on a null earliest snapshot id)"
+                    ),
+                });
+            };
+            if start > manager.snapshot(latest)?.time_millis || end < earliest.time_millis {
+                return Ok(Start::Nothing);
+            }
+            let (start_id, end_id) = ids_between(table, start, end, latest, &earliest)?;
+            if start_id > end_id {
+                // `IncrementalStartingScanner#checkScanSnapshotIdValidity`.
+                return Err(refused(format!(
+                    "Starting snapshotId {start_id} must less than ending snapshotId {end_id}."
+                )));
+            }
+            (start_id, end_id, changes)
+        }
+        IncrementalBetween::StreamingSplits => {
+            let message = || {
+                refused(format!(
+                    "The incremental-between-timestamp must specific start(exclusive) and end timestamp. \
+                     But is: {value}"
+                ))
+            };
+            let [start, end] = parts[..] else {
+                return Err(message());
+            };
+            let (start, end) = match (start.parse::<i64>(), end.parse::<i64>()) {
+                (Ok(start), Ok(end)) => (start, end),
+                _ => match (parse_timestamp_text(start), parse_timestamp_text(end)) {
+                    (Some(start), Some(end)) => (start, end),
+                    _ => return Err(message()),
+                },
+            };
+            let Some((latest, earliest)) = latest_and_earliest(table)? else {
+                return Ok(Start::Nothing);
+            };
+            if end < start {
+                return Err(refused(format!(
+                    "Ending timestamp {end} should be >= starting timestamp {start}."
+                )));
+            }
+            if start == end
+                || start > manager.snapshot(latest)?.time_millis
+                || end < earliest.time_millis
+            {
+                return Ok(Start::Nothing);
+            }
+            let changes = changes(table, options)?;
+            let (start_id, end_id) = ids_between(table, start, end, latest, &earliest)?;
+            (start_id, end_id, changes)
+        }
+    };
+    plan_increment(table, start, end, changes, rule)
+}
+
+/// The snapshot ids an increment between the commit times `start` and `end` reads between: the latest
+/// snapshot committed at or before `start` (one before the earliest when the earliest is later), and the
+/// latest committed at or before `end` (the latest snapshot when none is).
+///
+/// Errors: the snapshot files' read errors.
+fn ids_between(
+    table: &Table,
+    start: i64,
+    end: i64,
+    latest: i64,
+    earliest: &crate::snapshot::Snapshot,
+) -> Result<(i64, i64)> {
+    let start_id = match earlier_or_equal(table, start)? {
+        Some(found) if earliest.time_millis <= start => found.id,
+        _ => earliest.id - 1,
+    };
+    let end_id = earlier_or_equal(table, end)?.map_or(latest, |found| found.id);
+    Ok((start_id, end_id))
+}
+
+/// An increment of a table with a fallback or primary branch: refused by name.
+fn refuse_other_branch(table: &Table, key: &str, value: &str) -> Result<()> {
+    if table.primary().is_some() || table.fallback().is_some() {
+        return Err(Error::Unsupported {
+            path: table.path().join("schema"),
+            reason: format!(
+                "the table's own {key}={value} on a table with a fallback or primary branch (what the \
+                 released reader gives the other branch is not modelled)"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// The splits of the increment (start, end] (see the module doc).
 fn plan_increment(
     table: &Table,
@@ -172,7 +306,8 @@ fn plan_increment(
         return Err(Error::Unsupported {
             path: table.path().join("schema"),
             reason: format!(
-                "the table's own {INCREMENTAL_BETWEEN} on a table whose batch scan leaves level 0 out \
+                "the table's own increment ({INCREMENTAL_BETWEEN} or {INCREMENTAL_BETWEEN_TIMESTAMP}) on a \
+                 table whose batch scan leaves level 0 out \
                  (deletion vectors or first-row: the scan's level filter applies to the increment too)"
             ),
         });

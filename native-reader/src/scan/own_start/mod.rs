@@ -24,9 +24,9 @@
 //!
 //! A snapshot read for the first three must have the latest schema's columns: the released reader reads a
 //! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
-//! does not (refused by name). `incremental-between` of two snapshot ids plans the increment between them
-//! ([`incremental`]). The other start options (`scan.watermark`, `scan.version`,
-//! `incremental-between-timestamp`, `incremental-to-auto-tag`) stay refused by name
+//! does not (refused by name). `incremental-between` of two snapshot ids and `incremental-between-timestamp`
+//! of two commit times plan the increment between them ([`incremental`]). The other start options
+//! (`scan.watermark`, `scan.version`, `incremental-to-auto-tag`) stay refused by name
 //! ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
 mod incremental;

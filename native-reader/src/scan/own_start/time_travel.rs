@@ -89,7 +89,7 @@ pub(super) fn earlier_than(table: &Table, millis: i64) -> Result<Option<i64>> {
 /// The latest snapshot id and the earliest snapshot, where both searches start; `None` without snapshots.
 ///
 /// Errors: as [`earliest_existing`].
-fn latest_and_earliest(table: &Table) -> Result<Option<(i64, Snapshot)>> {
+pub(super) fn latest_and_earliest(table: &Table) -> Result<Option<(i64, Snapshot)>> {
     let Some(latest) = table.snapshot_manager().latest_snapshot_id()? else {
         return Ok(None);
     };
