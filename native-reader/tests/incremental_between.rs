@@ -71,24 +71,33 @@ fn the_increment_is_read_record_by_record_from_1_1_and_merged_before() {
     }
 }
 
-/// c67's table copied, its `incremental-between` set to `value`.
-fn between(value: &str) -> (tempfile::TempDir, PathBuf) {
+const BETWEEN: &str = "incremental-between";
+const BETWEEN_TIMES: &str = "incremental-between-timestamp";
+
+/// c67's table copied, its `incremental-between=1,4` replaced by `key=value`.
+fn with_option(key: &str, value: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("table");
     copy_dir(&corpus("c67-incremental-between").join("table"), &table);
     edit_latest_schema(
         &table,
         "\"incremental-between\" : \"1,4\"",
-        &format!("\"incremental-between\" : \"{value}\""),
+        &format!("\"{key}\" : \"{value}\""),
     );
     (dir, table)
 }
 
-fn fails_naming(table: &Path, release: PaimonRelease, text: &str) {
+/// c67's table copied, its `incremental-between` set to `value`.
+fn between(value: &str) -> (tempfile::TempDir, PathBuf) {
+    with_option(BETWEEN, value)
+}
+
+/// A batch read of `table` as `release` fails on option `key`, with `text` in its message.
+fn fails_naming(table: &Path, release: PaimonRelease, key: &str, text: &str) {
     let err = batch_read(table, release).unwrap_err();
     assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
     assert!(err.to_string().contains(text), "{release}: {err}");
-    assert!(err.to_string().contains("`incremental-between`"), "{err}");
+    assert!(err.to_string().contains(&format!("`{key}`")), "{err}");
 }
 
 #[test]
@@ -97,11 +106,13 @@ fn a_range_the_release_refuses_fails_with_its_message() {
     fails_naming(
         &table,
         PaimonRelease::V1_0_0,
+        BETWEEN,
         "Starting snapshotId 4 must less than ending snapshotId 1.",
     );
     fails_naming(
         &table,
         PaimonRelease::V2_0_0,
+        BETWEEN,
         "Ending snapshotId should >= starting snapshotId 1. [4]",
     );
     let (_d, table) = between("1,9");
@@ -109,15 +120,21 @@ fn a_range_the_release_refuses_fails_with_its_message() {
         fails_naming(
             &table,
             release,
+            BETWEEN,
             "The specified scan snapshotId range [1, 9] is out of available snapshotId range [1, 5].",
         );
     }
     let (_d, table) = between("1");
-    fails_naming(&table, PaimonRelease::V2_0_0, "But is: 1");
+    fails_naming(&table, PaimonRelease::V2_0_0, BETWEEN, "But is: 1");
     // Two parts that are neither tags nor snapshot ids: 1.0.x takes them for tags, and fails on the first
     // that does not exist.
     let (_d, table) = between("x,y");
-    fails_naming(&table, PaimonRelease::V2_0_0, "Didn't find two tags");
+    fails_naming(
+        &table,
+        PaimonRelease::V2_0_0,
+        BETWEEN,
+        "Didn't find two tags",
+    );
     let err = batch_read(&table, PaimonRelease::V1_0_0).unwrap_err();
     assert!(matches!(err, Error::Snapshot { .. }), "{err}");
     assert!(err.to_string().contains("Tag 'x' doesn't exist."), "{err}");
@@ -168,8 +185,9 @@ const INSERTED: [&str; 8] = [
     r#"+I ("b", 4, "v1-b4")"#,
 ];
 
-/// The commit time (`timeMillis`) of snapshot `id` of `table`, from its snapshot file.
-fn commit_time(table: &Path, id: i64) -> i64 {
+/// The commit time (`timeMillis`) of snapshot `id` of c67's table, from its snapshot file.
+fn commit_time(id: i64) -> i64 {
+    let table = corpus("c67-incremental-between").join("table");
     let text = std::fs::read_to_string(table.join(format!("snapshot/snapshot-{id}"))).unwrap();
     let snapshot: serde_json::Value = serde_json::from_str(&text).unwrap();
     snapshot["timeMillis"].as_i64().unwrap()
@@ -183,34 +201,16 @@ fn utc_text(millis: i64) -> String {
         .to_string()
 }
 
-/// c67's table copied, its `incremental-between=1,4` replaced by `incremental-between-timestamp=value`
-/// (`value` given the copy's path, to read its commit times).
-fn between_times(value: impl Fn(&Path) -> String) -> (tempfile::TempDir, PathBuf) {
-    let (dir, table) = between("1,4");
-    let value = value(&table);
-    edit_latest_schema(
-        &table,
-        "\"incremental-between\" : \"1,4\"",
-        &format!("\"incremental-between-timestamp\" : \"{value}\""),
-    );
-    (dir, table)
-}
-
-fn times_fail_naming(table: &Path, release: PaimonRelease, text: &str) {
-    let err = batch_read(table, release).unwrap_err();
-    assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
-    assert!(err.to_string().contains(text), "{release}: {err}");
-    assert!(
-        err.to_string().contains("`incremental-between-timestamp`"),
-        "{err}"
-    );
+/// c67's table copied, its `incremental-between=1,4` replaced by `incremental-between-timestamp=value`.
+fn between_times(value: &str) -> (tempfile::TempDir, PathBuf) {
+    with_option(BETWEEN_TIMES, value)
 }
 
 #[test]
 fn commit_times_name_the_snapshots_of_the_increment() {
     // Snapshot 1's own time names snapshot 1 (the latest committed at or before it), snapshot 4's names 4:
     // the increment of `incremental-between=1,4`.
-    let (_d, table) = between_times(|t| format!("{},{}", commit_time(t, 1), commit_time(t, 4)));
+    let (_d, table) = between_times(&format!("{},{}", commit_time(1), commit_time(4)));
     for release in PaimonRelease::ALL {
         let expected = if release < PaimonRelease::V1_1_1 {
             sorted(&MERGED)
@@ -220,17 +220,20 @@ fn commit_times_name_the_snapshots_of_the_increment() {
         assert_eq!(batch_read(&table, release).unwrap(), expected, "{release}");
     }
     // The same as local times in UTC: read from 1.1.1; 1.0.x reads longs only (`Long.parseLong`).
-    let (_d, table) = between_times(|t| {
-        format!(
-            "{},{}",
-            utc_text(commit_time(t, 1)),
-            utc_text(commit_time(t, 4))
-        )
-    });
-    let first = utc_text(commit_time(&table, 1));
+    let (_d, table) = between_times(&format!(
+        "{},{}",
+        utc_text(commit_time(1)),
+        utc_text(commit_time(4))
+    ));
+    let first = utc_text(commit_time(1));
     for release in PaimonRelease::ALL {
         if release < PaimonRelease::V1_1_1 {
-            times_fail_naming(&table, release, &format!("For input string: \"{first}\""));
+            fails_naming(
+                &table,
+                release,
+                BETWEEN_TIMES,
+                &format!("For input string: \"{first}\""),
+            );
         } else {
             assert_eq!(
                 batch_read(&table, release).unwrap(),
@@ -240,7 +243,7 @@ fn commit_times_name_the_snapshots_of_the_increment() {
         }
     }
     // A start before every commit names one before the earliest snapshot: commit 1's inserts are in.
-    let (_d, table) = between_times(|t| format!("0,{}", commit_time(t, 4)));
+    let (_d, table) = between_times(&format!("0,{}", commit_time(4)));
     let mut expected: Vec<&str> = INSERTED.to_vec();
     expected.extend(WRITTEN);
     assert_eq!(
@@ -252,41 +255,55 @@ fn commit_times_name_the_snapshots_of_the_increment() {
 #[test]
 fn times_the_release_refuses_or_that_name_no_snapshot() {
     // Before every commit: nothing, on every release.
-    let (_d, table) = between_times(|_| "0,1".to_owned());
+    let (_d, table) = between_times("0,1");
     for release in PaimonRelease::ALL {
         assert_eq!(batch_read(&table, release).unwrap(), Vec::<String>::new());
     }
     // Equal times: nothing (from 1.1.1 by the check, on 1.0.x as an empty range).
-    let (_d, table) = between_times(|t| format!("{0},{0}", commit_time(t, 2)));
+    let (_d, table) = between_times(&format!("{0},{0}", commit_time(2)));
     for release in PaimonRelease::ALL {
         assert_eq!(batch_read(&table, release).unwrap(), Vec::<String>::new());
     }
     // An end before the start: refused from 1.1.1; 1.0.x checks the snapshot ids they name.
-    let (_d, table) = between_times(|t| format!("{},{}", commit_time(t, 4), commit_time(t, 1)));
-    let (four, one) = (commit_time(&table, 4), commit_time(&table, 1));
-    times_fail_naming(
+    let (_d, table) = between_times(&format!("{},{}", commit_time(4), commit_time(1)));
+    let (four, one) = (commit_time(4), commit_time(1));
+    fails_naming(
         &table,
         PaimonRelease::V2_0_0,
+        BETWEEN_TIMES,
         &format!("Ending timestamp {one} should be >= starting timestamp {four}."),
     );
-    times_fail_naming(
+    fails_naming(
         &table,
         PaimonRelease::V1_0_0,
+        BETWEEN_TIMES,
         "Starting snapshotId 4 must less than ending snapshotId 1.",
     );
     // Not two times.
-    let (_d, table) = between_times(|_| "x,y".to_owned());
-    times_fail_naming(
+    let (_d, table) = between_times("x,y");
+    fails_naming(
         &table,
         PaimonRelease::V2_0_0,
+        BETWEEN_TIMES,
         "The incremental-between-timestamp must specific start(exclusive) and end timestamp. But is: x,y",
     );
-    times_fail_naming(&table, PaimonRelease::V1_0_0, "For input string: \"x\"");
-    let (_d, table) = between_times(|_| "1".to_owned());
-    times_fail_naming(&table, PaimonRelease::V2_0_0, "end timestamp. But is: 1");
-    times_fail_naming(
+    fails_naming(
         &table,
         PaimonRelease::V1_0_0,
+        BETWEEN_TIMES,
+        "For input string: \"x\"",
+    );
+    let (_d, table) = between_times("1");
+    fails_naming(
+        &table,
+        PaimonRelease::V2_0_0,
+        BETWEEN_TIMES,
+        "end timestamp. But is: 1",
+    );
+    fails_naming(
+        &table,
+        PaimonRelease::V1_0_0,
+        BETWEEN_TIMES,
         "The incremental-between or incremental-between-timestamp  must specific",
     );
 }
