@@ -88,6 +88,29 @@ pub(crate) use file_set::{read_snapshot_entries, BucketFilter};
 pub use follow_up::binary_row_hash;
 pub use mode::{ScanMode, SCAN_MODE, SCAN_SNAPSHOT_ID};
 pub(crate) use own_start::travelled_snapshot;
+pub(crate) use starting::batch_splits_by_partition_at;
+
+/// The snapshot a batch scan that names none reads, when the table's own start options make it one other
+/// than the latest (`scan.snapshot-id`, `scan.tag-name` of a kept snapshot, `scan.timestamp-millis`, …):
+/// `Ok(Some(Some(id)))`; `Ok(Some(None))` when that scan plans nothing; `Ok(None)` when the start is not
+/// one snapshot's batch scan (an increment, a file creation time, an expired tag).
+///
+/// Errors: as [`plan`]'s start options.
+pub(crate) fn own_start_snapshot(table: &Table) -> Result<Option<Option<i64>>> {
+    Ok(
+        match own_start::with_table_start(table, ScanMode::Batch { snapshot: None })? {
+            own_start::Start::Mode(ScanMode::Batch { snapshot }) => Some(snapshot),
+            // A tag's snapshot, while the snapshot is kept (the same file the tag copies).
+            own_start::Start::Tagged(tagged)
+                if table.snapshot_manager().snapshot_exists(tagged.id) =>
+            {
+                Some(Some(tagged.id))
+            }
+            own_start::Start::Nothing => Some(None),
+            _ => None,
+        },
+    )
+}
 pub use split_generator::data_file_desc;
 pub use starting::{plan_latest_full, plan_stream, plan_stream_full};
 

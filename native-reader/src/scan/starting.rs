@@ -293,7 +293,18 @@ pub(crate) fn batch_splits_by_partition(
     table: &Table,
     all_levels: bool,
 ) -> Result<Vec<PartitionSplits>> {
-    let Some((snapshot, groups)) = batch_files_of(table, None, all_levels)? else {
+    batch_splits_by_partition_at(table, None, all_levels)
+}
+
+/// [`batch_splits_by_partition`] of snapshot `snapshot` (the latest when `None`).
+///
+/// Errors: as [`batch_splits_by_partition`]; [`Error::Snapshot`] for a snapshot outside the ones kept.
+pub(crate) fn batch_splits_by_partition_at(
+    table: &Table,
+    snapshot: Option<i64>,
+    all_levels: bool,
+) -> Result<Vec<PartitionSplits>> {
+    let Some((snapshot, groups)) = batch_files_of(table, snapshot, all_levels)? else {
         return Ok(Vec::new());
     };
     let mut files: HashMap<(Vec<u8>, i32, String), DataFileMeta> = HashMap::new();

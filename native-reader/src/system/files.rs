@@ -1,5 +1,8 @@
 //! `$files` (`FilesTable`): one row per data file of the latest snapshot's batch scan, partition by
-//! partition, with its manifest record rendered as the released reader renders it.
+//! partition, with its manifest record rendered as the released reader renders it. A table's own start
+//! option that names one snapshot (`scan.snapshot-id`, a kept tag's snapshot, `scan.timestamp-millis`,
+//! `scan.mode=compacted-full`, …) makes each partition's scan read that snapshot; the partitions are still
+//! the latest snapshot's.
 //!
 //! Order: the partitions as the snapshot reader lists them (`SnapshotReader.partitions()`: the values of a
 //! `ConcurrentHashMap` keyed by the partition row, i.e. by bin of the row's hash; see [`partition_order`]),
@@ -92,22 +95,35 @@ type Rows = Vec<Vec<Datum>>;
 /// the native reader's own; within a partition the rows keep the released reader's order.
 ///
 /// Errors: manifest and snapshot errors naming the file; [`Error::Unsupported`] naming the table or the
-/// data file for what is not reproduced: a table read at another snapshot than the latest
-/// (`scan.snapshot-id`, …); a value whose string is not reproducible
+/// data file for what is not reproduced: a table whose own start is no one snapshot's batch scan (a file
+/// creation time, an increment, an expired tag's snapshot); the start options' errors
+/// ([`crate::scan::plan`]); a value whose string is not reproducible
 /// (CHAR partitions); stats whose evolution is not modelled ([`super::files_stats`]); a file name without
 /// extension (the released reader throws).
 pub(crate) fn rows(table: &Table) -> Result<(Rows, Vec<Range<usize>>)> {
-    super::files_tables::refuse_other_snapshots(table, "files")?;
+    // A table's own start option: the partitions are still the latest snapshot's, each planned by the
+    // table's batch scan (`newScan()`), which reads the start's snapshot.
+    let start = match super::files_tables::refuse_other_snapshots(table, "files") {
+        Ok(()) => None,
+        Err(refused) => match crate::scan::own_start_snapshot(table)? {
+            Some(Some(id)) => Some(id),
+            Some(None) => return Ok((Vec::new(), Vec::new())),
+            None => return Err(refused),
+        },
+    };
     let rule = table.release().rules().files_table;
     let Some(id) = table.snapshot_manager().latest_snapshot_id()? else {
         return Ok((Vec::new(), Vec::new()));
     };
     let snapshot = table.snapshot(id)?;
     let bins = partition_order(table, &snapshot)?;
+    let all_levels = rule >= FilesTable::AllLevels;
+    let by_partition = match start {
+        Some(at) => crate::scan::batch_splits_by_partition_at(table, Some(at), all_levels)?,
+        None => crate::scan::splits_by_partition(table, all_levels)?,
+    };
     let mut planned: HashMap<Vec<u8>, Vec<(crate::split::Split, Vec<DataFileMeta>)>> =
-        crate::scan::splits_by_partition(table, rule >= FilesTable::AllLevels)?
-            .into_iter()
-            .collect();
+        by_partition.into_iter().collect();
     let mut evolutions = super::files_stats::Evolutions::new(table)?;
     let mut out = Vec::new();
     let mut unordered = Vec::new();
