@@ -99,7 +99,7 @@ pub(crate) use starting::batch_splits_by_partition_at;
 pub(crate) fn own_start_snapshot(table: &Table) -> Result<Option<Option<i64>>> {
     Ok(
         match own_start::with_table_start(table, ScanMode::Batch { snapshot: None })? {
-            own_start::Start::Mode(ScanMode::Batch { snapshot }) => Some(snapshot),
+            own_start::Start::Mode(ScanMode::Batch { snapshot: Some(id) }) => Some(Some(id)),
             // A tag's snapshot, while the snapshot is kept (the same file the tag copies).
             own_start::Start::Tagged(tagged)
                 if table.snapshot_manager().snapshot_exists(tagged.id) =>
