@@ -73,22 +73,7 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
     let rule = table.release().rules().incremental_between;
     let parts = java_split_comma(value);
     let [start, end] = parts[..] else {
-        let what = match rule {
-            IncrementalBetween::BatchSplits => {
-                "incremental-between or incremental-between-timestamp  must specific start(exclusive) and end \
-                 snapshot or timestamp,"
-            }
-            IncrementalBetween::StreamingSplits => {
-                "incremental-between must specific start(exclusive) and end snapshot,"
-            }
-        };
-        return Err(refused(
-            INCREMENTAL_BETWEEN,
-            format!(
-                "The {what} for example, 'incremental-between'='5,10' means changes between snapshot 5 and \
-                 snapshot 10. But is: {value}"
-            ),
-        ));
+        return Err(refused(INCREMENTAL_BETWEEN, not_two_parts(rule, value)));
     };
     let tags = || {
         unsupported(format!(
@@ -187,11 +172,7 @@ fn plan_between_times(table: &Table, options: &StartOptions) -> Result<Start> {
         IncrementalBetween::BatchSplits => {
             // `CoreOptions#incrementalBetween` reads either option, with one message for both.
             let [start, end] = parts[..] else {
-                return Err(refused(format!(
-                    "The incremental-between or incremental-between-timestamp  must specific start(exclusive) \
-                     and end snapshot or timestamp, for example, 'incremental-between'='5,10' means changes \
-                     between snapshot 5 and snapshot 10. But is: {value}"
-                )));
+                return Err(refused(not_two_parts(rule, value)));
             };
             let changes = changes(table, options)?;
             // `Long.parseLong`'s `NumberFormatException`, start first.
@@ -258,6 +239,24 @@ fn plan_between_times(table: &Table, options: &StartOptions) -> Result<Start> {
         }
     };
     plan_increment(table, start, end, changes, rule)
+}
+
+/// `CoreOptions#incrementalBetween`'s message for a value that is not two parts: 1.0.x reads either option
+/// there, with one message for both; from 1.1.1 it reads `incremental-between` alone.
+fn not_two_parts(rule: IncrementalBetween, value: &str) -> String {
+    let what = match rule {
+        IncrementalBetween::BatchSplits => {
+            "incremental-between or incremental-between-timestamp  must specific start(exclusive) and end \
+             snapshot or timestamp,"
+        }
+        IncrementalBetween::StreamingSplits => {
+            "incremental-between must specific start(exclusive) and end snapshot,"
+        }
+    };
+    format!(
+        "The {what} for example, 'incremental-between'='5,10' means changes between snapshot 5 and snapshot \
+         10. But is: {value}"
+    )
 }
 
 /// The snapshot ids an increment between the commit times `start` and `end` reads between: the latest
