@@ -310,7 +310,11 @@ const RULES: &[Rule] = &[
     Rule {
         name: "incremental_between",
         value: |r| format!("{:?}", r.incremental_between),
-        applies: |t, m| !streaming(m) && t.options.contains_key("incremental-between"),
+        applies: |t, m| {
+            !streaming(m)
+                && (t.options.contains_key("incremental-between")
+                    || t.options.contains_key("incremental-between-timestamp"))
+        },
         column: None,
     },
     Rule {
