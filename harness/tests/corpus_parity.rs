@@ -217,6 +217,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c68-incremental-between-changelog",
     "c69-incremental-between-timestamp",
     "c70-incremental-between-timestamp-text",
+    "c71-table-scan-watermark",
 ];
 
 /// Every scan mode, as the tests name them.

@@ -33,7 +33,8 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
                 // this disk wherever it is copied: not a store's table.
                 .filter(|dir| !common::holds_absolute_paths(dir))
                 // A table whose own `scan.snapshot-id` fails its `latest-full` scan on both readers (the
-                // release's validation, C57): `--mode all` exits 2 on it, from disk as from the store.
+                // release's validation, C57; a tag's or watermark's, its streams, C58 and C71): `--mode all`
+                // exits 2 on it, from disk as from the store.
                 .filter(|dir| !own_start_option(&dir.join("table")))
                 // A key whose records tie on their sequence under `sort-engine=min-heap` (C65), refused by
                 // name by the native reader: `--mode all` exits 2 on it, from disk as from the store.
@@ -68,7 +69,7 @@ fn upload_corpora(server: &S3Server) -> Vec<(PathBuf, String)> {
         .clone()
 }
 
-/// Whether the latest schema of `table` sets its own `scan.snapshot-id` or `scan.tag-name`.
+/// Whether the latest schema of `table` sets its own `scan.snapshot-id`, `scan.tag-name` or `scan.watermark`.
 fn own_start_option(table: &Path) -> bool {
     let Ok(schemas) = std::fs::read_dir(table.join("schema")) else {
         return false;
@@ -87,7 +88,13 @@ fn own_start_option(table: &Path) -> bool {
         .max();
     latest.is_some_and(|(_, path)| {
         let text = std::fs::read_to_string(path).unwrap_or_default();
-        text.contains("\"scan.snapshot-id\"") || text.contains("\"scan.tag-name\"")
+        [
+            "\"scan.snapshot-id\"",
+            "\"scan.tag-name\"",
+            "\"scan.watermark\"",
+        ]
+        .iter()
+        .any(|key| text.contains(key))
     })
 }
 

@@ -98,12 +98,6 @@ const STARTUP_MODES_READ: &[&str] = &[
 /// from `shared/docs/paimon-1.x-lines.md` §2).
 pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
     option(
-        "scan.watermark",
-        EVERY,
-        Refused::Always,
-        "a batch scan reads the first snapshot past this watermark (StaticFromWatermarkStartingScanner)",
-    ),
-    option(
         "scan.version",
         EVERY,
         Refused::Always,

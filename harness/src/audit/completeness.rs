@@ -92,7 +92,7 @@ pub(super) fn completeness(
         }
     }
     // A table whose own start options conflict with `scan.snapshot-id` (an explicit `scan.mode`, a start
-    // time, a tag, an increment): the release's validation fails the audit's read of the latest snapshot by id
+    // time, a tag, a watermark, an increment): the release's validation fails the audit's read of the latest snapshot by id
     // (`SchemaValidation#validateStartupMode`).
     let own_start = ["scan.mode", "log.scan"]
         .iter()
@@ -105,6 +105,7 @@ pub(super) fn completeness(
                 "scan.timestamp",
                 "scan.file-creation-time-millis",
                 "scan.tag-name",
+                "scan.watermark",
                 "incremental-between",
                 "incremental-between-timestamp",
             ]

@@ -94,6 +94,7 @@ pub fn run_with_crash_point(
         user,
         identifier,
         wait_compaction,
+        watermark,
         ..
     }) = scenario.steps.get(point.step)
     else {
@@ -125,7 +126,7 @@ pub fn run_with_crash_point(
         scenario,
         point,
         user,
-        *identifier,
+        (*identifier, *watermark),
         *wait_compaction,
     );
     // Whatever happened, the window must not stay open.
@@ -140,7 +141,7 @@ fn crash_steps(
     scenario: &Scenario,
     point: &CrashPoint,
     user: &str,
-    identifier: i64,
+    (identifier, watermark): (i64, Option<i64>),
     wait_compaction: bool,
 ) -> Result<CrashRun> {
     for (i, step) in scenario.steps[..point.step].iter().enumerate() {
@@ -159,7 +160,10 @@ fn crash_steps(
     let writer = &run.writer(user)?.writer;
     writer.prepare(identifier, wait_compaction)?;
     open_crash_window(table, point.mode, point.at)?;
-    let committed = writer.commit_prepared(identifier);
+    let committed = match watermark {
+        Some(watermark) => writer.commit_prepared_with_watermark(identifier, watermark),
+        None => writer.commit_prepared(identifier),
+    };
     let window = close_crash_window(table)?;
     let commit_error = committed.err().map(|e| explain(&Error::from(e)));
     let durable = snapshot_summaries(run.table).unwrap_or_default();

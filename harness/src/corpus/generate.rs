@@ -422,10 +422,11 @@ impl<'a> Run<'a> {
                 wait_compaction,
                 expect_error,
                 expect_compact_changelog,
+                watermark,
                 ..
             } => self.commit(
                 user,
-                *identifier,
+                (*identifier, *watermark),
                 *wait_compaction,
                 expect_error.as_deref(),
                 *expect_compact_changelog,
@@ -578,10 +579,11 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    /// `prepareCommit` then the commit of identifier `id.0`, carrying watermark `id.1` when set.
     pub(super) fn commit(
         &mut self,
         user: &str,
-        identifier: i64,
+        (identifier, watermark): (i64, Option<i64>),
         wait_compaction: bool,
         expect_error: Option<&str>,
         expect_compact_changelog: Option<bool>,
@@ -606,7 +608,12 @@ impl<'a> Run<'a> {
                 )));
             }
         }
-        let result = w.writer.commit_prepared(identifier);
+        let result = match watermark {
+            Some(watermark) => w
+                .writer
+                .commit_prepared_with_watermark(identifier, watermark),
+            None => w.writer.commit_prepared(identifier),
+        };
         let outcome = match (result, expect_error) {
             (Ok(()), None) => "committed".to_owned(),
             (Ok(()), Some(text)) => {

@@ -103,7 +103,7 @@ impl Run<'_> {
             }
         }
         let identifier = self.last_identifier.get(user).copied().unwrap_or(0) + 1;
-        self.commit(user, identifier, true, None, None)
+        self.commit(user, (identifier, None), true, None, None)
     }
 }
 

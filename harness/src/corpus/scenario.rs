@@ -206,6 +206,10 @@ pub enum Step {
         /// With `filter_and_commit`: how many identifiers it must report committed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         expect_committed: Option<i32>,
+        /// The watermark the commit carries, in milliseconds (`ManifestCommittable(identifier, watermark)`, as
+        /// Flink's committer commits its checkpoint's); unset: none, as `commit(identifier, messages)`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        watermark: Option<i64>,
     },
     /// Change the schema (`SchemaManager.commitChanges`): `{"op":"add-column","name":..,"type":..}`,
     /// `{"op":"rename-column","from":..,"to":..}`, `{"op":"drop-column","name":..}`,

@@ -46,6 +46,7 @@ pub fn prepare(
                 expect_compact_changelog,
                 filter_and_commit,
                 expect_committed,
+                watermark,
             } => {
                 let expect_error = match (armed.take(), expect_error) {
                     (Some(fault), Some(text)) => {
@@ -65,6 +66,7 @@ pub fn prepare(
                     expect_compact_changelog,
                     filter_and_commit,
                     expect_committed,
+                    watermark,
                 });
             }
             Step::Recover { user, .. } if recover_of.as_deref() == Some(user.as_str()) => {

@@ -325,6 +325,14 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: incremental-between-timestamp must be null when you use latest-full for scan.mode",
     },
+    // A table's own `scan.watermark` fails a stream from a snapshot (which sets `scan.snapshot-id`) on every
+    // release, on both readers; `stream-full` and `latest-full` do not look at it.
+    ReleaseLimit {
+        corpus: "c71-table-scan-watermark",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: must set only one key in [scan.snapshot-id,scan.tag-name,scan.watermark]",
+    },
     ReleaseLimit {
         corpus: "c70-incremental-between-timestamp-text",
         releases: EVERY_RELEASE,

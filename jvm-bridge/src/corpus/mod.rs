@@ -628,6 +628,29 @@ impl CorpusWriter {
         })
     }
 
+    /// [`commit_prepared`](Self::commit_prepared) of a committable that carries `watermark` (milliseconds, as
+    /// Flink's committer commits its checkpoint's watermark): `TableCommitImpl.commit(ManifestCommittable)`.
+    /// The snapshots it publishes carry the larger of `watermark` and the latest snapshot's
+    /// (`FileStoreCommitImpl`).
+    ///
+    /// Errors: [`crate::Error::Java`], as [`commit_prepared`](Self::commit_prepared).
+    pub fn commit_prepared_with_watermark(&self, identifier: i64, watermark: i64) -> Result<()> {
+        let handle = self.handle;
+        with_env(|env| {
+            env.call_static_method(
+                CLASS,
+                "commitPreparedWithWatermark",
+                "(JJJ)V",
+                &[
+                    JValue::Long(handle),
+                    JValue::Long(identifier),
+                    JValue::Long(watermark),
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
     /// [`prepare`](Self::prepare) then [`commit_prepared`](Self::commit_prepared): one whole commit. Identifiers
     /// must increase per commit user.
     ///

@@ -33,7 +33,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
     assert_eq!(
         listed,
         [
-            ("scan.watermark", V1_0_0, V2_0_0),
             ("scan.version", V1_0_0, V2_0_0),
             ("scan.mode", V1_0_0, V2_0_0),
             ("log.scan", V1_0_0, V2_0_0),
@@ -79,8 +78,9 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
         // 1.0 to 1.2 fill NULLs with it (`merge::default_values`); 2.0 has no such option and ignores it.
         (r#""fields.v.default-value":"7""#, V1_0_0, false),
         (r#""fields.v.default-value":"7""#, V2_0_0, false),
-        (r#""scan.watermark":"1700000000000""#, V1_0_0, true),
-        (r#""scan.watermark":"1700000000000""#, V2_0_0, true),
+        // Read as the release reads it (`scan::own_start::watermark`).
+        (r#""scan.watermark":"1700000000000""#, V1_0_0, false),
+        (r#""scan.watermark":"1700000000000""#, V2_0_0, false),
         // Read as the release reads it (`scan::own_start`).
         (
             r#""scan.file-creation-time-millis":"1700000000000""#,

@@ -20,18 +20,23 @@
 //!   (`FileCreationTimeStartingScanner`: `DataFileMeta#creationTimeEpochMillis`, the local creation time in
 //!   the JVM's zone, which jvm-bridge's JVM sets to UTC);
 //! - `scan.creation-time-millis=T` (1.2.0 on): the first snapshot committed at or after T when one is, else
-//!   as `scan.file-creation-time-millis=T` (`createCreationTimestampStartingScanner`).
+//!   as `scan.file-creation-time-millis=T` (`createCreationTimestampStartingScanner`);
+//! - `scan.watermark=W`: the first snapshot whose watermark is at or past W, or the release's error when none
+//!   is (`StaticFromWatermarkStartingScanner`, [`watermark`]). A streaming scan from a snapshot fails the
+//!   validation (one of `scan.snapshot-id`, `scan.tag-name`, `scan.watermark`); `latest-full` and
+//!   `from-snapshot-full` pass it and do not look at the watermark.
 //!
 //! A snapshot read for the first three must have the latest schema's columns: the released reader reads a
 //! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
 //! does not (refused by name). `incremental-between` of two snapshot ids and `incremental-between-timestamp`
 //! of two commit times plan the increment between them ([`incremental`]). The other start options
-//! (`scan.watermark`, `scan.version`, `incremental-to-auto-tag`) stay refused by name
+//! (`scan.version`, `incremental-to-auto-tag`) stay refused by name
 //! ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
 mod incremental;
 mod startup;
 mod time_travel;
+mod watermark;
 
 use crate::error::{Error, Result};
 use crate::line::PaimonRelease::V1_2_0;
@@ -43,7 +48,7 @@ use super::ScanMode;
 use startup::{long_of, StartOptions, StartupMode};
 use startup::{
     SCAN_CREATION_TIME_MILLIS, SCAN_FILE_CREATION_TIME_MILLIS, SCAN_SNAPSHOT_ID, SCAN_TAG_NAME,
-    SCAN_TIMESTAMP, SCAN_TIMESTAMP_MILLIS,
+    SCAN_TIMESTAMP, SCAN_TIMESTAMP_MILLIS, SCAN_WATERMARK,
 };
 
 /// What a scan of a table plans, given the table's own start options.
@@ -121,6 +126,12 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
                         check_same_columns(table, &snapshot, SCAN_SNAPSHOT_ID, value)?;
                     }
                     Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }))
+                }
+                (None, _)
+                    if startup == StartupMode::FromSnapshot && options.watermark.is_some() =>
+                {
+                    let value = options.watermark.as_deref().unwrap_or_default();
+                    from_watermark(table, value, long(SCAN_WATERMARK, value)?)
                 }
                 (None, Some(tag)) => tagged(table, tag).map(Start::Tagged),
                 _ => Ok(Start::Mode(mode)),
@@ -256,6 +267,33 @@ fn from_creation_time(table: &Table, millis: i64) -> Result<Start> {
             "names snapshot {id}, which exists only as a long-lived changelog"
         ))),
         _ => Ok(Start::CreatedSince(millis)),
+    }
+}
+
+/// A batch scan of the table's own `scan.watermark=value` (`StaticFromWatermarkStartingScanner`): the whole of
+/// the first snapshot whose watermark is at or past `watermark` ([`watermark::later_or_equal`]).
+///
+/// Errors: [`Error::Snapshot`] naming the snapshot directory when there is none, in the release's words;
+/// [`Error::Unsupported`] on a table with a fallback or primary branch, and as [`check_same_columns`] and
+/// [`watermark::later_or_equal`]; the snapshot files' read errors.
+fn from_watermark(table: &Table, value: &str, watermark: i64) -> Result<Start> {
+    if table.primary().is_some() || table.fallback().is_some() {
+        return Err(Error::Unsupported {
+            path: table.path().to_path_buf(),
+            reason: format!(
+                "the table's own {SCAN_WATERMARK}={value} on a table with a fallback or primary branch \
+                 (which snapshot of the other branch the released reader reads is not modelled)"
+            ),
+        });
+    }
+    match watermark::later_or_equal(table, watermark)? {
+        Some(snapshot) => {
+            check_same_columns(table, &snapshot, SCAN_WATERMARK, value)?;
+            Ok(Start::Mode(ScanMode::Batch {
+                snapshot: Some(snapshot.id),
+            }))
+        }
+        None => Err(watermark::none_that_late(table, watermark)),
     }
 }
 

@@ -13,6 +13,8 @@ pub(super) const SCAN_MODE: [&str; 2] = ["scan.mode", "log.scan"];
 pub(super) const SCAN_SNAPSHOT_ID: &str = "scan.snapshot-id";
 /// `scan.tag-name` (`CoreOptions.SCAN_TAG_NAME`).
 pub(super) const SCAN_TAG_NAME: &str = "scan.tag-name";
+/// `scan.watermark` (`CoreOptions.SCAN_WATERMARK`): a watermark in milliseconds.
+pub(super) const SCAN_WATERMARK: &str = "scan.watermark";
 /// `scan.timestamp-millis` (`CoreOptions.SCAN_TIMESTAMP_MILLIS`, fallback key `log.scan.timestamp-millis`).
 pub(super) const SCAN_TIMESTAMP_MILLIS: [&str; 2] =
     ["scan.timestamp-millis", "log.scan.timestamp-millis"];
@@ -71,6 +73,8 @@ pub(super) struct StartOptions {
     /// True when `scan.snapshot-id` is the table's own (not the scan's).
     pub(super) own_snapshot_id: bool,
     pub(super) tag_name: Option<String>,
+    /// `scan.watermark`, the table's own (no scan sets it).
+    pub(super) watermark: Option<String>,
     pub(super) timestamp_millis: Option<String>,
     pub(super) timestamp_text: Option<String>,
     pub(super) file_creation_time_millis: Option<String>,
@@ -109,6 +113,7 @@ impl StartOptions {
             snapshot_id: dynamic_snapshot.or_else(|| own(&[SCAN_SNAPSHOT_ID])),
             own_snapshot_id,
             tag_name: own(&[SCAN_TAG_NAME]),
+            watermark: own(&[SCAN_WATERMARK]),
             timestamp_millis: own(&SCAN_TIMESTAMP_MILLIS),
             timestamp_text: own(&[SCAN_TIMESTAMP]),
             file_creation_time_millis: own(&[SCAN_FILE_CREATION_TIME_MILLIS]),
@@ -127,7 +132,7 @@ impl StartOptions {
     /// scan copies the table (`Table.copy`: the first of `scan.timestamp-millis`,
     /// `scan.file-creation-time-millis`, `scan.snapshot-id` set, then the increments, which the table's own
     /// options alone set when the table is loaded); else `CoreOptions#startupMode`'s (a tag
-    /// reads `from-snapshot`, `scan.creation-time-millis` `from-creation-timestamp`, `incremental-between` or
+    /// or `scan.watermark` reads `from-snapshot`, `scan.creation-time-millis` `from-creation-timestamp`, `incremental-between` or
     /// `incremental-between-timestamp` `incremental`), else `latest-full`. Another `scan.mode` is refused
     /// before planning (`read_options`).
     pub(super) fn startup_mode(&self) -> StartupMode {
@@ -153,7 +158,12 @@ impl StartOptions {
             {
                 StartupMode::Incremental
             }
-            _ if self.snapshot_id.is_some() || self.tag_name.is_some() => StartupMode::FromSnapshot,
+            _ if self.snapshot_id.is_some()
+                || self.tag_name.is_some()
+                || self.watermark.is_some() =>
+            {
+                StartupMode::FromSnapshot
+            }
             _ if self.creation_time_millis.is_some() => StartupMode::FromCreationTimestamp,
             _ => StartupMode::LatestFull,
         }
@@ -170,6 +180,7 @@ impl StartOptions {
             match key {
                 SCAN_SNAPSHOT_ID => self.snapshot_id.is_some(),
                 SCAN_TAG_NAME => self.tag_name.is_some(),
+                SCAN_WATERMARK => self.watermark.is_some(),
                 k if k == SCAN_TIMESTAMP_MILLIS[0] => self.timestamp_millis.is_some(),
                 SCAN_TIMESTAMP => self.timestamp_text.is_some(),
                 SCAN_FILE_CREATION_TIME_MILLIS => self.file_creation_time_millis.is_some(),
@@ -227,7 +238,7 @@ impl StartOptions {
                 )
             }
             StartupMode::FromSnapshot => {
-                let keys = [SCAN_SNAPSHOT_ID, SCAN_TAG_NAME];
+                let keys = [SCAN_SNAPSHOT_ID, SCAN_TAG_NAME, SCAN_WATERMARK];
                 if keys.iter().filter(|k| set(k)).count() != 1 {
                     return Err(InvalidOption::new(
                         SCAN_SNAPSHOT_ID,
@@ -340,6 +351,7 @@ mod tests {
             snapshot_id: value(SCAN_SNAPSHOT_ID),
             own_snapshot_id: false,
             tag_name: value(SCAN_TAG_NAME),
+            watermark: value(SCAN_WATERMARK),
             timestamp_millis: value(SCAN_TIMESTAMP_MILLIS[0]),
             timestamp_text: value(SCAN_TIMESTAMP),
             file_creation_time_millis: value(SCAN_FILE_CREATION_TIME_MILLIS),
@@ -370,6 +382,17 @@ mod tests {
             (
                 &[SCAN_CREATION_TIME_MILLIS],
                 StartupMode::FromCreationTimestamp,
+            ),
+            // `scan.watermark` reads `from-snapshot` (`CoreOptions#startupMode`); `setDefaultValues` does not
+            // look at it, so a file creation time or an increment wins.
+            (&[SCAN_WATERMARK], StartupMode::FromSnapshot),
+            (
+                &[SCAN_WATERMARK, SCAN_FILE_CREATION_TIME_MILLIS],
+                StartupMode::FromFileCreationTime,
+            ),
+            (
+                &[SCAN_WATERMARK, INCREMENTAL_BETWEEN],
+                StartupMode::Incremental,
             ),
             (&[], StartupMode::LatestFull),
         ] {
@@ -414,6 +437,18 @@ mod tests {
         assert_eq!(
             message("from-snapshot-full", &[]).unwrap(),
             "option `scan.snapshot-id`: can not be null when you use from-snapshot-full for scan.mode"
+        );
+        // A scan that sets `scan.snapshot-id` over a table's own `scan.watermark` (the streams from a
+        // snapshot): one key too many. `latest-full` and `from-snapshot-full` do not check it.
+        assert_eq!(
+            message("from-snapshot", &[SCAN_SNAPSHOT_ID, SCAN_WATERMARK]).unwrap(),
+            "option `scan.snapshot-id`: must set only one key in \
+             [scan.snapshot-id,scan.tag-name,scan.watermark] when you use from-snapshot for scan.mode"
+        );
+        assert_eq!(message("latest-full", &[SCAN_WATERMARK]), None);
+        assert_eq!(
+            message("from-snapshot-full", &[SCAN_SNAPSHOT_ID, SCAN_WATERMARK]),
+            None
         );
         // `scan.creation-time-millis` conflicts with nothing.
         assert_eq!(message("latest-full", &[SCAN_CREATION_TIME_MILLIS]), None);

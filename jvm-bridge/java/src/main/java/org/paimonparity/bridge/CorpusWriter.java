@@ -5,6 +5,7 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
@@ -242,13 +243,36 @@ public final class CorpusWriter {
     public static void commitPrepared(long handle, long identifier) throws Exception {
         Writer w = writer(handle);
         synchronized (w) {
-            List<CommitMessage> messages = w.pending.get(identifier);
-            if (messages == null) {
-                throw new IllegalStateException("identifier " + identifier + " is not prepared");
-            }
-            w.commit.commit(identifier, messages);
+            w.commit.commit(identifier, prepared(w, identifier));
             w.pending.remove(identifier);
         }
+    }
+
+    /**
+     * {@link #commitPrepared} of a committable that carries {@code watermark}, as Flink's committer
+     * commits its checkpoint's watermark: {@code TableCommitImpl.commit(ManifestCommittable)}, the
+     * call {@code commit(identifier, messages)} makes with no watermark. The snapshots it publishes
+     * carry the larger of {@code watermark} and the latest snapshot's.
+     */
+    public static void commitPreparedWithWatermark(long handle, long identifier, long watermark)
+            throws Exception {
+        Writer w = writer(handle);
+        synchronized (w) {
+            ManifestCommittable committable = new ManifestCommittable(identifier, watermark);
+            for (CommitMessage message : prepared(w, identifier)) {
+                committable.addFileCommittable(message);
+            }
+            ((TableCommitImpl) w.commit).commit(committable);
+            w.pending.remove(identifier);
+        }
+    }
+
+    private static List<CommitMessage> prepared(Writer w, long identifier) {
+        List<CommitMessage> messages = w.pending.get(identifier);
+        if (messages == null) {
+            throw new IllegalStateException("identifier " + identifier + " is not prepared");
+        }
+        return messages;
     }
 
     /**
