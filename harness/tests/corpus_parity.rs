@@ -218,6 +218,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c69-incremental-between-timestamp",
     "c70-incremental-between-timestamp-text",
     "c71-table-scan-watermark",
+    "c72-scan-bounded-watermark",
 ];
 
 /// Every scan mode, as the tests name them.

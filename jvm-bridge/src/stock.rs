@@ -210,7 +210,8 @@ impl StockReader {
                     .into_iter()
                     .filter(|s| stop.keeps(s.split.snapshot_id)),
             );
-            if stop.after_plan(step.checkpoint, step.snapshot_not_exist) {
+            // A bounded stream (`scan.bounded.watermark`) ends where the scan says so.
+            if step.end_of_scan || stop.after_plan(step.checkpoint, step.snapshot_not_exist) {
                 return Ok(out);
             }
         }
@@ -417,6 +418,9 @@ struct StreamPlan {
     checkpoint: Option<i64>,
     /// The plan was a `SnapshotNotExistPlan`.
     snapshot_not_exist: bool,
+    /// The scan threw `EndOfScanException`: a bounded stream ended (`BoundedChecker`).
+    #[serde(default)]
+    end_of_scan: bool,
 }
 
 /// A `StreamTableScan` open in the JVM (`StockReader.openStreamScan`); closed on drop.

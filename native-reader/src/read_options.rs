@@ -122,12 +122,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "a batch scan reads the changes up to an auto-created tag (IncrementalDeltaStartingScanner)",
     ),
     option(
-        "scan.bounded.watermark",
-        EVERY,
-        Refused::Always,
-        "a streaming scan ends at the first snapshot past this watermark (DataTableStreamScan's BoundedChecker)",
-    ),
-    option(
         "chain-table.enabled",
         since(V1_4_2),
         Refused::Unless(&["false"]),

@@ -1,4 +1,5 @@
-//! A table's own `scan.watermark` read natively, on copies of the committed corpus `c71-table-scan-watermark`
+//! A table's own `scan.watermark` and `scan.bounded.watermark` read natively, on copies of the committed corpora
+//! `c71-table-scan-watermark` and `c72-scan-bounded-watermark`
 //! (written by Paimon 2.0.0) with the option's value edited.
 //!
 //! The scenario's five commits carry watermarks 1000, none, 3000, 2000 and 5000, so the snapshot files carry
@@ -130,4 +131,68 @@ fn a_table_whose_snapshots_carry_no_watermark_has_no_snapshot_to_read() {
             .contains("There is currently no snapshot later than or equal to watermark[1]"),
         "{err}"
     );
+}
+
+/// The splits' snapshot ids of `table`'s plan in `mode` up to snapshot 6, the latest, as `release`.
+fn planned_snapshots(table: &Path, release: PaimonRelease, mode: &str) -> Vec<i64> {
+    let table = Table::open_as(table, release).unwrap();
+    let splits = match mode {
+        "stream" => table.plan_stream(1, 6),
+        "stream-full" => table.plan_stream_full(1, 6),
+        _ => table.plan_latest_full(6),
+    };
+    splits.unwrap().iter().map(|s| s.snapshot_id).collect()
+}
+
+/// `c72-scan-bounded-watermark`: C71's table and commits with `scan.bounded.watermark=2500`. A stream ends
+/// at snapshot 3, the first whose watermark (3000) is past the bound; a full first plan of a snapshot past it
+/// (the latest, 5000) is the stream's only plan (the released reader's streams, recorded in `case.json` and
+/// compared by `corpus_parity`, end there too). Without the bound, each stream plans every snapshot.
+#[test]
+fn a_bounded_stream_ends_at_the_first_snapshot_past_its_watermark() {
+    let table = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpora/c72-scan-bounded-watermark/paimon-2.0.0/table");
+    for release in PaimonRelease::ALL {
+        // Commits 1 and 2 are the APPEND snapshots 1 and 2 (changelog-producer=input: one split each).
+        assert_eq!(
+            planned_snapshots(&table, release, "stream"),
+            [1, 2],
+            "{release}"
+        );
+        assert_eq!(
+            planned_snapshots(&table, release, "stream-full"),
+            [1, 2],
+            "{release}"
+        );
+        assert_eq!(
+            planned_snapshots(&table, release, "latest-full"),
+            [6],
+            "{release}"
+        );
+    }
+    // The same table unbounded: snapshots 1 to 5 stream (the COMPACT snapshot 6 has no changelog).
+    let dir = tempfile::tempdir().unwrap();
+    let unbounded = dir.path().join("table");
+    copy_dir(&table, &unbounded);
+    edit_latest_schema(
+        &unbounded,
+        "\"scan.bounded.watermark\" : \"2500\"",
+        "\"scan.bounded.watermark\" : \"9000\"",
+    );
+    assert_eq!(
+        planned_snapshots(&unbounded, PaimonRelease::V2_0_0, "stream"),
+        [1, 2, 3, 4, 5]
+    );
+    // A bound that is not a long fails the stream, naming the option.
+    edit_latest_schema(
+        &unbounded,
+        "\"scan.bounded.watermark\" : \"9000\"",
+        "\"scan.bounded.watermark\" : \"later\"",
+    );
+    let err = Table::open_as(&unbounded, PaimonRelease::V2_0_0)
+        .unwrap()
+        .plan_stream(1, 6)
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
+    assert!(err.to_string().contains("scan.bounded.watermark"), "{err}");
 }

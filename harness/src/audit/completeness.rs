@@ -118,6 +118,14 @@ pub(super) fn completeness(
              snapshot (`scan.snapshot-id`), as the audit's read of the latest snapshot does"
         )));
     }
+    // A bounded stream ends at the first snapshot past its watermark (`BoundedChecker`): the changelog after
+    // it is never streamed, by the table's own choice, which is not a loss.
+    if let Some(bound) = table.schema().option("scan.bounded.watermark") {
+        return Ok(skipped(&format!(
+            "the table sets `scan.bounded.watermark={bound}`: its streams end at the first snapshot whose \
+             watermark is past it"
+        )));
+    }
     let schema = native_reader::types::read_schema(&table.schema().fields);
     let mut stream = Folder::new(&schema, key_columns.clone())?;
     let mut rows = Folder::new(&schema, key_columns)?;

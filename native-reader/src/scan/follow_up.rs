@@ -129,9 +129,10 @@ pub(crate) fn follow_up_plans(
     let rules = super::rules(table);
     let overwrite = streams_overwrite(table, rules)?;
     let delay = super::consumer::SnapshotDelay::of(table)?;
+    let bound = super::bounded::BoundedWatermark::of(table)?;
     while next <= end_snapshot {
         let snapshot = fetch_snapshot(table, next)?;
-        if delay.holds_back(table, &snapshot)? {
+        if bound.ends_at(&snapshot) || delay.holds_back(table, &snapshot)? {
             break;
         }
         if snapshot.commit_kind == CommitKind::Overwrite && overwrite {

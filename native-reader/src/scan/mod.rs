@@ -62,6 +62,7 @@
 //! Memory is bounded by one snapshot's manifests: snapshots are planned one after the other.
 
 mod bin_packing;
+mod bounded;
 mod consumer;
 mod fallback;
 mod file_set;

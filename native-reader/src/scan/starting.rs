@@ -89,7 +89,9 @@ fn stream_from(table: &Table, from_snapshot: i64, end_snapshot: i64) -> Result<V
         });
     };
     let mut splits = Vec::new();
-    follow_up_plans(table, next, end_snapshot, &mut splits)?;
+    if !super::bounded::BoundedWatermark::of(table)?.ended_before(table, next)? {
+        follow_up_plans(table, next, end_snapshot, &mut splits)?;
+    }
     Ok(splits)
 }
 
@@ -239,6 +241,10 @@ fn full_then_follow_up(table: &Table, start: i64, end_snapshot: i64) -> Result<V
         let buckets = super::bucket_filter(table, true)?;
         let groups = read_all_files_of(table, &snapshot, &*level_filter, buckets)?;
         splits = batch_splits(table, &snapshot, groups)?;
+    }
+    // A bounded stream whose full plan's snapshot is already past the bound ends after that plan.
+    if super::bounded::BoundedWatermark::of(table)?.ends_at(&snapshot) {
+        return Ok(splits);
     }
     let next = if rereads_start { start } else { start + 1 };
     follow_up_plans(table, next, end_snapshot, &mut splits)?;

@@ -14,6 +14,7 @@ import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.SpecialFields;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.DeletionFile;
+import org.apache.paimon.table.source.EndOfScanException;
 import org.apache.paimon.table.source.SnapshotNotExistPlan;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
@@ -284,7 +285,8 @@ public final class StockReader {
      *
      * @return JSON {@code {"splits": [<as planBatch>], "checkpoint": <StreamTableScan.checkpoint(),
      *     the next snapshot to scan, or null>, "snapshot_not_exist": <the plan is a
-     *     SnapshotNotExistPlan>}}
+     *     SnapshotNotExistPlan>, "end_of_scan": <the scan threw EndOfScanException: a bounded
+     *     stream ended (scan.bounded.watermark), no split>}}
      */
     public static String nextStreamPlan(long handle) throws Exception {
         OpenScan open = SCANS.get(handle);
@@ -292,7 +294,17 @@ public final class StockReader {
             throw new IllegalArgumentException("unknown or closed scan handle " + handle);
         }
         synchronized (open) {
-            TableScan.Plan plan = open.scan.plan();
+            TableScan.Plan plan;
+            try {
+                plan = open.scan.plan();
+            } catch (EndOfScanException e) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("splits", new ArrayList<>());
+                out.put("checkpoint", open.scan.checkpoint());
+                out.put("snapshot_not_exist", false);
+                out.put("end_of_scan", true);
+                return JsonSerdeUtil.toJson(out);
+            }
             List<Object> splits = new ArrayList<>();
             for (Split split : plan.splits()) {
                 splits.add(planned(split, open.table, open.partitionGetters));
@@ -301,6 +313,7 @@ public final class StockReader {
             out.put("splits", splits);
             out.put("checkpoint", open.scan.checkpoint());
             out.put("snapshot_not_exist", plan instanceof SnapshotNotExistPlan);
+            out.put("end_of_scan", false);
             return JsonSerdeUtil.toJson(out);
         }
     }
