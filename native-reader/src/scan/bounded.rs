@@ -29,7 +29,6 @@ impl BoundedWatermark {
                 .map_err(|_| {
                     InvalidOption::new(KEY, ValueError::NotALong(value.to_string()))
                         .at(table.path().join("schema"))
-                        .into()
                 }),
         }
     }
