@@ -86,8 +86,8 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
                         && p.verdict() == "NOTHING-COMPARED" => {}
                 Ok(p) => failures.push(format!("{}: {}", location.display(), summary_line(&p))),
                 // `$files` and `$partitions` the native reader refuses by name where the released reader
-                // returns rows (a table whose own start option makes its scans read another snapshot or
-                // other files: `$partitions` of c57 to c63 and c67 to c71, `$files` of c60 and c67 to c70):
+                // returns rows (a table whose own start option makes its scans read other files than one
+                // snapshot's: c60 and c67 to c70):
                 // counted and listed, never compared.
                 Err(harness::Error::Native(e))
                     if matches!(name, "files" | "partitions")
@@ -142,38 +142,20 @@ fn metadata_system_tables_of_every_committed_corpus_are_identical() {
         failures.join("\n")
     );
     assert!(compared >= 100, "only {compared} system tables compared");
-    // No `$partitions` is refused on any release but those of a table whose own start option
-    // (`scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis`, the creation times, the increments,
-    // `scan.watermark`: c57 to c63, c67 to c71) makes its scans read another snapshot, or other files, than
-    // the latest, refused by name; no `$files` but those of a start at a file creation time or of an
-    // increment (c60, c67 to c70): the other starts name one snapshot, whose files `$files` lists (c57 to
-    // c59, c61 to c63 and c71 compared). Any other refusal is a regression. BINARY bounds are compared with
+    // No `$files` or `$partitions` is refused on any release but those of a start at a file creation time
+    // or of an increment (c60, c67 to c70): the other starts name one snapshot, whose files `$files` lists
+    // and whose partitions `$partitions` sums (c57 to c59, c61 to c63 and c71 compared). Any other refusal is a regression. BINARY bounds are compared with
     // their Java object identities masked (`masked_identities`), partitions whose order the released
     // reader's threads decide as a set (`unordered_rows`); pre-2.0 reads of 2.0 data-evolution stats (c24,
     // c27), which those releases read at the positions of all the schema's columns, as they print them.
     let unexpected: Vec<&String> = refused
         .iter()
         .filter(|r| {
-            let keys: &[&str] = if r.contains("system table `files`") {
-                &[
-                    "scan.file-creation-time-millis",
-                    "incremental-between",
-                    "incremental-between-timestamp",
-                ]
-            } else {
-                &[
-                    "scan.snapshot-id",
-                    "scan.tag-name",
-                    "scan.timestamp-millis",
-                    "scan.timestamp",
-                    "scan.file-creation-time-millis",
-                    "scan.creation-time-millis",
-                    "scan.mode",
-                    "incremental-between",
-                    "incremental-between-timestamp",
-                    "scan.watermark",
-                ]
-            };
+            let keys: &[&str] = &[
+                "scan.file-creation-time-millis",
+                "incremental-between",
+                "incremental-between-timestamp",
+            ];
             !keys
                 .iter()
                 .any(|key| r.contains(&format!("of a table with `{key}=")))

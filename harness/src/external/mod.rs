@@ -347,7 +347,8 @@ impl ExternalReader {
                     a
                 }
                 Err(f) => {
-                    let tail = session.stderr_tail();
+                    // The reader ended or failed: what it wrote last on stderr says why.
+                    let tail = session.final_stderr_tail(Duration::from_secs(1));
                     break Err((ExternalFailure::Error, with_tail(f, &tail)));
                 }
             };

@@ -42,6 +42,8 @@ pub(super) struct Session {
     /// next answer wakes up and ends.
     answers: Option<Receiver<Result<Answer, Failure>>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The thread reading stderr into `stderr`; it ends at the pipe's end.
+    stderr_thread: Option<JoinHandle<()>>,
     threads: Vec<JoinHandle<()>>,
     /// Set once the session failed; every later split gets it.
     failed: Option<Failure>,
@@ -76,9 +78,10 @@ impl Session {
             }));
         }
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let mut stderr_thread = None;
         if let Some(err) = child.stderr.take() {
             let tail = stderr.clone();
-            threads.push(std::thread::spawn(move || {
+            stderr_thread = Some(std::thread::spawn(move || {
                 for line in BufReader::new(err).lines() {
                     let Ok(line) = line else { break };
                     if let Ok(mut t) = tail.lock() {
@@ -109,6 +112,7 @@ impl Session {
             child,
             answers: Some(answers),
             stderr,
+            stderr_thread,
             threads,
             failed: None,
             received: 0,
@@ -169,6 +173,32 @@ impl Session {
         None
     }
 
+    /// [`Self::stderr_tail`] once a reader that ended has been read to its end: when it exits within `grace`,
+    /// the stderr thread is given the rest of `grace` to read what the reader wrote last (the line it wrote
+    /// just before exiting can still be in the pipe when its stdout ends). A reader still running after
+    /// `grace` gets the tail read so far.
+    pub fn final_stderr_tail(&mut self, grace: Duration) -> String {
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(_)) => {
+                    while self
+                        .stderr_thread
+                        .as_ref()
+                        .is_some_and(|t| !t.is_finished())
+                        && Instant::now() < deadline
+                    {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    break;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(_) => break,
+            }
+        }
+        self.stderr_tail()
+    }
+
     /// The last lines the reader wrote to stderr, joined with ` | `; empty when it wrote none.
     pub fn stderr_tail(&self) -> String {
         self.stderr
@@ -187,7 +217,7 @@ impl Drop for Session {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
-        for t in self.threads.drain(..) {
+        for t in self.threads.drain(..).chain(self.stderr_thread.take()) {
             let _ = t.join();
         }
     }

@@ -110,7 +110,7 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
             real_only: skip_postpone,
             only: None,
         };
-        sum_entries(table, true, false, buckets)?
+        sum_entries(table, None, true, false, buckets)?
     } else {
         partition_groups(table, rule)?
     };
@@ -206,8 +206,30 @@ pub(crate) fn rows(table: &Table, system: SystemTable) -> Result<Vec<Vec<Datum>>
 /// its level filter up to 1.2.x, its postpone-bucket rule and `scan.bucket` (2.0), and on a table with a fallback branch that
 /// branch's partitions the main branch lacks (with a primary branch: that branch's, then this branch's
 /// partitions it lacks).
+///
+/// A table whose own start option names one snapshot (`scan.snapshot-id`, a kept tag's snapshot, the start
+/// times, `scan.watermark`, `scan.mode=compacted-full`): that snapshot's entries, as the starting scanner
+/// lists them (`ReadPlanStartingScanner#scanPartitions`: `configure(snapshotReader).partitionEntries()`);
+/// none when its batch scan plans nothing. Other starts (a file creation time, an increment), a start on a
+/// table with a fallback or primary branch, and 2.0's `deleted_record_count` of a deletion-vector table
+/// under a start (`TimeTravelUtil#tryTravelOrLatest`, another rule) stay refused by name.
 fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
-    refuse_other_snapshots(table, "partitions")?;
+    let at = match refuse_other_snapshots(table, "partitions") {
+        Ok(()) => None,
+        Err(refused) => {
+            let other_branch = table.primary().is_some() || table.fallback().is_some();
+            let deletion_counts = rule == PartitionsTable::SpecWithBuckets
+                && table.options().deletion_vectors_enabled;
+            if other_branch || deletion_counts {
+                return Err(refused);
+            }
+            match crate::scan::own_start_snapshot(table)? {
+                Some(Some(id)) => Some(id),
+                Some(None) => return Ok(Vec::new()),
+                None => return Err(refused),
+            }
+        }
+    };
     let all_levels = rule >= PartitionsTable::RowStringAllLevels;
     // `FallbackReadScan.listPartitionEntries`: the first branch's entries, then the second's of the other
     // partitions (the primary branch first when the table has one, else this branch and its fallback).
@@ -221,13 +243,13 @@ fn partition_groups(table: &Table, rule: PartitionsTable) -> Result<Groups> {
     };
     let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(first)?;
     let buckets = crate::scan::bucket_filter(first, false)?;
-    let mut groups = sum_entries(first, false, skip_level_0, buckets)?;
+    let mut groups = sum_entries(first, at, false, skip_level_0, buckets)?;
     if let Some(fallback) = second {
         let skip_level_0 = !all_levels && crate::scan::batch_skips_level_0(fallback)?;
         let buckets = crate::scan::bucket_filter(fallback, false)?;
         let main: std::collections::HashSet<Vec<u8>> =
             groups.iter().map(|((p, _), _)| p.clone()).collect();
-        for mut group in sum_entries(fallback, false, skip_level_0, buckets)? {
+        for mut group in sum_entries(fallback, None, false, skip_level_0, buckets)? {
             group.1.order.0 = 1;
             if !main.contains(&(group.0).0) {
                 groups.push(group);
@@ -282,16 +304,21 @@ pub(super) fn refuse_start_options(table: &Table, name: &str, handled: &[&str]) 
     Ok(())
 }
 
-/// Sums the latest snapshot's manifest entries of `table` per partition (and per bucket when `by_bucket`),
+/// Sums the manifest entries of snapshot `at` of `table` (the latest when `None`) per partition (and per bucket when `by_bucket`),
 /// leaving out level 0 when `skip_level_0` and the buckets `buckets` does not keep; groups without a file left are
 /// dropped. No snapshot: no group.
 fn sum_entries(
     table: &Table,
+    at: Option<i64>,
     by_bucket: bool,
     skip_level_0: bool,
     buckets: BucketFilter,
 ) -> Result<Groups> {
-    let Some(id) = table.snapshot_manager().latest_snapshot_id()? else {
+    let Some(id) = at.map_or_else(
+        || table.snapshot_manager().latest_snapshot_id(),
+        |id| Ok(Some(id)),
+    )?
+    else {
         return Ok(Vec::new());
     };
     let snapshot = table.snapshot(id)?;

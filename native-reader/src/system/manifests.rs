@@ -39,7 +39,7 @@ pub(crate) fn columns(rule: ManifestsTable) -> &'static [(&'static str, &'static
 ///
 /// Errors: the manifest list's read errors (naming the file); [`Error::Unsupported`] naming the table for
 /// a partition type whose cast to STRING is not modelled here, or a start option of the table other than
-/// `scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis` (which it travels to), the creation times,
+/// `scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis`, `scan.watermark` (which it travels to), the creation times,
 /// `scan.mode` and the increments (which it does not look at); the travelled snapshot's errors
 /// ([`crate::scan::travelled_snapshot`]).
 pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
@@ -49,6 +49,7 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
         &[
             "scan.snapshot-id",
             "scan.tag-name",
+            "scan.watermark",
             "scan.timestamp-millis",
             "log.scan.timestamp-millis",
             "scan.timestamp",

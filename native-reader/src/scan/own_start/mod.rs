@@ -352,9 +352,11 @@ fn check_same_columns(table: &Table, snapshot: &Snapshot, key: &str, value: &str
     Ok(())
 }
 
-/// The snapshot the table's own `scan.snapshot-id`, `scan.tag-name` or `scan.timestamp-millis` names, for
-/// the metadata tables that travel to it (`$manifests`: `TimeTravelUtil`); `None` for the latest (without
-/// these options, or where the release falls back to the latest).
+/// The snapshot the table's own `scan.snapshot-id`, `scan.tag-name`, `scan.watermark` or
+/// `scan.timestamp-millis` names, for the metadata tables that travel to it (`$manifests`: `TimeTravelUtil`);
+/// `None` for the latest (without these options, or where the release falls back to the latest: a watermark
+/// past every snapshot up to 1.1.x, `resolveSnapshotFromOptions`; from 1.2.0 `StaticFromWatermarkStartingScanner`
+/// fails on it).
 ///
 /// Errors: [`Error::InvalidOption`] when the option is not a long or fails validation; the snapshot's or
 /// tag's read errors ([`Error::Snapshot`] for a tag that does not exist, or from 1.2.0 for a time before
@@ -366,6 +368,7 @@ pub(crate) fn travelled_snapshot(table: &Table) -> Result<Option<Snapshot>> {
     let named = [
         options.snapshot_id.is_some(),
         options.tag_name.is_some(),
+        options.watermark.is_some(),
         options.timestamp_millis.is_some(),
         text_travels,
     ];
@@ -377,10 +380,19 @@ pub(crate) fn travelled_snapshot(table: &Table) -> Result<Option<Snapshot>> {
                 path: table.path().join("schema"),
                 reason:
                     "a metadata table of a table with more than one of its own scan.snapshot-id, \
-                         scan.tag-name and scan.timestamp-millis"
+                         scan.tag-name, scan.watermark and scan.timestamp-millis"
                         .to_owned(),
             })
         }
+    }
+    if let Some(value) = &options.watermark {
+        let at_schema = |e: crate::options::InvalidOption| e.at(table.path().join("schema"));
+        let watermark = long_of(SCAN_WATERMARK, value).map_err(at_schema)?;
+        return match watermark::later_or_equal(table, watermark)? {
+            Some(snapshot) => Ok(Some(snapshot)),
+            None if table.release() >= V1_2_0 => Err(watermark::none_that_late(table, watermark)),
+            None => Ok(None),
+        };
     }
     if options.timestamp_millis.is_some() || text_travels {
         let (_, _, millis) = start_time(table, &options)?;
