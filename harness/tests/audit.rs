@@ -174,7 +174,7 @@ fn json_object(text: &str) -> serde_json::Map<String, serde_json::Value> {
 /// Why the audit cannot check a table's changelog, from the table's own latest schema file (not from the
 /// audit): no primary key, a merge engine other than deduplicate whose changelog producer (`none`,
 /// `input`) streams the raw writes, or a table option that changes what its scans read (a consumer, a delay,
-/// its own start). The words the audit's reason must contain; `None` when it can check.
+/// a bounded watermark, its own start). The words the audit's reason must contain; `None` when it can check.
 fn unauditable(table: &Path) -> Option<&'static str> {
     let latest = std::fs::read_dir(table.join("schema"))
         .unwrap()
@@ -214,6 +214,7 @@ fn unauditable(table: &Path) -> Option<&'static str> {
         "scan.timestamp",
         "scan.file-creation-time-millis",
         "scan.tag-name",
+        "scan.watermark",
         "incremental-between",
         "incremental-between-timestamp",
     ]
@@ -221,6 +222,8 @@ fn unauditable(table: &Path) -> Option<&'static str> {
     .any(|k| !options[*k].is_null())
     {
         Some("fails every read that names a snapshot")
+    } else if !options["scan.bounded.watermark"].is_null() {
+        Some("its streams end at the first snapshot whose watermark is past it")
     } else {
         None
     }
