@@ -1,6 +1,7 @@
 //! The parity tests that run on every supported release (scripts/test runs this binary once per release, with
 //! `PAIMON_PARITY_PAIMON_VERSION` set): the committed corpora replayed against the released reader, C00 written
-//! and replayed, the audit, the crash-point sweep, the remedies and the system tables.
+//! and replayed, the audit, the crash-point sweep, the remedies, the system tables, and `scan.version` on edited
+//! copies.
 //!
 //! The harness's tests are a few binaries of many modules (each test binary links arrow, parquet, the JNI bridge
 //! and DataFusion, about 450 MB each in the dev profile): `parity`, `stores` (a real S3 server), `large_split`
@@ -15,5 +16,6 @@ mod corpus_c00;
 mod corpus_parity;
 mod flink_corpora;
 mod remedy;
+mod scan_version;
 mod sweep;
 mod system_tables;

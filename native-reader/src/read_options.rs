@@ -101,7 +101,9 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         "scan.version",
         EVERY,
         Refused::Always,
-        "time travel to this snapshot or tag, overriding the scan's start snapshot (travelToVersion, TimeTravelUtil)",
+        "time travel the table's load does not resolve here: no tag, snapshot or reached watermark of this \
+         name, beside another start option or a scan.mode, on a fallback or primary branch, or to another \
+         schema's columns (travelToVersion, TimeTravelUtil#adaptScanVersion)",
     ),
     option(
         "scan.mode",

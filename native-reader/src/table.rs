@@ -313,7 +313,7 @@ impl Table {
         } else {
             other(SCAN_PRIMARY_BRANCH, rule.primary_branch_known())?
         };
-        Ok(Table {
+        let mut table = Table {
             path: path.to_path_buf(),
             branch: branch.map(str::to_owned),
             snapshots: SnapshotManager::new(&meta),
@@ -331,7 +331,14 @@ impl Table {
             read_optimized: false,
             blob_as_descriptor: false,
             blob_views: Mutex::default(),
-        })
+        };
+        // `scan.version`: the load's time travel puts the start option it names in its place.
+        if let Some((key, value)) = crate::scan::resolved_scan_version(&table)? {
+            let schema = Arc::make_mut(&mut table.schema);
+            schema.options.remove(crate::scan::SCAN_VERSION);
+            schema.options.insert(key.to_owned(), value);
+        }
+        Ok(table)
     }
 
     /// This table read with `_ROW_ID` and `_SEQUENCE_NUMBER` after its columns (the system table

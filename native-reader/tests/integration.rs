@@ -14,6 +14,7 @@ mod fallback_branch;
 mod incremental_between;
 mod read_splits;
 mod scan_bucket;
+mod scan_version;
 mod scan_watermark;
 mod sketch_union;
 mod snapshot_ordering;

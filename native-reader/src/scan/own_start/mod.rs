@@ -29,14 +29,18 @@
 //! A snapshot read for the first three must have the latest schema's columns: the released reader reads a
 //! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
 //! does not (refused by name). `incremental-between` of two snapshot ids and `incremental-between-timestamp`
-//! of two commit times plan the increment between them ([`incremental`]). The other start options
-//! (`scan.version`, `incremental-to-auto-tag`) stay refused by name
+//! of two commit times plan the increment between them ([`incremental`]). `scan.version` is replaced, when
+//! the table opens, by the option it names ([`version`]). `incremental-to-auto-tag`, and a `scan.version`
+//! the table's load cannot resolve, stay refused by name
 //! ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
 mod incremental;
 mod startup;
 mod time_travel;
+mod version;
 mod watermark;
+
+pub(crate) use version::{resolved as resolved_scan_version, SCAN_VERSION};
 
 use crate::error::{Error, Result};
 use crate::line::PaimonRelease::V1_2_0;
