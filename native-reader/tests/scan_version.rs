@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use native_reader::{Error, PaimonRelease};
 
 use crate::common;
+use crate::scan_watermark::snapshot_rows;
 use common::{batch_read, copy_dir, edit_latest_schema};
 
 fn corpus(name: &str) -> PathBuf {
@@ -22,25 +23,6 @@ fn corpus(name: &str) -> PathBuf {
         .join("../corpora")
         .join(name)
         .join("paimon-2.0.0/table")
-}
-
-/// C71's writes merged up to snapshot `snapshot`, as the batch read renders them.
-fn snapshot_rows(snapshot: i64) -> Vec<String> {
-    let mut latest = std::collections::BTreeMap::new();
-    for commit in 1..=snapshot {
-        for key in commit..commit + 3 {
-            latest.insert(key, format!("v{commit}-{key}"));
-        }
-        if commit == 4 {
-            latest.remove(&1);
-        }
-    }
-    let mut rows: Vec<String> = latest
-        .into_iter()
-        .map(|(k, v)| format!(r#"+I ({k}, "{v}")"#))
-        .collect();
-    rows.sort();
-    rows
 }
 
 /// `table` copied, its latest schema's `from` replaced by `to`.

@@ -16,8 +16,9 @@ use native_reader::{Error, PaimonRelease, Table};
 use crate::common;
 use common::{batch_read, copy_dir, edit_latest_schema};
 
-/// The scenario's writes, merged up to snapshot `snapshot` (1 to 5), as the batch read renders them.
-fn snapshot_rows(snapshot: i64) -> Vec<String> {
+/// The scenario's writes, merged up to snapshot `snapshot` (1 to 5), as the batch read renders them (also
+/// `scan_version`'s expectation, on copies of the same table).
+pub(crate) fn snapshot_rows(snapshot: i64) -> Vec<String> {
     let mut latest = std::collections::BTreeMap::new();
     for commit in 1..=snapshot {
         for key in commit..commit + 3 {

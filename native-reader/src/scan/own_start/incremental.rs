@@ -81,7 +81,7 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
              IncrementalDiffStartingScanner)"
         ))
     };
-    refuse_other_branch(table, INCREMENTAL_BETWEEN, value)?;
+    super::refuse_other_branch(table, INCREMENTAL_BETWEEN, value)?;
     let manager = table.snapshot_manager();
     let ids = (start.parse::<i64>(), end.parse::<i64>());
     let (start, end, changes) = match rule {
@@ -164,7 +164,7 @@ fn plan_between_times(table: &Table, options: &StartOptions) -> Result<Start> {
         InvalidOption::new(INCREMENTAL_BETWEEN_TIMESTAMP, ValueError::Refused(message))
             .at(table.path().join("schema"))
     };
-    refuse_other_branch(table, INCREMENTAL_BETWEEN_TIMESTAMP, value)?;
+    super::refuse_other_branch(table, INCREMENTAL_BETWEEN_TIMESTAMP, value)?;
     let rule = table.release().rules().incremental_between;
     let parts = java_split_comma(value);
     let manager = table.snapshot_manager();
@@ -277,20 +277,6 @@ fn ids_between(
     };
     let end_id = earlier_or_equal(table, end)?.map_or(latest, |found| found.id);
     Ok((start_id, end_id))
-}
-
-/// An increment of a table with a fallback or primary branch: refused by name.
-fn refuse_other_branch(table: &Table, key: &str, value: &str) -> Result<()> {
-    if table.primary().is_some() || table.fallback().is_some() {
-        return Err(Error::Unsupported {
-            path: table.path().join("schema"),
-            reason: format!(
-                "the table's own {key}={value} on a table with a fallback or primary branch (what the \
-                 released reader gives the other branch is not modelled)"
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// The splits of the increment (start, end] (see the module doc).

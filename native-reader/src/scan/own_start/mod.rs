@@ -281,15 +281,7 @@ fn from_creation_time(table: &Table, millis: i64) -> Result<Start> {
 /// [`Error::Unsupported`] on a table with a fallback or primary branch, and as [`check_same_columns`] and
 /// [`watermark::later_or_equal`]; the snapshot files' read errors.
 fn from_watermark(table: &Table, value: &str, watermark: i64) -> Result<Start> {
-    if table.primary().is_some() || table.fallback().is_some() {
-        return Err(Error::Unsupported {
-            path: table.path().to_path_buf(),
-            reason: format!(
-                "the table's own {SCAN_WATERMARK}={value} on a table with a fallback or primary branch \
-                 (which snapshot of the other branch the released reader reads is not modelled)"
-            ),
-        });
-    }
+    refuse_other_branch(table, SCAN_WATERMARK, value)?;
     match watermark::later_or_equal(table, watermark)? {
         Some(snapshot) => {
             check_same_columns(table, &snapshot, SCAN_WATERMARK, value)?;
@@ -301,17 +293,26 @@ fn from_watermark(table: &Table, value: &str, watermark: i64) -> Result<Start> {
     }
 }
 
-/// The snapshot tag `name` of `table`'s branch holds (`<branch>/tag/tag-<name>`, `TagManager`).
-fn tagged(table: &Table, name: &str) -> Result<Box<Snapshot>> {
+/// A start option `key=value` of a table with a fallback or primary branch (a tag, a watermark, an increment):
+/// refused by name, since what the released reader gives the other branch is not modelled.
+///
+/// Errors: [`Error::Unsupported`] naming the table's schema directory.
+fn refuse_other_branch(table: &Table, key: &str, value: &str) -> Result<()> {
     if table.primary().is_some() || table.fallback().is_some() {
         return Err(Error::Unsupported {
-            path: table.path().to_path_buf(),
+            path: table.path().join("schema"),
             reason: format!(
-                "the table's own {SCAN_TAG_NAME}={name} on a table with a fallback or primary branch \
-                 (which snapshot of the other branch the released reader reads is not modelled)"
+                "the table's own {key}={value} on a table with a fallback or primary branch (what the \
+                 released reader gives the other branch is not modelled)"
             ),
         });
     }
+    Ok(())
+}
+
+/// The snapshot tag `name` of `table`'s branch holds (`<branch>/tag/tag-<name>`, `TagManager`).
+fn tagged(table: &Table, name: &str) -> Result<Box<Snapshot>> {
+    refuse_other_branch(table, SCAN_TAG_NAME, name)?;
     let snapshot = Snapshot::read(&existing_tag(table, name)?)?;
     check_same_columns(table, &snapshot, SCAN_TAG_NAME, name)?;
     Ok(Box::new(snapshot))
