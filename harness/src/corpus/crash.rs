@@ -160,10 +160,7 @@ fn crash_steps(
     let writer = &run.writer(user)?.writer;
     writer.prepare(identifier, wait_compaction)?;
     open_crash_window(table, point.mode, point.at)?;
-    let committed = match watermark {
-        Some(watermark) => writer.commit_prepared_with_watermark(identifier, watermark),
-        None => writer.commit_prepared(identifier),
-    };
+    let committed = writer.commit_prepared_carrying(identifier, watermark);
     let window = close_crash_window(table)?;
     let commit_error = committed.err().map(|e| explain(&Error::from(e)));
     let durable = snapshot_summaries(run.table).unwrap_or_default();

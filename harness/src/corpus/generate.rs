@@ -608,12 +608,7 @@ impl<'a> Run<'a> {
                 )));
             }
         }
-        let result = match watermark {
-            Some(watermark) => w
-                .writer
-                .commit_prepared_with_watermark(identifier, watermark),
-            None => w.writer.commit_prepared(identifier),
-        };
+        let result = w.writer.commit_prepared_carrying(identifier, watermark);
         let outcome = match (result, expect_error) {
             (Ok(()), None) => "committed".to_owned(),
             (Ok(()), Some(text)) => {

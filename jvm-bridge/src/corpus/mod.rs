@@ -628,13 +628,16 @@ impl CorpusWriter {
         })
     }
 
-    /// [`commit_prepared`](Self::commit_prepared) of a committable that carries `watermark` (milliseconds, as
-    /// Flink's committer commits its checkpoint's watermark): `TableCommitImpl.commit(ManifestCommittable)`.
-    /// The snapshots it publishes carry the larger of `watermark` and the latest snapshot's
-    /// (`FileStoreCommitImpl`).
+    /// [`commit_prepared`](Self::commit_prepared) of a committable that carries `watermark` when it is set
+    /// (milliseconds, as Flink's committer commits its checkpoint's watermark):
+    /// `TableCommitImpl.commit(ManifestCommittable)`. The snapshots it publishes carry the larger of `watermark`
+    /// and the latest snapshot's (`FileStoreCommitImpl`). `None`: [`commit_prepared`](Self::commit_prepared).
     ///
     /// Errors: [`crate::Error::Java`], as [`commit_prepared`](Self::commit_prepared).
-    pub fn commit_prepared_with_watermark(&self, identifier: i64, watermark: i64) -> Result<()> {
+    pub fn commit_prepared_carrying(&self, identifier: i64, watermark: Option<i64>) -> Result<()> {
+        let Some(watermark) = watermark else {
+            return self.commit_prepared(identifier);
+        };
         let handle = self.handle;
         with_env(|env| {
             env.call_static_method(
