@@ -123,21 +123,18 @@ pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
             }
         }
         StartupMode::FromSnapshot | StartupMode::FromSnapshotFull => {
-            match (&options.snapshot_id, &options.tag_name) {
-                (Some(value), _) if options.own_snapshot_id => {
+            match (&options.snapshot_id, &options.watermark, &options.tag_name) {
+                (Some(value), _, _) if options.own_snapshot_id => {
                     let id = long(SCAN_SNAPSHOT_ID, value)?;
                     if let Ok(snapshot) = table.snapshot(id) {
                         check_same_columns(table, &snapshot, SCAN_SNAPSHOT_ID, value)?;
                     }
                     Ok(Start::Mode(ScanMode::Batch { snapshot: Some(id) }))
                 }
-                (None, _)
-                    if startup == StartupMode::FromSnapshot && options.watermark.is_some() =>
-                {
-                    let value = options.watermark.as_deref().unwrap_or_default();
+                (None, Some(value), _) if startup == StartupMode::FromSnapshot => {
                     from_watermark(table, value, long(SCAN_WATERMARK, value)?)
                 }
-                (None, Some(tag)) => tagged(table, tag).map(Start::Tagged),
+                (None, _, Some(tag)) => tagged(table, tag).map(Start::Tagged),
                 _ => Ok(Start::Mode(mode)),
             }
         }
