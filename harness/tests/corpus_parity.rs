@@ -219,6 +219,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c70-incremental-between-timestamp-text",
     "c71-table-scan-watermark",
     "c72-scan-bounded-watermark",
+    "c73-incremental-between-tags",
 ];
 
 /// Every scan mode, as the tests name them.

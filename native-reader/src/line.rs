@@ -24,8 +24,10 @@ use crate::error::{Error, Result};
 
 mod field_bunches;
 mod files_table;
+mod incremental_diff;
 pub use field_bunches::FieldBunches;
 pub use files_table::FilesTable;
+pub use incremental_diff::IncrementalDiff;
 
 /// A release of Apache Paimon whose reader the native reader mimics. Ordered by release (`V1_0_0 <
 /// V1_0_1 < … < V2_0_0`), so a rule that first appeared in release R holds for `release >= R`.
@@ -387,6 +389,12 @@ pub struct LineRules {
     pub timestamp_before_earliest: TimestampBeforeEarliest,
     /// A table's own `incremental-between` of snapshot ids, in a batch scan.
     pub incremental_between: IncrementalBetween,
+    /// How a diff split (`incremental-between` of two tags, `incremental-between-scan-mode=diff`) is read.
+    pub incremental_diff: IncrementalDiff,
+    /// From 1.4.2 true: `incremental-between-tag-to-snapshot=true` reads two tags as the increment between
+    /// their snapshot ids (`IncrementalDeltaStartingScanner#betweenSnapshotIds`) instead of their diff.
+    /// Earlier releases know no such option.
+    pub incremental_tag_to_snapshot: bool,
     /// From 1.3.0 true: a shredded Parquet VARIANT (`typed_value`) is rebuilt (`PaimonShreddingUtils`,
     /// apache/paimon#5901); before, false: the reader looks up `value` and `metadata` alone (refused by name).
     pub variant_shredding: bool,
@@ -604,6 +612,8 @@ pub const V1_0_0_RULES: LineRules = LineRules {
     snapshot_delay_of_fetched: false,
     timestamp_before_earliest: TimestampBeforeEarliest::ReadsEarliest,
     incremental_between: IncrementalBetween::BatchSplits,
+    incremental_diff: IncrementalDiff::AfterSecondByValue,
+    incremental_tag_to_snapshot: false,
     variant_shredding: false,
     timestamp_ltz_zone: TimestampLtzZone::JvmDefault,
     map_value_nullability: MapValueNullability::ForcedNotNull,
@@ -629,6 +639,7 @@ pub const V1_0_1_RULES: LineRules = LineRules {
 pub const V1_1_1_RULES: LineRules = LineRules {
     timestamp_before_earliest: TimestampBeforeEarliest::FailsScan,
     incremental_between: IncrementalBetween::StreamingSplits,
+    incremental_diff: IncrementalDiff::AfterSecondByValueAndKind,
     init_row: InitRow::NotNullFields,
     changelog_follow_up: ChangelogFollowUp::WithChangelogManifest,
     streaming_deletion_files: false,
@@ -680,6 +691,7 @@ pub const V1_3_1_RULES: LineRules = LineRules {
 /// partitions the main branch does not list, and the BLOB and VECTOR types.
 pub const V1_4_2_RULES: LineRules = LineRules {
     init_row: InitRow::AllFields,
+    incremental_tag_to_snapshot: true,
     audit_log_sequence_number: true,
     ignore_failed_files: true,
     data_evolution: DataEvolution::ByRowIdRange,
@@ -698,6 +710,7 @@ pub const V1_4_2_RULES: LineRules = LineRules {
 /// UTC (#7364), BLOB placeholders and `sequence.snapshot-ordering`.
 pub const V2_0_0_RULES: LineRules = LineRules {
     batch_skip_level0: BatchSkipLevel0::DeletionVectorsUnlessMergeOnRead,
+    incremental_diff: IncrementalDiff::AfterByValueAndKind,
     timestamp_to_time: TimestampToTime::FloorMod,
     nested_update_null_accumulator: NestedUpdateNullAccumulator::NonNullRows,
     timestamp_ltz_zone: TimestampLtzZone::Utc,

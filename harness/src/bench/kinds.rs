@@ -61,7 +61,7 @@ pub fn plan_kinds(
         for s in splits {
             match split_read_kind(pk, &s.split, false)? {
                 // Batch plans carry no before-files, so `Changes` does not occur here.
-                SplitReadKind::Merge | SplitReadKind::Changes => m.push(s),
+                SplitReadKind::Merge | SplitReadKind::Changes | SplitReadKind::Diff => m.push(s),
                 SplitReadKind::Raw | SplitReadKind::NoMerge => r.push(s),
             }
         }

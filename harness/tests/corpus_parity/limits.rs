@@ -516,4 +516,23 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         modes: &["stream", "stream-full", "latest-full"],
         problem: "stock reader: java.lang.ClassCastException",
     },
+    // C73 as C67: the streams and `latest-full` fail the release's validation on both readers.
+    ReleaseLimit {
+        corpus: "c73-incremental-between-tags",
+        releases: EVERY_RELEASE,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c73-incremental-between-tags",
+        releases: EVERY_RELEASE,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-between] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c73-incremental-between-tags",
+        releases: EVERY_RELEASE,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: incremental-between must be null when you use latest-full for scan.mode",
+    },
 ];

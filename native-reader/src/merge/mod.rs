@@ -10,8 +10,9 @@
 //!   rows with their merged kind (`+I` or `+U`). Nothing is diffed: a key on both sides comes out as `-D`
 //!   of its old value (in the before part) and again with its new value (in the after part), equal values
 //!   included;
-//! * primary-key batch splits with before-files (`IncrementalDiffSplitRead`, incremental-between batch
-//!   scans, which the native planner never produces): not supported;
+//! * primary-key batch splits with before-files (`IncrementalDiffSplitRead`, the diff plans of
+//!   `incremental-between`): the **diff reader** ([`diff`]): each side merged, then the two merged by key,
+//!   a key's after-side record kept where it differs from the before side's;
 //! * primary-key batch splits (`!is_streaming`) that are raw-convertible and whose files all know their
 //!   delete-row count: the **raw reader**, files concatenated, every row `+I` (`RawFileSplitReadProvider`);
 //! * other primary-key streaming splits: the **no-merge reader**, each row with its stored RowKind
@@ -66,6 +67,7 @@
 
 pub(crate) mod blob_view;
 pub(crate) mod default_values;
+pub(crate) mod diff;
 pub(crate) mod function;
 pub(crate) mod loser_tree;
 pub(crate) mod output;
@@ -107,12 +109,17 @@ pub enum SplitReadKind {
     /// Merge-on-read of the before-files as `-D`, then merge-on-read of the data files (streaming splits
     /// with before-files, `IncrementalChangelogReadProvider`).
     Changes,
+    /// Each side merged, then the two diffed by key (batch splits with before-files, 1.0 to 1.3; every batch
+    /// split of a diff plan from 1.4: `IncrementalDiffSplitRead`).
+    Diff,
 }
 
 /// The reader `KeyValueTableRead` picks for `split` of a table with (`primary_keyed`) or without a primary
 /// key; `force_keep_delete` (`InnerTableRead.forceKeepDelete`, `$audit_log`) turns the raw-file read off
-/// (`PrimaryKeyTableRawFileSplitReadProvider.match`). Errors: [`Error::Unsupported`] naming the bucket
-/// directory for batch splits with before-files (`IncrementalDiffSplitRead`).
+/// (`PrimaryKeyTableRawFileSplitReadProvider.match`). A batch split with before-files is a diff
+/// (`IncrementalDiffReadProvider.match` up to 1.3; from 1.4 every split of a diff plan is an
+/// `IncrementalSplit`, which this reader's splits do not mark, so a diff split whose before side is empty
+/// is read as a merged batch split, which gives the same rows: each key of the after side alone).
 pub fn split_read_kind(
     primary_keyed: bool,
     split: &Split,
@@ -122,14 +129,10 @@ pub fn split_read_kind(
         return Ok(SplitReadKind::NoMerge);
     }
     if !split.before_files.is_empty() {
-        if split.is_streaming {
-            return Ok(SplitReadKind::Changes);
-        }
-        return Err(Error::Unsupported {
-            path: PathBuf::from(&split.bucket_path),
-            reason: "batch splits with before-files (incremental diff, IncrementalDiffSplitRead) are not \
-                     read natively"
-                .into(),
+        return Ok(if split.is_streaming {
+            SplitReadKind::Changes
+        } else {
+            SplitReadKind::Diff
         });
     }
     let raw = !force_keep_delete
@@ -250,6 +253,9 @@ pub fn read_split_with(
         SplitReadKind::Merge => {
             Inner::Merge(Box::new(MergeReader::new(table, split, batch_size, ahead)?))
         }
+        SplitReadKind::Diff => Inner::Merge(Box::new(diff::diff_reader(
+            table, split, batch_size, ahead,
+        )?)),
         SplitReadKind::Changes => {
             // Each side read as `createMergeReader(files, deletionFiles, keepDelete = false)`.
             let side =

@@ -34,6 +34,42 @@ pub(crate) enum SectionState {
     Merging(LoserTree<Run>),
 }
 
+/// How a [`MergeReader`] merges the records of a key and what it outputs: the table's merge function with
+/// its `LookupMergeFunction` pick and the read's `forceKeepDelete` ([`MergeSetup::of`]), or another merge
+/// (the diff read's, [`super::diff`]).
+pub(crate) struct MergeSetup {
+    pub(crate) function: Box<dyn super::function::MergeFunction>,
+    pub(crate) lookup: Option<LookupPick>,
+    /// Results that are no add are kept ([`RunContext::keep_delete`]).
+    pub(crate) keep_delete: bool,
+    /// [`RunContext::sole_keys_as_is`].
+    pub(crate) sole_keys_as_is: bool,
+    /// `_SEQUENCE_NUMBER` after `_row_kind` in the output ([`Chunk::new`]); `schema` must have it then.
+    pub(crate) with_sequence: bool,
+    /// The schema of the output batches.
+    pub(crate) schema: arrow_schema::Schema,
+}
+
+impl MergeSetup {
+    /// The merge of a batch read of `table`: its merge engine's function, its lookup pick, deletes kept for
+    /// `$audit_log`, `_SEQUENCE_NUMBER` for `$audit_log` with `table-read.sequence-number.enabled`.
+    ///
+    /// Errors: as [`merge_function`]; [`Error::InvalidOption`] when `force-lookup` is not a boolean.
+    pub(crate) fn of(table: &Table) -> Result<MergeSetup> {
+        Ok(MergeSetup {
+            function: merge_function(table)?,
+            lookup: lookup_pick(table)?,
+            keep_delete: table.audit_log(),
+            sole_keys_as_is: true,
+            with_sequence: crate::system::audit_sequence_number(table),
+            schema: crate::system::audit_read_schema(
+                table,
+                read_schema_as(&table.schema().fields, table.string_views()),
+            ),
+        })
+    }
+}
+
 /// `MergeFileSplitRead.createMergeReader` + `DropDeleteReader` over one split.
 pub(crate) struct MergeReader {
     pub(crate) ctx: Arc<RunContext>,
@@ -56,6 +92,18 @@ impl MergeReader {
         split: &Split,
         batch_size: usize,
         ahead: Option<AheadPool>,
+    ) -> Result<MergeReader> {
+        let setup = MergeSetup::of(table)?;
+        Self::for_split(table, split, batch_size, ahead, setup)
+    }
+
+    /// [`MergeReader::new`] with the merge `setup` given instead of the table's.
+    pub(crate) fn for_split(
+        table: &Arc<Table>,
+        split: &Split,
+        batch_size: usize,
+        ahead: Option<AheadPool>,
+        setup: MergeSetup,
     ) -> Result<MergeReader> {
         let bucket_path = PathBuf::from(&split.bucket_path);
         if !split.deletion_files.is_empty() && split.deletion_files.len() != split.data_files.len()
@@ -99,18 +147,20 @@ impl MergeReader {
                     .collect()
             })
             .collect();
-        Self::with_sections(
+        Self::with_setup(
             table,
             &split.bucket_path,
             &split.partition,
             sections,
             batch_size,
             ahead,
+            setup,
         )
     }
 
     /// The reader of `sections` (each a list of runs) of a bucket of `table`, in the partition whose values
     /// are `partition` ([`Split::partition`]).
+    #[cfg(test)]
     pub(crate) fn with_sections(
         table: &Arc<Table>,
         bucket_path: &str,
@@ -118,6 +168,28 @@ impl MergeReader {
         sections: Vec<Vec<Box<dyn RunSource>>>,
         batch_size: usize,
         ahead: Option<AheadPool>,
+    ) -> Result<MergeReader> {
+        let setup = MergeSetup::of(table)?;
+        Self::with_setup(
+            table,
+            bucket_path,
+            partition,
+            sections,
+            batch_size,
+            ahead,
+            setup,
+        )
+    }
+
+    /// [`MergeReader::with_sections`] with the merge `setup` given instead of the table's.
+    pub(crate) fn with_setup(
+        table: &Arc<Table>,
+        bucket_path: &str,
+        partition: &[Option<String>],
+        sections: Vec<Vec<Box<dyn RunSource>>>,
+        batch_size: usize,
+        ahead: Option<AheadPool>,
+        setup: MergeSetup,
     ) -> Result<MergeReader> {
         let schema = table.schema();
         let fields = schema.fields.clone();
@@ -173,8 +245,7 @@ impl MergeReader {
                 Some((cols, conv))
             }
         };
-        let function = Reducer::new(merge_function(table)?);
-        let lookup = lookup_pick(table)?;
+        let function = Reducer::new(setup.function);
         // Read where Java's `MergeSorter` reads it: an unknown engine fails the merge read.
         let sort_engine = table
             .options()
@@ -194,21 +265,20 @@ impl MergeReader {
                 key_columns,
                 keys,
                 user_sequence,
-                lookup,
+                lookup: setup.lookup,
                 ahead,
                 on_failure: FailedFiles::of(table)?,
                 sort_engine,
+                keep_delete: setup.keep_delete,
+                sole_keys_as_is: setup.sole_keys_as_is,
             }),
-            schema: Arc::new(crate::system::audit_read_schema(
-                table,
-                read_schema_as(&fields, table.string_views()),
-            )),
+            schema: Arc::new(setup.schema),
             function,
             fields,
             bucket_path: PathBuf::from(bucket_path),
             sections: sections.into_iter(),
             current: None,
-            chunk: Chunk::new(crate::system::audit_sequence_number(table)),
+            chunk: Chunk::new(setup.with_sequence),
             ready: VecDeque::new(),
             batch_size,
             done: false,
@@ -314,7 +384,7 @@ pub(crate) fn next_single(
             return Ok(None);
         };
         let batch = &current.batch;
-        let keep_delete = ctx.table.audit_log();
+        let keep_delete = ctx.keep_delete;
         let keep = BooleanArray::from_iter(
             current
                 .kinds
@@ -499,19 +569,22 @@ pub(crate) fn merge_section(
 ) -> Result<bool> {
     tree.initialize(ctx)?;
     // `forceKeepDelete` (`$audit_log`): no DropDeleteReader.
-    let keep_delete = ctx.table.audit_log();
+    let keep_delete = ctx.keep_delete;
     let mut group: Vec<usize> = Vec::with_capacity(tree.len());
     // The levels of the group's records (LookupMergeFunction), reused from key to key.
     let mut levels: Vec<i32> = Vec::with_capacity(tree.len());
     while chunk.len() < batch_size {
         tree.adjust_for_next_loop(ctx)?;
-        if emit_sole_keys(tree, chunk, batch_size, keep_delete)? {
+        if ctx.sole_keys_as_is && emit_sole_keys(tree, chunk, batch_size, keep_delete)? {
             continue;
         }
         let Some(first) = tree.pop_winner()? else {
             return Ok(false);
         };
         function.reset();
+        if !ctx.sole_keys_as_is {
+            function.merge_all();
+        }
         group.clear();
         group.push(first);
         while let Some(next) = tree.peek_winner()? {

@@ -44,6 +44,12 @@ pub(crate) struct RunContext {
     /// The table's `sort-engine`: under `min-heap` a key whose records tie on their sequence is refused
     /// ([`super::reader::merge_section`]).
     pub(crate) sort_engine: SortEngine,
+    /// Results that are no add (`-U`, `-D`) are kept: no `DropDeleteReader` (`forceKeepDelete`,
+    /// `$audit_log`).
+    pub(crate) keep_delete: bool,
+    /// A key seen once goes out as it is, without the merge function (`ReducerMergeFunctionWrapper`); false
+    /// for the diff read, whose `DiffMerger` sees every key.
+    pub(crate) sole_keys_as_is: bool,
 }
 
 /// `LookupMergeFunction`'s pick ([`LookupPick`], a rule of the release: up to 1.1.x the last record above

@@ -404,6 +404,18 @@ pub(crate) fn plan_batch_of_snapshot(
     batch_splits(table, &snapshot, groups)
 }
 
+/// The file groups of `snapshot` as a batch scan of it groups them (the batch scan's options checked, its
+/// level filter and the postpone-bucket rule applied): one side of an incremental diff.
+///
+/// Errors: as [`plan_batch_of_snapshot`].
+pub(crate) fn batch_file_groups(
+    table: &Table,
+    snapshot: &crate::snapshot::Snapshot,
+) -> Result<Vec<super::file_set::BucketFiles>> {
+    check_batch_options(table)?;
+    Ok(files_of_snapshot(table, snapshot.clone(), false)?.1)
+}
+
 /// `snapshot`'s file groups under the batch level filter (every level when `all_levels`) and the
 /// postpone-bucket rule.
 fn files_of_snapshot(

@@ -1,6 +1,5 @@
 //! Which read a split gets: the rules of `KeyValueTableRead`.
 
-use crate::error::Error;
 use crate::merge::{split_read_kind, SplitReadKind};
 use crate::split::{DataFileDesc, Split};
 
@@ -63,11 +62,13 @@ fn read_kind_follows_key_value_table_read() {
     );
     let mut with_before = split(false, false, Some(0));
     with_before.before_files = with_before.data_files.clone();
-    // a batch split with before-files (IncrementalDiffSplitRead) is not read natively
-    assert!(matches!(
-        split_read_kind(true, &with_before, false),
-        Err(Error::Unsupported { .. })
-    ));
+    // a batch split with before-files is a diff split (IncrementalDiffSplitRead)
+    assert_eq!(split_read_kind(true, &with_before, false).unwrap(), Diff);
+    // an append table reads its data files alone (RawFileSplitRead ignores the before-files)
+    assert_eq!(
+        split_read_kind(false, &with_before, false).unwrap(),
+        NoMerge
+    );
     // a streaming one is a changes split (IncrementalChangelogReadProvider), raw-convertible or not
     let mut streaming_before = split(true, true, Some(0));
     streaming_before.before_files = streaming_before.data_files.clone();

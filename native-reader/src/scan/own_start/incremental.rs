@@ -7,11 +7,16 @@
 //! * `incremental-between-scan-mode` (`auto` by default, any case): `delta` reads the delta manifest list of
 //!   each APPEND snapshot (COMPACT and OVERWRITE snapshots skipped), `changelog` the changelog manifest list
 //!   of each snapshot but OVERWRITE ones; `auto` is `delta` under `changelog-producer=none`, else
-//!   `changelog`. From 1.1.1, `diff` compares the two snapshots (`IncrementalDiffStartingScanner`), which this
-//!   reader refuses by name.
+//!   `changelog`. From 1.1.1, `diff` plans the diff of the two snapshots (`IncrementalDiffStartingScanner`,
+//!   [`super::diff`]), no range check but both snapshot files read.
 //! * The value is cut at each `,` as Java's `String.split` cuts it (trailing empty parts dropped), and must
-//!   give two parts, each a long as `Long.parseLong` reads it (no blank around). Two tags, or two parts that
-//!   are not longs on 1.0.x, name tags: refused by name.
+//!   give two parts, each a long as `Long.parseLong` reads it (no blank around).
+//! * Two tags plan the diff of their snapshots: on 1.0.x when the two parts are not longs
+//!   (`IncrementalTagStartingScanner`: both tags must exist, and the end tag's snapshot id must be larger);
+//!   from 1.1.1 when both tags exist, before the parts are read as ids (`IncrementalDiffStartingScanner
+//!   #betweenTags`: the end tag's id not below the start's, equal ids plan nothing). From 1.4.2
+//!   `incremental-between-tag-to-snapshot=true` reads them as the increment between their snapshot ids
+//!   instead (`IncrementalDeltaStartingScanner#betweenSnapshotIds`: the range check, no order check).
 //! * The files are grouped by (partition, bucket) and split as a batch scan splits them
 //!   (`SplitGenerator#splitForBatch`), each split of snapshot `end`, without deletion files. 1.0.x reads them
 //!   as batch splits (merged); from 1.1.1 they are streaming splits, each record read with its RowKind.
@@ -25,47 +30,50 @@
 //! every snapshot plans nothing. 1.0.x (`IncrementalTimeStampStartingScanner`) reads two longs; from 1.1.1
 //! (`IncrementalDeltaStartingScanner#betweenTimestamps`) two longs or else two local times as
 //! `DateTimeUtils#parseTimestampData` reads them in the JVM's zone (UTC in the bridge), `end` not before
-//! `start`, and equal times plan nothing.
+//! `start`, and equal times plan nothing. With `diff` (1.1.1 on) the two snapshots found are diffed, `start`
+//! becoming the earliest snapshot when none is that early (`IncrementalDiffStartingScanner#betweenTimestamps`).
 //!
-//! Not modelled, refused by name: a table whose batch scan filters level 0 out (deletion vectors,
-//! `first-row`: the scan's level filter applies to the increment too), a table with a fallback or primary
-//! branch.
+//! Not modelled, refused by name: an increment (not a diff) of a table whose batch scan filters level 0 out
+//! (deletion vectors, `first-row`: the scan's level filter applies to the increment too), a table with a
+//! fallback or primary branch.
 
 use crate::error::{Error, Result};
 use crate::line::{IncrementalBetween, PaimonRelease};
 use crate::options::{ChangelogProducer, InvalidOption, ValueError};
-use crate::snapshot::CommitKind;
+use crate::snapshot::{CommitKind, Snapshot};
 use crate::split::Split;
 use crate::table::Table;
 
 use super::startup::{
     StartOptions, INCREMENTAL_BETWEEN, INCREMENTAL_BETWEEN_SCAN_MODE, INCREMENTAL_BETWEEN_TIMESTAMP,
 };
+
+/// `incremental-between-tag-to-snapshot` (1.4.2 on; `CoreOptions.INCREMENTAL_BETWEEN_TAG_TO_SNAPSHOT`).
+const INCREMENTAL_BETWEEN_TAG_TO_SNAPSHOT: &str = "incremental-between-tag-to-snapshot";
 use super::time_travel::{earlier_or_equal, latest_and_earliest, parse_timestamp_text};
 use super::Start;
 
-/// Which manifest list of each snapshot an increment reads (`ScanMode.DELTA`, `ScanMode.CHANGELOG`).
+/// Which manifest list of each snapshot an increment reads (`ScanMode.DELTA`, `ScanMode.CHANGELOG`), or the
+/// diff of the two snapshots (`IncrementalBetweenScanMode.DIFF`, 1.1.1 on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Changes {
     Delta,
     Changelog,
+    Diff,
 }
 
 /// The batch plan of `table`'s own `incremental-between` (see the module doc).
 ///
 /// Errors: [`Error::InvalidOption`] naming the schema directory for a value the release refuses (not two
 /// parts, not two snapshot ids on 1.1.1 on, `start` after `end`, a range outside the snapshots kept, an
-/// unknown scan mode), with the release's message; [`Error::Unsupported`] for what is not read natively
-/// (tags, `diff`, see the module doc); [`Error::Snapshot`] for a DELETE entry in an increment; the
-/// snapshot and manifest files' read errors. `incremental-between-timestamp`: as [`plan_between_times`].
+/// unknown scan mode, two tags out of order), with the release's message; [`Error::Snapshot`] naming a tag
+/// file that does not exist (1.0.x), or for a DELETE entry in an increment; [`Error::Unsupported`] for what
+/// is not read natively (see the module doc); the snapshot, tag and manifest files' read errors.
+/// `incremental-between-timestamp`: as [`plan_between_times`].
 pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
     let schema_dir = table.path().join("schema");
     let refused = |key: &str, message: String| {
         InvalidOption::new(key, ValueError::Refused(message)).at(&schema_dir)
-    };
-    let unsupported = |reason: String| Error::Unsupported {
-        path: schema_dir.clone(),
-        reason,
     };
     let Some(value) = options.incremental_between.as_deref() else {
         return plan_between_times(table, options);
@@ -75,12 +83,6 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
     let [start, end] = parts[..] else {
         return Err(refused(INCREMENTAL_BETWEEN, not_two_parts(rule, value)));
     };
-    let tags = || {
-        unsupported(format!(
-            "the table's own {INCREMENTAL_BETWEEN}={value} between two tags (IncrementalTagStartingScanner, \
-             IncrementalDiffStartingScanner)"
-        ))
-    };
     super::refuse_other_branch(table, INCREMENTAL_BETWEEN, value)?;
     let manager = table.snapshot_manager();
     let ids = (start.parse::<i64>(), end.parse::<i64>());
@@ -89,9 +91,19 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
             let changes = changes(table, options)?;
             let (Ok(start), Ok(end)) = ids else {
                 // `IncrementalTagStartingScanner`: `TagManager#taggedSnapshot` of each tag, start first.
-                super::existing_tag(table, start)?;
-                super::existing_tag(table, end)?;
-                return Err(tags());
+                let from = Snapshot::read(&super::existing_tag(table, start)?)?;
+                let to = Snapshot::read(&super::existing_tag(table, end)?)?;
+                if to.id <= from.id {
+                    return Err(refused(
+                        INCREMENTAL_BETWEEN,
+                        format!(
+                            "Tag end {end} with snapshot id {} should be larger than tag start {start} with \
+                             snapshot id {}",
+                            to.id, from.id
+                        ),
+                    ));
+                }
+                return super::diff::plan(table, &from, &to, false, (INCREMENTAL_BETWEEN, value));
             };
             let (Some(earliest), Some(latest)) = (
                 manager.earliest_snapshot_id()?,
@@ -112,7 +124,7 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
         IncrementalBetween::StreamingSplits => {
             let exists = |name| crate::fileio::exists(&super::tag_path(table, name));
             if exists(start)? && exists(end)? {
-                return Err(tags());
+                return between_tags(table, options, (start, end), value);
             }
             let (Ok(start_id), Ok(end_id)) = ids else {
                 return Err(refused(
@@ -139,6 +151,11 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
                 return Ok(Start::Nothing);
             }
             let changes = changes(table, options)?;
+            if changes == Changes::Diff {
+                // `IncrementalDiffStartingScanner#betweenSnapshotIds`: no range check.
+                let (from, to) = (table.snapshot(start_id)?, table.snapshot(end_id)?);
+                return super::diff::plan(table, &from, &to, true, (INCREMENTAL_BETWEEN, value));
+            }
             let latest = manager.latest_snapshot_id()?.unwrap_or(earliest);
             check_range(start_id, end_id, earliest, latest)
                 .map_err(|m| refused(INCREMENTAL_BETWEEN, m))?;
@@ -234,11 +251,81 @@ fn plan_between_times(table: &Table, options: &StartOptions) -> Result<Start> {
                 return Ok(Start::Nothing);
             }
             let changes = changes(table, options)?;
+            if changes == Changes::Diff {
+                // `IncrementalDiffStartingScanner#betweenTimestamps`: the earliest snapshot when none is as
+                // early as `start`, the latest when none is as early as `end`.
+                let from = earlier_or_equal(table, start)?.unwrap_or(earliest);
+                let to = match earlier_or_equal(table, end)? {
+                    Some(found) => found,
+                    None => manager.snapshot(latest)?,
+                };
+                let key = (INCREMENTAL_BETWEEN_TIMESTAMP, value);
+                return super::diff::plan(table, &from, &to, true, key);
+            }
             let (start_id, end_id) = ids_between(table, start, end, latest, &earliest)?;
             (start_id, end_id, changes)
         }
     };
     plan_increment(table, start, end, changes, rule)
+}
+
+/// `incremental-between` of two existing tags, from 1.1.1: the diff of their snapshots
+/// (`IncrementalDiffStartingScanner#betweenTags`), or from 1.4.2 with `incremental-between-tag-to-snapshot
+/// =true` the increment between their snapshot ids.
+///
+/// Errors: as [`plan`].
+fn between_tags(
+    table: &Table,
+    options: &StartOptions,
+    (start, end): (&str, &str),
+    value: &str,
+) -> Result<Start> {
+    let refused = |key: &str, message: String| {
+        InvalidOption::new(key, ValueError::Refused(message)).at(table.path().join("schema"))
+    };
+    let from = Snapshot::read(&super::tag_path(table, start))?;
+    let to = Snapshot::read(&super::tag_path(table, end))?;
+    let to_snapshot = match table.schema().option(INCREMENTAL_BETWEEN_TAG_TO_SNAPSHOT) {
+        Some(v) if table.release().rules().incremental_tag_to_snapshot => {
+            crate::options::parse_bool(v.trim())
+                .map_err(|e| InvalidOption::new(INCREMENTAL_BETWEEN_TAG_TO_SNAPSHOT, e))
+                .map_err(|e| e.at(table.path().join("schema")))?
+        }
+        _ => false,
+    };
+    if to_snapshot {
+        let changes = changes(table, options)?;
+        let manager = table.snapshot_manager();
+        let (Some(earliest), Some(latest)) = (
+            manager.earliest_snapshot_id()?,
+            manager.latest_snapshot_id()?,
+        ) else {
+            return Err(Error::Unsupported {
+                path: manager.snapshot_dir(),
+                reason: format!(
+                    "the table's own {INCREMENTAL_BETWEEN}={value} of two tags read as snapshot ids on a \
+                     table without snapshots (the release unboxes a null earliest snapshot id)"
+                ),
+            });
+        };
+        check_range(from.id, to.id, earliest, latest)
+            .map_err(|m| refused(INCREMENTAL_BETWEEN, m))?;
+        let rule = table.release().rules().incremental_between;
+        return plan_increment(table, from.id, to.id, changes, rule);
+    }
+    if to.id < from.id {
+        return Err(refused(
+            INCREMENTAL_BETWEEN,
+            format!(
+                "Tag end {end} with snapshot id {} should be >= tag start {start} with snapshot id {}",
+                to.id, from.id
+            ),
+        ));
+    }
+    if to.id == from.id {
+        return Ok(Start::Nothing);
+    }
+    super::diff::plan(table, &from, &to, true, (INCREMENTAL_BETWEEN, value))
 }
 
 /// `CoreOptions#incrementalBetween`'s message for a value that is not two parts: 1.0.x reads either option
@@ -269,7 +356,7 @@ fn ids_between(
     start: i64,
     end: i64,
     latest: i64,
-    earliest: &crate::snapshot::Snapshot,
+    earliest: &Snapshot,
 ) -> Result<(i64, i64)> {
     let start_id = match earlier_or_equal(table, start)? {
         Some(found) if earliest.time_millis <= start => found.id,
@@ -308,6 +395,7 @@ fn plan_increment(
             }
             Changes::Changelog if s.commit_kind == CommitKind::Overwrite => None,
             Changes::Changelog => s.changelog_manifest_list.as_deref(),
+            Changes::Diff => None,
         })
         .collect();
     let mut groups = super::super::file_set::read_only_added_files(
@@ -332,10 +420,10 @@ fn plan_increment(
     Ok(Start::Planned(splits))
 }
 
-/// `incremental-between-scan-mode` resolved to the manifest list read (`auto`: by the changelog producer).
+/// `incremental-between-scan-mode` resolved to the manifest list read (`auto`: by the changelog producer), or
+/// the diff (`diff`, 1.1.1 on).
 ///
-/// Errors: [`Error::InvalidOption`] for a value that is no mode of the release; [`Error::Unsupported`] for
-/// `diff` (1.1.1 on).
+/// Errors: [`Error::InvalidOption`] for a value that is no mode of the release.
 fn changes(table: &Table, options: &StartOptions) -> Result<Changes> {
     let text = options.incremental_scan_mode.as_deref().unwrap_or("auto");
     match text.trim().to_ascii_lowercase().as_str() {
@@ -344,17 +432,12 @@ fn changes(table: &Table, options: &StartOptions) -> Result<Changes> {
         }
         "auto" | "changelog" => Ok(Changes::Changelog),
         "delta" => Ok(Changes::Delta),
-        "diff" if table.release() >= PaimonRelease::V1_1_1 => Err(Error::Unsupported {
-            path: table.path().join("schema"),
-            reason: format!(
-                "{INCREMENTAL_BETWEEN_SCAN_MODE}=diff (IncrementalDiffStartingScanner: batch splits with \
-                 before-files, read by IncrementalDiffSplitRead)"
-            ),
-        }),
-        _ => Err(
-            InvalidOption::new(INCREMENTAL_BETWEEN_SCAN_MODE, ValueError::UnknownValue(text.into()))
-                .at(table.path().join("schema")),
-        ),
+        "diff" if table.release() >= PaimonRelease::V1_1_1 => Ok(Changes::Diff),
+        _ => Err(InvalidOption::new(
+            INCREMENTAL_BETWEEN_SCAN_MODE,
+            ValueError::UnknownValue(text.into()),
+        )
+        .at(table.path().join("schema"))),
     }
 }
 

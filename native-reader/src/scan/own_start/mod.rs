@@ -34,6 +34,7 @@
 //! the table's load cannot resolve, stay refused by name
 //! ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
+mod diff;
 mod incremental;
 mod startup;
 mod time_travel;
