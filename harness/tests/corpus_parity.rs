@@ -220,6 +220,7 @@ const WRITTEN_BY_2_0_0: &[&str] = &[
     "c71-table-scan-watermark",
     "c72-scan-bounded-watermark",
     "c73-incremental-between-tags",
+    "c74-incremental-to-auto-tag",
 ];
 
 /// Every scan mode, as the tests name them.
@@ -437,8 +438,9 @@ fn check_tables(
 fn audit_log_and_binlog_system_tables_replay_identically_on_this_line() {
     let stock = StockTableReader::new().expect("JVM starts");
     let version = stock.bridge().paimon_version().expect("version");
-    // From 1.4 a streaming scan plans an OVERWRITE snapshot as an `IncrementalSplit`, which
-    // `BinlogRead.createReader` casts to `DataSplit`: the released reader fails on it (no native verdict).
+    // From 1.4 a streaming scan plans an OVERWRITE snapshot as an `IncrementalSplit`, and a batch scan an
+    // incremental diff (C73, C74), which `BinlogRead.createReader` casts to `DataSplit`: the released reader
+    // fails on it (no native verdict).
     // With `table-read.sequence-number.enabled`, `PackChangelogReader` serializes the rows it packs with
     // the data table's row type, one field short of the `_SEQUENCE_NUMBER` in front: the released reader
     // fails on every streaming split holding an `-U` (no native verdict).
@@ -447,6 +449,20 @@ fn audit_log_and_binlog_system_tables_replay_identically_on_this_line() {
             corpus: "c11-streaming-read-overwrite",
             releases: &["1.4.2", "2.0.0"],
             modes: &["stream"],
+            problem: "stock reader: java.lang.ClassCastException: class \
+                      org.apache.paimon.table.source.IncrementalSplit cannot be cast",
+        },
+        ReleaseLimit {
+            corpus: "c73-incremental-between-tags",
+            releases: &["1.4.2", "2.0.0"],
+            modes: &["batch"],
+            problem: "stock reader: java.lang.ClassCastException: class \
+                      org.apache.paimon.table.source.IncrementalSplit cannot be cast",
+        },
+        ReleaseLimit {
+            corpus: "c74-incremental-to-auto-tag",
+            releases: &["1.4.2", "2.0.0"],
+            modes: &["batch"],
             problem: "stock reader: java.lang.ClassCastException: class \
                       org.apache.paimon.table.source.IncrementalSplit cannot be cast",
         },

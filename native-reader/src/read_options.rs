@@ -9,7 +9,7 @@
 //! Options a release does not know are ignored by its reader and are not listed for it.
 
 use crate::line::PaimonRelease;
-use crate::line::PaimonRelease::{V1_0_0, V1_1_1, V1_4_2, V2_0_0};
+use crate::line::PaimonRelease::{V1_0_0, V1_4_2, V2_0_0};
 
 /// When a table option's value makes it unsupported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,12 +116,6 @@ pub const UNSUPPORTED_READ_OPTIONS: &[UnsupportedOption] = &[
         EVERY,
         Refused::Unless(STARTUP_MODES_READ),
         "the fallback key of scan.mode: no startup mode the release knows (CoreOptions.StartupMode)",
-    ),
-    option(
-        "incremental-to-auto-tag",
-        since(V1_1_1),
-        Refused::Always,
-        "a batch scan reads the changes up to an auto-created tag (IncrementalDeltaStartingScanner)",
     ),
     option(
         "chain-table.enabled",

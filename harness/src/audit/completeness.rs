@@ -108,6 +108,7 @@ pub(super) fn completeness(
                 "scan.watermark",
                 "incremental-between",
                 "incremental-between-timestamp",
+                "incremental-to-auto-tag",
             ]
             .iter()
             .find_map(|k| table.schema().option(k).map(|v| (*k, v)))

@@ -318,6 +318,28 @@ const RULES: &[Rule] = &[
         column: None,
     },
     Rule {
+        name: "incremental_diff",
+        value: |r| format!("{:?}", r.incremental_diff),
+        applies: |t, m| {
+            !streaming(m)
+                && t.primary_key
+                && (t.options.contains_key("incremental-between")
+                    || t.options.contains_key("incremental-between-timestamp")
+                    || t.options.contains_key("incremental-to-auto-tag"))
+        },
+        column: None,
+    },
+    Rule {
+        name: "incremental_tag_to_snapshot",
+        value: |r| format!("{:?}", r.incremental_tag_to_snapshot),
+        applies: |t, m| {
+            !streaming(m)
+                && t.options
+                    .contains_key("incremental-between-tag-to-snapshot")
+        },
+        column: None,
+    },
+    Rule {
         name: "timestamp_before_earliest",
         value: |r| format!("{:?}", r.timestamp_before_earliest),
         applies: |t, m| {

@@ -146,6 +146,9 @@ const EVERY_RELEASE: &[&str] = &[
     "1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1", "1.4.2", "2.0.0",
 ];
 
+/// The releases that know `incremental-to-auto-tag` (1.1.1 on).
+const AUTO_TAG_RELEASES: &[&str] = &["1.1.1", "1.2.0", "1.3.1", "1.4.2", "2.0.0"];
+
 /// The releases before 1.4.
 const BEFORE_1_4: &[&str] = &["1.0.0", "1.0.1", "1.1.1", "1.2.0", "1.3.1"];
 
@@ -534,5 +537,32 @@ pub(crate) const RELEASE_LIMITS: &[ReleaseLimit] = &[
         releases: EVERY_RELEASE,
         modes: &["latest-full"],
         problem: "stock reader: java.lang.IllegalArgumentException: incremental-between must be null when you use latest-full for scan.mode",
+    },
+    // C74: 1.0.x knows no `incremental-to-auto-tag`, and its load's validation fails on the table's own
+    // `scan.mode=incremental` without an increment, on both readers, in every mode; from 1.1.1 the streams
+    // and `latest-full` fail the release's validation on both readers.
+    ReleaseLimit {
+        corpus: "c74-incremental-to-auto-tag",
+        releases: &["1.0.0", "1.0.1"],
+        modes: EVERY_MODE,
+        problem: "stock reader: java.lang.IllegalArgumentException: must set only one key in [incremental-between,incremental-between-timestamp] when you use incremental for scan.mode",
+    },
+    ReleaseLimit {
+        corpus: "c74-incremental-to-auto-tag",
+        releases: AUTO_TAG_RELEASES,
+        modes: &["stream"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-to-auto-tag] must be null when you set [scan.snapshot-id,scan.tag-name]",
+    },
+    ReleaseLimit {
+        corpus: "c74-incremental-to-auto-tag",
+        releases: AUTO_TAG_RELEASES,
+        modes: &["stream-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: [incremental-to-auto-tag] must be null when you set [scan.snapshot-id]",
+    },
+    ReleaseLimit {
+        corpus: "c74-incremental-to-auto-tag",
+        releases: AUTO_TAG_RELEASES,
+        modes: &["latest-full"],
+        problem: "stock reader: java.lang.IllegalArgumentException: incremental-to-auto-tag must be null when you use latest-full for scan.mode",
     },
 ];

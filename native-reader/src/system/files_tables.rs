@@ -290,6 +290,8 @@ pub(super) fn refuse_start_options(table: &Table, name: &str, handled: &[&str]) 
                 | "incremental-between-timestamp"
         ) || (key == "scan.creation-time-millis"
             && table.release() >= crate::line::PaimonRelease::V1_2_0)
+            || (key == "incremental-to-auto-tag"
+                && table.release() >= crate::line::PaimonRelease::V1_1_1)
             || ((key == "scan.mode" || key == "log.scan")
                 && !["default", "latest", "latest-full", "full"]
                     .iter()

@@ -36,7 +36,6 @@ fn read_options_the_release_honours_are_refused_by_name_on_their_lines() {
             ("scan.version", V1_0_0, V2_0_0),
             ("scan.mode", V1_0_0, V2_0_0),
             ("log.scan", V1_0_0, V2_0_0),
-            ("incremental-to-auto-tag", V1_1_1, V2_0_0),
             ("chain-table.enabled", V1_4_2, V2_0_0),
             ("key-value.sequence_number.enabled", V1_4_2, V2_0_0),
         ]

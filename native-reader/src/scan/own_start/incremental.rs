@@ -76,7 +76,13 @@ pub(super) fn plan(table: &Table, options: &StartOptions) -> Result<Start> {
         InvalidOption::new(key, ValueError::Refused(message)).at(&schema_dir)
     };
     let Some(value) = options.incremental_between.as_deref() else {
-        return plan_between_times(table, options);
+        return match (
+            &options.incremental_between_timestamp,
+            &options.incremental_to_auto_tag,
+        ) {
+            (None, Some(end)) => super::auto_tag::plan(table, end),
+            _ => plan_between_times(table, options),
+        };
     };
     let rule = table.release().rules().incremental_between;
     let parts = java_split_comma(value);

@@ -30,10 +30,12 @@
 //! snapshot of another schema with that schema (`AbstractFileStoreTable#tryTimeTravel`), which this reader
 //! does not (refused by name). `incremental-between` of two snapshot ids and `incremental-between-timestamp`
 //! of two commit times plan the increment between them ([`incremental`]). `scan.version` is replaced, when
-//! the table opens, by the option it names ([`version`]). `incremental-to-auto-tag`, and a `scan.version`
-//! the table's load cannot resolve, stay refused by name
+//! the table opens, by the option it names ([`version`]). `incremental-between` of two tags, the `diff` scan
+//! mode and `incremental-to-auto-tag` plan the diff of two snapshots ([`diff`], [`auto_tag`]). A `scan.version`
+//! the table's load cannot resolve stays refused by name
 //! ([`crate::read_options::UNSUPPORTED_READ_OPTIONS`]).
 
+mod auto_tag;
 mod diff;
 mod incremental;
 mod startup;
@@ -82,8 +84,14 @@ pub(crate) enum Start {
 /// read; [`Error::Unsupported`] as [`check_same_columns`], for a tag of a table with a fallback or primary
 /// branch, or for `scan.creation-time-millis` where the release would read a long-lived changelog.
 pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
-    let options = StartOptions::of(table, mode);
     let at_schema = |e: crate::options::InvalidOption| e.at(table.path().join("schema"));
+    // The table's load validates its own options alone first (`FileStoreTableFactory#create` copies it with
+    // no dynamic option): a schema that a later release wrote may fail this release's validation there,
+    // whatever the scan sets (`incremental-to-auto-tag` with `scan.mode=incremental` on 1.0.x).
+    StartOptions::of(table, ScanMode::Batch { snapshot: None })
+        .validate()
+        .map_err(at_schema)?;
+    let options = StartOptions::of(table, mode);
     options.validate().map_err(at_schema)?;
     if mode.is_streaming() {
         return Ok(Start::Mode(mode));

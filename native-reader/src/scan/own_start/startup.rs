@@ -30,6 +30,7 @@ pub(super) const INCREMENTAL_BETWEEN: &str = "incremental-between";
 pub(super) const INCREMENTAL_BETWEEN_TIMESTAMP: &str = "incremental-between-timestamp";
 /// `incremental-between-scan-mode` (`CoreOptions.INCREMENTAL_BETWEEN_SCAN_MODE`, default `auto`).
 pub(super) const INCREMENTAL_BETWEEN_SCAN_MODE: &str = "incremental-between-scan-mode";
+pub(super) use super::auto_tag::INCREMENTAL_TO_AUTO_TAG;
 
 /// `CoreOptions.StartupMode`, as `CoreOptions#startupMode` resolves it (`default` by the start options set,
 /// `full` as `latest-full`); only the modes a scan here can be in.
@@ -86,6 +87,10 @@ pub(super) struct StartOptions {
     pub(super) incremental_between_timestamp: Option<String>,
     /// `incremental-between-scan-mode` as written.
     pub(super) incremental_scan_mode: Option<String>,
+    /// `incremental-to-auto-tag`; `None` also on 1.0.x, which knows no such option.
+    pub(super) incremental_to_auto_tag: Option<String>,
+    /// The release knows `incremental-to-auto-tag` (1.1.1 on): it is in the validation's lists.
+    knows_auto_tag: bool,
 }
 
 impl StartOptions {
@@ -102,6 +107,7 @@ impl StartOptions {
         let own_snapshot_id =
             dynamic_snapshot.is_none() && schema.option(SCAN_SNAPSHOT_ID).is_some();
         let knows_creation_time = table.release() >= crate::line::PaimonRelease::V1_2_0;
+        let knows_auto_tag = table.release() >= crate::line::PaimonRelease::V1_1_1;
         StartOptions {
             mode: dynamic
                 .get(SCAN_MODE[0])
@@ -124,6 +130,10 @@ impl StartOptions {
             incremental_between: own(&[INCREMENTAL_BETWEEN]),
             incremental_between_timestamp: own(&[INCREMENTAL_BETWEEN_TIMESTAMP]),
             incremental_scan_mode: own(&[INCREMENTAL_BETWEEN_SCAN_MODE]),
+            incremental_to_auto_tag: knows_auto_tag
+                .then(|| own(&[INCREMENTAL_TO_AUTO_TAG]))
+                .flatten(),
+            knows_auto_tag,
         }
     }
 
@@ -154,7 +164,8 @@ impl StartOptions {
             // Set when the table is loaded, from its own options alone: a scan's `scan.snapshot-id` then
             // finds `scan.mode` set.
             _ if self.incremental_between.is_some()
-                || self.incremental_between_timestamp.is_some() =>
+                || self.incremental_between_timestamp.is_some()
+                || self.incremental_to_auto_tag.is_some() =>
             {
                 StartupMode::Incremental
             }
@@ -186,6 +197,7 @@ impl StartOptions {
                 SCAN_FILE_CREATION_TIME_MILLIS => self.file_creation_time_millis.is_some(),
                 INCREMENTAL_BETWEEN => self.incremental_between.is_some(),
                 INCREMENTAL_BETWEEN_TIMESTAMP => self.incremental_between_timestamp.is_some(),
+                INCREMENTAL_TO_AUTO_TAG => self.incremental_to_auto_tag.is_some(),
                 _ => false,
             }
         };
@@ -233,6 +245,7 @@ impl StartOptions {
                         SCAN_TAG_NAME,
                         INCREMENTAL_BETWEEN_TIMESTAMP,
                         INCREMENTAL_BETWEEN,
+                        INCREMENTAL_TO_AUTO_TAG,
                     ],
                     "scan.timestamp-millis,scan.timestamp",
                 )
@@ -255,6 +268,7 @@ impl StartOptions {
                         SCAN_FILE_CREATION_TIME_MILLIS,
                         INCREMENTAL_BETWEEN_TIMESTAMP,
                         INCREMENTAL_BETWEEN,
+                        INCREMENTAL_TO_AUTO_TAG,
                     ],
                     "scan.snapshot-id,scan.tag-name",
                 )
@@ -269,6 +283,7 @@ impl StartOptions {
                         SCAN_TAG_NAME,
                         INCREMENTAL_BETWEEN_TIMESTAMP,
                         INCREMENTAL_BETWEEN,
+                        INCREMENTAL_TO_AUTO_TAG,
                     ],
                     SCAN_SNAPSHOT_ID,
                 )
@@ -282,13 +297,23 @@ impl StartOptions {
                         SCAN_TAG_NAME,
                         INCREMENTAL_BETWEEN_TIMESTAMP,
                         INCREMENTAL_BETWEEN,
+                        INCREMENTAL_TO_AUTO_TAG,
                     ],
                     SCAN_FILE_CREATION_TIME_MILLIS,
                 )
             }
             StartupMode::Incremental => {
-                let legal = "incremental-between,incremental-between-timestamp";
-                if set(INCREMENTAL_BETWEEN) == set(INCREMENTAL_BETWEEN_TIMESTAMP) {
+                let legal = if self.knows_auto_tag {
+                    "incremental-between,incremental-between-timestamp,incremental-to-auto-tag"
+                } else {
+                    "incremental-between,incremental-between-timestamp"
+                };
+                let keys = [
+                    INCREMENTAL_BETWEEN,
+                    INCREMENTAL_BETWEEN_TIMESTAMP,
+                    INCREMENTAL_TO_AUTO_TAG,
+                ];
+                if keys.iter().filter(|k| set(k)).count() != 1 {
                     return Err(InvalidOption::new(
                         SCAN_MODE[0],
                         ValueError::OnlyOneInMode(legal.into(), mode.name().into()),
@@ -317,6 +342,7 @@ impl StartOptions {
                     SCAN_TAG_NAME,
                     INCREMENTAL_BETWEEN_TIMESTAMP,
                     INCREMENTAL_BETWEEN,
+                    INCREMENTAL_TO_AUTO_TAG,
                 ];
                 match keys.iter().find(|k| set(k)) {
                     Some(k) => Err(InvalidOption::new(
@@ -360,6 +386,8 @@ mod tests {
             incremental_between: value(INCREMENTAL_BETWEEN),
             incremental_between_timestamp: value(INCREMENTAL_BETWEEN_TIMESTAMP),
             incremental_scan_mode: None,
+            incremental_to_auto_tag: value(INCREMENTAL_TO_AUTO_TAG),
+            knows_auto_tag: true,
         }
     }
 
