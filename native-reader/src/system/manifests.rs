@@ -40,7 +40,7 @@ pub(crate) fn columns(rule: ManifestsTable) -> &'static [(&'static str, &'static
 /// Errors: the manifest list's read errors (naming the file); [`Error::Unsupported`] naming the table for
 /// a partition type whose cast to STRING is not modelled here, or a start option of the table other than
 /// `scan.snapshot-id`, `scan.tag-name`, `scan.timestamp-millis`, `scan.watermark` (which it travels to), the creation times,
-/// `scan.mode` and the increments (which it does not look at); the travelled snapshot's errors
+/// `scan.mode`, the increments and diffs (which it does not look at); the travelled snapshot's errors
 /// ([`crate::scan::travelled_snapshot`]).
 pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     super::files_tables::refuse_start_options(
@@ -59,6 +59,7 @@ pub(crate) fn rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
             "log.scan",
             "incremental-between",
             "incremental-between-timestamp",
+            "incremental-to-auto-tag",
         ],
     )?;
     let snapshot = match crate::scan::travelled_snapshot(table)? {

@@ -170,11 +170,13 @@ pub enum SystemTableError {
 /// `$row_tracking` reads add `_ROW_ID` and `_SEQUENCE_NUMBER` after the table's columns
 /// ([`Table::row_tracking_columns`]); the metadata tables are read by [`metadata::read`].
 ///
-/// Errors: [`Error::NotATable`] naming the table when the release has no such system table, or when the
-/// table has no row tracking (`row-tracking.enabled` unset, as `RowTrackingTable` refuses);
+/// Errors: [`Error::InvalidOption`] when the table's own start options fail the release's validation, as
+/// its load does ([`crate::scan::validate_own_options`]); [`Error::NotATable`] naming the table when the
+/// release has no such system table, or when the table has no row tracking (`row-tracking.enabled` unset, as `RowTrackingTable` refuses);
 /// [`Error::Unsupported`] naming it for a system table Paimon has that this reader does not read yet, and
 /// for `$row_tracking` of a table with `scan.fallback-branch` or `scan.primary-branch`.
 pub fn open(table: Table, name: &str) -> Result<(Table, SystemTable)> {
+    crate::scan::validate_own_options(&table)?;
     let path = table.meta_path().to_path_buf();
     let system = match SystemTable::parse(name, table.release()) {
         Ok(s) => s,

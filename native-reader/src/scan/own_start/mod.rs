@@ -85,12 +85,7 @@ pub(crate) enum Start {
 /// branch, or for `scan.creation-time-millis` where the release would read a long-lived changelog.
 pub(crate) fn with_table_start(table: &Table, mode: ScanMode) -> Result<Start> {
     let at_schema = |e: crate::options::InvalidOption| e.at(table.path().join("schema"));
-    // The table's load validates its own options alone first (`FileStoreTableFactory#create` copies it with
-    // no dynamic option): a schema that a later release wrote may fail this release's validation there,
-    // whatever the scan sets (`incremental-to-auto-tag` with `scan.mode=incremental` on 1.0.x).
-    StartOptions::of(table, ScanMode::Batch { snapshot: None })
-        .validate()
-        .map_err(at_schema)?;
+    validate_own_options(table)?;
     let options = StartOptions::of(table, mode);
     options.validate().map_err(at_schema)?;
     if mode.is_streaming() {
@@ -314,6 +309,18 @@ fn refuse_other_branch(table: &Table, key: &str, value: &str) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The validation of `table`'s own start options alone, which the table's load runs before any scan or
+/// system table (`FileStoreTableFactory#create` copies the table with no dynamic option, and the copy runs
+/// `SchemaValidation#validateStartupMode`): a schema that a later release wrote may fail this release's
+/// validation there, whatever a scan sets (`incremental-to-auto-tag` with `scan.mode=incremental` on 1.0.x).
+///
+/// Errors: [`Error::InvalidOption`] naming the schema directory, as [`StartOptions::validate`] words it.
+pub(crate) fn validate_own_options(table: &Table) -> Result<()> {
+    StartOptions::of(table, ScanMode::Batch { snapshot: None })
+        .validate()
+        .map_err(|e| e.at(table.path().join("schema")).into())
 }
 
 /// The snapshot tag `name` of `table`'s branch holds (`<branch>/tag/tag-<name>`, `TagManager`).
