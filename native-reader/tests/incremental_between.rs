@@ -153,16 +153,28 @@ fn an_empty_or_unread_increment() {
         batch_read(&table, PaimonRelease::V2_0_0).unwrap(),
         Vec::<String>::new()
     );
-    // `diff` (1.1.1 on) is refused by name; 1.0.x knows no such mode.
+    // `diff` (1.1.1 on) reads the keys whose value snapshot 4 changed since snapshot 1, each as its latest
+    // write put it (the scenario's writes: a3 and b1 deleted give nothing, b2 and b3 are unchanged); 1.0.x
+    // knows no such mode.
     let (_d, table) = between("1,4");
     edit_latest_schema(
         &table,
         "\"incremental-between\" : \"1,4\"",
         "\"incremental-between\" : \"1,4\",\n    \"incremental-between-scan-mode\" : \"diff\"",
     );
-    let err = batch_read(&table, PaimonRelease::V2_0_0).unwrap_err();
-    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
-    assert!(err.to_string().contains("diff"), "{err}");
+    for release in [PaimonRelease::V1_1_1, PaimonRelease::V2_0_0] {
+        assert_eq!(
+            batch_read(&table, release).unwrap(),
+            [
+                r#"+I ("a", 5, "v2-a5")"#,
+                r#"+I ("b", 6, "v3-b6")"#,
+                r#"+U ("a", 1, "v3-a1")"#,
+                r#"+U ("a", 2, "v3-a2")"#,
+                r#"+U ("b", 4, "v2-b4")"#,
+            ],
+            "{release:?}"
+        );
+    }
     let err = batch_read(&table, PaimonRelease::V1_0_0).unwrap_err();
     assert!(matches!(err, Error::InvalidOption { .. }), "{err}");
     // The streams fail the release's validation.
