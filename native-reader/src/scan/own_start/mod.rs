@@ -320,7 +320,7 @@ fn refuse_other_branch(table: &Table, key: &str, value: &str) -> Result<()> {
 pub(crate) fn validate_own_options(table: &Table) -> Result<()> {
     StartOptions::of(table, ScanMode::Batch { snapshot: None })
         .validate()
-        .map_err(|e| e.at(table.path().join("schema")).into())
+        .map_err(|e| e.at(table.path().join("schema")))
 }
 
 /// The snapshot tag `name` of `table`'s branch holds (`<branch>/tag/tag-<name>`, `TagManager`).
