@@ -67,6 +67,35 @@ pub struct SimpleStats {
     pub null_counts: Option<Vec<Option<i64>>>,
 }
 
+/// Test files: a level-0 file `name` of one row and one byte, written with schema 0, sequence numbers 0,
+/// without keys, stats, row ids or source (set the fields a test needs with `..`).
+#[cfg(test)]
+impl DataFileMeta {
+    pub(crate) fn for_test(name: &str) -> DataFileMeta {
+        DataFileMeta {
+            file_name: name.into(),
+            file_size: 1,
+            row_count: 1,
+            min_key: Vec::new(),
+            max_key: Vec::new(),
+            value_stats: None,
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            schema_id: 0,
+            level: 0,
+            extra_files: Vec::new(),
+            creation_time: None,
+            delete_row_count: None,
+            embedded_index: None,
+            file_source: None,
+            value_stats_cols: None,
+            external_path: None,
+            first_row_id: None,
+            write_cols: None,
+        }
+    }
+}
+
 impl DataFileMeta {
     /// The file-index files among [`DataFileMeta::extra_files`]: the names ending in `.index`, in order (as
     /// `DataSplit#indexFiles` keeps them; 2.0 writers may also list remote lookup SST files there).

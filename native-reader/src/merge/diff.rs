@@ -49,15 +49,7 @@ pub(crate) fn diff_reader(
     let rule = table.release().rules().incremental_diff;
     let keep_delete = table.audit_log();
     let side = |files: &[DataFileDesc], deletion_files: &[Option<DeletionFileDesc>], level| {
-        let split = Split {
-            data_files: files.to_vec(),
-            before_files: Vec::new(),
-            deletion_files: deletion_files.to_vec(),
-            before_deletion_files: Vec::new(),
-            is_streaming: false,
-            raw_convertible: false,
-            ..split.clone()
-        };
+        let split = super::side_split(split, files, deletion_files);
         let mut setup = MergeSetup::of(table)?;
         setup.keep_delete = keep_delete && rule.sides_keep_delete();
         if !setup.with_sequence {

@@ -258,16 +258,9 @@ pub fn read_split_with(
         )?)),
         SplitReadKind::Changes => {
             // Each side read as `createMergeReader(files, deletionFiles, keepDelete = false)`.
-            let side =
-                |files: &[DataFileDesc], deletion_files: &[Option<DeletionFileDesc>]| Split {
-                    data_files: files.to_vec(),
-                    before_files: Vec::new(),
-                    deletion_files: deletion_files.to_vec(),
-                    before_deletion_files: Vec::new(),
-                    is_streaming: false,
-                    raw_convertible: false,
-                    ..split.clone()
-                };
+            let side = |files: &[DataFileDesc], deletion_files: &[Option<DeletionFileDesc>]| {
+                side_split(split, files, deletion_files)
+            };
             Inner::Changes {
                 before: Some(Box::new(MergeReader::new(
                     table,
@@ -305,6 +298,24 @@ pub fn read_split_with(
         audit_log,
         failed: false,
     })
+}
+
+/// One side of a split with before-files (`files` with their `deletion_files`: the before side or the data
+/// files) as a batch split of its own, to be merged (`MergeFileSplitRead#createMergeReader`).
+pub(crate) fn side_split(
+    split: &Split,
+    files: &[DataFileDesc],
+    deletion_files: &[Option<DeletionFileDesc>],
+) -> Split {
+    Split {
+        data_files: files.to_vec(),
+        before_files: Vec::new(),
+        deletion_files: deletion_files.to_vec(),
+        before_deletion_files: Vec::new(),
+        is_streaming: false,
+        raw_convertible: false,
+        ..split.clone()
+    }
 }
 
 /// The data table's read schema of `table`'s splits: [`read_schema_as`] of the latest schema, with

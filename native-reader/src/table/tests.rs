@@ -218,25 +218,9 @@ fn check_readable_reads_the_2_0_options_and_names_a_blob_column_it_refuses() {
 #[test]
 fn data_evolution_files_this_reader_does_not_merge_are_named() {
     let mut f = crate::manifest::DataFileMeta {
-        file_name: "data-9.parquet".into(),
-        file_size: 1,
-        row_count: 1,
-        min_key: Vec::new(),
-        max_key: Vec::new(),
-        value_stats: None,
-        min_sequence_number: 0,
-        max_sequence_number: 0,
-        schema_id: 0,
-        level: 0,
-        extra_files: Vec::new(),
-        creation_time: None,
-        delete_row_count: None,
-        embedded_index: None,
-        file_source: None,
-        value_stats_cols: None,
-        external_path: None,
         first_row_id: Some(0),
         write_cols: Some(vec!["a".into()]),
+        ..crate::manifest::DataFileMeta::for_test("data-9.parquet")
     };
     use PaimonRelease::*;
     // Row ids and column files are read (merged by row-id range) from 1.3.0 on.

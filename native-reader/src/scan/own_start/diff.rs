@@ -173,27 +173,7 @@ mod tests {
     }
 
     fn meta(name: &str) -> DataFileMeta {
-        DataFileMeta {
-            file_name: name.into(),
-            file_size: 1,
-            row_count: 1,
-            min_key: Vec::new(),
-            max_key: Vec::new(),
-            value_stats: None,
-            min_sequence_number: 0,
-            max_sequence_number: 0,
-            schema_id: 0,
-            level: 0,
-            extra_files: Vec::new(),
-            creation_time: None,
-            delete_row_count: None,
-            embedded_index: None,
-            file_source: None,
-            value_stats_cols: None,
-            external_path: None,
-            first_row_id: None,
-            write_cols: None,
-        }
+        DataFileMeta::for_test(name)
     }
 
     #[test]
