@@ -299,6 +299,21 @@ const ROW_TRACKING_LIMITS: &[ReleaseLimit] = &[
     },
 ];
 
+/// `$binlog` of `corpus` in `modes` as 1.4.2 on read it: `BinlogRead.createReader` casts the scan's
+/// `IncrementalSplit` to `DataSplit`, and the released reader fails (no native verdict).
+const fn binlog_casts_incremental_split(
+    corpus: &'static str,
+    modes: &'static [&'static str],
+) -> ReleaseLimit {
+    ReleaseLimit {
+        corpus,
+        releases: &["1.4.2", "2.0.0"],
+        modes,
+        problem: "stock reader: java.lang.ClassCastException: class \
+                  org.apache.paimon.table.source.IncrementalSplit cannot be cast",
+    }
+}
+
 #[test]
 fn row_tracking_system_tables_replay_identically_on_this_line() {
     let stock = StockTableReader::new().expect("JVM starts");
@@ -445,27 +460,9 @@ fn audit_log_and_binlog_system_tables_replay_identically_on_this_line() {
     // the data table's row type, one field short of the `_SEQUENCE_NUMBER` in front: the released reader
     // fails on every streaming split holding an `-U` (no native verdict).
     let binlog_limits: Vec<ReleaseLimit> = [
-        ReleaseLimit {
-            corpus: "c11-streaming-read-overwrite",
-            releases: &["1.4.2", "2.0.0"],
-            modes: &["stream"],
-            problem: "stock reader: java.lang.ClassCastException: class \
-                      org.apache.paimon.table.source.IncrementalSplit cannot be cast",
-        },
-        ReleaseLimit {
-            corpus: "c73-incremental-between-tags",
-            releases: &["1.4.2", "2.0.0"],
-            modes: &["batch"],
-            problem: "stock reader: java.lang.ClassCastException: class \
-                      org.apache.paimon.table.source.IncrementalSplit cannot be cast",
-        },
-        ReleaseLimit {
-            corpus: "c74-incremental-to-auto-tag",
-            releases: &["1.4.2", "2.0.0"],
-            modes: &["batch"],
-            problem: "stock reader: java.lang.ClassCastException: class \
-                      org.apache.paimon.table.source.IncrementalSplit cannot be cast",
-        },
+        binlog_casts_incremental_split("c11-streaming-read-overwrite", &["stream"]),
+        binlog_casts_incremental_split("c73-incremental-between-tags", &["batch"]),
+        binlog_casts_incremental_split("c74-incremental-to-auto-tag", &["batch"]),
         ReleaseLimit {
             corpus: "c50-audit-log-sequence-number",
             releases: &["1.4.2", "2.0.0"],
