@@ -52,6 +52,18 @@ fn an_incremental_diff_reads_as_the_released_reader_plans_and_merges_it() {
             ),
             batch_if(true),
         ),
+        // The same with `diff`: from 1.4.2 the increment knows no such mode (the release's error, on both
+        // readers); before, the tags' diff.
+        (
+            rewritten(
+                &at("to-snapshot-diff"),
+                C73,
+                TAGS,
+                "\"incremental-between\" : \"t1,t5\", \"incremental-between-tag-to-snapshot\" : \"true\", \
+                 \"incremental-between-scan-mode\" : \"diff\"",
+            ),
+            batch_if(knows_diff && !["1.4.2", "2.0.0"].contains(&line.as_str())),
+        ),
         // The end tag before the start tag: the release's error, on both readers.
         (
             rewritten(

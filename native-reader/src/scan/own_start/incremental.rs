@@ -47,11 +47,11 @@ use crate::table::Table;
 use super::startup::{
     StartOptions, INCREMENTAL_BETWEEN, INCREMENTAL_BETWEEN_SCAN_MODE, INCREMENTAL_BETWEEN_TIMESTAMP,
 };
+use super::time_travel::{earlier_or_equal, latest_and_earliest, parse_timestamp_text};
+use super::Start;
 
 /// `incremental-between-tag-to-snapshot` (1.4.2 on; `CoreOptions.INCREMENTAL_BETWEEN_TAG_TO_SNAPSHOT`).
 const INCREMENTAL_BETWEEN_TAG_TO_SNAPSHOT: &str = "incremental-between-tag-to-snapshot";
-use super::time_travel::{earlier_or_equal, latest_and_earliest, parse_timestamp_text};
-use super::Start;
 
 /// Which manifest list of each snapshot an increment reads (`ScanMode.DELTA`, `ScanMode.CHANGELOG`), or the
 /// diff of the two snapshots (`IncrementalBetweenScanMode.DIFF`, 1.1.1 on).
@@ -301,6 +301,13 @@ fn between_tags(
     };
     if to_snapshot {
         let changes = changes(table, options)?;
+        if changes == Changes::Diff {
+            // `AbstractDataTableScan#toSnapshotScanMode` knows no DIFF.
+            return Err(refused(
+                INCREMENTAL_BETWEEN_SCAN_MODE,
+                "Unsupported incremental scan mode DIFF".into(),
+            ));
+        }
         let manager = table.snapshot_manager();
         let (Some(earliest), Some(latest)) = (
             manager.earliest_snapshot_id()?,
