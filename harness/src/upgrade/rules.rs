@@ -437,8 +437,11 @@ mod tests {
     #[test]
     fn the_rules_that_change_between_releases() {
         use PaimonRelease::*;
-        assert!(changed_rules(V1_3_1, V1_4_2).is_empty());
         let names = |v: Vec<RuleChange>| v.into_iter().map(|c| c.rule).collect::<Vec<_>>();
+        assert_eq!(
+            names(changed_rules(V1_3_1, V1_4_2)),
+            ["incremental_tag_to_snapshot"]
+        );
         assert_eq!(
             names(changed_rules(V1_0_0, V1_0_1)),
             [
@@ -453,6 +456,7 @@ mod tests {
                 "timestamp_to_time",
                 "nested_update_null_accumulator",
                 "scan_bucket",
+                "incremental_diff",
                 "timestamp_ltz_zone"
             ]
         );
