@@ -89,7 +89,7 @@ pub(crate) use file_set::{read_snapshot_entries, BucketFilter};
 pub use follow_up::binary_row_hash;
 pub use mode::{ScanMode, SCAN_MODE, SCAN_SNAPSHOT_ID};
 pub(crate) use own_start::{resolved_scan_version, SCAN_VERSION};
-pub(crate) use own_start::{travelled_snapshot, validate_own_options};
+pub(crate) use own_start::{tag_names, travelled_snapshot, validate_own_options};
 pub(crate) use starting::batch_splits_by_partition_at;
 
 /// The snapshot a batch scan that names none reads, when the table's own start options make it one other

@@ -270,16 +270,7 @@ fn snapshot_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
 /// retention in a form Jackson's `JavaTimeModule` does not write.
 fn tag_rows(table: &Table) -> Result<Vec<Vec<Datum>>> {
     let dir = table.meta_path().join("tag");
-    let io = crate::fileio::for_path(&dir)?;
-    let names = match io.list(&dir) {
-        Ok(names) => names,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    let mut tags: Vec<String> = names
-        .iter()
-        .filter_map(|n| n.strip_prefix("tag-").map(str::to_owned))
-        .collect();
+    let mut tags = crate::scan::tag_names(table)?;
     // `String.compareTo`: UTF-16 code units.
     tags.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
     let mut rows = Vec::with_capacity(tags.len());

@@ -61,7 +61,7 @@ pub(super) fn plan(table: &Table, end: &str) -> Result<Start> {
         return Ok(Start::Nothing);
     }
     let mut previous: Option<(TagTime, String)> = None;
-    for name in tag_names(table)? {
+    for name in super::tag_names(table)? {
         let Some(time) = time_of(&name)? else {
             continue;
         };
@@ -75,23 +75,6 @@ pub(super) fn plan(table: &Table, end: &str) -> Result<Start> {
     let from = Snapshot::read(&super::tag_path(table, &start))?;
     let to = Snapshot::read(&end_path)?;
     super::diff::plan(table, &from, &to, true, (INCREMENTAL_TO_AUTO_TAG, end))
-}
-
-/// The names of `table`'s tags (`tag-<name>` files of its branch's `tag/` directory), none when it has no
-/// such directory.
-///
-/// Errors: the file system's, naming the directory.
-fn tag_names(table: &Table) -> Result<Vec<String>> {
-    let dir = table.meta_path().join("tag");
-    let io = crate::fileio::for_path(&dir)?;
-    match io.list(&dir) {
-        Ok(names) => Ok(names
-            .iter()
-            .filter_map(|n| n.strip_prefix("tag-").map(str::to_owned))
-            .collect()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(Error::io(&dir, e)),
-    }
 }
 
 /// The format of auto-created tag names of `table` (`TagPeriodHandler#create`): `Y`, `M`, `D`, `H` and `m`

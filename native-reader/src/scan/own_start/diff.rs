@@ -77,14 +77,7 @@ pub(super) fn plan(
     let splits = pair_up(before, after)
         .into_iter()
         .map(|(group, mut before, mut after)| {
-            // `deduplicate`: the entries both lists hold leave both.
-            let common: Vec<DataFileMeta> = before
-                .iter()
-                .filter(|f| after.contains(f))
-                .cloned()
-                .collect();
-            before.retain(|f| !common.contains(f));
-            after.retain(|f| !common.contains(f));
+            deduplicate(&mut before, &mut after);
             let at = (group.partition.clone(), group.bucket);
             let deletion_files = |files: &[DataFileMeta], dvs: &DeletionVectorIndex| {
                 if dv {
@@ -114,6 +107,30 @@ pub(super) fn plan(
     Ok(Start::Planned(splits))
 }
 
+/// `deduplicate`: the files both lists hold (the same data file meta) leave both, the others keep their
+/// order. Files are looked up by name first, so that a bucket of many files is not compared pairwise.
+fn deduplicate(before: &mut Vec<DataFileMeta>, after: &mut Vec<DataFileMeta>) {
+    let by_name = |files: &[DataFileMeta]| -> HashMap<String, Vec<DataFileMeta>> {
+        let mut map: HashMap<String, Vec<DataFileMeta>> = HashMap::new();
+        for f in files {
+            map.entry(f.file_name.clone()).or_default().push(f.clone());
+        }
+        map
+    };
+    let in_after = by_name(after);
+    let holds = |map: &HashMap<String, Vec<DataFileMeta>>, f: &DataFileMeta| {
+        map.get(&f.file_name).is_some_and(|same| same.contains(f))
+    };
+    let common: Vec<DataFileMeta> = before
+        .iter()
+        .filter(|f| holds(&in_after, f))
+        .cloned()
+        .collect();
+    let common = by_name(&common);
+    before.retain(|f| !holds(&common, f));
+    after.retain(|f| !holds(&common, f));
+}
+
 /// Every (partition, bucket) of either side, with the files of each side (the end snapshot's groups first,
 /// then those only the start snapshot has; the release's order is a hash map's, and splits are matched by
 /// partition and bucket).
@@ -128,14 +145,19 @@ fn pair_up(
             (g, Vec::new(), files)
         })
         .collect();
+    let mut at: HashMap<(Vec<u8>, i32), usize> = out
+        .iter()
+        .enumerate()
+        .map(|(i, (g, _, _))| ((g.partition.clone(), g.bucket), i))
+        .collect();
     for mut g in before {
         let files = std::mem::take(&mut g.files);
-        match out
-            .iter_mut()
-            .find(|(a, _, _)| a.partition == g.partition && a.bucket == g.bucket)
-        {
-            Some((_, before, _)) => *before = files,
-            None => out.push((g, files, Vec::new())),
+        match at.get(&(g.partition.clone(), g.bucket)) {
+            Some(&i) => out[i].1 = files,
+            None => {
+                at.insert((g.partition.clone(), g.bucket), out.len());
+                out.push((g, files, Vec::new()));
+            }
         }
     }
     out
@@ -174,6 +196,19 @@ mod tests {
 
     fn meta(name: &str) -> DataFileMeta {
         DataFileMeta::for_test(name)
+    }
+
+    #[test]
+    fn files_both_sides_hold_leave_both_and_a_raised_level_is_another_file() {
+        let raised = DataFileMeta {
+            level: 5,
+            ..meta("b")
+        };
+        let mut before = vec![meta("a"), meta("b"), meta("c")];
+        let mut after = vec![meta("d"), raised.clone(), meta("a")];
+        deduplicate(&mut before, &mut after);
+        assert_eq!(before, vec![meta("b"), meta("c")]);
+        assert_eq!(after, vec![meta("d"), raised]);
     }
 
     #[test]

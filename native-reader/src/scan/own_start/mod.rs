@@ -336,6 +336,23 @@ fn tag_path(table: &Table, name: &str) -> std::path::PathBuf {
     table.meta_path().join("tag").join(format!("tag-{name}"))
 }
 
+/// The names of `table`'s tags (the `tag-<name>` files of its branch's `tag/` directory, in the listing's
+/// order), none when it has no such directory (`TagManager#tagObjects` before its sort).
+///
+/// Errors: the file system's, naming the directory.
+pub(crate) fn tag_names(table: &Table) -> Result<Vec<String>> {
+    let dir = table.meta_path().join("tag");
+    let io = crate::fileio::for_path(&dir)?;
+    match io.list(&dir) {
+        Ok(names) => Ok(names
+            .iter()
+            .filter_map(|n| n.strip_prefix("tag-").map(str::to_owned))
+            .collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(Error::io(&dir, e)),
+    }
+}
+
 /// [`tag_path`] of a tag that exists.
 ///
 /// Errors: [`Error::Snapshot`] naming the tag file when it does not exist, in `TagManager#taggedSnapshot`'s
